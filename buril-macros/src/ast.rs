@@ -1,0 +1,264 @@
+//! A typed model of the annotated function that keeps the user's tokens for error spans.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Attribute, FnArg, GenericArgument, Ident, ItemFn, Pat, PathArguments, ReturnType, Type};
+
+use crate::ctxt::Ctxt;
+
+/// The annotated function.
+pub struct ToolFn {
+    /// The function, parameter doc comments removed (rustc rejects them).
+    pub item: ItemFn,
+    pub ident: Ident,
+    pub docs: Option<String>,
+    pub is_async: bool,
+    pub params: Vec<Param>,
+    pub ret: Return,
+}
+
+pub struct Param {
+    /// The name the function body uses.
+    pub ident: Ident,
+    /// The whole parameter, for spans.
+    pub span: Span,
+    pub kind: ParamKind,
+}
+
+pub enum ParamKind {
+    /// `ctx: &buril::Context`: injected, not in the schema.
+    Context,
+    /// `Input(args): Input<T>`: the whole input object is `T`.
+    Input { inner: Type },
+    /// `name: T`: one property of the input object.
+    Property {
+        wire: String,
+        ty: Type,
+        /// `Some(T)` when the type is `Option<T>`: not required.
+        optional: Option<Type>,
+        docs: Option<String>,
+    },
+}
+
+/// What the function returns.
+pub enum Return {
+    Unit,
+    Result(Type),
+    Plain(Type),
+    /// `Option<T>` (or `Result<Option<T>, E>`): rejected.
+    Option(Type),
+}
+
+impl ToolFn {
+    pub fn from_item(cx: &Ctxt, mut item: ItemFn) -> ToolFn {
+        let sig = &item.sig;
+        if let Some(constness) = &sig.constness {
+            cx.error_spanned_by(constness, "a tool cannot be a `const fn`: remove `const`");
+        }
+        if let Some(unsafety) = &sig.unsafety {
+            cx.error_spanned_by(
+                unsafety,
+                "a tool cannot be `unsafe`: the dispatcher calls it with whatever input passed \
+                 validation; make it safe and check the input inside",
+            );
+        }
+        if let Some(abi) = &sig.abi {
+            cx.error_spanned_by(abi, "a tool cannot have an `extern` ABI: remove it");
+        }
+        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+            cx.error_spanned_by(
+                &sig.generics,
+                "a tool cannot be generic: its schema must be known at compile time; use concrete \
+                 types",
+            );
+        }
+        if let Some(variadic) = &sig.variadic {
+            cx.error_spanned_by(variadic, "a tool cannot be variadic");
+        }
+        let ident = sig.ident.clone();
+        let is_async = sig.asyncness.is_some();
+        let ret = parse_return(&sig.output);
+        let docs = doc_text(&item.attrs);
+
+        let mut params = Vec::new();
+        for arg in item.sig.inputs.iter_mut() {
+            match arg {
+                FnArg::Receiver(receiver) => cx.error_spanned_by(
+                    &*receiver,
+                    "a tool is a free function: it cannot take `self`; move it out of the `impl` \
+                     block and pass state through `&buril::Context`",
+                ),
+                FnArg::Typed(typed) => {
+                    let docs = doc_text(&typed.attrs);
+                    typed.attrs.retain(|attr| !attr.path().is_ident("doc"));
+                    if let Some(param) = parse_param(cx, typed, docs) {
+                        params.push(param);
+                    }
+                }
+            }
+        }
+        ToolFn {
+            item,
+            ident,
+            docs,
+            is_async,
+            params,
+            ret,
+        }
+    }
+}
+
+fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<Param> {
+    let span = typed.span();
+    let ty = &*typed.ty;
+    if is_context(ty) {
+        let Some(ident) = binding_ident(&typed.pat) else {
+            cx.error_spanned_by(&typed.pat, "bind the context to a name: `ctx: &buril::Context`");
+            return None;
+        };
+        return Some(Param {
+            ident,
+            span,
+            kind: ParamKind::Context,
+        });
+    }
+    if last_segment_is(ty, "Context") {
+        cx.error_spanned_by(
+            ty,
+            "take the context by reference: `ctx: &buril::Context`",
+        );
+        return None;
+    }
+    if let Some(inner) = generic_arg(ty, "Input") {
+        return Some(Param {
+            ident: Ident::new("__buril_input", span),
+            span,
+            kind: ParamKind::Input {
+                inner: inner.clone(),
+            },
+        });
+    }
+    let Some(ident) = binding_ident(&typed.pat) else {
+        cx.error_spanned_by(
+            &typed.pat,
+            "a tool parameter must be a plain name (`path: String`): each one names a property of \
+             the input; to take the whole input as one struct use `buril::Input(args): \
+             buril::Input<Args>`",
+        );
+        return None;
+    };
+    let wire = ident.to_string().trim_start_matches("r#").to_owned();
+    Some(Param {
+        ident,
+        span,
+        kind: ParamKind::Property {
+            wire,
+            ty: ty.clone(),
+            optional: generic_arg(ty, "Option").cloned(),
+            docs,
+        },
+    })
+}
+
+fn binding_ident(pat: &Pat) -> Option<Ident> {
+    match pat {
+        Pat::Ident(pat) if pat.subpat.is_none() => Some(pat.ident.clone()),
+        _ => None,
+    }
+}
+
+/// `&Context`, `&buril::Context`, `&'a Context`.
+fn is_context(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(reference) => {
+            reference.mutability.is_none() && last_segment_is(&reference.elem, "Context")
+        }
+        _ => false,
+    }
+}
+
+fn last_segment_is(ty: &Type, name: &str) -> bool {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == name),
+        Type::Group(group) => last_segment_is(&group.elem, name),
+        Type::Paren(paren) => last_segment_is(&paren.elem, name),
+        _ => false,
+    }
+}
+
+/// `T` in `Name<T>` (the first generic argument), when the last path segment is `name`.
+pub fn generic_arg<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(path) = ty else {
+        return match ty {
+            Type::Group(group) => generic_arg(&group.elem, name),
+            Type::Paren(paren) => generic_arg(&paren.elem, name),
+            _ => None,
+        };
+    };
+    if path.qself.is_some() {
+        return None;
+    }
+    let segment = path.path.segments.last()?;
+    if segment.ident != name {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &segment.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|arg| match arg {
+        GenericArgument::Type(ty) => Some(ty),
+        _ => None,
+    })
+}
+
+fn parse_return(output: &ReturnType) -> Return {
+    let ty = match output {
+        ReturnType::Default => return Return::Unit,
+        ReturnType::Type(_, ty) => &**ty,
+    };
+    if let Type::Tuple(tuple) = ty
+        && tuple.elems.is_empty()
+    {
+        return Return::Unit;
+    }
+    if last_segment_is(ty, "Option") {
+        return Return::Option(ty.clone());
+    }
+    if last_segment_is(ty, "Result") {
+        if let Some(ok) = generic_arg(ty, "Result")
+            && last_segment_is(ok, "Option")
+        {
+            return Return::Option(ok.clone());
+        }
+        return Return::Result(ty.clone());
+    }
+    Return::Plain(ty.clone())
+}
+
+/// The text of the `///` comments: each line with one leading space removed, trimmed.
+/// `None` when there is no doc comment or it is blank.
+pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(lit),
+                ..
+            }) = &nv.value
+        {
+            for line in lit.value().lines() {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
+            }
+        }
+    }
+    let text = lines.join("\n");
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}

@@ -1,0 +1,188 @@
+//! The keys of `#[tool(...)]`: each unknown, malformed or repeated key is its own spanned error.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parser;
+use syn::{Expr, ExprArray, ExprLit, Lit, LitBool};
+
+use crate::ctxt::Ctxt;
+use crate::symbol::*;
+
+/// A value with the span of the tokens it came from.
+#[derive(Clone)]
+pub struct Sp<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// The parsed keys.
+#[derive(Default)]
+pub struct Attrs {
+    pub name: Option<Sp<String>>,
+    pub family: Option<Sp<String>>,
+    pub aliases: Vec<Sp<String>>,
+    pub off_thread: bool,
+    pub dangerous: bool,
+    pub undocumented_params: bool,
+    pub title: Option<String>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+    pub krate: Option<syn::Path>,
+}
+
+impl Attrs {
+    pub fn parse(cx: &Ctxt, args: TokenStream) -> Attrs {
+        let mut attrs = Attrs::default();
+        let mut seen: Vec<String> = Vec::new();
+        let parser = syn::meta::parser(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_else(|| {
+                    let path = &meta.path;
+                    quote::quote!(#path).to_string().replace(' ', "")
+                });
+            if seen.contains(&key) {
+                cx.error_spanned_by(&meta.path, format!("duplicate key `{key}`: give it once"));
+                return skip_value(&meta);
+            }
+            seen.push(key.clone());
+            if let Err(error) = attrs.parse_key(cx, &key, &meta) {
+                cx.syn_error(error);
+                return skip_value(&meta);
+            }
+            Ok(())
+        });
+        if let Err(error) = parser.parse2(args) {
+            cx.syn_error(error);
+        }
+        attrs
+    }
+
+    fn parse_key(&mut self, cx: &Ctxt, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+        match key {
+            NAME => self.name = Some(string_value(meta, key)?),
+            FAMILY => self.family = Some(string_value(meta, key)?),
+            TITLE => self.title = Some(string_value(meta, key)?.value),
+            ALIASES => self.aliases = string_list(cx, meta)?,
+            OFF_THREAD => self.off_thread = flag(meta)?,
+            DANGEROUS => self.dangerous = flag(meta)?,
+            UNDOCUMENTED_PARAMS => self.undocumented_params = flag(meta)?,
+            READ_ONLY => self.read_only = Some(flag(meta)?),
+            DESTRUCTIVE => self.destructive = Some(flag(meta)?),
+            IDEMPOTENT => self.idempotent = Some(flag(meta)?),
+            OPEN_WORLD => self.open_world = Some(flag(meta)?),
+            CRATE => self.krate = Some(meta.value()?.parse()?),
+            _ => {
+                let mut message = format!("unknown key `{key}`");
+                if let Some(close) = closest_key(key) {
+                    message.push_str(&format!("; did you mean `{close}`?"));
+                }
+                message.push_str(&format!(" The keys are: {}", ALL.join(", ")));
+                cx.error_spanned_by(&meta.path, message);
+                skip_value(meta)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `key = "text"`.
+fn string_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Sp<String>> {
+    if !meta.input.peek(syn::Token![=]) {
+        return Err(meta.error(format!("`{key}` takes a string: `{key} = \"...\"`")));
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => Ok(Sp {
+            value: lit.value(),
+            span: lit.span(),
+        }),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{key}` takes a string literal: `{key} = \"...\"`"),
+        )),
+    }
+}
+
+/// `aliases = ["a", "b"]`.
+fn string_list(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Sp<String>>> {
+    let usage = "`aliases` takes a list of former names: `aliases = [\"old_name\"]`";
+    if !meta.input.peek(syn::Token![=]) {
+        return Err(meta.error(usage));
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    let Expr::Array(ExprArray { elems, .. }) = &expr else {
+        return Err(syn::Error::new_spanned(&expr, usage));
+    };
+    let mut names = Vec::new();
+    for elem in elems {
+        match elem {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(lit), ..
+            }) => names.push(Sp {
+                value: lit.value(),
+                span: lit.span(),
+            }),
+            other => cx.error_spanned_by(other, usage),
+        }
+    }
+    Ok(names)
+}
+
+/// `key` or `key = true|false`.
+fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    if meta.input.peek(syn::Token![=]) {
+        let value: LitBool = meta.value()?.parse().map_err(|error| {
+            syn::Error::new(error.span(), "a flag is written bare, or as `= true` / `= false`")
+        })?;
+        Ok(value.value)
+    } else if meta.input.peek(syn::token::Paren) {
+        Err(meta.error("a flag takes no arguments: write it bare, or as `= true` / `= false`"))
+    } else {
+        Ok(true)
+    }
+}
+
+/// Consumes whatever follows a key that was rejected, so that parsing goes on.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _: proc_macro2::Group = meta.input.parse()?;
+    }
+    Ok(())
+}
+
+fn closest_key(key: &str) -> Option<&'static str> {
+    ALL.iter()
+        .map(|candidate| (edit_distance(key, candidate), *candidate))
+        .filter(|(distance, _)| *distance <= 2.max(key.len() / 4))
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
+/// Levenshtein distance, for suggestions.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                previous
+            } else {
+                1 + previous.min(row[j]).min(row[j + 1])
+            };
+            previous = current;
+        }
+    }
+    row[b.len()]
+}

@@ -1,0 +1,172 @@
+//! The rules a tool must follow, one small function each. Every violation is recorded, none
+//! stops the others, so the user sees them all in one compile.
+
+use proc_macro2::Span;
+
+use crate::ast::{ParamKind, Return, ToolFn};
+use crate::attr::{Attrs, Sp};
+use crate::ctxt::Ctxt;
+use crate::naming;
+
+/// The tool's name and family after the checks.
+pub struct Resolved {
+    pub name: Sp<String>,
+    pub family: String,
+}
+
+pub fn check(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) -> Resolved {
+    let name = attrs.name.clone().unwrap_or_else(|| Sp {
+        value: function.ident.to_string().trim_start_matches("r#").to_owned(),
+        span: function.ident.span(),
+    });
+    check_name(cx, &name, attrs.family.as_ref());
+    let family = check_family(cx, &name, attrs.family.as_ref());
+    check_aliases(cx, &name, &attrs.aliases, attrs.family.as_ref());
+    check_description(cx, function, &name);
+    check_param_docs(cx, attrs, function);
+    check_param_kinds(cx, function);
+    check_return(cx, function);
+    Resolved { name, family }
+}
+
+/// The name is `<family>_<verb>[_<noun>...]`, lowercase snake case, at most 64 characters.
+fn check_name(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) {
+    let family = family.map(|f| f.value.as_str());
+    if let Some(message) = naming::check_name(&name.value, "tool name", family) {
+        cx.error_at(name.span, message);
+    }
+}
+
+/// An explicit family is itself snake case and is the name's prefix; the default family is the
+/// name's first segment.
+fn check_family(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) -> String {
+    let Some(family) = family else {
+        return name.value.split('_').next().unwrap_or_default().to_owned();
+    };
+    if !naming::is_valid_family(&family.value) {
+        cx.error_at(
+            family.span,
+            format!(
+                "family `{}` is not lowercase snake case (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`); use `{}`",
+                family.value,
+                naming::to_snake_case(&family.value)
+            ),
+        );
+    } else if !name.value.starts_with(&format!("{}_", family.value)) {
+        let verb = name.value.rsplit('_').next().unwrap_or("verb");
+        cx.error_at(
+            family.span,
+            format!(
+                "family `{}` must be the prefix of the tool name `{}` (`<family>_<verb>...`): \
+                 rename the tool `{}_{verb}` or drop `family`",
+                family.value, name.value, family.value
+            ),
+        );
+    }
+    family.value.clone()
+}
+
+/// Aliases follow the naming rule, differ from the name and from each other.
+fn check_aliases(cx: &Ctxt, name: &Sp<String>, aliases: &[Sp<String>], family: Option<&Sp<String>>) {
+    let family = family.map(|f| f.value.as_str());
+    for (i, alias) in aliases.iter().enumerate() {
+        if let Some(message) = naming::check_name(&alias.value, "alias", family) {
+            cx.error_at(alias.span, message);
+        }
+        if alias.value == name.value {
+            cx.error_at(
+                alias.span,
+                format!("alias `{}` is the tool's own name: remove it", alias.value),
+            );
+        }
+        if aliases[..i].iter().any(|earlier| earlier.value == alias.value) {
+            cx.error_at(
+                alias.span,
+                format!("alias `{}` is listed twice: remove one", alias.value),
+            );
+        }
+    }
+}
+
+/// A tool has a description: its doc comment is what the model plans with.
+fn check_description(cx: &Ctxt, function: &ToolFn, name: &Sp<String>) {
+    if function.docs.is_none() {
+        cx.error_at(
+            function.ident.span(),
+            format!(
+                "tool `{}` has no description: add a doc comment (`/// What it does and when to \
+                 use it.`) above the function; the model plans with it",
+                name.value
+            ),
+        );
+    }
+}
+
+/// Every parameter has a description, unless the tool opts out.
+fn check_param_docs(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
+    if attrs.undocumented_params {
+        return;
+    }
+    for param in &function.params {
+        if let ParamKind::Property {
+            wire, docs: None, ..
+        } = &param.kind
+        {
+            cx.error_at(
+                param.ident.span(),
+                format!(
+                    "parameter `{wire}` has no description: add a doc comment (`/// ...`) above \
+                     it, or opt out with `#[buril::tool(undocumented_params)]`"
+                ),
+            );
+        }
+    }
+}
+
+/// At most one context; an `Input<T>` parameter is the whole input, so it stands alone.
+fn check_param_kinds(cx: &Ctxt, function: &ToolFn) {
+    let contexts: Vec<Span> = function
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Context))
+        .map(|p| p.span)
+        .collect();
+    for span in contexts.iter().skip(1) {
+        cx.error_at(*span, "a tool takes at most one `&buril::Context`: remove this one");
+    }
+    let inputs: Vec<Span> = function
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Input { .. }))
+        .map(|p| p.span)
+        .collect();
+    let properties = function
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Property { .. }))
+        .count();
+    for span in inputs.iter().skip(1) {
+        cx.error_at(*span, "a tool takes at most one `buril::Input<T>`: merge the structs");
+    }
+    if let Some(span) = inputs.first()
+        && properties > 0
+    {
+        cx.error_at(
+            *span,
+            "`buril::Input<T>` is the whole input, so it cannot be combined with other \
+             parameters: move them into the struct, or drop `Input` and list each parameter",
+        );
+    }
+}
+
+/// Never signal failure with null: `Option` outputs are rejected.
+fn check_return(cx: &Ctxt, function: &ToolFn) {
+    if let Return::Option(ty) = &function.ret {
+        cx.error_spanned_by(
+            ty,
+            "a tool cannot return `Option`: never signal failure with null, the model reads it as \
+             success with no data; return `Result<T, buril::ToolError>` and an error that says \
+             what is missing",
+        );
+    }
+}

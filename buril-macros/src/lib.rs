@@ -1,0 +1,24 @@
+//! The `#[tool]` attribute of buril. Depend on `buril`, which re-exports it as
+//! `#[buril::tool]` and documents it.
+//!
+//! The macro is a small compiler: [`attr`] parses the attribute's keys, [`ast`] models the
+//! function, [`check`] applies the rules (the naming lint among them, in [`naming`]) and
+//! collects every violation in a [`ctxt::Ctxt`], and [`expand`] writes the registration. On
+//! any error the function is re-emitted untouched beside the errors, so that the rest of the
+//! crate still compiles and only the real problems are shown.
+
+mod ast;
+mod attr;
+mod check;
+mod ctxt;
+mod expand;
+mod naming;
+mod symbol;
+
+use proc_macro::TokenStream;
+
+/// Turns a function into a registered LLM tool. See the `buril` crate for the keys.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::tool(args.into(), item.into()).into()
+}

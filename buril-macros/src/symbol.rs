@@ -1,0 +1,30 @@
+//! The attribute's keys, in one place.
+
+pub const NAME: &str = "name";
+pub const FAMILY: &str = "family";
+pub const ALIASES: &str = "aliases";
+pub const OFF_THREAD: &str = "off_thread";
+pub const DANGEROUS: &str = "dangerous";
+pub const UNDOCUMENTED_PARAMS: &str = "undocumented_params";
+pub const TITLE: &str = "title";
+pub const READ_ONLY: &str = "read_only";
+pub const DESTRUCTIVE: &str = "destructive";
+pub const IDEMPOTENT: &str = "idempotent";
+pub const OPEN_WORLD: &str = "open_world";
+pub const CRATE: &str = "crate";
+
+/// Every key, for "unknown key" messages.
+pub const ALL: &[&str] = &[
+    NAME,
+    FAMILY,
+    ALIASES,
+    OFF_THREAD,
+    DANGEROUS,
+    UNDOCUMENTED_PARAMS,
+    TITLE,
+    READ_ONLY,
+    DESTRUCTIVE,
+    IDEMPOTENT,
+    OPEN_WORLD,
+    CRATE,
+];

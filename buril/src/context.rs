@@ -1,0 +1,257 @@
+//! The context a tool can ask for: cancellation, progress reporting and typed host state.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use tokio::sync::Notify;
+
+use crate::error::ToolError;
+
+/// Handed to a tool that declares a `&buril::Context` parameter. The parameter never appears
+/// in the tool's schema.
+///
+/// ```
+/// /// Counts to `to`, reporting progress and stopping early when cancelled.
+/// #[buril::tool(off_thread)]
+/// fn demo_count(
+///     /// Where to stop counting.
+///     to: u32,
+///     ctx: &buril::Context,
+/// ) -> Result<u32, buril::ToolError> {
+///     for i in 0..to {
+///         ctx.check_cancelled()?;
+///         ctx.report_progress(f64::from(i), Some(f64::from(to)), None);
+///     }
+///     Ok(to)
+/// }
+/// # fn main() {}
+/// ```
+#[derive(Clone)]
+pub struct Context {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    tool: &'static str,
+    cancel: CancelToken,
+    deadline: Option<Instant>,
+    progress: Option<ProgressSink>,
+    state: Arc<State>,
+}
+
+/// Receives progress reports: `(progress, total, message)`.
+pub type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// One progress report from a running tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The tool that reported it.
+    pub tool: &'static str,
+    /// How far the tool has come, in units of its own choosing; increases with each report.
+    pub progress: f64,
+    /// The value `progress` reaches when the work is done, if known.
+    pub total: Option<f64>,
+    /// What the tool is doing now.
+    pub message: Option<String>,
+}
+
+impl Context {
+    pub(crate) fn new(
+        tool: &'static str,
+        cancel: CancelToken,
+        deadline: Option<Instant>,
+        progress: Option<ProgressSink>,
+        state: Arc<State>,
+    ) -> Self {
+        Context {
+            inner: Arc::new(Inner {
+                tool,
+                cancel,
+                deadline,
+                progress,
+                state,
+            }),
+        }
+    }
+
+    /// A context outside any dispatcher, for calling a tool function directly (in unit tests,
+    /// say). It is never cancelled unless `cancel_token` is cancelled and holds `state`.
+    pub fn detached(state: State) -> Self {
+        Context::new("", CancelToken::new(), None, None, Arc::new(state))
+    }
+
+    /// The name of the tool being called.
+    pub fn tool_name(&self) -> &'static str {
+        self.inner.tool
+    }
+
+    /// The token that cancels this call.
+    pub fn cancel_token(&self) -> &CancelToken {
+        &self.inner.cancel
+    }
+
+    /// When the call's timeout expires, if it has one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.inner.deadline
+    }
+
+    /// Whether the call was cancelled or its deadline has passed. Long-running tools check this
+    /// between steps and stop early.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancel.is_cancelled() || self.inner.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// `Err(ToolError::cancelled())` once the call is cancelled, for use with `?`.
+    pub fn check_cancelled(&self) -> Result<(), ToolError> {
+        if self.is_cancelled() {
+            Err(ToolError::cancelled())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Completes when the call is cancelled or its deadline passes; for `select!` in async tools.
+    pub async fn cancelled(&self) {
+        match self.inner.deadline {
+            Some(deadline) => {
+                tokio::select! {
+                    _ = self.inner.cancel.cancelled() => {}
+                    _ = tokio::time::sleep_until(deadline.into()) => {}
+                }
+            }
+            None => self.inner.cancel.cancelled().await,
+        }
+    }
+
+    /// Reports progress to whoever is watching the call (an MCP client's progress token, a job's
+    /// status). Does nothing when nobody is.
+    pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(sink) = &self.inner.progress {
+            sink(Progress {
+                tool: self.inner.tool,
+                progress,
+                total,
+                message: message.map(str::to_owned),
+            });
+        }
+    }
+
+    /// The host state of type `T` that the dispatcher was given, or a runtime error naming the
+    /// missing type.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, ToolError> {
+        self.inner.state.get::<T>().ok_or_else(|| {
+            ToolError::runtime(format!(
+                "the host did not provide state of type `{}` that the tool `{}` needs",
+                type_name::<T>(),
+                self.inner.tool
+            ))
+        })
+    }
+
+    /// The host state of type `T`, if the dispatcher was given one.
+    pub fn try_state<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.inner.state.get::<T>()
+    }
+}
+
+impl fmt::Debug for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("tool", &self.inner.tool)
+            .field("cancelled", &self.is_cancelled())
+            .field("deadline", &self.inner.deadline)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Typed host state, one value per type, handed to tools through [`Context::state`].
+#[derive(Default)]
+pub struct State {
+    values: HashMap<TypeId, Box<dyn Any + Send + Sync>>,
+}
+
+impl State {
+    /// An empty state.
+    pub fn new() -> Self {
+        State::default()
+    }
+
+    /// Stores `value`, replacing any earlier value of the same type.
+    pub fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
+        self.values.insert(TypeId::of::<T>(), Box::new(value));
+    }
+
+    /// Stores `value` and returns the state, for chaining.
+    pub fn with<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.insert(value);
+        self
+    }
+
+    /// The value of type `T`, if one was stored.
+    pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.values
+            .get(&TypeId::of::<T>())
+            .and_then(|value| value.downcast_ref::<T>())
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State")
+            .field("values", &self.values.len())
+            .finish()
+    }
+}
+
+/// Cancels a call cooperatively. Cloning gives another handle to the same token.
+#[derive(Clone, Default)]
+pub struct CancelToken {
+    inner: Arc<CancelInner>,
+}
+
+#[derive(Default)]
+struct CancelInner {
+    cancelled: AtomicBool,
+    notify: Notify,
+}
+
+impl CancelToken {
+    /// A token that is not cancelled.
+    pub fn new() -> Self {
+        CancelToken::default()
+    }
+
+    /// Cancels every call holding this token. Tools see it through [`Context::is_cancelled`].
+    pub fn cancel(&self) {
+        self.inner.cancelled.store(true, Ordering::SeqCst);
+        self.inner.notify.notify_waiters();
+    }
+
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// Completes once the token is cancelled.
+    pub async fn cancelled(&self) {
+        loop {
+            let notified = self.inner.notify.notified();
+            if self.is_cancelled() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+impl fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CancelToken")
+            .field("cancelled", &self.is_cancelled())
+            .finish()
+    }
+}

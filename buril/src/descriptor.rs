@@ -1,0 +1,202 @@
+//! What the `#[tool]` attribute registers: one [`ToolDescriptor`] per tool.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::OnceLock;
+
+use schemars::{Schema, SchemaGenerator};
+use serde_json::Value;
+
+use crate::args::Args;
+use crate::context::Context;
+use crate::error::ToolError;
+use crate::schema::{self, CompiledSchemas};
+
+/// The future an async tool returns.
+pub type BoxFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 'static>>;
+
+/// How the dispatcher runs a tool.
+#[derive(Clone, Copy)]
+pub enum Invoke {
+    /// A plain function.
+    Sync(fn(&Context, Args) -> Result<Value, ToolError>),
+    /// An `async fn`.
+    Async(fn(Context, Args) -> BoxFuture),
+}
+
+/// Builds a schema with the given generator.
+pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
+
+/// MCP tool annotations: hints for clients, never a security boundary. `None` leaves the MCP
+/// default in place (`readOnlyHint` false, `destructiveHint` true, `idempotentHint` false,
+/// `openWorldHint` true).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// A human-readable title.
+    pub title: Option<&'static str>,
+    /// The tool does not change its environment.
+    pub read_only: Option<bool>,
+    /// The tool may destroy or overwrite data.
+    pub destructive: Option<bool>,
+    /// Calling the tool twice with the same input has no further effect.
+    pub idempotent: Option<bool>,
+    /// The tool reaches outside the host (the network, other processes).
+    pub open_world: Option<bool>,
+}
+
+/// Where a tool was defined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceLocation {
+    /// The source file, as `file!()` gives it.
+    pub file: &'static str,
+    /// The line of the function's name.
+    pub line: u32,
+    /// The module path, as `module_path!()` gives it.
+    pub module: &'static str,
+}
+
+impl fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// Everything known about a tool at compile time.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolMeta {
+    /// The stable name agents call the tool by.
+    pub name: &'static str,
+    /// What the tool does: the model plans with this.
+    pub description: &'static str,
+    /// The family: the name's prefix (`scene` for `scene_open`).
+    pub family: &'static str,
+    /// Former names that keep working and are reported as deprecated.
+    pub aliases: &'static [&'static str],
+    /// MCP annotations.
+    pub annotations: Annotations,
+    /// The tool may run on any thread, not only the host's main thread.
+    pub off_thread: bool,
+    /// The tool stays off until the host enables it.
+    pub dangerous: bool,
+    /// The tool returns `()`: its data is the empty object.
+    pub returns_unit: bool,
+    /// Where the tool was defined.
+    pub location: SourceLocation,
+}
+
+/// One registered tool. The `#[tool]` attribute creates these in a `static`; schemas and the
+/// validator are built the first time something asks for them.
+pub struct ToolDescriptor {
+    meta: ToolMeta,
+    invoke: Invoke,
+    input_schema: SchemaFn,
+    output_schema: SchemaFn,
+    compiled: OnceLock<CompiledSchemas>,
+}
+
+impl ToolDescriptor {
+    /// A descriptor. The `#[tool]` attribute calls this; hand-built descriptors (generated
+    /// tools, tests) can too.
+    pub const fn new(
+        meta: ToolMeta,
+        invoke: Invoke,
+        input_schema: SchemaFn,
+        output_schema: SchemaFn,
+    ) -> Self {
+        ToolDescriptor {
+            meta,
+            invoke,
+            input_schema,
+            output_schema,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The compile-time facts about the tool.
+    pub fn meta(&self) -> &ToolMeta {
+        &self.meta
+    }
+
+    /// The stable name agents call the tool by.
+    pub fn name(&self) -> &'static str {
+        self.meta.name
+    }
+
+    /// The tool's description (its doc comment).
+    pub fn description(&self) -> &'static str {
+        self.meta.description
+    }
+
+    /// The tool's family.
+    pub fn family(&self) -> &'static str {
+        self.meta.family
+    }
+
+    /// Former names, still callable, reported as deprecated.
+    pub fn aliases(&self) -> &'static [&'static str] {
+        self.meta.aliases
+    }
+
+    /// MCP annotations.
+    pub fn annotations(&self) -> &Annotations {
+        &self.meta.annotations
+    }
+
+    /// Whether the tool may run off the main thread.
+    pub fn is_off_thread(&self) -> bool {
+        self.meta.off_thread
+    }
+
+    /// Whether the tool stays off until the host enables it.
+    pub fn is_dangerous(&self) -> bool {
+        self.meta.dangerous
+    }
+
+    /// Whether the tool is an `async fn`.
+    pub fn is_async(&self) -> bool {
+        matches!(self.invoke, Invoke::Async(_))
+    }
+
+    /// Where the tool was defined.
+    pub fn location(&self) -> &SourceLocation {
+        &self.meta.location
+    }
+
+    /// How the dispatcher runs the tool.
+    pub fn invoke(&self) -> Invoke {
+        self.invoke
+    }
+
+    /// The JSON Schema (2020-12) of the tool's input: root `type: "object"`, no `$schema` key.
+    pub fn input_schema(&self) -> &Value {
+        &self.compiled().input
+    }
+
+    /// The JSON Schema (2020-12) of the `data` a successful call returns: root
+    /// `type: "object"`. A tool whose output is not an object has its value wrapped as
+    /// `{"result": value}`, and this schema says so.
+    pub fn output_schema(&self) -> &Value {
+        &self.compiled().output
+    }
+
+    pub(crate) fn compiled(&self) -> &CompiledSchemas {
+        self.compiled.get_or_init(|| {
+            schema::compile(
+                self.meta.name,
+                self.input_schema,
+                self.output_schema,
+                self.meta.returns_unit,
+            )
+        })
+    }
+}
+
+impl fmt::Debug for ToolDescriptor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDescriptor")
+            .field("meta", &self.meta)
+            .field("async", &self.is_async())
+            .finish_non_exhaustive()
+    }
+}

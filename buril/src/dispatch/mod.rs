@@ -1,0 +1,649 @@
+//! The dispatcher: lookup, policy, validation, the call on the right thread, timeouts, panics,
+//! and the envelope.
+
+mod main_thread;
+mod unwind;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+use tokio::runtime::Runtime;
+
+pub use main_thread::MainThread;
+use main_thread::MainQueue;
+use unwind::{CatchUnwind, flatten};
+
+use crate::args::Args;
+use crate::context::{CancelToken, Context, ProgressSink, State};
+use crate::descriptor::{Invoke, ToolDescriptor};
+use crate::envelope::Outcome;
+use crate::error::{ErrorKind, Problem, ToolError};
+use crate::output;
+use crate::policy::Policy;
+use crate::registry::{Registry, registry};
+use crate::schema::OutputShape;
+
+type CallResult = Result<Value, ToolError>;
+
+/// Runs tools by name: looks the name up, applies the host's [`Policy`], validates the input
+/// against the tool's schema (reporting every problem at once), runs the tool on the right
+/// thread with its timeout, contains panics, and answers with an [`Outcome`].
+///
+/// A `Dispatcher` is cheap to clone; clones share everything.
+///
+/// ```
+/// use serde_json::json;
+///
+/// /// Adds two numbers.
+/// #[buril::tool]
+/// fn math_add(
+///     /// The first addend.
+///     a: f64,
+///     /// The second addend.
+///     b: f64,
+/// ) -> f64 {
+///     a + b
+/// }
+///
+/// let dispatcher = buril::Dispatcher::new();
+/// let envelope = dispatcher.call("math_add", json!({"a": 1, "b": 2.5}));
+/// assert_eq!(envelope, json!({"ok": true, "data": {"result": 3.5}}));
+///
+/// let envelope = dispatcher.call("math_add", json!({"a": "one"}));
+/// assert_eq!(envelope["type"], "validation");
+/// assert_eq!(envelope["problems"].as_array().unwrap().len(), 2);
+/// ```
+#[derive(Clone)]
+pub struct Dispatcher {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    registry: &'static Registry,
+    policy: Policy,
+    state: Arc<State>,
+    default_timeout: Option<Duration>,
+    tool_timeouts: HashMap<String, Duration>,
+    main: Arc<MainQueue>,
+    runtime: OnceLock<Runtime>,
+    worker_threads: usize,
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        self.main.close();
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Per-call settings for [`Dispatcher::invoke_with`].
+#[derive(Clone, Default)]
+pub struct CallOptions {
+    /// Overrides the tool's timeout for this call.
+    pub timeout: Option<Duration>,
+    /// Cancels the call when cancelled; the tool sees it through its context.
+    pub cancel: Option<CancelToken>,
+    /// Receives the tool's progress reports.
+    pub progress: Option<ProgressSink>,
+}
+
+impl fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("timeout", &self.timeout)
+            .field("cancel", &self.cancel)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// Configures a [`Dispatcher`].
+pub struct DispatcherBuilder {
+    registry: Option<&'static Registry>,
+    policy: Policy,
+    state: State,
+    default_timeout: Option<Duration>,
+    tool_timeouts: HashMap<String, Duration>,
+    main_thread: MainThread,
+    worker_threads: usize,
+}
+
+impl Default for DispatcherBuilder {
+    fn default() -> Self {
+        DispatcherBuilder {
+            registry: None,
+            policy: Policy::default(),
+            state: State::new(),
+            default_timeout: None,
+            tool_timeouts: HashMap::new(),
+            main_thread: MainThread::Owned,
+            worker_threads: 2,
+        }
+    }
+}
+
+impl DispatcherBuilder {
+    /// Dispatches over `registry` instead of every `#[tool]` in the binary.
+    pub fn registry(mut self, registry: &'static Registry) -> Self {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// Which tools may run. Default: all but the dangerous ones.
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Adds typed host state, handed to tools through [`Context::state`].
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// The timeout of every call without a more specific one. Default: none.
+    ///
+    /// A call with a timeout answers `type: "timeout"` once it passes, and the tool's context
+    /// reports cancellation so that it can stop. The caller stops waiting at the deadline
+    /// unless the tool runs on the calling thread itself (a main-thread tool called from the
+    /// main thread), which cannot be interrupted; such a call answers `timeout` when it ends
+    /// late.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.default_timeout = Some(timeout);
+        self
+    }
+
+    /// The timeout of one tool, by name.
+    pub fn tool_timeout(mut self, tool: impl Into<String>, timeout: Duration) -> Self {
+        self.tool_timeouts.insert(tool.into(), timeout);
+        self
+    }
+
+    /// Who runs the main-thread tools. Default: [`MainThread::Owned`].
+    pub fn main_thread(mut self, main_thread: MainThread) -> Self {
+        self.main_thread = main_thread;
+        self
+    }
+
+    /// Worker threads of the runtime that runs async tools. Default: 2.
+    pub fn worker_threads(mut self, threads: usize) -> Self {
+        self.worker_threads = threads.max(1);
+        self
+    }
+
+    /// The dispatcher. With [`MainThread::Host`], the calling thread becomes the main thread.
+    pub fn build(self) -> Dispatcher {
+        Dispatcher {
+            shared: Arc::new(Shared {
+                registry: self.registry.unwrap_or_else(registry),
+                policy: self.policy,
+                state: Arc::new(self.state),
+                default_timeout: self.default_timeout,
+                tool_timeouts: self.tool_timeouts,
+                main: MainQueue::new(self.main_thread),
+                runtime: OnceLock::new(),
+                worker_threads: self.worker_threads,
+            }),
+        }
+    }
+}
+
+struct Prepared {
+    tool: &'static ToolDescriptor,
+    args: Args,
+    ctx: Context,
+    cancel: CancelToken,
+    deadline: Option<(Instant, Duration)>,
+    shape: OutputShape,
+    warning: Option<String>,
+}
+
+impl Default for Dispatcher {
+    fn default() -> Self {
+        Dispatcher::new()
+    }
+}
+
+impl Dispatcher {
+    /// A dispatcher over every `#[tool]` in the binary, with default settings.
+    pub fn new() -> Self {
+        DispatcherBuilder::default().build()
+    }
+
+    /// Configures a dispatcher.
+    pub fn builder() -> DispatcherBuilder {
+        DispatcherBuilder::default()
+    }
+
+    /// The tools this dispatcher serves.
+    pub fn registry(&self) -> &'static Registry {
+        self.shared.registry
+    }
+
+    /// The policy deciding which tools may run.
+    pub fn policy(&self) -> &Policy {
+        &self.shared.policy
+    }
+
+    /// Calls `name` with `input` and answers with the envelope:
+    /// `{"ok": true, "data": …}` or `{"ok": false, "type": …, "error": …}`.
+    pub fn call(&self, name: &str, input: Value) -> Value {
+        self.invoke(name, input).into_envelope()
+    }
+
+    /// Calls `name` with `input`.
+    pub fn invoke(&self, name: &str, input: Value) -> Outcome {
+        self.invoke_with(name, input, CallOptions::default())
+    }
+
+    /// Calls `name` with `input` and per-call options, blocking until the call ends or its
+    /// timeout passes.
+    pub fn invoke_with(&self, name: &str, input: Value, options: CallOptions) -> Outcome {
+        let prepared = match self.prepare(name, input, options) {
+            Ok(prepared) => prepared,
+            Err(failure) => return failure,
+        };
+        let shape = prepared.shape;
+        let warning = prepared.warning.clone();
+        let result = self.execute_blocking(prepared);
+        finish(result, shape, warning)
+    }
+
+    /// Calls `name` with `input` without blocking the caller's executor: sync tools run on a
+    /// blocking pool or the main thread, async tools on the dispatcher's runtime. Works from any
+    /// executor.
+    pub async fn invoke_async(&self, name: &str, input: Value, options: CallOptions) -> Outcome {
+        let prepared = match self.prepare(name, input, options) {
+            Ok(prepared) => prepared,
+            Err(failure) => return failure,
+        };
+        let shape = prepared.shape;
+        let warning = prepared.warning.clone();
+        let this = self.clone();
+        // Dropping this future (a client cancelling) cancels the call.
+        let guard = CancelOnDrop(Some(prepared.cancel.clone()));
+        let task = self.runtime().spawn(async move { this.execute_async(prepared).await });
+        let result = task.await;
+        guard.disarm();
+        let result = match result {
+            Ok(result) => result,
+            Err(error) => Err(ToolError::runtime(format!("the call was lost: {error}"))),
+        };
+        finish(result, shape, warning)
+    }
+
+    /// `invoke_async`, answering with the envelope.
+    pub async fn call_async(&self, name: &str, input: Value) -> Value {
+        self.invoke_async(name, input, CallOptions::default())
+            .await
+            .into_envelope()
+    }
+
+    /// Runs the main-thread calls waiting in the queue, on the calling thread, and returns how
+    /// many ran. A host using [`MainThread::Host`] calls this from its update tick.
+    ///
+    /// # Panics
+    /// With [`MainThread::Host`], when called from a thread other than the one that built the
+    /// dispatcher.
+    pub fn pump(&self) -> usize {
+        let main = &self.shared.main;
+        match main.mode() {
+            MainThread::Owned => 0,
+            MainThread::Host => {
+                assert!(
+                    main.is_current(),
+                    "Dispatcher::pump must be called on the main thread (the thread that built \
+                     the dispatcher)"
+                );
+                main.pump()
+            }
+        }
+    }
+
+    /// How many main-thread calls wait for [`pump`](Self::pump).
+    pub fn pending_main_thread_calls(&self) -> usize {
+        self.shared.main.pending()
+    }
+
+    /// The timeout that applies to `tool` when a call sets none.
+    pub fn timeout_for(&self, tool: &str) -> Option<Duration> {
+        self.shared
+            .tool_timeouts
+            .get(tool)
+            .copied()
+            .or(self.shared.default_timeout)
+    }
+
+    fn runtime(&self) -> &Runtime {
+        self.shared.runtime.get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(self.shared.worker_threads)
+                .thread_name("buril-worker")
+                .enable_time()
+                .build()
+                .expect("the runtime for async tools could not be started")
+        })
+    }
+
+    fn prepare(&self, name: &str, input: Value, options: CallOptions) -> Result<Prepared, Outcome> {
+        let shared = &*self.shared;
+        let Some(found) = shared.registry.lookup(name) else {
+            return Err(Outcome::err(not_found(shared.registry, name)));
+        };
+        let tool = found.tool;
+        shared.policy.check(tool).map_err(Outcome::err)?;
+        let compiled = tool.compiled();
+        let validator = compiled.validator.as_ref().map_err(|message| {
+            Outcome::err(ToolError::runtime(format!("the tool is misconfigured: {message}")))
+        })?;
+        let input = if input.is_null() { Value::Object(Map::new()) } else { input };
+        let problems = validator.problems(&input);
+        if !problems.is_empty() {
+            return Err(Outcome::err(ToolError::from_problems(problems)));
+        }
+        let Value::Object(object) = input else {
+            let problem = Problem::new("", "expected an object");
+            return Err(Outcome::err(ToolError::from_problems(vec![problem])));
+        };
+        let timeout = options.timeout.or_else(|| self.timeout_for(tool.name()));
+        let deadline = timeout.map(|t| (Instant::now() + t, t));
+        let cancel = options.cancel.unwrap_or_default();
+        let ctx = Context::new(
+            tool.name(),
+            cancel.clone(),
+            deadline.map(|(at, _)| at),
+            options.progress,
+            Arc::clone(&shared.state),
+        );
+        let warning = found.via_alias.then(|| {
+            format!(
+                "`{name}` is a deprecated name of `{}`; call `{}` instead",
+                tool.name(),
+                tool.name()
+            )
+        });
+        Ok(Prepared {
+            tool,
+            args: Args::new(object),
+            ctx,
+            cancel,
+            deadline,
+            shape: compiled.output_shape,
+            warning,
+        })
+    }
+
+    fn execute_blocking(&self, prepared: Prepared) -> CallResult {
+        let Prepared {
+            tool,
+            args,
+            ctx,
+            cancel,
+            deadline,
+            ..
+        } = prepared;
+        let name = tool.name();
+        let main = &self.shared.main;
+        let on_main = !tool.is_off_thread();
+        match tool.invoke() {
+            Invoke::Sync(function) => {
+                if on_main && !main.is_current() {
+                    let (tx, rx) = mpsc::sync_channel(1);
+                    main.submit(Box::new(move || {
+                        let _ = tx.send(run_sync(name, function, &ctx, args));
+                    }));
+                    wait(rx, name, deadline, &cancel)
+                } else if on_main || deadline.is_none() {
+                    let result = run_sync(name, function, &ctx, args);
+                    late(result, name, deadline)
+                } else {
+                    let (tx, rx) = mpsc::sync_channel(1);
+                    self.runtime().spawn_blocking(move || {
+                        let _ = tx.send(run_sync(name, function, &ctx, args));
+                    });
+                    wait(rx, name, deadline, &cancel)
+                }
+            }
+            Invoke::Async(function) => {
+                let handle = self.runtime().handle().clone();
+                if on_main && main.is_current() {
+                    let result = flatten(name, handle.block_on(CatchUnwind(function(ctx, args))));
+                    late(result, name, deadline)
+                } else if on_main {
+                    let (tx, rx) = mpsc::sync_channel(1);
+                    main.submit(Box::new(move || {
+                        let result = if ctx.is_cancelled() {
+                            Err(skipped(name))
+                        } else {
+                            flatten(name, handle.block_on(CatchUnwind(function(ctx, args))))
+                        };
+                        let _ = tx.send(result);
+                    }));
+                    wait(rx, name, deadline, &cancel)
+                } else {
+                    let (tx, rx) = mpsc::sync_channel(1);
+                    handle.spawn(async move {
+                        let _ = tx.send(flatten(name, CatchUnwind(function(ctx, args)).await));
+                    });
+                    wait(rx, name, deadline, &cancel)
+                }
+            }
+        }
+    }
+
+    async fn execute_async(&self, prepared: Prepared) -> CallResult {
+        let Prepared {
+            tool,
+            args,
+            ctx,
+            cancel,
+            deadline,
+            ..
+        } = prepared;
+        let name = tool.name();
+        let (tx, rx) = tokio::sync::oneshot::channel::<CallResult>();
+        let mut task = None;
+        match (tool.invoke(), tool.is_off_thread()) {
+            (Invoke::Sync(function), true) => {
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(run_sync(name, function, &ctx, args));
+                });
+            }
+            (Invoke::Async(function), true) => {
+                task = Some(tokio::spawn(async move {
+                    let _ = tx.send(flatten(name, CatchUnwind(function(ctx, args)).await));
+                }));
+            }
+            (invoke, false) => {
+                let handle = self.runtime().handle().clone();
+                self.shared.main.submit(Box::new(move || {
+                    let result = if ctx.is_cancelled() {
+                        Err(skipped(name))
+                    } else {
+                        match invoke {
+                            Invoke::Sync(function) => run_sync(name, function, &ctx, args),
+                            Invoke::Async(function) => {
+                                flatten(name, handle.block_on(CatchUnwind(function(ctx, args))))
+                            }
+                        }
+                    };
+                    let _ = tx.send(result);
+                }));
+            }
+        }
+        let lost = || Err(ToolError::runtime(format!("the call to `{name}` was dropped")));
+        let result = match deadline {
+            Some((at, timeout)) => tokio::select! {
+                result = rx => result.unwrap_or_else(|_| lost()),
+                _ = tokio::time::sleep_until(at.into()) => Err(timeout_error(name, timeout)),
+                _ = cancel.cancelled() => Err(ToolError::cancelled()),
+            },
+            None => tokio::select! {
+                result = rx => result.unwrap_or_else(|_| lost()),
+                _ = cancel.cancelled() => Err(ToolError::cancelled()),
+            },
+        };
+        if result.is_err() {
+            cancel.cancel();
+            if let Some(task) = task {
+                task.abort();
+            }
+        }
+        result
+    }
+
+    /// The process-wide dispatcher behind [`crate::call`]: the one installed with
+    /// [`install_global`](Self::install_global), or a default one.
+    pub fn global() -> &'static Dispatcher {
+        GLOBAL.get_or_init(Dispatcher::new)
+    }
+
+    /// Makes this dispatcher the one [`crate::call`] uses. Fails (giving it back) when the
+    /// global dispatcher was already set or used.
+    pub fn install_global(self) -> Result<(), Dispatcher> {
+        GLOBAL.set(self)
+    }
+}
+
+static GLOBAL: OnceLock<Dispatcher> = OnceLock::new();
+
+impl fmt::Debug for Dispatcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Dispatcher")
+            .field("tools", &self.shared.registry.len())
+            .field("policy", &self.shared.policy)
+            .field("default_timeout", &self.shared.default_timeout)
+            .field("main_thread", &self.shared.main.mode())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Cancels a call whose caller went away.
+struct CancelOnDrop(Option<CancelToken>);
+
+impl CancelOnDrop {
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(token) = self.0.take() {
+            token.cancel();
+        }
+    }
+}
+
+fn run_sync(
+    name: &'static str,
+    function: fn(&Context, Args) -> CallResult,
+    ctx: &Context,
+    args: Args,
+) -> CallResult {
+    if ctx.is_cancelled() {
+        return Err(skipped(name));
+    }
+    flatten(name, catch_unwind(AssertUnwindSafe(|| function(ctx, args))))
+}
+
+/// Waits for a call running elsewhere, until its deadline or its cancellation.
+fn wait(
+    rx: mpsc::Receiver<CallResult>,
+    name: &str,
+    deadline: Option<(Instant, Duration)>,
+    cancel: &CancelToken,
+) -> CallResult {
+    const SLICE: Duration = Duration::from_millis(20);
+    loop {
+        let now = Instant::now();
+        let mut slice = SLICE;
+        if let Some((at, timeout)) = deadline {
+            if now >= at {
+                cancel.cancel();
+                return Err(timeout_error(name, timeout));
+            }
+            slice = slice.min(at - now);
+        }
+        match rx.recv_timeout(slice) {
+            Ok(result) => return result,
+            Err(RecvTimeoutError::Timeout) if cancel.is_cancelled() => {
+                return Err(ToolError::cancelled());
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(ToolError::runtime(format!(
+                    "the call to `{name}` was dropped before it ran (the dispatcher shut down)"
+                )));
+            }
+        }
+    }
+}
+
+/// A call that ran on the waiting thread itself and ended after its deadline.
+fn late(result: CallResult, name: &str, deadline: Option<(Instant, Duration)>) -> CallResult {
+    match deadline {
+        Some((at, timeout)) if Instant::now() > at => Err(timeout_error(name, timeout)),
+        _ => result,
+    }
+}
+
+fn finish(result: CallResult, shape: OutputShape, warning: Option<String>) -> Outcome {
+    let outcome = Outcome::from_result(result.map(|value| output::shape(value, shape)));
+    match warning {
+        Some(warning) => outcome.with_warning(warning),
+        None => outcome,
+    }
+}
+
+fn skipped(name: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::Cancelled,
+        format!("the call to `{name}` was cancelled or timed out before it started"),
+    )
+}
+
+fn timeout_error(name: &str, timeout: Duration) -> ToolError {
+    ToolError::new(
+        ErrorKind::Timeout,
+        format!(
+            "the tool `{name}` did not finish within {}; it was asked to stop and its result, if \
+             any, is discarded",
+            format_duration(timeout)
+        ),
+    )
+}
+
+fn format_duration(duration: Duration) -> String {
+    if duration.as_millis() < 1000 {
+        format!("{} ms", duration.as_millis())
+    } else if duration.subsec_millis() == 0 {
+        format!("{} s", duration.as_secs())
+    } else {
+        format!("{:.1} s", duration.as_secs_f64())
+    }
+}
+
+fn not_found(registry: &Registry, name: &str) -> ToolError {
+    let suggestions = registry.suggest(name);
+    let mut message = format!("no tool is named `{name}`");
+    match suggestions.as_slice() {
+        [] => message.push_str("; list the tools to see what exists"),
+        [one] => message.push_str(&format!("; did you mean `{one}`?")),
+        many => message.push_str(&format!(
+            "; did you mean one of {}?",
+            many.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+    ToolError::new(ErrorKind::NotFound, message).with_suggestions(suggestions)
+}

@@ -1,0 +1,138 @@
+//! The one result envelope every call answers with.
+//!
+//! ```json
+//! {"ok": true, "data": {"scene": "Main"}}
+//! {"ok": false, "type": "validation", "error": "invalid input: /path: expected a string, got 3",
+//!  "problems": [{"path": "/path", "message": "expected a string, got 3"}]}
+//! ```
+
+use serde_json::{Map, Value};
+
+use crate::error::{ErrorKind, ToolError};
+
+/// What a call produced: the tool's data or the reason it failed, plus warnings such as the use
+/// of a deprecated alias. [`Outcome::to_envelope`] gives the wire form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    result: Result<Value, ToolError>,
+    warnings: Vec<String>,
+}
+
+impl Outcome {
+    /// A successful call.
+    pub fn ok(data: Value) -> Self {
+        Outcome {
+            result: Ok(data),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// A failed call.
+    pub fn err(error: ToolError) -> Self {
+        Outcome {
+            result: Err(error),
+            warnings: Vec::new(),
+        }
+    }
+
+    pub(crate) fn from_result(result: Result<Value, ToolError>) -> Self {
+        Outcome {
+            result,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Adds a warning, reported beside the data (for example the use of a deprecated alias).
+    pub fn with_warning(mut self, warning: impl Into<String>) -> Self {
+        self.warnings.push(warning.into());
+        self
+    }
+
+    /// Whether the call succeeded.
+    pub fn is_ok(&self) -> bool {
+        self.result.is_ok()
+    }
+
+    /// The data of a successful call.
+    pub fn data(&self) -> Option<&Value> {
+        self.result.as_ref().ok()
+    }
+
+    /// The error of a failed call.
+    pub fn error(&self) -> Option<&ToolError> {
+        self.result.as_ref().err()
+    }
+
+    /// The kind of failure, if the call failed.
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        self.error().map(ToolError::kind)
+    }
+
+    /// Warnings reported with the result.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The result, dropping warnings.
+    pub fn into_result(self) -> Result<Value, ToolError> {
+        self.result
+    }
+
+    /// The wire form: `{"ok": true, "data": …}` or `{"ok": false, "type": …, "error": …}`.
+    pub fn to_envelope(&self) -> Value {
+        let mut map = Map::new();
+        match &self.result {
+            Ok(data) => {
+                map.insert("ok".into(), Value::Bool(true));
+                map.insert("data".into(), data.clone());
+            }
+            Err(error) => write_failure(&mut map, error),
+        }
+        if !self.warnings.is_empty() {
+            map.insert(
+                "warnings".into(),
+                Value::Array(self.warnings.iter().cloned().map(Value::String).collect()),
+            );
+        }
+        Value::Object(map)
+    }
+
+    /// The wire form, consuming the outcome (no copy of the data).
+    pub fn into_envelope(self) -> Value {
+        let mut map = Map::new();
+        match self.result {
+            Ok(data) => {
+                map.insert("ok".into(), Value::Bool(true));
+                map.insert("data".into(), data);
+            }
+            Err(error) => write_failure(&mut map, &error),
+        }
+        if !self.warnings.is_empty() {
+            map.insert(
+                "warnings".into(),
+                Value::Array(self.warnings.into_iter().map(Value::String).collect()),
+            );
+        }
+        Value::Object(map)
+    }
+}
+
+fn write_failure(map: &mut Map<String, Value>, error: &ToolError) {
+    map.insert("ok".into(), Value::Bool(false));
+    map.insert("type".into(), Value::String(error.kind().as_str().into()));
+    map.insert("error".into(), Value::String(error.message().into()));
+    if !error.problems().is_empty() {
+        let problems = serde_json::to_value(error.problems()).unwrap_or(Value::Null);
+        map.insert("problems".into(), problems);
+    }
+    if !error.suggestions().is_empty() {
+        let names = error.suggestions().iter().cloned().map(Value::String);
+        map.insert("suggestions".into(), Value::Array(names.collect()));
+    }
+}
+
+impl From<Result<Value, ToolError>> for Outcome {
+    fn from(result: Result<Value, ToolError>) -> Self {
+        Outcome::from_result(result)
+    }
+}

@@ -1,0 +1,206 @@
+//! The error a tool returns, and the failure half of the result envelope.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// Why a call failed: the `type` field of a failure envelope.
+///
+/// Tools themselves produce [`Validation`](ErrorKind::Validation) and
+/// [`Runtime`](ErrorKind::Runtime) (and [`Cancelled`](ErrorKind::Cancelled) when they observe a
+/// cancellation); the dispatcher produces the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input does not match the tool's schema, or the tool rejected it. The caller can retry
+    /// with corrected input.
+    Validation,
+    /// The tool ran and failed.
+    Runtime,
+    /// The tool panicked. The process keeps serving.
+    Panic,
+    /// No tool has that name.
+    NotFound,
+    /// The tool exists but the host's policy does not allow it (for example a `dangerous` tool
+    /// that was not enabled).
+    Disabled,
+    /// The call did not finish within its timeout.
+    Timeout,
+    /// The call was cancelled.
+    Cancelled,
+}
+
+impl ErrorKind {
+    /// The wire name, as it appears in the envelope's `type` field.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Validation => "validation",
+            ErrorKind::Runtime => "runtime",
+            ErrorKind::Panic => "panic",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::Disabled => "disabled",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One thing wrong with a call's input, located by a JSON pointer into the input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// JSON pointer into the input (`""` is the input object itself, `/path` a property).
+    pub path: String,
+    /// What is wrong, in words a model can act on.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem at `path` (a JSON pointer).
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "input: {}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// The error a tool returns, and every failure the dispatcher reports.
+///
+/// Any `std::error::Error` converts into a runtime `ToolError`, so `?` works on I/O and parse
+/// errors inside a tool. Like `anyhow::Error`, `ToolError` itself does not implement
+/// `std::error::Error`, which is what makes that blanket conversion possible.
+///
+/// ```
+/// use buril::ToolError;
+///
+/// fn parse_port(text: &str) -> Result<u16, ToolError> {
+///     if text.is_empty() {
+///         return Err(ToolError::invalid("`port` must not be empty"));
+///     }
+///     Ok(text.parse::<u16>()?)
+/// }
+///
+/// assert_eq!(parse_port("").unwrap_err().kind(), buril::ErrorKind::Validation);
+/// assert_eq!(parse_port("x").unwrap_err().kind(), buril::ErrorKind::Runtime);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    kind: ErrorKind,
+    message: String,
+    problems: Vec<Problem>,
+    suggestions: Vec<String>,
+}
+
+impl ToolError {
+    /// An error of the given kind.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        ToolError {
+            kind,
+            message: message.into(),
+            problems: Vec::new(),
+            suggestions: Vec::new(),
+        }
+    }
+
+    /// A runtime failure: the tool ran and could not do its job.
+    pub fn runtime(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Runtime, message)
+    }
+
+    /// A validation failure: the input is well-formed but not acceptable (a path that does not
+    /// exist, a value out of range). The caller can retry with different input.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Validation, message)
+    }
+
+    /// The tool noticed its call was cancelled and stopped.
+    pub fn cancelled() -> Self {
+        Self::new(ErrorKind::Cancelled, "the call was cancelled")
+    }
+
+    /// A validation failure listing every problem found in the input.
+    pub fn from_problems(problems: Vec<Problem>) -> Self {
+        let message = match problems.as_slice() {
+            [] => "the input is not valid".to_owned(),
+            [one] => format!("invalid input: {one}"),
+            many => {
+                let mut text = format!("invalid input ({} problems): ", many.len());
+                for (i, p) in many.iter().enumerate() {
+                    if i > 0 {
+                        text.push_str("; ");
+                    }
+                    text.push_str(&p.to_string());
+                }
+                text
+            }
+        };
+        ToolError {
+            kind: ErrorKind::Validation,
+            message,
+            problems,
+            suggestions: Vec::new(),
+        }
+    }
+
+    /// Attaches names the caller may have meant (used for unknown tools).
+    pub fn with_suggestions(mut self, suggestions: Vec<String>) -> Self {
+        self.suggestions = suggestions;
+        self
+    }
+
+    /// Why the call failed.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The message shown to the caller.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Every problem found in the input (validation failures only).
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// Names the caller may have meant (unknown tools only).
+    pub fn suggestions(&self) -> &[String] {
+        &self.suggestions
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind, self.message)
+    }
+}
+
+impl<E: std::error::Error> From<E> for ToolError {
+    fn from(error: E) -> Self {
+        let mut message = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            message.push_str(": ");
+            message.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        ToolError::runtime(message)
+    }
+}

@@ -1,0 +1,139 @@
+//! Typed Rust functions as LLM tools.
+//!
+//! Put `#[buril::tool]` on an ordinary function and it becomes a tool: its name is the
+//! function's, its description the doc comment, its input schema comes from the parameters
+//! (each parameter's doc comment describes it) and its output schema from the return type. The
+//! tool registers itself, with no manifest; every call's input is validated before the
+//! function runs; and every call answers with one envelope.
+//!
+//! ```
+//! use serde::Serialize;
+//! use schemars::JsonSchema;
+//!
+//! #[derive(Serialize, JsonSchema)]
+//! struct SceneInfo {
+//!     path: String,
+//!     open_scenes: usize,
+//! }
+//!
+//! /// Opens the scene at `path`, replacing the open scenes unless `additive` is set.
+//! #[buril::tool(read_only = false, idempotent)]
+//! fn scene_open(
+//!     /// Project-relative path of the scene file, e.g. `Assets/Main.scene`.
+//!     path: String,
+//!     /// Keep the scenes that are already open.
+//!     additive: Option<bool>,
+//! ) -> Result<SceneInfo, buril::ToolError> {
+//!     if !path.ends_with(".scene") {
+//!         return Err(buril::ToolError::invalid("`path` must name a `.scene` file"));
+//!     }
+//!     Ok(SceneInfo { path, open_scenes: if additive == Some(true) { 2 } else { 1 } })
+//! }
+//!
+//! let tool = buril::registry().get("scene_open").unwrap();
+//! assert_eq!(tool.family(), "scene");
+//! assert_eq!(tool.input_schema()["required"], serde_json::json!(["path"]));
+//!
+//! let envelope = buril::call("scene_open", serde_json::json!({"path": "Assets/Main.scene"}));
+//! assert_eq!(envelope["ok"], true);
+//! assert_eq!(envelope["data"]["open_scenes"], 1);
+//! ```
+//!
+//! # The attribute
+//!
+//! `#[buril::tool(...)]` takes these keys, all optional:
+//!
+//! | key | meaning |
+//! | --- | --- |
+//! | `name = "..."` | the tool's name, instead of the function's |
+//! | `family = "..."` | the family, when it is more than the name's first segment (`agent_team`) |
+//! | `aliases = ["..."]` | former names: still callable, reported as deprecated |
+//! | `off_thread` | may run on any thread; otherwise the tool runs on the host's main thread |
+//! | `dangerous` | off until the host enables it |
+//! | `undocumented_params` | allows parameters without doc comments |
+//! | `title = "..."`, `read_only`, `destructive`, `idempotent`, `open_world` | MCP annotations; a flag may be written `key = false` |
+//! | `crate = path` | where to find `buril`, for crates that re-export it |
+//!
+//! Names follow `<family>_<verb>[_<noun>...]` in lowercase snake case, at most 64 characters;
+//! the attribute rejects anything else at compile time, with a suggested fix.
+//!
+//! Parameters are plain `name: Type` pairs with `Type: Deserialize + JsonSchema`; `Option<T>`
+//! parameters are not required. A parameter `ctx: &buril::Context` is injected and never
+//! appears in the schema. A tool may instead take one [`Input<T>`] parameter whose struct is
+//! the whole input.
+//!
+//! A tool returns `T: Serialize + JsonSchema`, `Result<T, E>` with `E: Into<ToolError>`, or
+//! `()`. Returning `Option` is rejected: never signal failure with null. An output that is not
+//! a JSON object reaches the caller as `{"result": value}`.
+//!
+//! # Threads
+//!
+//! A tool runs on the host's main thread unless it is `off_thread`: see [`MainThread`].
+
+#![warn(missing_docs)]
+
+mod args;
+pub mod cli;
+mod context;
+mod descriptor;
+mod dispatch;
+mod envelope;
+mod error;
+mod output;
+mod pattern;
+mod policy;
+mod registry;
+pub mod schema;
+mod suggest;
+mod validate;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use buril_macros::tool;
+
+pub use crate::args::Args;
+pub use crate::context::{CancelToken, Context, Progress, ProgressSink, State};
+pub use crate::descriptor::{
+    Annotations, BoxFuture, Invoke, SchemaFn, SourceLocation, ToolDescriptor, ToolMeta,
+};
+pub use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder, MainThread};
+pub use crate::envelope::Outcome;
+pub use crate::error::{ErrorKind, Problem, ToolError};
+pub use crate::output::ToolResult;
+pub use crate::pattern::{PatternError, ToolPattern};
+pub use crate::policy::Policy;
+pub use crate::registry::{Lookup, Registry, RegistryError, TOOLS, registry, try_registry};
+
+/// The whole input of a tool that takes a single input struct instead of one parameter per
+/// property. The struct's field doc comments describe the properties.
+///
+/// ```
+/// use serde::Deserialize;
+/// use schemars::JsonSchema;
+///
+/// /// Where to move the object.
+/// #[derive(Deserialize, JsonSchema)]
+/// struct MoveArgs {
+///     /// The object's id.
+///     id: u64,
+///     /// Metres along x.
+///     x: f64,
+/// }
+///
+/// /// Moves an object along x.
+/// #[buril::tool]
+/// fn demo_move(buril::Input(args): buril::Input<MoveArgs>) -> f64 {
+///     args.x
+/// }
+/// # fn main() {}
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Input<T>(pub T);
+
+/// Calls the tool `name` with `input` through the global [`Dispatcher`] and answers with the
+/// envelope: `{"ok": true, "data": …}` or `{"ok": false, "type": …, "error": …}`.
+pub fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    Dispatcher::global().call(name, input)
+}

@@ -1,0 +1,163 @@
+//! Every tool linked into the binary, found without a manifest.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::descriptor::ToolDescriptor;
+use crate::suggest;
+
+/// The distributed slice every `#[tool]` adds its descriptor to.
+#[linkme::distributed_slice]
+pub static TOOLS: [ToolDescriptor];
+
+/// How a name resolved in the registry.
+#[derive(Debug, Clone, Copy)]
+pub struct Lookup {
+    /// The tool.
+    pub tool: &'static ToolDescriptor,
+    /// The name was a deprecated alias, not the tool's name.
+    pub via_alias: bool,
+}
+
+/// The tools of a binary, sorted by name, with O(1) lookup by name or alias.
+pub struct Registry {
+    tools: Vec<&'static ToolDescriptor>,
+    index: HashMap<&'static str, (u32, bool)>,
+}
+
+/// Two tools claim the same name (or one's alias is another's name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryError {
+    /// Each name claimed more than once, with every place claiming it.
+    pub duplicates: Vec<(String, Vec<String>)>,
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "tool names must be unique in a binary, but:")?;
+        for (name, places) in &self.duplicates {
+            writeln!(f, "  `{name}` is claimed by {}", places.join(" and "))?;
+        }
+        write!(f, "rename one of them, or drop the alias")
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+impl Registry {
+    /// A registry of the given tools. Fails when a name or alias is claimed twice.
+    pub fn new(
+        tools: impl IntoIterator<Item = &'static ToolDescriptor>,
+    ) -> Result<Self, RegistryError> {
+        let mut tools: Vec<&'static ToolDescriptor> = tools.into_iter().collect();
+        tools.sort_by(|a, b| a.name().cmp(b.name()).then(a.location().file.cmp(b.location().file)));
+        let mut index = HashMap::with_capacity(tools.len() + tools.len() / 8);
+        let mut claims: HashMap<&'static str, Vec<String>> = HashMap::new();
+        for (i, tool) in tools.iter().enumerate() {
+            let position = u32::try_from(i).expect("fewer than 2^32 tools");
+            let names =
+                std::iter::once((tool.name(), false)).chain(tool.aliases().iter().map(|a| (*a, true)));
+            for (name, via_alias) in names {
+                let place = format!(
+                    "{}`{}` at {}",
+                    if via_alias { "an alias of " } else { "" },
+                    tool.name(),
+                    tool.location()
+                );
+                claims.entry(name).or_default().push(place);
+                index.entry(name).or_insert((position, via_alias));
+            }
+        }
+        let mut duplicates: Vec<(String, Vec<String>)> = claims
+            .into_iter()
+            .filter(|(_, places)| places.len() > 1)
+            .map(|(name, places)| (name.to_owned(), places))
+            .collect();
+        if !duplicates.is_empty() {
+            duplicates.sort();
+            return Err(RegistryError { duplicates });
+        }
+        Ok(Registry { tools, index })
+    }
+
+    /// Every tool, sorted by name.
+    pub fn tools(&self) -> &[&'static ToolDescriptor] {
+        &self.tools
+    }
+
+    /// Iterates over every tool, sorted by name.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'static ToolDescriptor> + '_ {
+        self.tools.iter().copied()
+    }
+
+    /// How many tools there are.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The tool named `name`, by its name or an alias.
+    #[inline]
+    pub fn lookup(&self, name: &str) -> Option<Lookup> {
+        self.index.get(name).map(|&(position, via_alias)| Lookup {
+            tool: self.tools[position as usize],
+            via_alias,
+        })
+    }
+
+    /// The tool named `name` (by name or alias).
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<&'static ToolDescriptor> {
+        self.lookup(name).map(|found| found.tool)
+    }
+
+    /// Tool names close to `name`, best first, for "did you mean" messages.
+    pub fn suggest(&self, name: &str) -> Vec<String> {
+        suggest::similar(name, self.tools.iter().map(|t| t.name()))
+            .into_iter()
+            .take(3)
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// The families, sorted, each once.
+    pub fn families(&self) -> Vec<&'static str> {
+        let mut families: Vec<&'static str> = self.tools.iter().map(|t| t.family()).collect();
+        families.sort_unstable();
+        families.dedup();
+        families
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.tools.iter().map(|t| t.name()))
+            .finish()
+    }
+}
+
+static REGISTRY: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
+
+/// The registry of every `#[tool]` linked into this binary, built on first use.
+///
+/// # Panics
+/// When two tools claim the same name. The build normally fails first (each name is also a
+/// linker symbol); this catches what the linker cannot, such as tools loaded in other ways.
+/// [`try_registry`] returns the error instead.
+pub fn registry() -> &'static Registry {
+    match try_registry() {
+        Ok(registry) => registry,
+        Err(error) => panic!("{error}"),
+    }
+}
+
+/// The registry of every `#[tool]` linked into this binary, or why it cannot be built.
+pub fn try_registry() -> Result<&'static Registry, &'static RegistryError> {
+    REGISTRY.get_or_init(|| Registry::new(TOOLS.iter())).as_ref()
+}

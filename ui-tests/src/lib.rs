@@ -1,0 +1,1 @@
+//! Compile-fail and pass cases of the `#[tool]` attribute live in `tests/`.
