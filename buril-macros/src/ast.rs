@@ -113,7 +113,10 @@ fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<
     let ty = &*typed.ty;
     if is_context(ty) {
         let Some(ident) = binding_ident(&typed.pat) else {
-            cx.error_spanned_by(&typed.pat, "bind the context to a name: `ctx: &buril::Context`");
+            cx.error_spanned_by(
+                &typed.pat,
+                "bind the context to a name: `ctx: &buril::Context`",
+            );
             return None;
         };
         return Some(Param {
@@ -123,10 +126,7 @@ fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<
         });
     }
     if last_segment_is(ty, "Context") {
-        cx.error_spanned_by(
-            ty,
-            "take the context by reference: `ctx: &buril::Context`",
-        );
+        cx.error_spanned_by(ty, "take the context by reference: `ctx: &buril::Context`");
         return None;
     }
     if let Some(inner) = generic_arg(ty, "Input") {

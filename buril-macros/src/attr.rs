@@ -139,7 +139,10 @@ fn string_list(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Sp<Stri
 fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
     if meta.input.peek(syn::Token![=]) {
         let value: LitBool = meta.value()?.parse().map_err(|error| {
-            syn::Error::new(error.span(), "a flag is written bare, or as `= true` / `= false`")
+            syn::Error::new(
+                error.span(),
+                "a flag is written bare, or as `= true` / `= false`",
+            )
         })?;
         Ok(value.value)
     } else if meta.input.peek(syn::token::Paren) {

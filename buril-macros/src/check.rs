@@ -16,7 +16,11 @@ pub struct Resolved {
 
 pub fn check(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) -> Resolved {
     let name = attrs.name.clone().unwrap_or_else(|| Sp {
-        value: function.ident.to_string().trim_start_matches("r#").to_owned(),
+        value: function
+            .ident
+            .to_string()
+            .trim_start_matches("r#")
+            .to_owned(),
         span: function.ident.span(),
     });
     check_name(cx, &name, attrs.family.as_ref());
@@ -67,7 +71,12 @@ fn check_family(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) -> St
 }
 
 /// Aliases follow the naming rule, differ from the name and from each other.
-fn check_aliases(cx: &Ctxt, name: &Sp<String>, aliases: &[Sp<String>], family: Option<&Sp<String>>) {
+fn check_aliases(
+    cx: &Ctxt,
+    name: &Sp<String>,
+    aliases: &[Sp<String>],
+    family: Option<&Sp<String>>,
+) {
     let family = family.map(|f| f.value.as_str());
     for (i, alias) in aliases.iter().enumerate() {
         if let Some(message) = naming::check_name(&alias.value, "alias", family) {
@@ -79,7 +88,10 @@ fn check_aliases(cx: &Ctxt, name: &Sp<String>, aliases: &[Sp<String>], family: O
                 format!("alias `{}` is the tool's own name: remove it", alias.value),
             );
         }
-        if aliases[..i].iter().any(|earlier| earlier.value == alias.value) {
+        if aliases[..i]
+            .iter()
+            .any(|earlier| earlier.value == alias.value)
+        {
             cx.error_at(
                 alias.span,
                 format!("alias `{}` is listed twice: remove one", alias.value),
@@ -132,7 +144,10 @@ fn check_param_kinds(cx: &Ctxt, function: &ToolFn) {
         .map(|p| p.span)
         .collect();
     for span in contexts.iter().skip(1) {
-        cx.error_at(*span, "a tool takes at most one `&buril::Context`: remove this one");
+        cx.error_at(
+            *span,
+            "a tool takes at most one `&buril::Context`: remove this one",
+        );
     }
     let inputs: Vec<Span> = function
         .params
@@ -146,7 +161,10 @@ fn check_param_kinds(cx: &Ctxt, function: &ToolFn) {
         .filter(|p| matches!(p.kind, ParamKind::Property { .. }))
         .count();
     for span in inputs.iter().skip(1) {
-        cx.error_at(*span, "a tool takes at most one `buril::Input<T>`: merge the structs");
+        cx.error_at(
+            *span,
+            "a tool takes at most one `buril::Input<T>`: merge the structs",
+        );
     }
     if let Some(span) = inputs.first()
         && properties > 0

@@ -4,8 +4,7 @@
 pub const MAX_LEN: usize = 64;
 
 /// The rule, as shown in messages.
-pub const RULE: &str =
-    "a tool name is lowercase snake case `<family>_<verb>[_<noun>...]` (`^[a-z][a-z0-9]*(_[a-z0-9]+)+$`)";
+pub const RULE: &str = "a tool name is lowercase snake case `<family>_<verb>[_<noun>...]` (`^[a-z][a-z0-9]*(_[a-z0-9]+)+$`)";
 
 /// Whether `name` matches `^[a-z][a-z0-9]*(_[a-z0-9]+)+$`.
 pub fn is_valid_shape(name: &str) -> bool {
@@ -146,6 +145,10 @@ mod tests {
         assert!(message.contains("rename it `scene_open`"), "{message}");
         assert!(check_name("scene_open", "tool name", None).is_none());
         let long = format!("scene_{}", "a".repeat(60));
-        assert!(check_name(&long, "tool name", None).unwrap().contains("limit is 64"));
+        assert!(
+            check_name(&long, "tool name", None)
+                .unwrap()
+                .contains("limit is 64")
+        );
     }
 }

@@ -72,8 +72,10 @@ impl Args {
         match T::deserialize(value) {
             Ok(value) => Some(value),
             Err(error) => {
-                self.problems
-                    .push(Problem::new(format!("/{}", escape_pointer(name)), error.to_string()));
+                self.problems.push(Problem::new(
+                    format!("/{}", escape_pointer(name)),
+                    error.to_string(),
+                ));
                 None
             }
         }

@@ -1,1 +1,506 @@
-pub fn main() -> std::process::ExitCode { std::process::ExitCode::SUCCESS }
+//! A command-line interface over a binary's tools: `list`, `describe` and `call`.
+//!
+//! Any crate with tools gets it with one line:
+//!
+//! ```no_run
+//! fn main() -> std::process::ExitCode {
+//!     buril::cli::main()
+//! }
+//! ```
+//!
+//! A host with state to hand its tools uses [`Cli`]:
+//!
+//! ```no_run
+//! # struct Project;
+//! fn main() -> std::process::ExitCode {
+//!     buril::cli::Cli::new().configure(|dispatcher| dispatcher.state(Project)).run()
+//! }
+//! ```
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use serde_json::{Map, Value, json};
+
+use crate::descriptor::ToolDescriptor;
+use crate::dispatch::{CallOptions, DispatcherBuilder};
+use crate::envelope::Outcome;
+use crate::error::{Problem, ToolError};
+use crate::pattern::ToolPattern;
+use crate::policy::Policy;
+use crate::registry::{Registry, try_registry};
+
+/// Runs the command line over every tool in the binary, with default settings.
+pub fn main() -> ExitCode {
+    Cli::new().run()
+}
+
+type Configure = Box<dyn FnOnce(DispatcherBuilder) -> DispatcherBuilder>;
+
+/// The command line, configurable by the host.
+pub struct Cli {
+    configure: Configure,
+    registry: Option<&'static Registry>,
+}
+
+impl Default for Cli {
+    fn default() -> Self {
+        Cli::new()
+    }
+}
+
+#[derive(Parser, Debug)]
+#[command(about = "List, describe and call the tools of this binary.", version)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Lists every tool, sorted by name.
+    List {
+        /// Print a JSON array of {name, description, inputSchema, outputSchema, annotations}.
+        #[arg(long)]
+        json: bool,
+        /// Only the tools of this family.
+        #[arg(long)]
+        family: Option<String>,
+    },
+    /// Shows one tool: description, parameters, schemas, flags and where it is defined.
+    Describe {
+        /// The tool's name (or a deprecated alias).
+        name: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Calls a tool and prints the envelope. Exits 0 when `ok` is true, 1 otherwise.
+    Call {
+        /// The tool's name.
+        name: String,
+        /// The input as JSON; `-` reads it from standard input. Default: `{}`.
+        input: Option<String>,
+        /// Give up after this many seconds, answering `type: "timeout"`.
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+        /// Enable tools matching this pattern, dangerous ones included (repeatable).
+        #[arg(long, value_name = "PATTERN")]
+        enable: Vec<String>,
+        /// Disable tools matching this pattern (repeatable).
+        #[arg(long, value_name = "PATTERN")]
+        disable: Vec<String>,
+        /// Enable every dangerous tool.
+        #[arg(long)]
+        allow_dangerous: bool,
+        /// Print the envelope on one line.
+        #[arg(long)]
+        compact: bool,
+    },
+}
+
+impl Cli {
+    /// The command line over every `#[tool]` in the binary.
+    pub fn new() -> Self {
+        Cli {
+            configure: Box::new(|builder| builder),
+            registry: None,
+        }
+    }
+
+    /// Adjusts the dispatcher before calls (host state, timeouts, policy).
+    pub fn configure(
+        mut self,
+        configure: impl FnOnce(DispatcherBuilder) -> DispatcherBuilder + 'static,
+    ) -> Self {
+        self.configure = Box::new(configure);
+        self
+    }
+
+    /// Serves `registry` instead of every `#[tool]` in the binary.
+    pub fn registry(mut self, registry: &'static Registry) -> Self {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// Parses the process's arguments and runs the command.
+    pub fn run(self) -> ExitCode {
+        let stdout = io::stdout();
+        let stderr = io::stderr();
+        self.run_with(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock())
+    }
+
+    /// Runs the command given by `args` (the first is the program name), writing to `out` and
+    /// `err`. Exit codes: 0 on success, 1 when a call answers `ok: false` or a tool is unknown,
+    /// 2 on a usage error.
+    pub fn run_with<I, T>(self, args: I, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let args = match Args::try_parse_from(args) {
+            Ok(args) => args,
+            Err(error) => {
+                let code = if error.use_stderr() { 2 } else { 0 };
+                let text = error.render().to_string();
+                let _ = if error.use_stderr() {
+                    write!(err, "{text}")
+                } else {
+                    write!(out, "{text}")
+                };
+                return ExitCode::from(code);
+            }
+        };
+        let registry = match self.registry.map(Ok).unwrap_or_else(try_registry) {
+            Ok(registry) => registry,
+            Err(error) => {
+                let _ = writeln!(err, "error: {error}");
+                return ExitCode::from(2);
+            }
+        };
+        let result = match args.command {
+            Command::List { json, family } => list(registry, json, family.as_deref(), out),
+            Command::Describe { name, json } => describe(registry, &name, json, out, err),
+            Command::Call {
+                name,
+                input,
+                timeout,
+                enable,
+                disable,
+                allow_dangerous,
+                compact,
+            } => {
+                let options = CallFlags {
+                    timeout,
+                    enable,
+                    disable,
+                    allow_dangerous,
+                    compact,
+                };
+                call(self, registry, &name, input.as_deref(), options, out, err)
+            }
+        };
+        match result {
+            Ok(code) => code,
+            Err(error) => {
+                let _ = writeln!(err, "error: {error}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+struct CallFlags {
+    timeout: Option<f64>,
+    enable: Vec<String>,
+    disable: Vec<String>,
+    allow_dangerous: bool,
+    compact: bool,
+}
+
+/// The listing form of a tool: `{name, description, inputSchema, outputSchema, annotations}`.
+pub fn tool_json(tool: &ToolDescriptor) -> Value {
+    json!({
+        "name": tool.name(),
+        "description": tool.description(),
+        "inputSchema": tool.input_schema(),
+        "outputSchema": tool.output_schema(),
+        "annotations": annotations_json(tool),
+    })
+}
+
+/// MCP-style annotations: `title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`,
+/// `openWorldHint`, each only when set.
+pub fn annotations_json(tool: &ToolDescriptor) -> Value {
+    let a = tool.annotations();
+    let mut map = Map::new();
+    if let Some(title) = a.title {
+        map.insert("title".into(), title.into());
+    }
+    let hints = [
+        ("readOnlyHint", a.read_only),
+        ("destructiveHint", a.destructive),
+        ("idempotentHint", a.idempotent),
+        ("openWorldHint", a.open_world),
+    ];
+    for (key, value) in hints {
+        if let Some(value) = value {
+            map.insert(key.into(), value.into());
+        }
+    }
+    Value::Object(map)
+}
+
+fn list(
+    registry: &Registry,
+    as_json: bool,
+    family: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<ExitCode> {
+    let tools: Vec<&ToolDescriptor> = registry
+        .iter()
+        .filter(|t| family.is_none_or(|f| t.family() == f))
+        .collect();
+    if as_json {
+        let array: Vec<Value> = tools.iter().map(|t| tool_json(t)).collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&array)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let width = tools.iter().map(|t| t.name().len()).max().unwrap_or(0);
+    for tool in &tools {
+        let summary = tool.description().lines().next().unwrap_or_default();
+        let mut marks = String::new();
+        if tool.is_dangerous() {
+            marks.push_str(" [dangerous]");
+        }
+        writeln!(out, "{:width$}  {summary}{marks}", tool.name())?;
+    }
+    writeln!(
+        out,
+        "\n{} tools in {} families",
+        tools.len(),
+        tools
+            .iter()
+            .map(|t| t.family())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn describe(
+    registry: &Registry,
+    name: &str,
+    as_json: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<ExitCode> {
+    let Some(tool) = registry.get(name) else {
+        writeln!(err, "{}", unknown_tool(registry, name))?;
+        return Ok(ExitCode::from(1));
+    };
+    if as_json {
+        let mut value = tool_json(tool);
+        if let Value::Object(map) = &mut value {
+            map.insert("family".into(), tool.family().into());
+            map.insert("aliases".into(), json!(tool.aliases()));
+            map.insert("offThread".into(), tool.is_off_thread().into());
+            map.insert("dangerous".into(), tool.is_dangerous().into());
+            map.insert("async".into(), tool.is_async().into());
+            map.insert("location".into(), tool.location().to_string().into());
+        }
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{}", tool.name())?;
+    if let Some(title) = tool.annotations().title {
+        writeln!(out, "  {title}")?;
+    }
+    writeln!(out)?;
+    for line in tool.description().lines() {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "family:    {}", tool.family())?;
+    let thread = if tool.is_off_thread() {
+        "any thread (off_thread)"
+    } else {
+        "main thread"
+    };
+    writeln!(out, "runs on:   {thread}")?;
+    if tool.is_async() {
+        writeln!(out, "async:     yes")?;
+    }
+    if tool.is_dangerous() {
+        writeln!(out, "dangerous: yes (off until the host enables it)")?;
+    }
+    if !tool.aliases().is_empty() {
+        writeln!(out, "aliases:   {} (deprecated)", tool.aliases().join(", "))?;
+    }
+    let annotations = annotations_json(tool);
+    if annotations.as_object().is_some_and(|a| !a.is_empty()) {
+        writeln!(out, "hints:     {annotations}")?;
+    }
+    writeln!(
+        out,
+        "defined:   {} ({})",
+        tool.location(),
+        tool.location().module
+    )?;
+    writeln!(out)?;
+    write_parameters(tool.input_schema(), out)?;
+    writeln!(out, "\ninput schema:")?;
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(tool.input_schema())?
+    )?;
+    writeln!(out, "\noutput schema:")?;
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(tool.output_schema())?
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_parameters(schema: &Value, out: &mut dyn Write) -> io::Result<()> {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = properties.filter(|p| !p.is_empty()) else {
+        return writeln!(out, "parameters: none");
+    };
+    writeln!(out, "parameters:")?;
+    for (name, property) in properties {
+        let need = if required.contains(&name.as_str()) {
+            "required"
+        } else {
+            "optional"
+        };
+        let description = property
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "  {name}: {} ({need})  {}",
+            type_summary(property),
+            description.lines().next().unwrap_or_default()
+        )?;
+    }
+    Ok(())
+}
+
+/// A short type name for a property schema: `string`, `number | null`, `array of string`,
+/// `SceneInfo`.
+fn type_summary(schema: &Value) -> String {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        return reference.rsplit('/').next().unwrap_or(reference).to_owned();
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        let names: Vec<String> = values.iter().map(Value::to_string).collect();
+        return names.join(" | ");
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "array" => {
+            let items = schema.get("items").map(type_summary).unwrap_or_default();
+            format!("array of {items}")
+        }
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        _ => {
+            for key in ["anyOf", "oneOf"] {
+                if let Some(variants) = schema.get(key).and_then(Value::as_array) {
+                    return variants
+                        .iter()
+                        .map(type_summary)
+                        .collect::<Vec<_>>()
+                        .join(" | ");
+                }
+            }
+            "any".to_owned()
+        }
+    }
+}
+
+fn call(
+    cli: Cli,
+    registry: &'static Registry,
+    name: &str,
+    input: Option<&str>,
+    flags: CallFlags,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<ExitCode> {
+    let mut policy = Policy::new().allow_dangerous(flags.allow_dangerous);
+    for text in &flags.enable {
+        match text.parse::<ToolPattern>() {
+            Ok(pattern) => policy = policy.enable(pattern),
+            Err(error) => return usage(err, &error.to_string()),
+        }
+    }
+    for text in &flags.disable {
+        match text.parse::<ToolPattern>() {
+            Ok(pattern) => policy = policy.disable(pattern),
+            Err(error) => return usage(err, &error.to_string()),
+        }
+    }
+    let mut options = CallOptions::default();
+    if let Some(seconds) = flags.timeout {
+        match Duration::try_from_secs_f64(seconds) {
+            Ok(timeout) if seconds > 0.0 => options.timeout = Some(timeout),
+            _ => return usage(err, "--timeout takes a positive number of seconds"),
+        }
+    }
+    let outcome = match parse_input(input) {
+        Ok(input) => {
+            let builder = (cli.configure)(DispatcherBuilder::default().registry(registry));
+            let dispatcher = builder.policy(policy).build();
+            dispatcher.invoke_with(name, input, options)
+        }
+        Err(error) => Outcome::err(error),
+    };
+    let text = if flags.compact {
+        serde_json::to_string(&outcome)?
+    } else {
+        serde_json::to_string_pretty(&outcome)?
+    };
+    writeln!(out, "{text}")?;
+    Ok(if outcome.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn parse_input(input: Option<&str>) -> Result<Value, ToolError> {
+    let text = match input {
+        None => return Ok(Value::Object(Map::new())),
+        Some("-") => {
+            let mut text = String::new();
+            io::stdin().read_to_string(&mut text).map_err(|error| {
+                ToolError::invalid(format!("standard input could not be read: {error}"))
+            })?;
+            text
+        }
+        Some(text) => text.to_owned(),
+    };
+    serde_json::from_str(&text).map_err(|error| {
+        ToolError::from_problems(vec![Problem::new(
+            "",
+            format!("the input is not valid JSON: {error}"),
+        )])
+    })
+}
+
+fn unknown_tool(registry: &Registry, name: &str) -> String {
+    let suggestions = registry.suggest(name);
+    if suggestions.is_empty() {
+        format!("no tool is named `{name}`; `list` shows them all")
+    } else {
+        format!(
+            "no tool is named `{name}`; did you mean {}?",
+            suggestions
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        )
+    }
+}
+
+fn usage(err: &mut dyn Write, message: &str) -> io::Result<ExitCode> {
+    writeln!(err, "error: {message}")?;
+    Ok(ExitCode::from(2))
+}

@@ -6,6 +6,7 @@
 //!  "problems": [{"path": "/path", "message": "expected a string, got 3"}]}
 //! ```
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{ErrorKind, ToolError};
@@ -134,5 +135,33 @@ fn write_failure(map: &mut Map<String, Value>, error: &ToolError) {
 impl From<Result<Value, ToolError>> for Outcome {
     fn from(result: Result<Value, ToolError>) -> Self {
         Outcome::from_result(result)
+    }
+}
+
+/// Serializes as the envelope with `ok` first, for people reading it.
+impl Serialize for Outcome {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        match &self.result {
+            Ok(data) => {
+                map.serialize_entry("ok", &true)?;
+                map.serialize_entry("data", data)?;
+            }
+            Err(error) => {
+                map.serialize_entry("ok", &false)?;
+                map.serialize_entry("type", error.kind().as_str())?;
+                map.serialize_entry("error", error.message())?;
+                if !error.problems().is_empty() {
+                    map.serialize_entry("problems", error.problems())?;
+                }
+                if !error.suggestions().is_empty() {
+                    map.serialize_entry("suggestions", error.suggestions())?;
+                }
+            }
+        }
+        if !self.warnings.is_empty() {
+            map.serialize_entry("warnings", &self.warnings)?;
+        }
+        map.end()
     }
 }

@@ -41,7 +41,9 @@ where
 #[inline]
 pub fn to_output<T: Serialize + ?Sized>(value: &T) -> Result<Value, ToolError> {
     serde_json::to_value(value).map_err(|error| {
-        ToolError::runtime(format!("the tool's output could not be serialized: {error}"))
+        ToolError::runtime(format!(
+            "the tool's output could not be serialized: {error}"
+        ))
     })
 }
 

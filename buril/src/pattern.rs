@@ -99,7 +99,9 @@ impl FromStr for ToolPattern {
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
         {
-            return Err(error("tool names use only lowercase letters, digits and `_`"));
+            return Err(error(
+                "tool names use only lowercase letters, digits and `_`",
+            ));
         }
         Ok(ToolPattern {
             text: text.to_owned(),

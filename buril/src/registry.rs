@@ -51,13 +51,17 @@ impl Registry {
         tools: impl IntoIterator<Item = &'static ToolDescriptor>,
     ) -> Result<Self, RegistryError> {
         let mut tools: Vec<&'static ToolDescriptor> = tools.into_iter().collect();
-        tools.sort_by(|a, b| a.name().cmp(b.name()).then(a.location().file.cmp(b.location().file)));
+        tools.sort_by(|a, b| {
+            a.name()
+                .cmp(b.name())
+                .then(a.location().file.cmp(b.location().file))
+        });
         let mut index = HashMap::with_capacity(tools.len() + tools.len() / 8);
         let mut claims: HashMap<&'static str, Vec<String>> = HashMap::new();
         for (i, tool) in tools.iter().enumerate() {
             let position = u32::try_from(i).expect("fewer than 2^32 tools");
-            let names =
-                std::iter::once((tool.name(), false)).chain(tool.aliases().iter().map(|a| (*a, true)));
+            let names = std::iter::once((tool.name(), false))
+                .chain(tool.aliases().iter().map(|a| (*a, true)));
             for (name, via_alias) in names {
                 let place = format!(
                     "{}`{}` at {}",
@@ -159,5 +163,7 @@ pub fn registry() -> &'static Registry {
 
 /// The registry of every `#[tool]` linked into this binary, or why it cannot be built.
 pub fn try_registry() -> Result<&'static Registry, &'static RegistryError> {
-    REGISTRY.get_or_init(|| Registry::new(TOOLS.iter())).as_ref()
+    REGISTRY
+        .get_or_init(|| Registry::new(TOOLS.iter()))
+        .as_ref()
 }

@@ -49,10 +49,15 @@ pub(crate) fn compile(
 ) -> CompiledSchemas {
     let mut input_schema = input(&mut input_generator()).to_value();
     normalize(&mut input_schema);
-    let (output_schema, output_shape) = if returns_unit {
+    let mut schema = if returns_unit {
+        Value::Null
+    } else {
+        output(&mut output_generator()).to_value()
+    };
+    let is_unit = returns_unit || schema.get("type").and_then(Value::as_str) == Some("null");
+    let (output_schema, output_shape) = if is_unit {
         (empty_object_schema(), OutputShape::Unit)
     } else {
-        let mut schema = output(&mut output_generator()).to_value();
         normalize(&mut schema);
         if is_object_schema(&schema) {
             (schema, OutputShape::Object)
@@ -81,7 +86,10 @@ fn is_object_schema(schema: &Value) -> bool {
 
 /// Wraps a non-object output schema as `{"result": schema}`, moving `$defs` to the root.
 fn wrap_result(mut schema: Value) -> Value {
-    let defs = schema.as_object_mut().and_then(|o| o.remove("$defs"));
+    let defs = schema.as_object_mut().and_then(|o| {
+        o.remove("title");
+        o.remove("$defs")
+    });
     let mut root = json!({
         "type": "object",
         "properties": {"result": schema},

@@ -65,9 +65,11 @@ impl Validator {
         let instance = error.instance();
         let one = |message: String| vec![Problem::new(path.clone(), message)];
         match error.kind() {
-            ValidationErrorKind::Type { kind } => {
-                one(format!("expected {}, got {}", expected_types(kind), describe(instance)))
-            }
+            ValidationErrorKind::Type { kind } => one(format!(
+                "expected {}, got {}",
+                expected_types(kind),
+                describe(instance)
+            )),
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 vec![Problem::new(
@@ -161,7 +163,10 @@ impl Validator {
             .min_by_key(|errors| errors.len());
         let mut problems = vec![Problem::new(
             path,
-            format!("{} matches none of the allowed variants", describe(instance)),
+            format!(
+                "{} matches none of the allowed variants",
+                describe(instance)
+            ),
         )];
         if let Some(errors) = closest.filter(|errors| errors.len() <= 4) {
             for error in errors {

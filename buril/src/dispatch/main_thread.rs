@@ -88,7 +88,11 @@ impl MainQueue {
 
     /// How many jobs wait for the main thread.
     pub(crate) fn pending(&self) -> usize {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).jobs.len()
+        self.state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .jobs
+            .len()
     }
 
     pub(crate) fn close(&self) {

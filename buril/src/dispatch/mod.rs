@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 use tokio::runtime::Runtime;
 
-pub use main_thread::MainThread;
 use main_thread::MainQueue;
+pub use main_thread::MainThread;
 use unwind::{CatchUnwind, flatten};
 
 use crate::args::Args;
@@ -269,7 +269,9 @@ impl Dispatcher {
         let this = self.clone();
         // Dropping this future (a client cancelling) cancels the call.
         let guard = CancelOnDrop(Some(prepared.cancel.clone()));
-        let task = self.runtime().spawn(async move { this.execute_async(prepared).await });
+        let task = self
+            .runtime()
+            .spawn(async move { this.execute_async(prepared).await });
         let result = task.await;
         guard.disarm();
         let result = match result {
@@ -341,9 +343,15 @@ impl Dispatcher {
         shared.policy.check(tool).map_err(Outcome::err)?;
         let compiled = tool.compiled();
         let validator = compiled.validator.as_ref().map_err(|message| {
-            Outcome::err(ToolError::runtime(format!("the tool is misconfigured: {message}")))
+            Outcome::err(ToolError::runtime(format!(
+                "the tool is misconfigured: {message}"
+            )))
         })?;
-        let input = if input.is_null() { Value::Object(Map::new()) } else { input };
+        let input = if input.is_null() {
+            Value::Object(Map::new())
+        } else {
+            input
+        };
         let problems = validator.problems(&input);
         if !problems.is_empty() {
             return Err(Outcome::err(ToolError::from_problems(problems)));
@@ -478,7 +486,11 @@ impl Dispatcher {
                 }));
             }
         }
-        let lost = || Err(ToolError::runtime(format!("the call to `{name}` was dropped")));
+        let lost = || {
+            Err(ToolError::runtime(format!(
+                "the call to `{name}` was dropped"
+            )))
+        };
         let result = match deadline {
             Some((at, timeout)) => tokio::select! {
                 result = rx => result.unwrap_or_else(|_| lost()),
