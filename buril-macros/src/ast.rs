@@ -1,6 +1,7 @@
 //! A typed model of the annotated function that keeps the user's tokens for error spans.
 
-use proc_macro2::Span;
+use proc_macro2::TokenStream;
+use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, GenericArgument, Ident, ItemFn, Pat, PathArguments, ReturnType, Type};
 
@@ -20,30 +21,42 @@ pub struct ToolFn {
 pub struct Param {
     /// The name the function body uses.
     pub ident: Ident,
-    /// The whole parameter, for spans.
-    pub span: Span,
+    /// The whole parameter's tokens, for error spans.
+    pub tokens: TokenStream,
     pub kind: ParamKind,
 }
 
+// Built once per parameter per expansion: size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum ParamKind {
     /// `ctx: &buril::Context`: injected, not in the schema.
     Context,
     /// `Input(args): Input<T>`: the whole input object is `T`.
     Input { inner: Type },
     /// `name: T`: one property of the input object.
-    Property {
-        wire: String,
-        ty: Type,
-        /// `Some(T)` when the type is `Option<T>`: not required.
-        optional: Option<Type>,
-        docs: Option<String>,
-    },
+    Property(Box<Property>),
+}
+
+/// One property of the input object.
+pub struct Property {
+    pub wire: String,
+    pub ty: Type,
+    /// `Some(T)` when the type is `Option<T>`: not required.
+    pub optional: Option<Type>,
+    pub docs: Option<String>,
 }
 
 /// What the function returns.
+#[allow(clippy::large_enum_variant)]
 pub enum Return {
     Unit,
-    Result(Type),
+    /// `Result<T, E>` with both arguments written out.
+    Result {
+        ok: Type,
+        err: Type,
+    },
+    /// Another type named `Result`, such as `io::Result<T>`.
+    ResultAlias(Type),
     Plain(Type),
     /// `Option<T>` (or `Result<Option<T>, E>`): rejected.
     Option(Type),
@@ -109,7 +122,7 @@ impl ToolFn {
 }
 
 fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<Param> {
-    let span = typed.span();
+    let tokens = typed.to_token_stream();
     let ty = &*typed.ty;
     if is_context(ty) {
         let Some(ident) = binding_ident(&typed.pat) else {
@@ -121,9 +134,19 @@ fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<
         };
         return Some(Param {
             ident,
-            span,
+            tokens,
             kind: ParamKind::Context,
         });
+    }
+    if let Type::Reference(reference) = ty
+        && let Some(mutability) = &reference.mutability
+        && last_segment_is(&reference.elem, "Context")
+    {
+        cx.error_spanned_by(
+            mutability,
+            "the context is shared, not exclusive: take it as `&buril::Context`",
+        );
+        return None;
     }
     if last_segment_is(ty, "Context") {
         cx.error_spanned_by(ty, "take the context by reference: `ctx: &buril::Context`");
@@ -131,8 +154,8 @@ fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<
     }
     if let Some(inner) = generic_arg(ty, "Input") {
         return Some(Param {
-            ident: Ident::new("__buril_input", span),
-            span,
+            ident: Ident::new("__buril_input", typed.span()),
+            tokens,
             kind: ParamKind::Input {
                 inner: inner.clone(),
             },
@@ -150,13 +173,13 @@ fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<
     let wire = ident.to_string().trim_start_matches("r#").to_owned();
     Some(Param {
         ident,
-        span,
-        kind: ParamKind::Property {
+        tokens,
+        kind: ParamKind::Property(Box::new(Property {
             wire,
             ty: ty.clone(),
             optional: generic_arg(ty, "Option").cloned(),
             docs,
-        },
+        })),
     })
 }
 
@@ -229,14 +252,41 @@ fn parse_return(output: &ReturnType) -> Return {
         return Return::Option(ty.clone());
     }
     if last_segment_is(ty, "Result") {
-        if let Some(ok) = generic_arg(ty, "Result")
+        let args = type_args(ty);
+        if let Some(ok) = args.first()
             && last_segment_is(ok, "Option")
         {
-            return Return::Option(ok.clone());
+            return Return::Option((*ok).clone());
         }
-        return Return::Result(ty.clone());
+        return match args.as_slice() {
+            [ok, err] => Return::Result {
+                ok: (*ok).clone(),
+                err: (*err).clone(),
+            },
+            _ => Return::ResultAlias(ty.clone()),
+        };
     }
     Return::Plain(ty.clone())
+}
+
+/// The generic type arguments of the last path segment.
+fn type_args(ty: &Type) -> Vec<&Type> {
+    let Type::Path(path) = ty else {
+        return Vec::new();
+    };
+    let Some(segment) = path.path.segments.last() else {
+        return Vec::new();
+    };
+    let PathArguments::AngleBracketed(args) = &segment.arguments else {
+        return Vec::new();
+    };
+    args.args
+        .iter()
+        .filter_map(|arg| match arg {
+            GenericArgument::Type(ty) => Some(ty),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The text of the `///` comments: each line with one leading space removed, trimmed.

@@ -79,9 +79,9 @@ impl Attrs {
             _ => {
                 let mut message = format!("unknown key `{key}`");
                 if let Some(close) = closest_key(key) {
-                    message.push_str(&format!("; did you mean `{close}`?"));
+                    message.push_str(&format!(": did you mean `{close}`?"));
                 }
-                message.push_str(&format!(" The keys are: {}", ALL.join(", ")));
+                message.push_str(&format!(" (the keys are: {})", ALL.join(", ")));
                 cx.error_spanned_by(&meta.path, message);
                 skip_value(meta)?;
             }

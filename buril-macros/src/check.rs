@@ -1,9 +1,7 @@
 //! The rules a tool must follow, one small function each. Every violation is recorded, none
 //! stops the others, so the user sees them all in one compile.
 
-use proc_macro2::Span;
-
-use crate::ast::{ParamKind, Return, ToolFn};
+use crate::ast::{Param, ParamKind, Return, ToolFn};
 use crate::attr::{Attrs, Sp};
 use crate::ctxt::Ctxt;
 use crate::naming;
@@ -23,9 +21,9 @@ pub fn check(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) -> Resolved {
             .to_owned(),
         span: function.ident.span(),
     });
-    check_name(cx, &name, attrs.family.as_ref());
-    let family = check_family(cx, &name, attrs.family.as_ref());
-    check_aliases(cx, &name, &attrs.aliases, attrs.family.as_ref());
+    let name_ok = check_name(cx, &name, attrs.family.as_ref());
+    let family = check_family(cx, &name, attrs.family.as_ref(), name_ok);
+    check_aliases(cx, &name, &attrs.aliases, &family);
     check_description(cx, function, &name);
     check_param_docs(cx, attrs, function);
     check_param_kinds(cx, function);
@@ -34,16 +32,26 @@ pub fn check(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) -> Resolved {
 }
 
 /// The name is `<family>_<verb>[_<noun>...]`, lowercase snake case, at most 64 characters.
-fn check_name(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) {
+/// Returns whether the name is valid.
+fn check_name(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) -> bool {
     let family = family.map(|f| f.value.as_str());
-    if let Some(message) = naming::check_name(&name.value, "tool name", family) {
-        cx.error_at(name.span, message);
+    match naming::check_name(&name.value, "tool name", family) {
+        Some(message) => {
+            cx.error_at(name.span, message);
+            false
+        }
+        None => true,
     }
 }
 
 /// An explicit family is itself snake case and is the name's prefix; the default family is the
-/// name's first segment.
-fn check_family(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) -> String {
+/// name's first segment. An invalid name was reported already, with the family in its fix.
+fn check_family(
+    cx: &Ctxt,
+    name: &Sp<String>,
+    family: Option<&Sp<String>>,
+    name_ok: bool,
+) -> String {
     let Some(family) = family else {
         return name.value.split('_').next().unwrap_or_default().to_owned();
     };
@@ -56,7 +64,7 @@ fn check_family(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) -> St
                 naming::to_snake_case(&family.value)
             ),
         );
-    } else if !name.value.starts_with(&format!("{}_", family.value)) {
+    } else if name_ok && !name.value.starts_with(&format!("{}_", family.value)) {
         let verb = name.value.rsplit('_').next().unwrap_or("verb");
         cx.error_at(
             family.span,
@@ -71,13 +79,8 @@ fn check_family(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) -> St
 }
 
 /// Aliases follow the naming rule, differ from the name and from each other.
-fn check_aliases(
-    cx: &Ctxt,
-    name: &Sp<String>,
-    aliases: &[Sp<String>],
-    family: Option<&Sp<String>>,
-) {
-    let family = family.map(|f| f.value.as_str());
+fn check_aliases(cx: &Ctxt, name: &Sp<String>, aliases: &[Sp<String>], family: &str) {
+    let family = (!family.is_empty()).then_some(family);
     for (i, alias) in aliases.iter().enumerate() {
         if let Some(message) = naming::check_name(&alias.value, "alias", family) {
             cx.error_at(alias.span, message);
@@ -120,15 +123,15 @@ fn check_param_docs(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
         return;
     }
     for param in &function.params {
-        if let ParamKind::Property {
-            wire, docs: None, ..
-        } = &param.kind
+        if let ParamKind::Property(property) = &param.kind
+            && property.docs.is_none()
         {
             cx.error_at(
                 param.ident.span(),
                 format!(
-                    "parameter `{wire}` has no description: add a doc comment (`/// ...`) above \
-                     it, or opt out with `#[buril::tool(undocumented_params)]`"
+                    "parameter `{}` has no description: add a doc comment (`/// ...`) above it, \
+                     or opt out with `#[buril::tool(undocumented_params)]`",
+                    property.wire
                 ),
             );
         }
@@ -137,43 +140,34 @@ fn check_param_docs(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
 
 /// At most one context; an `Input<T>` parameter is the whole input, so it stands alone.
 fn check_param_kinds(cx: &Ctxt, function: &ToolFn) {
-    let contexts: Vec<Span> = function
-        .params
-        .iter()
-        .filter(|p| matches!(p.kind, ParamKind::Context))
-        .map(|p| p.span)
-        .collect();
-    for span in contexts.iter().skip(1) {
-        cx.error_at(
-            *span,
+    let of_kind = |want: fn(&ParamKind) -> bool| -> Vec<&Param> {
+        function.params.iter().filter(|p| want(&p.kind)).collect()
+    };
+    let contexts = of_kind(|k| matches!(k, ParamKind::Context));
+    for extra in contexts.iter().skip(1) {
+        cx.error_spanned_by(
+            &extra.tokens,
             "a tool takes at most one `&buril::Context`: remove this one",
         );
     }
-    let inputs: Vec<Span> = function
-        .params
-        .iter()
-        .filter(|p| matches!(p.kind, ParamKind::Input { .. }))
-        .map(|p| p.span)
-        .collect();
-    let properties = function
-        .params
-        .iter()
-        .filter(|p| matches!(p.kind, ParamKind::Property { .. }))
-        .count();
-    for span in inputs.iter().skip(1) {
-        cx.error_at(
-            *span,
+    let inputs = of_kind(|k| matches!(k, ParamKind::Input { .. }));
+    for extra in inputs.iter().skip(1) {
+        cx.error_spanned_by(
+            &extra.tokens,
             "a tool takes at most one `buril::Input<T>`: merge the structs",
         );
     }
-    if let Some(span) = inputs.first()
-        && properties > 0
-    {
-        cx.error_at(
-            *span,
-            "`buril::Input<T>` is the whole input, so it cannot be combined with other \
-             parameters: move them into the struct, or drop `Input` and list each parameter",
-        );
+    if !inputs.is_empty() {
+        for property in of_kind(|k| matches!(k, ParamKind::Property(_))) {
+            cx.error_spanned_by(
+                &property.tokens,
+                format!(
+                    "`{}` cannot sit beside `buril::Input<T>`, which is the whole input: move it \
+                     into the struct, or drop `Input` and list each parameter",
+                    property.ident
+                ),
+            );
+        }
     }
 }
 

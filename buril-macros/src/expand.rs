@@ -2,12 +2,14 @@
 //!
 //! The expansion is deliberately small, because compile time matters with hundreds of tools:
 //! no derive, no generated struct. Each parameter becomes one line that takes it out of the
-//! validated input object, and one line of the lazily built input schema.
+//! validated input object and one line of the lazily built input schema, both calling a
+//! method of a runtime trait at the parameter's type, so a type that cannot be a parameter is
+//! reported once, on the user's type.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{ItemFn, LitStr};
+use syn::{Ident, ItemFn, LitStr};
 
 use crate::ast::{ParamKind, Return, ToolFn};
 use crate::attr::Attrs;
@@ -18,8 +20,8 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let item: ItemFn = match syn::parse2(item.clone()) {
         Ok(item) => item,
         Err(_) => {
-            let error = syn::Error::new_spanned(
-                &item,
+            let error = syn::Error::new(
+                Span::call_site(),
                 "`#[buril::tool]` goes on a free function: `fn family_verb(...) -> T { ... }`",
             );
             let error = error.into_compile_error();
@@ -44,6 +46,19 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// The pieces generated per parameter.
+#[derive(Default)]
+struct Params {
+    /// Statements taking each parameter out of the input.
+    takes: Vec<TokenStream>,
+    /// The function's arguments, in order.
+    call_args: Vec<TokenStream>,
+    /// `.param(...)` steps of the input schema.
+    schema_steps: Vec<TokenStream>,
+    /// The schema of a tool taking `Input<T>`.
+    whole_schema: Option<TokenStream>,
+}
+
 fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenStream {
     let krate = attrs
         .krate
@@ -51,166 +66,67 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
         .map(|path| quote!(#path))
         .unwrap_or_else(|| quote!(::buril));
     let private = quote!(#krate::__private);
+    let ctx = Ident::new("__buril_ctx", Span::mixed_site());
+    let args = Ident::new("__buril_args", Span::mixed_site());
+    let params = params(function, &krate, &private, &ctx, &args, function.is_async);
+
     let fn_ident = &function.ident;
-    let name = &resolved.name.value;
-    let name_span = resolved.name.span;
-    let family = &resolved.family;
-    let description = function.docs.clone().unwrap_or_default();
-    let aliases: Vec<&String> = attrs.aliases.iter().map(|a| &a.value).collect();
-
-    let mut checks = Vec::new();
-    let mut takes = Vec::new();
-    let mut call_args = Vec::new();
-    let mut schema_params = Vec::new();
-    let mut input_struct = None;
-    let ctx_ident = Ident::new("__buril_ctx", Span::mixed_site());
-    let args_ident = Ident::new("__buril_args", Span::mixed_site());
-    for (index, param) in function.params.iter().enumerate() {
-        let local = format_ident!("__buril_p{}", index, span = Span::mixed_site());
-        match &param.kind {
-            ParamKind::Context => call_args.push(quote!(#ctx_ident)),
-            ParamKind::Input { inner } => {
-                checks.push(quote_spanned! {inner.span()=>
-                    const _: () = #private::assert_parameter::<#inner>();
-                });
-                takes.push(quote!(let #local = #args_ident.whole::<#inner>();));
-                call_args.push(quote!(#krate::Input(#private::taken(#local))));
-                input_struct = Some(inner);
-            }
-            ParamKind::Property {
-                wire,
-                ty,
-                optional,
-                docs,
-            } => {
-                let checked = optional.as_ref().unwrap_or(ty);
-                checks.push(quote_spanned! {checked.span()=>
-                    const _: () = #private::assert_parameter::<#checked>();
-                });
-                let take = match optional {
-                    Some(inner) => quote!(#args_ident.optional::<#inner>(#wire)),
-                    None => quote!(#args_ident.required::<#ty>(#wire)),
-                };
-                takes.push(quote!(let #local = #take;));
-                call_args.push(quote!(#private::taken(#local)));
-                let docs = docs.clone().unwrap_or_default();
-                let required = optional.is_none();
-                schema_params.push(quote!(.param::<#ty>(#wire, #docs, #required)));
-            }
-        }
-    }
-
-    let (convert, output_schema, returns_unit) = match &function.ret {
-        Return::Unit | Return::Option(_) => (
-            quote!(#private::unit_output),
-            quote!(#private::unit_schema),
-            true,
-        ),
-        Return::Result(ty) => {
-            checks.push(quote_spanned! {ty.span()=>
-                const _: () = #private::assert_result::<#ty>();
-            });
-            (
-                quote!(#private::ToolResult::into_output),
-                quote!(#private::root_schema::<<#ty as #private::ToolResult>::Ok>),
-                false,
-            )
-        }
-        Return::Plain(ty) => {
-            checks.push(quote_spanned! {ty.span()=>
-                const _: () = #private::assert_output::<#ty>();
-            });
-            (
-                quote!((|value: #ty| #private::to_output(&value))),
-                quote!(#private::root_schema::<#ty>),
-                false,
-            )
-        }
+    let Params {
+        takes,
+        call_args,
+        schema_steps,
+        whole_schema,
+    } = params;
+    let call = if function.is_async {
+        quote!(#fn_ident(#(#call_args),*).await)
+    } else {
+        quote!(#fn_ident(#(#call_args),*))
     };
-
-    let input_schema = match input_struct {
-        Some(inner) => quote!(#private::root_schema::<#inner>(generator)),
-        None => quote!(#private::InputSchema::new(generator) #(#schema_params)* .finish()),
-    };
+    let (output, output_schema, returns_unit) = output(&function.ret, &private, call);
+    let input_schema = whole_schema.unwrap_or_else(
+        || quote!(#private::InputSchema::new(generator) #(#schema_steps)* .finish()),
+    );
 
     let invoke = if function.is_async {
-        // The context is moved into the future; the function borrows it from there.
-        let call_args = call_args.iter().map(|arg| {
-            if arg.to_string() == ctx_ident.to_string() {
-                quote!(&#ctx_ident)
-            } else {
-                arg.clone()
-            }
-        });
         quote! {
             fn invoke(
-                #ctx_ident: #private::Context,
-                mut #args_ident: #private::Args,
+                #ctx: #private::Context,
+                mut #args: #private::Args,
             ) -> #private::BoxFuture {
                 #(#takes)*
-                if let ::core::result::Result::Err(error) = #args_ident.finish() {
+                if let ::core::result::Result::Err(error) = #args.finish() {
                     return #private::boxed(async move { ::core::result::Result::Err(error) });
                 }
-                #private::boxed(async move { #convert(#fn_ident(#(#call_args),*).await) })
+                #private::boxed(async move { #output })
             }
             #private::Invoke::Async(invoke)
         }
     } else {
         quote! {
             fn invoke(
-                #ctx_ident: &#private::Context,
-                mut #args_ident: #private::Args,
+                #ctx: &#private::Context,
+                mut #args: #private::Args,
             ) -> ::core::result::Result<#private::Value, #private::ToolError> {
                 #(#takes)*
-                #args_ident.finish()?;
-                #convert(#fn_ident(#(#call_args),*))
+                #args.finish()?;
+                #output
             }
             #private::Invoke::Sync(invoke)
         }
     };
 
-    let opt_str = |value: &Option<String>| match value {
-        Some(text) => quote!(::core::option::Option::Some(#text)),
-        None => quote!(::core::option::Option::None),
-    };
-    let opt_bool = |value: Option<bool>| match value {
-        Some(flag) => quote!(::core::option::Option::Some(#flag)),
-        None => quote!(::core::option::Option::None),
-    };
-    let title = opt_str(&attrs.title);
-    let read_only = opt_bool(attrs.read_only);
-    let destructive = opt_bool(attrs.destructive);
-    let idempotent = opt_bool(attrs.idempotent);
-    let open_world = opt_bool(attrs.open_world);
-    let off_thread = attrs.off_thread;
-    let dangerous = attrs.dangerous;
-    let location = quote_spanned! {name_span=>
-        #private::SourceLocation {
-            file: ::core::file!(),
-            line: ::core::line!(),
-            module: ::core::module_path!(),
-        }
-    };
+    let meta = meta(attrs, function, resolved, &private, returns_unit);
+    let claims = claims(attrs, resolved);
+    let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = Span::mixed_site());
 
-    // One linker symbol per name and alias: two tools claiming a name fail the build.
-    let claims = std::iter::once((name.clone(), name_span))
-        .chain(attrs.aliases.iter().map(|a| (a.value.clone(), a.span)))
-        .map(|(claimed, span)| {
-            let symbol = LitStr::new(&format!("buril.tool.{claimed}"), span);
-            quote_spanned! {span=>
-                #[used]
-                #[unsafe(export_name = #symbol)]
-                static CLAIM: u8 = 0;
-            }
-        });
-    let claims = claims.map(|claim| quote!(const _: () = { #claim };));
-
+    let (symbols, macros) = claims;
     quote! {
+        #macros
+
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, unused_mut, clippy::all)]
-        const _: () = {
-            #(#checks)*
-            #(#claims)*
+        const #holder: () = {
+            #symbols
 
             fn input_schema(
                 generator: &mut #private::SchemaGenerator,
@@ -221,23 +137,7 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
             #[#private::linkme::distributed_slice(#private::TOOLS)]
             #[linkme(crate = #private::linkme)]
             static TOOL: #private::ToolDescriptor = #private::ToolDescriptor::new(
-                #private::ToolMeta {
-                    name: #name,
-                    description: #description,
-                    family: #family,
-                    aliases: &[#(#aliases),*],
-                    annotations: #private::Annotations {
-                        title: #title,
-                        read_only: #read_only,
-                        destructive: #destructive,
-                        idempotent: #idempotent,
-                        open_world: #open_world,
-                    },
-                    off_thread: #off_thread,
-                    dangerous: #dangerous,
-                    returns_unit: #returns_unit,
-                    location: #location,
-                },
+                #meta,
                 { #invoke },
                 input_schema,
                 #output_schema,
@@ -246,4 +146,189 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
     }
 }
 
-use syn::Ident;
+fn params(
+    function: &ToolFn,
+    krate: &TokenStream,
+    private: &TokenStream,
+    ctx: &Ident,
+    args: &Ident,
+    is_async: bool,
+) -> Params {
+    let mut out = Params::default();
+    for (index, param) in function.params.iter().enumerate() {
+        let local = format_ident!("__buril_p{}", index, span = Span::mixed_site());
+        match &param.kind {
+            ParamKind::Context => out.call_args.push(if is_async {
+                // The context is moved into the future; the function borrows it from there.
+                quote!(&#ctx)
+            } else {
+                quote!(#ctx)
+            }),
+            ParamKind::Input { inner } => {
+                let parameter = quote_spanned!(inner.span()=> <#inner as #private::Parameter>);
+                out.takes
+                    .push(quote!(let #local = #parameter::whole(&mut #args);));
+                out.call_args
+                    .push(quote!(#krate::Input(#private::taken(#local))));
+                out.whole_schema = Some(quote!(#parameter::input_schema(generator)));
+            }
+            ParamKind::Property(property) => {
+                let wire = &property.wire;
+                let docs = property.docs.clone().unwrap_or_default();
+                let (take, step) = match &property.optional {
+                    Some(inner) => {
+                        let parameter =
+                            quote_spanned!(inner.span()=> <#inner as #private::Parameter>);
+                        (
+                            quote!(#parameter::optional(&mut #args, #wire)),
+                            quote!(#parameter::optional_property(schema, #wire, #docs)),
+                        )
+                    }
+                    None => {
+                        let ty = &property.ty;
+                        let parameter = quote_spanned!(ty.span()=> <#ty as #private::Parameter>);
+                        (
+                            quote!(#parameter::required(&mut #args, #wire)),
+                            quote!(#parameter::property(schema, #wire, #docs)),
+                        )
+                    }
+                };
+                out.takes.push(quote!(let #local = #take;));
+                out.call_args.push(quote!(#private::taken(#local)));
+                out.schema_steps.push(quote!(.then(|schema| #step)));
+            }
+        }
+    }
+    out
+}
+
+/// How the function's return value becomes output, the output schema, and whether it is `()`.
+fn output(
+    ret: &Return,
+    private: &TokenStream,
+    call: TokenStream,
+) -> (TokenStream, TokenStream, bool) {
+    match ret {
+        Return::Unit | Return::Option(_) => (
+            quote!(#private::unit_output(#call)),
+            quote!(#private::unit_schema),
+            true,
+        ),
+        Return::Result { ok, err } => {
+            let ok_output = quote_spanned!(ok.span()=> <#ok as #private::Output>);
+            let err_source = quote_spanned!(err.span()=> <#err as #private::ErrorSource>);
+            (
+                quote! {
+                    match #call {
+                        ::core::result::Result::Ok(value) => #ok_output::into_output(value),
+                        ::core::result::Result::Err(error) => {
+                            ::core::result::Result::Err(#err_source::into_tool_error(error))
+                        }
+                    }
+                },
+                quote!(#ok_output::output_schema),
+                false,
+            )
+        }
+        Return::ResultAlias(ty) => {
+            let result = quote_spanned!(ty.span()=> <#ty as #private::ToolResult>);
+            (
+                quote!(#result::into_output(#call)),
+                quote_spanned!(ty.span()=> #private::result_schema::<#ty>),
+                false,
+            )
+        }
+        Return::Plain(ty) => {
+            let output = quote_spanned!(ty.span()=> <#ty as #private::Output>);
+            (
+                quote!(#output::into_output(#call)),
+                quote!(#output::output_schema),
+                false,
+            )
+        }
+    }
+}
+
+fn meta(
+    attrs: &Attrs,
+    function: &ToolFn,
+    resolved: &Resolved,
+    private: &TokenStream,
+    returns_unit: bool,
+) -> TokenStream {
+    let name = &resolved.name.value;
+    let family = &resolved.family;
+    let description = function.docs.clone().unwrap_or_default();
+    let aliases: Vec<&String> = attrs.aliases.iter().map(|a| &a.value).collect();
+    let some_str = |value: &Option<String>| match value {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    };
+    let some_bool = |value: Option<bool>| match value {
+        Some(flag) => quote!(::core::option::Option::Some(#flag)),
+        None => quote!(::core::option::Option::None),
+    };
+    let title = some_str(&attrs.title);
+    let read_only = some_bool(attrs.read_only);
+    let destructive = some_bool(attrs.destructive);
+    let idempotent = some_bool(attrs.idempotent);
+    let open_world = some_bool(attrs.open_world);
+    let off_thread = attrs.off_thread;
+    let dangerous = attrs.dangerous;
+    let location = quote_spanned! {function.ident.span()=>
+        #private::SourceLocation {
+            file: ::core::file!(),
+            line: ::core::line!(),
+            module: ::core::module_path!(),
+        }
+    };
+    quote! {
+        #private::ToolMeta {
+            name: #name,
+            description: #description,
+            family: #family,
+            aliases: &[#(#aliases),*],
+            annotations: #private::Annotations {
+                title: #title,
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            },
+            off_thread: #off_thread,
+            dangerous: #dangerous,
+            returns_unit: #returns_unit,
+            location: #location,
+        }
+    }
+}
+
+/// Claims every name and alias twice, so that two tools with one name fail the build:
+/// a crate-root macro (`#[macro_export]`) collides within a crate already at `cargo check`,
+/// and a linker symbol collides across crates when the binary is linked.
+///
+/// Returns the symbols (placed inside the registration) and the macros (placed beside the
+/// function: `#[macro_export]` inside an item trips `non_local_definitions`).
+fn claims(attrs: &Attrs, resolved: &Resolved) -> (TokenStream, TokenStream) {
+    let names = std::iter::once((&resolved.name.value, resolved.name.span))
+        .chain(attrs.aliases.iter().map(|a| (&a.value, a.span)));
+    let mut symbols = TokenStream::new();
+    let mut macros = TokenStream::new();
+    for (claimed, span) in names {
+        let symbol = LitStr::new(&format!("buril.tool.{claimed}"), span);
+        let macro_name = Ident::new(&format!("__buril_tool_named_{claimed}"), span);
+        symbols.extend(quote_spanned! {span=>
+            const _: () = {
+                #[used]
+                #[unsafe(export_name = #symbol)]
+                static CLAIM: u8 = 0;
+            };
+        });
+        macros.extend(quote_spanned! {span=>
+            #[doc(hidden)]
+            #[macro_export]
+            macro_rules! #macro_name { () => {}; }
+        });
+    }
+    (symbols, macros)
+}

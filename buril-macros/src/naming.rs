@@ -48,10 +48,7 @@ pub fn check_name(name: &str, what: &str, family: Option<&str>) -> Option<String
         Some(snake.clone())
     } else if !snake.is_empty() && snake.starts_with(|c: char| c.is_ascii_lowercase()) {
         // One segment: the family is missing.
-        match family {
-            Some(family) => Some(format!("{family}_{snake}")),
-            None => None,
-        }
+        family.map(|family| format!("{family}_{snake}"))
     } else {
         None
     };

@@ -34,27 +34,106 @@ where
     Box::pin(future)
 }
 
-/// Asserts at compile time that a parameter type can be deserialized and described.
+/// A type a tool parameter may have: `Deserialize` for the call, `JsonSchema` for the schema.
+/// The expansion calls these methods at the parameter's type, so that a missing derive is
+/// reported once, on the user's type.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "a tool parameter needs `serde::Deserialize` and `schemars::JsonSchema`",
     note = "derive them: `#[derive(serde::Deserialize, schemars::JsonSchema)]`"
 )]
-pub trait Parameter: serde::de::DeserializeOwned + schemars::JsonSchema {}
-impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {}
+pub trait Parameter: Sized {
+    /// Takes the required property `name`.
+    fn required(args: &mut Args, name: &str) -> Option<Self>;
+    /// Takes the optional property `name`.
+    fn optional(args: &mut Args, name: &str) -> Option<Option<Self>>;
+    /// Takes the whole input.
+    fn whole(args: &mut Args) -> Option<Self>;
+    /// Adds the required property `name` to an input schema.
+    fn property<'g>(schema: InputSchema<'g>, name: &str, description: &str) -> InputSchema<'g>;
+    /// Adds the optional (nullable) property `name` to an input schema.
+    fn optional_property<'g>(
+        schema: InputSchema<'g>,
+        name: &str,
+        description: &str,
+    ) -> InputSchema<'g>;
+    /// The schema of the whole input.
+    fn input_schema(generator: &mut SchemaGenerator) -> Schema;
+}
 
-/// Asserts at compile time that an output type can be serialized and described.
+impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {
+    #[inline]
+    fn required(args: &mut Args, name: &str) -> Option<Self> {
+        args.required(name)
+    }
+    #[inline]
+    fn optional(args: &mut Args, name: &str) -> Option<Option<Self>> {
+        args.optional(name)
+    }
+    #[inline]
+    fn whole(args: &mut Args) -> Option<Self> {
+        args.whole()
+    }
+    fn property<'g>(schema: InputSchema<'g>, name: &str, description: &str) -> InputSchema<'g> {
+        schema.param::<T>(name, description, true)
+    }
+    fn optional_property<'g>(
+        schema: InputSchema<'g>,
+        name: &str,
+        description: &str,
+    ) -> InputSchema<'g> {
+        schema.param::<Option<T>>(name, description, false)
+    }
+    fn input_schema(generator: &mut SchemaGenerator) -> Schema {
+        root_schema::<T>(generator)
+    }
+}
+
+/// A type a tool may output: `Serialize` for the call, `JsonSchema` for the schema.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "a tool's output needs `serde::Serialize` and `schemars::JsonSchema`",
     note = "derive them: `#[derive(serde::Serialize, schemars::JsonSchema)]`"
 )]
-pub trait Output: serde::Serialize + schemars::JsonSchema {}
-impl<T: serde::Serialize + schemars::JsonSchema> Output for T {}
+pub trait Output: Sized {
+    /// Serializes the output.
+    fn into_output(self) -> Result<Value, ToolError>;
+    /// The schema of the output.
+    fn output_schema(generator: &mut SchemaGenerator) -> Schema;
+}
 
-/// Checks a parameter type where the user wrote it.
-pub const fn assert_parameter<T: Parameter>() {}
-/// Checks an output type where the user wrote it.
-pub const fn assert_output<T: Output>() {}
-/// Checks a `Result` return type where the user wrote it.
-pub const fn assert_result<T: ToolResult>() {}
+impl<T: serde::Serialize + schemars::JsonSchema> Output for T {
+    #[inline]
+    fn into_output(self) -> Result<Value, ToolError> {
+        to_output(&self)
+    }
+    fn output_schema(generator: &mut SchemaGenerator) -> Schema {
+        root_schema::<T>(generator)
+    }
+}
+
+/// An error type a tool may return in `Result<T, E>`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the error of a tool",
+    label = "a tool's error must convert into `buril::ToolError`",
+    note = "implement `std::error::Error` for it (every such error converts), or `From<{Self}> for buril::ToolError`, or map it with `ToolError::runtime(..)`"
+)]
+pub trait ErrorSource {
+    /// Converts the error.
+    fn into_tool_error(self) -> ToolError;
+}
+
+impl<E: Into<ToolError>> ErrorSource for E {
+    #[inline]
+    fn into_tool_error(self) -> ToolError {
+        self.into()
+    }
+}
+
+/// The output schema of a tool returning a `Result` alias (`io::Result<T>`).
+pub fn result_schema<R: ToolResult>(generator: &mut SchemaGenerator) -> Schema
+where
+    R::Ok: Output,
+{
+    <R::Ok as Output>::output_schema(generator)
+}

@@ -164,6 +164,12 @@ impl<'g> InputSchema<'g> {
         self
     }
 
+    /// Applies one step; lets the expansion chain steps that call trait methods.
+    #[inline]
+    pub fn then(self, step: impl FnOnce(Self) -> Self) -> Self {
+        step(self)
+    }
+
     /// The finished schema: an object of the parameters, no other properties allowed.
     pub fn finish(self) -> Schema {
         let mut root = Map::new();

@@ -1,0 +1,5 @@
+/// Opens a scene.
+#[buril::tool(aliases = ["LoadScene"])]
+fn scene_open() {}
+
+fn main() {}

@@ -1,0 +1,9 @@
+struct Scene;
+
+impl Scene {
+    /// Opens the scene.
+    #[buril::tool]
+    fn scene_open() {}
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+/// Answers.
+#[buril::tool]
+const fn debug_answer() -> u32 {
+    42
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+/// Reports which tool runs.
+#[buril::tool]
+fn debug_whoami(ctx: buril::Context) -> String {
+    ctx.tool_name().to_owned()
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+/// Compresses a file.
+#[buril::tool(name = "file_compress", name = "file_zip")]
+fn file_compress() {}
+
+fn main() {}

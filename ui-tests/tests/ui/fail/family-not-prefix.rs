@@ -1,0 +1,5 @@
+/// Hands the task to another agent.
+#[buril::tool(family = "agent_team")]
+fn agent_handoff() {}
+
+fn main() {}

@@ -1,0 +1,5 @@
+/// Opens a scene.
+#[buril::tool]
+fn SceneOpen() {}
+
+fn main() {}

@@ -1,0 +1,5 @@
+/// Opens a scene.
+#[buril::tool]
+fn _scene_open() {}
+
+fn main() {}

@@ -1,0 +1,5 @@
+/// Opens a scene.
+#[buril::tool(name = "open", family = "scene")]
+fn open() {}
+
+fn main() {}

@@ -1,0 +1,7 @@
+/// Opens a scene.
+#[buril::tool]
+struct SceneOpen {
+    path: String,
+}
+
+fn main() {}

@@ -1,0 +1,28 @@
+use buril::Annotations;
+
+/// Lists the open scenes.
+#[buril::tool(
+    title = "List scenes",
+    read_only,
+    destructive = false,
+    idempotent = true,
+    open_world = false,
+    off_thread = false,
+    dangerous = false
+)]
+fn scene_list() -> Vec<String> {
+    Vec::new()
+}
+
+fn main() {
+    let tool = buril::registry().get("scene_list").unwrap();
+    let expected = Annotations {
+        title: Some("List scenes"),
+        read_only: Some(true),
+        destructive: Some(false),
+        idempotent: Some(true),
+        open_world: Some(false),
+    };
+    assert_eq!(*tool.annotations(), expected);
+    assert!(!tool.is_off_thread() && !tool.is_dangerous());
+}

@@ -1,0 +1,20 @@
+use serde_json::json;
+
+/// Greets someone.
+#[buril::tool]
+fn text_greet(
+    /// Who to greet.
+    name: String,
+    /// How many exclamation marks, one by default.
+    emphasis: Option<usize>,
+) -> String {
+    format!("Hello, {name}{}", "!".repeat(emphasis.unwrap_or(1)))
+}
+
+fn main() {
+    let schema = buril::registry().get("text_greet").unwrap().input_schema();
+    assert_eq!(schema["required"], json!(["name"]));
+    assert!(schema["properties"].get("emphasis").is_some());
+    let envelope = buril::call("text_greet", json!({"name": "Ada"}));
+    assert_eq!(envelope["data"]["result"], "Hello, Ada!");
+}

@@ -1,0 +1,14 @@
+use serde_json::json;
+
+/// Does nothing, successfully.
+#[buril::tool(undocumented_params)]
+fn debug_noop(verbose: Option<bool>) {
+    let _ = verbose;
+}
+
+fn main() {
+    let envelope = buril::call("debug_noop", json!({"verbose": true}));
+    assert_eq!(envelope, json!({"ok": true, "data": {}}));
+    let schema = buril::registry().get("debug_noop").unwrap().output_schema();
+    assert_eq!(schema["type"], "object");
+}
