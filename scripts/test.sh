@@ -20,5 +20,8 @@ cargo fmt --all -- --check
 echo "== lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+echo "== docs"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
 echo "== tests"
 cargo test --workspace --locked

@@ -1,9 +1,9 @@
 //! The `#[tool]` attribute of buril. Depend on `buril`, which re-exports it as
 //! `#[buril::tool]` and documents it.
 //!
-//! The macro is a small compiler: [`attr`] parses the attribute's keys, [`ast`] models the
-//! function, [`check`] applies the rules (the naming lint among them, in [`naming`]) and
-//! collects every violation in a [`ctxt::Ctxt`], and [`expand`] writes the registration. On
+//! The macro is a small compiler: `attr` parses the attribute's keys, `ast` models the
+//! function, `check` applies the rules (the naming lint among them, in `naming`) and
+//! collects every violation in a `ctxt::Ctxt`, and `expand` writes the registration. On
 //! any error the function is re-emitted untouched beside the errors, so that the rest of the
 //! crate still compiles and only the real problems are shown.
 
