@@ -303,7 +303,9 @@ pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
                 ..
             }) = &nv.value
         {
-            for line in lit.value().lines() {
+            // `split`, not `lines`: a blank `///` line is an empty string and must stay a line.
+            for line in lit.value().split('\n') {
+                let line = line.trim_end_matches('\r');
                 lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
             }
         }

@@ -258,15 +258,18 @@ fn list(
         }
         writeln!(out, "{:width$}  {summary}{marks}", tool.name())?;
     }
+    let families = tools
+        .iter()
+        .map(|t| t.family())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     writeln!(
         out,
-        "\n{} tools in {} families",
+        "\n{} {} in {} {}",
         tools.len(),
-        tools
-            .iter()
-            .map(|t| t.family())
-            .collect::<std::collections::BTreeSet<_>>()
-            .len()
+        if tools.len() == 1 { "tool" } else { "tools" },
+        families,
+        if families == 1 { "family" } else { "families" }
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -423,19 +426,30 @@ fn call(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<ExitCode> {
-    let mut policy = Policy::new().allow_dangerous(flags.allow_dangerous);
+    // The flags add to the host's policy; the host's `disable` rules still win.
+    let mut enable = Vec::new();
     for text in &flags.enable {
         match text.parse::<ToolPattern>() {
-            Ok(pattern) => policy = policy.enable(pattern),
+            Ok(pattern) => enable.push(pattern),
             Err(error) => return usage(err, &error.to_string()),
         }
     }
+    let mut disable = Vec::new();
     for text in &flags.disable {
         match text.parse::<ToolPattern>() {
-            Ok(pattern) => policy = policy.disable(pattern),
+            Ok(pattern) => disable.push(pattern),
             Err(error) => return usage(err, &error.to_string()),
         }
     }
+    let allow_dangerous = flags.allow_dangerous;
+    let update = move |policy: Policy| {
+        let allow = policy.dangerous_allowed() || allow_dangerous;
+        let policy = enable.into_iter().fold(policy, Policy::enable);
+        disable
+            .into_iter()
+            .fold(policy, Policy::disable)
+            .allow_dangerous(allow)
+    };
     let mut options = CallOptions::default();
     if let Some(seconds) = flags.timeout {
         match Duration::try_from_secs_f64(seconds) {
@@ -446,7 +460,7 @@ fn call(
     let outcome = match parse_input(input) {
         Ok(input) => {
             let builder = (cli.configure)(DispatcherBuilder::default().registry(registry));
-            let dispatcher = builder.policy(policy).build();
+            let dispatcher = builder.update_policy(update).build();
             dispatcher.invoke_with(name, input, options)
         }
         Err(error) => Outcome::err(error),

@@ -27,6 +27,11 @@ impl Policy {
         self
     }
 
+    /// Whether every dangerous tool is on.
+    pub fn dangerous_allowed(&self) -> bool {
+        self.allow_dangerous
+    }
+
     /// Turns on the tools matching `pattern`, dangerous ones included.
     pub fn enable(mut self, pattern: ToolPattern) -> Self {
         self.enabled.push(pattern);

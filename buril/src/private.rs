@@ -85,7 +85,18 @@ impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {
         schema.param::<Option<T>>(name, description, false)
     }
     fn input_schema(generator: &mut SchemaGenerator) -> Schema {
-        root_schema::<T>(generator)
+        let mut schema = root_schema::<T>(generator);
+        // Like a tool with parameters, a closed struct rejects properties it does not know,
+        // instead of dropping them silently.
+        if let Some(object) = schema.as_object_mut()
+            && object.get("type").and_then(Value::as_str) == Some("object")
+            && object.contains_key("properties")
+            && !object.contains_key("additionalProperties")
+            && !object.contains_key("unevaluatedProperties")
+        {
+            object.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        schema
     }
 }
 

@@ -88,7 +88,9 @@ impl Validator {
                             message.push_str(&format!("; did you mean `{best}`?"));
                         }
                         if !known.is_empty() {
-                            message.push_str(&format!(" Known properties: {}", known.join(", ")));
+                            let lead = if message.ends_with('?') { " K" } else { ". K" };
+                            message
+                                .push_str(&format!("{lead}nown properties: {}", known.join(", ")));
                         }
                         Problem::new(format!("{path}/{}", escape_pointer(name)), message)
                     })
@@ -157,10 +159,17 @@ impl Validator {
         instance: &Value,
         context: &[Vec<ValidationError<'static>>],
     ) -> Vec<Problem> {
+        // The closest variant: one whose type fits the value (a `null` branch never fits an
+        // object), then the one with the fewest problems.
         let closest = context
             .iter()
             .filter(|errors| !errors.is_empty())
-            .min_by_key(|errors| errors.len());
+            .min_by_key(|errors| {
+                (
+                    errors.iter().any(|e| is_type_mismatch_at(e, path)),
+                    errors.len(),
+                )
+            });
         let mut problems = vec![Problem::new(
             path,
             format!(
@@ -194,6 +203,12 @@ impl Validator {
             .map(|properties| properties.keys().cloned().collect())
             .unwrap_or_default()
     }
+}
+
+/// Whether `error` says the value at `path` itself has the wrong type.
+fn is_type_mismatch_at(error: &ValidationError<'_>, path: &str) -> bool {
+    matches!(error.kind(), ValidationErrorKind::Type { .. })
+        && error.instance_path().to_string() == path
 }
 
 fn expected_types(kind: &TypeKind) -> String {

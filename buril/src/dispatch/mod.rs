@@ -16,7 +16,7 @@ use tokio::runtime::Runtime;
 
 use main_thread::MainQueue;
 pub use main_thread::MainThread;
-use unwind::{CatchUnwind, flatten};
+use unwind::{CatchUnwind, block_on, flatten};
 
 use crate::args::Args;
 use crate::context::{CancelToken, Context, ProgressSink, State};
@@ -142,6 +142,13 @@ impl DispatcherBuilder {
         self
     }
 
+    /// Changes the policy set so far (the CLI adds its `--enable`/`--disable` flags this way,
+    /// on top of the host's rules).
+    pub fn update_policy(mut self, update: impl FnOnce(Policy) -> Policy) -> Self {
+        self.policy = update(self.policy);
+        self
+    }
+
     /// Adds typed host state, handed to tools through [`Context::state`].
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         self.state.insert(value);
@@ -180,13 +187,25 @@ impl DispatcherBuilder {
 
     /// The dispatcher. With [`MainThread::Host`], the calling thread becomes the main thread.
     pub fn build(self) -> Dispatcher {
+        let registry = self.registry.unwrap_or_else(registry);
+        // Timeouts are kept under the tools' own names, so that an alias finds them too.
+        let tool_timeouts = self
+            .tool_timeouts
+            .into_iter()
+            .map(|(name, timeout)| {
+                let name = registry
+                    .get(&name)
+                    .map_or(name, |tool| tool.name().to_owned());
+                (name, timeout)
+            })
+            .collect();
         Dispatcher {
             shared: Arc::new(Shared {
-                registry: self.registry.unwrap_or_else(registry),
+                registry,
                 policy: self.policy,
                 state: Arc::new(self.state),
                 default_timeout: self.default_timeout,
-                tool_timeouts: self.tool_timeouts,
+                tool_timeouts,
                 main: MainQueue::new(self.main_thread),
                 runtime: OnceLock::new(),
                 worker_threads: self.worker_threads,
@@ -199,10 +218,45 @@ struct Prepared {
     tool: &'static ToolDescriptor,
     args: Args,
     ctx: Context,
+    /// This call's own token: a child of the caller's.
     cancel: CancelToken,
     deadline: Option<(Instant, Duration)>,
+    settle: Settle,
+}
+
+/// What turns a call's raw result into its outcome.
+struct Settle {
+    name: &'static str,
     shape: OutputShape,
     warning: Option<String>,
+    deadline: Option<(Instant, Duration)>,
+    caller: Option<CancelToken>,
+}
+
+impl Settle {
+    fn outcome(self, result: CallResult) -> Outcome {
+        // A tool that stopped at its deadline (`ctx.check_cancelled()?`) timed out; it was not
+        // cancelled by anyone.
+        let result = match (result, self.deadline) {
+            (Err(error), Some((at, timeout)))
+                if error.kind() == ErrorKind::Cancelled
+                    && Instant::now() >= at
+                    && !self.caller.as_ref().is_some_and(CancelToken::is_cancelled) =>
+            {
+                Err(timeout_error(self.name, timeout))
+            }
+            (result, _) => result,
+        };
+        let outcome = Outcome::from_result(result.map(|value| output::shape(value, self.shape)));
+        with_warning(outcome, self.warning)
+    }
+}
+
+fn with_warning(outcome: Outcome, warning: Option<String>) -> Outcome {
+    match warning {
+        Some(warning) => outcome.with_warning(warning),
+        None => outcome,
+    }
 }
 
 impl Default for Dispatcher {
@@ -246,26 +300,24 @@ impl Dispatcher {
     /// Calls `name` with `input` and per-call options, blocking until the call ends or its
     /// timeout passes.
     pub fn invoke_with(&self, name: &str, input: Value, options: CallOptions) -> Outcome {
-        let prepared = match self.prepare(name, input, options) {
+        let mut prepared = match self.prepare(name, input, options) {
             Ok(prepared) => prepared,
             Err(failure) => return failure,
         };
-        let shape = prepared.shape;
-        let warning = prepared.warning.clone();
+        let settle = prepared.take_settle();
         let result = self.execute_blocking(prepared);
-        finish(result, shape, warning)
+        settle.outcome(result)
     }
 
     /// Calls `name` with `input` without blocking the caller's executor: sync tools run on a
     /// blocking pool or the main thread, async tools on the dispatcher's runtime. Works from any
     /// executor.
     pub async fn invoke_async(&self, name: &str, input: Value, options: CallOptions) -> Outcome {
-        let prepared = match self.prepare(name, input, options) {
+        let mut prepared = match self.prepare(name, input, options) {
             Ok(prepared) => prepared,
             Err(failure) => return failure,
         };
-        let shape = prepared.shape;
-        let warning = prepared.warning.clone();
+        let settle = prepared.take_settle();
         let this = self.clone();
         // Dropping this future (a client cancelling) cancels the call.
         let guard = CancelOnDrop(Some(prepared.cancel.clone()));
@@ -278,7 +330,7 @@ impl Dispatcher {
             Ok(result) => result,
             Err(error) => Err(ToolError::runtime(format!("the call was lost: {error}"))),
         };
-        finish(result, shape, warning)
+        settle.outcome(result)
     }
 
     /// `invoke_async`, answering with the envelope.
@@ -314,11 +366,12 @@ impl Dispatcher {
         self.shared.main.pending()
     }
 
-    /// The timeout that applies to `tool` when a call sets none.
+    /// The timeout that applies to `tool` (by name or alias) when a call sets none.
     pub fn timeout_for(&self, tool: &str) -> Option<Duration> {
+        let name = self.shared.registry.get(tool).map_or(tool, |t| t.name());
         self.shared
             .tool_timeouts
-            .get(tool)
+            .get(name)
             .copied()
             .or(self.shared.default_timeout)
     }
@@ -340,10 +393,18 @@ impl Dispatcher {
             return Err(Outcome::err(not_found(shared.registry, name)));
         };
         let tool = found.tool;
-        shared.policy.check(tool).map_err(Outcome::err)?;
+        let warning = found.via_alias.then(|| {
+            format!(
+                "`{name}` is a deprecated name of `{}`; call `{}` instead",
+                tool.name(),
+                tool.name()
+            )
+        });
+        let refuse = |error: ToolError| with_warning(Outcome::err(error), warning.clone());
+        shared.policy.check(tool).map_err(refuse)?;
         let compiled = tool.compiled();
         let validator = compiled.validator.as_ref().map_err(|message| {
-            Outcome::err(ToolError::runtime(format!(
+            refuse(ToolError::runtime(format!(
                 "the tool is misconfigured: {message}"
             )))
         })?;
@@ -354,15 +415,19 @@ impl Dispatcher {
         };
         let problems = validator.problems(&input);
         if !problems.is_empty() {
-            return Err(Outcome::err(ToolError::from_problems(problems)));
+            return Err(refuse(ToolError::from_problems(problems)));
         }
         let Value::Object(object) = input else {
             let problem = Problem::new("", "expected an object");
-            return Err(Outcome::err(ToolError::from_problems(vec![problem])));
+            return Err(refuse(ToolError::from_problems(vec![problem])));
         };
         let timeout = options.timeout.or_else(|| self.timeout_for(tool.name()));
         let deadline = timeout.map(|t| (Instant::now() + t, t));
-        let cancel = options.cancel.unwrap_or_default();
+        let cancel = options
+            .cancel
+            .as_ref()
+            .map(CancelToken::child)
+            .unwrap_or_default();
         let ctx = Context::new(
             tool.name(),
             cancel.clone(),
@@ -370,21 +435,19 @@ impl Dispatcher {
             options.progress,
             Arc::clone(&shared.state),
         );
-        let warning = found.via_alias.then(|| {
-            format!(
-                "`{name}` is a deprecated name of `{}`; call `{}` instead",
-                tool.name(),
-                tool.name()
-            )
-        });
         Ok(Prepared {
             tool,
             args: Args::new(object),
             ctx,
             cancel,
             deadline,
-            shape: compiled.output_shape,
-            warning,
+            settle: Settle {
+                name: tool.name(),
+                shape: compiled.output_shape,
+                warning,
+                deadline,
+                caller: options.cancel,
+            },
         })
     }
 
@@ -422,7 +485,7 @@ impl Dispatcher {
             Invoke::Async(function) => {
                 let handle = self.runtime().handle().clone();
                 if on_main && main.is_current() {
-                    let result = flatten(name, handle.block_on(CatchUnwind(function(ctx, args))));
+                    let result = flatten(name, block_on(&handle, CatchUnwind(function(ctx, args))));
                     late(result, name, deadline)
                 } else if on_main {
                     let (tx, rx) = mpsc::sync_channel(1);
@@ -430,17 +493,21 @@ impl Dispatcher {
                         let result = if ctx.is_cancelled() {
                             Err(skipped(name))
                         } else {
-                            flatten(name, handle.block_on(CatchUnwind(function(ctx, args))))
+                            flatten(name, block_on(&handle, CatchUnwind(function(ctx, args))))
                         };
                         let _ = tx.send(result);
                     }));
                     wait(rx, name, deadline, &cancel)
                 } else {
                     let (tx, rx) = mpsc::sync_channel(1);
-                    handle.spawn(async move {
+                    let task = handle.spawn(async move {
                         let _ = tx.send(flatten(name, CatchUnwind(function(ctx, args)).await));
                     });
-                    wait(rx, name, deadline, &cancel)
+                    let result = wait(rx, name, deadline, &cancel);
+                    if result.is_err() {
+                        abort_after_grace(&handle, task);
+                    }
+                    result
                 }
             }
         }
@@ -478,7 +545,7 @@ impl Dispatcher {
                         match invoke {
                             Invoke::Sync(function) => run_sync(name, function, &ctx, args),
                             Invoke::Async(function) => {
-                                flatten(name, handle.block_on(CatchUnwind(function(ctx, args))))
+                                flatten(name, block_on(&handle, CatchUnwind(function(ctx, args))))
                             }
                         }
                     };
@@ -505,7 +572,7 @@ impl Dispatcher {
         if result.is_err() {
             cancel.cancel();
             if let Some(task) = task {
-                task.abort();
+                abort_after_grace(&tokio::runtime::Handle::current(), task);
             }
         }
         result
@@ -535,6 +602,20 @@ impl fmt::Debug for Dispatcher {
             .field("main_thread", &self.shared.main.mode())
             .finish_non_exhaustive()
     }
+}
+
+/// How long an async tool that was cancelled or timed out may go on to finish cleanly (it sees
+/// the cancellation through its context) before its task is dropped.
+pub const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
+fn abort_after_grace(handle: &tokio::runtime::Handle, task: tokio::task::JoinHandle<()>) {
+    if task.is_finished() {
+        return;
+    }
+    handle.spawn(async move {
+        tokio::time::sleep(CANCEL_GRACE).await;
+        task.abort();
+    });
 }
 
 /// Cancels a call whose caller went away.
@@ -607,11 +688,15 @@ fn late(result: CallResult, name: &str, deadline: Option<(Instant, Duration)>) -
     }
 }
 
-fn finish(result: CallResult, shape: OutputShape, warning: Option<String>) -> Outcome {
-    let outcome = Outcome::from_result(result.map(|value| output::shape(value, shape)));
-    match warning {
-        Some(warning) => outcome.with_warning(warning),
-        None => outcome,
+impl Prepared {
+    fn take_settle(&mut self) -> Settle {
+        Settle {
+            name: self.settle.name,
+            shape: self.settle.shape,
+            warning: self.settle.warning.take(),
+            deadline: self.settle.deadline,
+            caller: self.settle.caller.take(),
+        }
     }
 }
 

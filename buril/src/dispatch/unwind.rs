@@ -44,3 +44,33 @@ pub(crate) fn flatten(
 ) -> Result<serde_json::Value, ToolError> {
     caught.unwrap_or_else(|payload| Err(panic_error(tool, payload.as_ref())))
 }
+
+/// Drives `future` to completion on the calling thread, parking between polls, inside
+/// `handle`'s context so that Tokio timers and I/O work. Unlike `Handle::block_on` it may be
+/// called from within a runtime, which a main-thread tool calling another async main-thread
+/// tool needs.
+pub(crate) fn block_on<F: Future>(handle: &tokio::runtime::Handle, future: F) -> F::Output {
+    use std::sync::Arc;
+    use std::task::{Wake, Waker};
+
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+        fn wake_by_ref(self: &Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+
+    let _entered = handle.enter();
+    let mut future = std::pin::pin!(future);
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+        std::thread::park();
+    }
+}

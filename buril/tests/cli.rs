@@ -1,0 +1,476 @@
+//! The command line: `list`, `describe` and `call`, their output and exit codes.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use buril::cli::Cli;
+use buril::{Policy, ToolError};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// A greeting.
+#[derive(Serialize, JsonSchema)]
+struct Greeting {
+    message: String,
+}
+
+/// Greets someone by name.
+///
+/// A second paragraph that the listing leaves out.
+#[buril::tool(title = "Greet", read_only, idempotent)]
+fn cli_greet(
+    /// Who to greet.
+    name: String,
+    /// How many exclamation marks.
+    excitement: Option<u8>,
+) -> Greeting {
+    let marks = "!".repeat(usize::from(excitement.unwrap_or(0)));
+    Greeting {
+        message: format!("hello, {name}{marks}"),
+    }
+}
+
+/// Sleeps for a while.
+#[buril::tool(off_thread, aliases = ["cli_nap"])]
+fn cli_sleep(
+    /// Milliseconds.
+    ms: u64,
+) -> u64 {
+    std::thread::sleep(Duration::from_millis(ms));
+    ms
+}
+
+/// Always fails.
+#[buril::tool(off_thread)]
+fn cli_fail() -> Result<u8, ToolError> {
+    Err(ToolError::runtime("it broke"))
+}
+
+/// Greets the host's user.
+#[buril::tool(off_thread)]
+fn cli_whoami(ctx: &buril::Context) -> Result<String, ToolError> {
+    Ok(ctx.state::<User>()?.0.clone())
+}
+
+/// Erases everything.
+#[buril::tool(off_thread, dangerous, destructive)]
+async fn x_nuke() -> &'static str {
+    "gone"
+}
+
+/// The host's user, given as state.
+struct User(String);
+
+fn run_cli(cli: Cli, args: &[&str]) -> (ExitCode, String, String) {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let argv = std::iter::once("tools").chain(args.iter().copied());
+    let code = cli.run_with(argv, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+fn run(args: &[&str]) -> (ExitCode, String, String) {
+    run_cli(Cli::new(), args)
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+#[test]
+fn list_prints_every_tool_with_its_summary() {
+    let (code, out, err) = run(&["list"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(err, "");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "cli_fail    Always fails.",
+            "cli_greet   Greets someone by name.",
+            "cli_sleep   Sleeps for a while.",
+            "cli_whoami  Greets the host's user.",
+            "x_nuke      Erases everything. [dangerous]",
+            "",
+            "5 tools in 2 families",
+        ]
+    );
+    let (code, out, _) = run(&["list", "--family", "x"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(
+        out.starts_with("x_nuke  Erases everything. [dangerous]\n\n"),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+}
+
+#[test]
+
+fn the_summary_line_agrees_in_number() {
+    let (_, out, _) = run(&["list", "--family", "x"]);
+    assert_eq!(out.lines().last(), Some("1 tool in 1 family"));
+}
+
+#[test]
+fn list_json_is_an_array_of_mcp_shaped_tools() {
+    let (code, out, _) = run(&["list", "--json"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    let tools = parse(&out);
+    let tools = tools.as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["cli_fail", "cli_greet", "cli_sleep", "cli_whoami", "x_nuke"]
+    );
+    for tool in tools {
+        let mut keys: Vec<&str> = tool
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "annotations",
+                "description",
+                "inputSchema",
+                "name",
+                "outputSchema"
+            ]
+        );
+        assert_eq!(tool["inputSchema"]["type"], "object");
+        assert_eq!(tool["outputSchema"]["type"], "object");
+    }
+    let greet = &tools[1];
+    // The whole doc comment (the text listing shows its first line only).
+    let description = greet["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("Greets someone by name.\n"),
+        "{description}"
+    );
+    assert!(
+        description.ends_with("\nA second paragraph that the listing leaves out."),
+        "{description}"
+    );
+    assert_eq!(
+        greet["annotations"],
+        json!({"title": "Greet", "readOnlyHint": true, "idempotentHint": true})
+    );
+    assert_eq!(
+        greet["inputSchema"],
+        *buril::registry().get("cli_greet").unwrap().input_schema()
+    );
+    assert_eq!(tools[4]["annotations"], json!({"destructiveHint": true}));
+    assert_eq!(tools[0]["annotations"], json!({}));
+
+    let (_, out, _) = run(&["list", "--json", "--family", "cli"]);
+    assert_eq!(parse(&out).as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn describe_shows_parameters_and_schemas() {
+    let (code, out, err) = run(&["describe", "cli_greet"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert!(
+        out.starts_with("cli_greet\n  Greet\n\n  Greets someone by name.\n"),
+        "{out}"
+    );
+    for expected in [
+        "family:    cli\n",
+        "runs on:   main thread\n",
+        "hints:     {\"idempotentHint\":true,\"readOnlyHint\":true,\"title\":\"Greet\"}\n",
+        "parameters:\n",
+        "  excitement: integer | null (optional)  How many exclamation marks.\n",
+        "  name: string (required)  Who to greet.\n",
+        "\ninput schema:\n",
+        "\noutput schema:\n",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
+    }
+    let input =
+        serde_json::to_string_pretty(buril::registry().get("cli_greet").unwrap().input_schema())
+            .unwrap();
+    assert!(out.contains(&input), "{out}");
+    assert!(out.contains("defined:   "), "{out}");
+
+    let (code, out, _) = run(&["describe", "cli_nap"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(
+        out.starts_with("cli_sleep\n"),
+        "an alias describes its tool: {out}"
+    );
+    assert!(
+        out.contains("runs on:   any thread (off_thread)\n"),
+        "{out}"
+    );
+    assert!(out.contains("aliases:   cli_nap (deprecated)\n"), "{out}");
+
+    let (_, out, _) = run(&["describe", "x_nuke"]);
+    assert!(out.contains("async:     yes\n"), "{out}");
+    assert!(
+        out.contains("dangerous: yes (off until the host enables it)\n"),
+        "{out}"
+    );
+    assert!(out.contains("parameters: none\n"), "{out}");
+}
+
+#[test]
+fn describe_json_adds_the_flags() {
+    let (code, out, _) = run(&["describe", "cli_sleep", "--json"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    let tool = parse(&out);
+    assert_eq!(tool["name"], "cli_sleep");
+    assert_eq!(tool["family"], "cli");
+    assert_eq!(tool["aliases"], json!(["cli_nap"]));
+    assert_eq!(tool["offThread"], true);
+    assert_eq!(tool["dangerous"], false);
+    assert_eq!(tool["async"], false);
+    assert!(
+        tool["location"].as_str().unwrap().contains("cli.rs:"),
+        "{tool}"
+    );
+}
+
+#[test]
+fn describe_an_unknown_tool_fails_with_a_suggestion() {
+    let (code, out, err) = run(&["describe", "cli_gret"]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "no tool is named `cli_gret`; did you mean `cli_greet`?\n"
+    );
+    let (code, _, err) = run(&["describe", "qqqq_zzzz"]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(err, "no tool is named `qqqq_zzzz`; `list` shows them all\n");
+}
+
+#[test]
+fn call_prints_the_envelope_and_exits_zero_on_success() {
+    let (code, out, err) = run(&["call", "cli_greet", r#"{"name": "Ada", "excitement": 2}"#]);
+    assert_eq!(code, ExitCode::SUCCESS, "{err}");
+    assert_eq!(err, "");
+    assert!(
+        out.starts_with("{\n  \"ok\": true,\n  \"data\": "),
+        "ok first: {out}"
+    );
+    assert_eq!(
+        parse(&out),
+        json!({"ok": true, "data": {"message": "hello, Ada!!"}})
+    );
+
+    let (code, out, _) = run(&["call", "--compact", "cli_greet", r#"{"name": "Ada"}"#]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(out, "{\"ok\":true,\"data\":{\"message\":\"hello, Ada\"}}\n");
+
+    // No input is the empty object.
+    let (code, out, _) = run(&["call", "cli_greet"]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(parse(&out)["problems"][0]["path"], "/name");
+
+    // By alias: a warning, still success.
+    let (code, out, _) = run(&["call", "cli_nap", r#"{"ms": 1}"#]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(parse(&out)["warnings"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn call_with_text_that_is_not_json_is_a_validation_failure() {
+    let (code, out, _) = run(&["call", "cli_greet", "{name: Ada"]);
+    assert_eq!(code, ExitCode::from(1));
+    let envelope = parse(&out);
+    assert_eq!(envelope["ok"], false);
+    assert_eq!(envelope["type"], "validation");
+    assert_eq!(envelope["problems"][0]["path"], "");
+    let message = envelope["problems"][0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the input is not valid JSON: "),
+        "{message}"
+    );
+}
+
+#[test]
+fn call_failures_exit_one() {
+    let (code, out, _) = run(&["call", "cli_gret", "{}"]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(
+        parse(&out),
+        json!({
+            "ok": false,
+            "type": "not_found",
+            "error": "no tool is named `cli_gret`; did you mean `cli_greet`?",
+            "suggestions": ["cli_greet"]
+        })
+    );
+    let (code, out, _) = run(&["call", "cli_fail"]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(
+        parse(&out),
+        json!({"ok": false, "type": "runtime", "error": "it broke"})
+    );
+    let (code, out, _) = run(&["call", "cli_greet", r#"{"name": 1}"#]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(parse(&out)["type"], "validation");
+}
+
+#[test]
+fn call_timeout_answers_timeout() {
+    let start = Instant::now();
+    let (code, out, _) = run(&["call", "cli_sleep", r#"{"ms": 600}"#, "--timeout", "0.05"]);
+    assert!(
+        start.elapsed() < Duration::from_millis(450),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(code, ExitCode::from(1));
+    let envelope = parse(&out);
+    assert_eq!(envelope["type"], "timeout");
+    assert!(
+        envelope["error"].as_str().unwrap().contains("within 50 ms"),
+        "{envelope}"
+    );
+    let (code, out, _) = run(&["call", "cli_sleep", r#"{"ms": 1}"#, "--timeout", "5"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+
+    for bad in ["0", "-1", "nan"] {
+        let (code, out, err) = run(&["call", "cli_sleep", "{}", &format!("--timeout={bad}")]);
+        assert_eq!(code, ExitCode::from(2), "--timeout={bad}: {out}{err}");
+        assert_eq!(out, "");
+    }
+    let (code, _, err) = run(&["call", "cli_sleep", "{}", "--timeout", "0"]);
+    assert_eq!(code, ExitCode::from(2));
+    assert_eq!(err, "error: --timeout takes a positive number of seconds\n");
+}
+
+#[test]
+fn call_enables_dangerous_tools_on_request() {
+    let (code, out, _) = run(&["call", "x_nuke"]);
+    assert_eq!(code, ExitCode::from(1));
+    let envelope = parse(&out);
+    assert_eq!(envelope["type"], "disabled");
+    assert!(
+        envelope["error"]
+            .as_str()
+            .unwrap()
+            .contains("`--enable x_nuke`"),
+        "{envelope}"
+    );
+
+    for flags in [
+        &["--enable", "x_nuke"][..],
+        &["--enable", "x_*"],
+        &["--enable", "*"],
+        &["--allow-dangerous"],
+    ] {
+        let mut args = vec!["call", "x_nuke"];
+        args.extend_from_slice(flags);
+        let (code, out, _) = run(&args);
+        assert_eq!(code, ExitCode::SUCCESS, "{flags:?}: {out}");
+        assert_eq!(parse(&out), json!({"ok": true, "data": {"result": "gone"}}));
+    }
+
+    // Enabling another tool does not enable this one; a disable rule wins.
+    let (code, _, _) = run(&["call", "x_nuke", "--enable", "cli_*"]);
+    assert_eq!(code, ExitCode::from(1));
+    let (code, out, _) = run(&["call", "x_nuke", "--allow-dangerous", "--disable", "x_nuke"]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(parse(&out)["type"], "disabled");
+    let (code, out, _) = run(&[
+        "call",
+        "cli_greet",
+        r#"{"name": "a"}"#,
+        "--disable",
+        "cli_*",
+    ]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(
+        parse(&out)["error"],
+        "the tool `cli_greet` is disabled by the host (rule `cli_*`)"
+    );
+}
+
+#[test]
+fn a_bad_pattern_is_a_usage_error() {
+    for flag in ["--enable", "--disable"] {
+        for pattern in ["Bad*", "a*b", "*x", "cli greet", ""] {
+            let (code, out, err) = run(&["call", "cli_greet", "{}", flag, pattern]);
+            assert_eq!(code, ExitCode::from(2), "{flag} {pattern:?}");
+            assert_eq!(out, "", "{flag} {pattern:?}");
+            assert!(err.starts_with("error: "), "{err}");
+            assert!(err.contains("is not a tool pattern"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn usage_errors_exit_two_and_help_exits_zero() {
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, ExitCode::from(2));
+    assert_eq!(out, "");
+    assert!(err.contains("Usage"), "{err}");
+    let (code, _, err) = run(&["frobnicate"]);
+    assert_eq!(code, ExitCode::from(2));
+    assert!(err.contains("frobnicate"), "{err}");
+    let (code, _, _) = run(&["call"]);
+    assert_eq!(code, ExitCode::from(2));
+
+    let (code, out, err) = run(&["--help"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(err, "");
+    for command in ["list", "describe", "call"] {
+        assert!(out.contains(command), "{out}");
+    }
+}
+
+#[test]
+fn configure_hands_state_and_settings_to_the_dispatcher() {
+    let cli = Cli::new().configure(|builder| builder.state(User("ada".into())));
+    let (code, out, _) = run_cli(cli, &["call", "cli_whoami"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    assert_eq!(parse(&out)["data"]["result"], "ada");
+
+    let (code, out, _) = run(&["call", "cli_whoami"]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(parse(&out)["type"], "runtime");
+
+    let cli = Cli::new().configure(|builder| builder.timeout(Duration::from_millis(40)));
+    let (code, out, _) = run_cli(cli, &["call", "cli_sleep", r#"{"ms": 500}"#]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(parse(&out)["type"], "timeout");
+}
+
+#[test]
+
+fn configure_policy_is_kept_by_call() {
+    let cli = Cli::new()
+        .configure(|builder| builder.policy(Policy::new().disable("cli_greet".parse().unwrap())));
+    let (code, out, _) = run_cli(cli, &["call", "cli_greet", r#"{"name": "a"}"#]);
+    assert_eq!(parse(&out)["type"], "disabled", "{out}");
+    assert_eq!(code, ExitCode::from(1));
+
+    let cli = Cli::new().configure(|builder| builder.policy(Policy::new().allow_dangerous(true)));
+    let (code, out, _) = run_cli(cli, &["call", "x_nuke"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+}
+
+#[test]
+fn a_cli_over_a_custom_registry() {
+    let registry: &'static buril::Registry = Box::leak(Box::new(
+        buril::Registry::new([buril::registry().get("cli_fail").unwrap()]).unwrap(),
+    ));
+    let cli = Cli::new().registry(registry);
+    let (code, out, _) = run_cli(cli, &["list"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(out.starts_with("cli_fail  Always fails.\n\n"), "{out}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let (code, out, _) = run_cli(Cli::new().registry(registry), &["call", "cli_greet"]);
+    assert_eq!(code, ExitCode::from(1));
+    assert_eq!(parse(&out)["type"], "not_found");
+}

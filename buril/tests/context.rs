@@ -1,0 +1,303 @@
+//! What a tool gets from its context: host state, progress reporting, cancellation, its name and
+//! deadline; and calling a tool function directly with a detached context.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use buril::{CallOptions, Context, Dispatcher, Progress, ProgressSink, State, ToolError};
+use serde_json::json;
+
+/// The host's project.
+struct Project {
+    root: String,
+}
+
+/// A log the host reads after the calls.
+#[derive(Clone, Default)]
+struct Log(Arc<Mutex<Vec<String>>>);
+
+/// Another piece of state, of a different type.
+struct Limit(u32);
+
+/// Resolves a path in the host's project.
+#[buril::tool(off_thread, aliases = ["ctx_locate"])]
+fn ctx_resolve(
+    /// A project-relative path.
+    path: String,
+    ctx: &buril::Context,
+) -> Result<String, ToolError> {
+    let project = ctx.state::<Project>()?;
+    if let Some(log) = ctx.try_state::<Log>() {
+        log.0
+            .lock()
+            .unwrap()
+            .push(format!("{} {path}", ctx.tool_name()));
+    }
+    Ok(format!("{}/{path}", project.root))
+}
+
+/// Resolves a path asynchronously, on the main thread.
+#[buril::tool]
+async fn ctx_resolve_async(
+    /// A project-relative path.
+    path: String,
+    ctx: &buril::Context,
+) -> Result<String, ToolError> {
+    tokio::task::yield_now().await;
+    let project = ctx.state::<Project>()?;
+    let limit = ctx.state::<Limit>().map_or(0, |l| l.0);
+    Ok(format!("{}/{path} (limit {limit})", project.root))
+}
+
+/// Does `steps` steps, reporting progress after each.
+#[buril::tool]
+fn ctx_work(
+    /// How many steps.
+    steps: u32,
+    ctx: &buril::Context,
+) -> Result<u32, ToolError> {
+    for step in 1..=steps {
+        ctx.check_cancelled()?;
+        ctx.report_progress(
+            f64::from(step),
+            Some(f64::from(steps)),
+            Some(&format!("step {step}")),
+        );
+    }
+    Ok(steps)
+}
+
+/// Does `steps` steps asynchronously, reporting progress without a total.
+#[buril::tool(off_thread)]
+async fn ctx_work_async(
+    /// How many steps.
+    steps: u32,
+    ctx: &buril::Context,
+) -> u32 {
+    for step in 1..=steps {
+        tokio::task::yield_now().await;
+        ctx.report_progress(f64::from(step), None, None);
+    }
+    steps
+}
+
+/// Reports what the context says about the call.
+#[buril::tool(off_thread)]
+fn ctx_inspect(ctx: &buril::Context) -> serde_json::Value {
+    json!({
+        "tool": ctx.tool_name(),
+        "cancelled": ctx.is_cancelled(),
+        "deadline_ms": ctx
+            .deadline()
+            .map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64),
+    })
+}
+
+fn recorder() -> (ProgressSink, Arc<Mutex<Vec<Progress>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink: ProgressSink = {
+        let seen = Arc::clone(&seen);
+        Arc::new(move |progress: Progress| seen.lock().unwrap().push(progress))
+    };
+    (sink, seen)
+}
+
+#[test]
+fn tools_read_typed_host_state() {
+    let log = Log::default();
+    let d = Dispatcher::builder()
+        .state(Project {
+            root: "/projects/demo".into(),
+        })
+        .state(log.clone())
+        .state(Limit(3))
+        .build();
+    assert_eq!(
+        d.call("ctx_resolve", json!({"path": "Assets/Main.scene"})),
+        json!({"ok": true, "data": {"result": "/projects/demo/Assets/Main.scene"}})
+    );
+    assert_eq!(
+        d.call("ctx_resolve_async", json!({"path": "a"})),
+        json!({"ok": true, "data": {"result": "/projects/demo/a (limit 3)"}})
+    );
+    // The tool's name in the context is its own, even when called by an alias.
+    let envelope = d.call("ctx_locate", json!({"path": "b"}));
+    assert_eq!(envelope["ok"], true);
+    assert_eq!(
+        *log.0.lock().unwrap(),
+        ["ctx_resolve Assets/Main.scene", "ctx_resolve b"]
+    );
+}
+
+#[test]
+fn a_later_value_of_the_same_type_replaces_the_earlier() {
+    let d = Dispatcher::builder()
+        .state(Project {
+            root: "/old".into(),
+        })
+        .state(Project {
+            root: "/new".into(),
+        })
+        .build();
+    assert_eq!(
+        d.call("ctx_resolve", json!({"path": "x"}))["data"]["result"],
+        "/new/x"
+    );
+}
+
+#[test]
+fn missing_state_is_a_runtime_error_naming_the_type() {
+    let d = Dispatcher::new();
+    let envelope = d.call("ctx_resolve", json!({"path": "x"}));
+    assert_eq!(
+        envelope,
+        json!({
+            "ok": false,
+            "type": "runtime",
+            "error": format!(
+                "the host did not provide state of type `{}` that the tool `ctx_resolve` needs",
+                std::any::type_name::<Project>()
+            )
+        })
+    );
+    assert!(
+        envelope["error"].as_str().unwrap().contains("Project"),
+        "{envelope}"
+    );
+    let envelope = d.call("ctx_resolve_async", json!({"path": "x"}));
+    assert_eq!(envelope["type"], "runtime");
+    assert!(
+        envelope["error"]
+            .as_str()
+            .unwrap()
+            .contains("the tool `ctx_resolve_async` needs")
+    );
+}
+
+#[test]
+fn progress_reaches_the_callers_sink() {
+    let d = Dispatcher::new();
+    let (sink, seen) = recorder();
+    let options = CallOptions {
+        progress: Some(sink),
+        ..CallOptions::default()
+    };
+    let outcome = d.invoke_with("ctx_work", json!({"steps": 3}), options);
+    assert_eq!(outcome.data(), Some(&json!({"result": 3})));
+    let expected: Vec<Progress> = (1..=3)
+        .map(|step| Progress {
+            tool: "ctx_work",
+            progress: f64::from(step),
+            total: Some(3.0),
+            message: Some(format!("step {step}")),
+        })
+        .collect();
+    assert_eq!(*seen.lock().unwrap(), expected);
+
+    let (sink, seen) = recorder();
+    let options = CallOptions {
+        progress: Some(sink),
+        timeout: Some(Duration::from_secs(5)),
+        ..CallOptions::default()
+    };
+    let outcome = d.invoke_with("ctx_work_async", json!({"steps": 2}), options);
+    assert!(outcome.is_ok());
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[1].tool, "ctx_work_async");
+    assert_eq!((seen[1].progress, seen[1].total), (2.0, None));
+    assert_eq!(seen[1].message, None);
+
+    // Without a sink, reporting does nothing.
+    assert_eq!(d.call("ctx_work", json!({"steps": 2}))["ok"], true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn progress_reaches_the_sink_of_an_async_call() {
+    let d = Dispatcher::new();
+    let (sink, seen) = recorder();
+    let options = CallOptions {
+        progress: Some(sink),
+        ..CallOptions::default()
+    };
+    let outcome = d
+        .invoke_async("ctx_work", json!({"steps": 4}), options)
+        .await;
+    assert!(outcome.is_ok());
+    let progress: Vec<f64> = seen.lock().unwrap().iter().map(|p| p.progress).collect();
+    assert_eq!(progress, [1.0, 2.0, 3.0, 4.0]);
+}
+
+#[test]
+fn the_context_knows_the_tool_and_its_deadline() {
+    let d = Dispatcher::new();
+    let envelope = d.call("ctx_inspect", json!({}));
+    // A `Value` output may be anything, so it is always wrapped.
+    assert_eq!(
+        envelope["data"]["result"],
+        json!({"tool": "ctx_inspect", "cancelled": false, "deadline_ms": null})
+    );
+    let options = CallOptions {
+        timeout: Some(Duration::from_secs(30)),
+        ..CallOptions::default()
+    };
+    let outcome = d.invoke_with("ctx_inspect", json!({}), options);
+    let remaining = outcome.data().unwrap()["result"]["deadline_ms"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        remaining > 20_000 && remaining <= 30_000,
+        "remaining {remaining} ms"
+    );
+}
+
+#[test]
+fn a_detached_context_lets_a_test_call_the_function_directly() {
+    let ctx = Context::detached(State::new().with(Project {
+        root: "/tmp/p".into(),
+    }));
+    assert_eq!(ctx_resolve("a.txt".into(), &ctx).unwrap(), "/tmp/p/a.txt");
+    assert_eq!(ctx.tool_name(), "");
+    assert!(!ctx.is_cancelled());
+    assert!(ctx.deadline().is_none());
+    assert!(ctx.try_state::<Limit>().is_none());
+
+    let ctx = Context::detached(State::new());
+    let error = ctx_resolve("a.txt".into(), &ctx).unwrap_err();
+    assert_eq!(error.kind(), buril::ErrorKind::Runtime);
+    assert!(error.message().contains("Project"), "{error}");
+
+    // Async tools too, on any executor.
+    let ctx = Context::detached(
+        State::new()
+            .with(Project { root: "/r".into() })
+            .with(Limit(9)),
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let text = runtime
+        .block_on(ctx_resolve_async("b".into(), &ctx))
+        .unwrap();
+    assert_eq!(text, "/r/b (limit 9)");
+
+    // Cancelling the detached context's token stops a cooperative tool.
+    let ctx = Context::detached(State::new());
+    assert_eq!(ctx_work(2, &ctx).unwrap(), 2);
+    ctx.cancel_token().cancel();
+    assert!(ctx.is_cancelled());
+    assert_eq!(
+        ctx_work(2, &ctx).unwrap_err().kind(),
+        buril::ErrorKind::Cancelled
+    );
+}
+
+#[test]
+fn state_holds_one_value_per_type() {
+    let mut state = State::new().with(Limit(1)).with(7_u8);
+    assert_eq!(state.get::<Limit>().map(|l| l.0), Some(1));
+    assert_eq!(state.get::<u8>(), Some(&7));
+    assert!(state.get::<u16>().is_none());
+    state.insert(Limit(2));
+    assert_eq!(state.get::<Limit>().map(|l| l.0), Some(2));
+}

@@ -1,0 +1,460 @@
+//! Main-thread tools run on one thread, one at a time; off-thread tools run concurrently; host
+//! pumping, nested calls and async callers.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::{self, ThreadId};
+use std::time::{Duration, Instant};
+
+use buril::{CallOptions, Context, Dispatcher, MainThread, ToolError};
+use serde_json::{Value, json};
+
+/// What the tools of one dispatcher observed, handed to them as host state.
+#[derive(Default)]
+struct Tracker {
+    busy: AtomicBool,
+    overlaps: AtomicUsize,
+    main_threads: Mutex<HashSet<ThreadId>>,
+    main_names: Mutex<HashSet<String>>,
+    off_in_flight: AtomicUsize,
+    off_max: AtomicUsize,
+}
+
+impl Tracker {
+    /// Runs `f` as a main-thread tool body: records the thread and checks nothing else runs.
+    fn main<T>(&self, f: impl FnOnce() -> T) -> T {
+        if self.busy.swap(true, Ordering::SeqCst) {
+            self.overlaps.fetch_add(1, Ordering::SeqCst);
+        }
+        self.main_threads
+            .lock()
+            .unwrap()
+            .insert(thread::current().id());
+        let name = thread::current().name().unwrap_or("<unnamed>").to_owned();
+        self.main_names.lock().unwrap().insert(name);
+        // Long enough for an overlap to show.
+        thread::sleep(Duration::from_micros(200));
+        let value = f();
+        self.busy.store(false, Ordering::SeqCst);
+        value
+    }
+}
+
+fn tracked(ctx: &Context) -> Arc<Tracker> {
+    ctx.try_state::<Arc<Tracker>>().cloned().unwrap_or_default()
+}
+
+/// Adds, on the main thread.
+#[buril::tool]
+fn th_add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+    ctx: &buril::Context,
+) -> i64 {
+    tracked(ctx).main(|| a + b)
+}
+
+/// Negates, asynchronously, on the main thread.
+#[buril::tool]
+async fn th_neg(
+    /// The number.
+    n: i64,
+    ctx: &buril::Context,
+) -> i64 {
+    let tracker = tracked(ctx);
+    if tracker.busy.swap(true, Ordering::SeqCst) {
+        tracker.overlaps.fetch_add(1, Ordering::SeqCst);
+    }
+    tracker
+        .main_threads
+        .lock()
+        .unwrap()
+        .insert(thread::current().id());
+    tokio::task::yield_now().await;
+    tracker
+        .main_threads
+        .lock()
+        .unwrap()
+        .insert(thread::current().id());
+    tracker.busy.store(false, Ordering::SeqCst);
+    -n
+}
+
+/// Multiplies, anywhere.
+#[buril::tool(off_thread)]
+fn th_mul(
+    /// The first factor.
+    a: i64,
+    /// The second factor.
+    b: i64,
+) -> i64 {
+    a * b
+}
+
+/// Joins two strings, asynchronously, anywhere.
+#[buril::tool(off_thread)]
+async fn th_concat(
+    /// The start.
+    a: String,
+    /// The end.
+    b: String,
+) -> String {
+    tokio::task::yield_now().await;
+    format!("{a}{b}")
+}
+
+/// Says which thread it runs on, on the main thread.
+#[buril::tool]
+fn th_where() -> String {
+    format!("{:?}", thread::current().id())
+}
+
+/// Says which thread it runs on, asynchronously, on the main thread.
+#[buril::tool]
+async fn th_where_async() -> String {
+    format!("{:?}", thread::current().id())
+}
+
+/// Waits (at most two seconds) until `count` calls of it are running at the same time.
+#[buril::tool(off_thread)]
+fn th_meet(
+    /// How many calls must meet.
+    count: usize,
+    ctx: &buril::Context,
+) -> bool {
+    let tracker = tracked(ctx);
+    let now = tracker.off_in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    tracker.off_max.fetch_max(now, Ordering::SeqCst);
+    let start = Instant::now();
+    let met = loop {
+        if tracker.off_max.load(Ordering::SeqCst) >= count {
+            break true;
+        }
+        if start.elapsed() > Duration::from_secs(2) {
+            break false;
+        }
+        thread::sleep(Duration::from_millis(1));
+    };
+    tracker.off_in_flight.fetch_sub(1, Ordering::SeqCst);
+    met
+}
+
+/// The dispatcher the nesting tools call through.
+static NESTED: OnceLock<Dispatcher> = OnceLock::new();
+
+fn nested() -> Dispatcher {
+    NESTED.get_or_init(|| Dispatcher::builder().build()).clone()
+}
+
+/// Calls other tools through the dispatcher, from the main thread.
+#[buril::tool]
+fn th_outer(
+    /// The number to work on.
+    n: i64,
+) -> Result<i64, ToolError> {
+    let d = nested();
+    let sum = d.call("th_add", json!({"a": n, "b": 1}));
+    let product = d.call("th_mul", json!({"a": n, "b": 2}));
+    let negated = d.call("th_neg", json!({"n": n}));
+    let joined = d.call("th_concat", json!({"a": "x", "b": "y"}));
+    let results = [&sum, &product, &negated];
+    let mut total = 0;
+    for envelope in results {
+        total += envelope["data"]["result"]
+            .as_i64()
+            .ok_or_else(|| ToolError::runtime(format!("nested call failed: {envelope}")))?;
+    }
+    if joined["data"]["result"] != "xy" {
+        return Err(ToolError::runtime(format!("nested call failed: {joined}")));
+    }
+    Ok(total)
+}
+
+/// Calls other main-thread tools through the dispatcher, from an async main-thread tool.
+#[buril::tool]
+async fn th_outer_async(
+    /// The number to work on.
+    n: i64,
+) -> Result<i64, ToolError> {
+    let d = nested();
+    let sum = d.call("th_add", json!({"a": n, "b": 1}));
+    let negated = d.call("th_neg", json!({"n": n}));
+    let mut total = 0;
+    for envelope in [&sum, &negated] {
+        total += envelope["data"]["result"]
+            .as_i64()
+            .ok_or_else(|| ToolError::runtime(format!("nested call failed: {envelope}")))?;
+    }
+    Ok(total)
+}
+
+fn tracked_dispatcher() -> (Dispatcher, Arc<Tracker>) {
+    let tracker = Arc::new(Tracker::default());
+    let d = Dispatcher::builder().state(Arc::clone(&tracker)).build();
+    (d, tracker)
+}
+
+fn result(envelope: &Value) -> &Value {
+    assert_eq!(envelope["ok"], true, "{envelope}");
+    &envelope["data"]["result"]
+}
+
+#[test]
+fn main_thread_tools_run_on_one_thread_one_at_a_time() {
+    let (d, tracker) = tracked_dispatcher();
+    let callers: Vec<_> = (0..6)
+        .map(|t| {
+            let d = d.clone();
+            thread::spawn(move || {
+                for i in 0..30 {
+                    assert_eq!(result(&d.call("th_add", json!({"a": t, "b": i}))), t + i);
+                    assert_eq!(result(&d.call("th_neg", json!({"n": i}))), -i);
+                }
+                thread::current().id()
+            })
+        })
+        .collect();
+    let caller_ids: Vec<ThreadId> = callers.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(tracker.overlaps.load(Ordering::SeqCst), 0);
+    let threads = tracker.main_threads.lock().unwrap();
+    assert_eq!(threads.len(), 1, "{threads:?}");
+    let main = threads.iter().next().unwrap();
+    assert!(!caller_ids.contains(main));
+    assert_ne!(*main, thread::current().id());
+    assert_eq!(
+        *tracker.main_names.lock().unwrap(),
+        HashSet::from(["buril-main".to_owned()])
+    );
+}
+
+#[test]
+fn off_thread_tools_run_concurrently() {
+    let (d, tracker) = tracked_dispatcher();
+    let callers: Vec<_> = (0..3)
+        .map(|_| {
+            let d = d.clone();
+            thread::spawn(move || d.call("th_meet", json!({"count": 3})))
+        })
+        .collect();
+    for caller in callers {
+        assert_eq!(*result(&caller.join().unwrap()), true);
+    }
+    assert!(tracker.off_max.load(Ordering::SeqCst) >= 3);
+
+    // On workers too (calls with a timeout).
+    let (d, tracker) = tracked_dispatcher();
+    let callers: Vec<_> = (0..2)
+        .map(|_| {
+            let d = d.clone();
+            thread::spawn(move || {
+                let options = CallOptions {
+                    timeout: Some(Duration::from_secs(5)),
+                    ..CallOptions::default()
+                };
+                d.invoke_with("th_meet", json!({"count": 2}), options)
+                    .into_envelope()
+            })
+        })
+        .collect();
+    for caller in callers {
+        assert_eq!(*result(&caller.join().unwrap()), true);
+    }
+    assert!(tracker.off_max.load(Ordering::SeqCst) >= 2);
+}
+
+#[test]
+fn eight_threads_of_mixed_calls_all_answer_correctly() {
+    let (d, tracker) = tracked_dispatcher();
+    let answered = Arc::new(AtomicUsize::new(0));
+    let callers: Vec<_> = (0..8_i64)
+        .map(|t| {
+            let d = d.clone();
+            let answered = Arc::clone(&answered);
+            thread::spawn(move || {
+                for i in 0..200_i64 {
+                    let (envelope, expected) = match i % 5 {
+                        0 => (d.call("th_add", json!({"a": t, "b": i})), json!(t + i)),
+                        1 => (d.call("th_mul", json!({"a": t, "b": i})), json!(t * i)),
+                        2 => (
+                            d.call("th_concat", json!({"a": t.to_string(), "b": i.to_string()})),
+                            json!(format!("{t}{i}")),
+                        ),
+                        3 => (
+                            d.call("th_neg", json!({"n": t * 1000 + i})),
+                            json!(-(t * 1000 + i)),
+                        ),
+                        _ => {
+                            let options = CallOptions {
+                                timeout: Some(Duration::from_secs(10)),
+                                ..CallOptions::default()
+                            };
+                            let outcome = d.invoke_with("th_mul", json!({"a": i, "b": 3}), options);
+                            (outcome.into_envelope(), json!(i * 3))
+                        }
+                    };
+                    assert_eq!(envelope, json!({"ok": true, "data": {"result": expected}}));
+                    answered.fetch_add(1, Ordering::SeqCst);
+                }
+            })
+        })
+        .collect();
+    for caller in callers {
+        caller.join().unwrap();
+    }
+    assert_eq!(answered.load(Ordering::SeqCst), 1600);
+    assert_eq!(tracker.overlaps.load(Ordering::SeqCst), 0);
+    assert_eq!(tracker.main_threads.lock().unwrap().len(), 1);
+    assert_eq!(d.pending_main_thread_calls(), 0);
+}
+
+#[test]
+fn host_mode_runs_other_threads_calls_when_pumped() {
+    let d = Dispatcher::builder().main_thread(MainThread::Host).build();
+    let here = format!("{:?}", thread::current().id());
+
+    // On the main thread itself: inline, at once.
+    assert_eq!(*result(&d.call("th_where", json!({}))), here);
+    assert_eq!(*result(&d.call("th_where_async", json!({}))), here);
+    assert_eq!(d.pump(), 0);
+
+    // From another thread: queued until pumped.
+    let caller = {
+        let d = d.clone();
+        thread::spawn(move || d.call("th_where", json!({})))
+    };
+    let start = Instant::now();
+    while d.pending_main_thread_calls() == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "the call never queued"
+        );
+        thread::sleep(Duration::from_millis(2));
+    }
+    thread::sleep(Duration::from_millis(50));
+    assert!(!caller.is_finished(), "the call ran without a pump");
+    assert_eq!(d.pending_main_thread_calls(), 1);
+    assert_eq!(d.pump(), 1);
+    assert_eq!(*result(&caller.join().unwrap()), here);
+    assert_eq!(d.pending_main_thread_calls(), 0);
+
+    // Off-thread tools do not wait for the pump.
+    let caller = {
+        let d = d.clone();
+        thread::spawn(move || d.call("th_mul", json!({"a": 2, "b": 3})))
+    };
+    assert_eq!(*result(&caller.join().unwrap()), 6);
+
+    // Several queued calls run in order on one pump.
+    let callers: Vec<_> = (0..3)
+        .map(|i| {
+            let d = d.clone();
+            thread::spawn(move || d.call("th_add", json!({"a": i, "b": 10})))
+        })
+        .collect();
+    let start = Instant::now();
+    while d.pending_main_thread_calls() < 3 {
+        assert!(start.elapsed() < Duration::from_secs(2));
+        thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(d.pump(), 3);
+    for (i, caller) in callers.into_iter().enumerate() {
+        assert_eq!(*result(&caller.join().unwrap()), i as i64 + 10);
+    }
+}
+
+#[test]
+fn pump_belongs_to_the_main_thread() {
+    let d = Dispatcher::builder().main_thread(MainThread::Host).build();
+    let other = d.clone();
+    let pumped = thread::spawn(move || other.pump()).join();
+    assert!(pumped.is_err(), "pump from another thread must panic");
+    // An owned main thread needs no pumping.
+    assert_eq!(Dispatcher::new().pump(), 0);
+}
+
+#[test]
+fn a_main_thread_tool_can_call_tools_through_the_dispatcher() {
+    let d = nested();
+    let (tx, rx) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(d.call("th_outer", json!({"n": 5})));
+    });
+    let envelope = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("a nested call deadlocked");
+    // (5 + 1) + (5 * 2) + (-5)
+    assert_eq!(envelope, json!({"ok": true, "data": {"result": 11}}));
+}
+
+#[test]
+
+fn an_async_main_thread_tool_can_call_tools_through_the_dispatcher() {
+    let d = nested();
+    let (tx, rx) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        let _ = tx.send(d.call("th_outer_async", json!({"n": 5})));
+    });
+    let envelope = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("a nested call deadlocked");
+    // (5 + 1) + (-5)
+    assert_eq!(envelope, json!({"ok": true, "data": {"result": 1}}));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn invoke_async_serves_every_kind_of_tool() {
+    let (d, tracker) = tracked_dispatcher();
+    let cases = [
+        ("th_mul", json!({"a": 6, "b": 7}), json!(42)),
+        ("th_concat", json!({"a": "a", "b": "b"}), json!("ab")),
+        ("th_add", json!({"a": 1, "b": 2}), json!(3)),
+        ("th_neg", json!({"n": 9}), json!(-9)),
+    ];
+    for (name, input, expected) in cases {
+        let outcome = d.invoke_async(name, input, CallOptions::default()).await;
+        assert_eq!(outcome.data(), Some(&json!({"result": expected})), "{name}");
+    }
+    let where_sync = d.call_async("th_where", json!({})).await;
+    let where_async = d.call_async("th_where_async", json!({})).await;
+    assert_eq!(result(&where_sync), result(&where_async));
+    assert_ne!(
+        *result(&where_sync),
+        format!("{:?}", thread::current().id())
+    );
+    assert_eq!(tracker.main_threads.lock().unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hundred_concurrent_async_calls() {
+    let (d, tracker) = tracked_dispatcher();
+    let tasks: Vec<_> = (0..100_i64)
+        .map(|i| {
+            let d = d.clone();
+            tokio::spawn(async move {
+                let (name, input, expected) = match i % 4 {
+                    0 => ("th_mul", json!({"a": i, "b": 2}), json!(i * 2)),
+                    1 => (
+                        "th_concat",
+                        json!({"a": "n", "b": i.to_string()}),
+                        json!(format!("n{i}")),
+                    ),
+                    2 => ("th_add", json!({"a": i, "b": 1}), json!(i + 1)),
+                    _ => ("th_neg", json!({"n": i}), json!(-i)),
+                };
+                let envelope = d.call_async(name, input).await;
+                assert_eq!(envelope, json!({"ok": true, "data": {"result": expected}}));
+                i
+            })
+        })
+        .collect();
+    let mut done = Vec::new();
+    for task in tasks {
+        done.push(task.await.unwrap());
+    }
+    assert_eq!(done, (0..100).collect::<Vec<_>>());
+    assert_eq!(tracker.overlaps.load(Ordering::SeqCst), 0);
+    assert_eq!(tracker.main_threads.lock().unwrap().len(), 1);
+}
