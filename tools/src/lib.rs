@@ -1,1 +1,40 @@
-//! Example tools.
+//! Tools for an editor-like project folder, in six families modelled on a game editor:
+//!
+//! | family | what it works on |
+//! | --- | --- |
+//! | `scene_` | scene files (`Assets/**/*.scene`) and the scenes open in the editor |
+//! | `gameobject_` | the game objects of the open scenes: create, find, move, reparent, components |
+//! | `asset_` | files under `Assets/`: list, read, search, create, move, delete |
+//! | `console_` | the console log in `Library/console.jsonl` |
+//! | `editor_` | editor state: play mode and the selection |
+//! | `script_` | C# scripts: create from templates, list classes, find references, check |
+//!
+//! Every tool works on a [`Project`], which the host hands the dispatcher as state:
+//!
+//! ```no_run
+//! let project = tools::Project::open_or_create("example-project")?;
+//! let dispatcher = buril::Dispatcher::builder().state(project).build();
+//! let envelope = dispatcher.call(
+//!     "gameobject_create",
+//!     serde_json::json!({"name": "Enemy", "primitive": "cube"}),
+//! );
+//! assert_eq!(envelope["ok"], true);
+//! dispatcher.call("scene_save", serde_json::json!({}));
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! Edits to game objects stay in memory, and the scene is marked dirty, until `scene_save`
+//! writes it, as in the editor. Paths are relative to the project folder (`Assets/...`);
+//! absolute paths and `..` are refused.
+
+#![warn(missing_docs)]
+
+mod asset;
+mod console;
+mod editor;
+mod gameobject;
+mod project;
+mod scene;
+mod script;
+
+pub use project::Project;

@@ -1,0 +1,203 @@
+//! The `tools` binary: `list`, `describe` and `call` on a project in a temporary folder.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// Runs the binary on the project folder `project` with `args`.
+fn run(project: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tools"))
+        .args(args)
+        .env("BURIL_PROJECT", project)
+        .output()
+        .expect("the tools binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn parse(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!("not an envelope ({error}): {}", stdout(output));
+    })
+}
+
+/// A folder for the project; the binary creates and seeds it on first use.
+fn project() -> (TempDir, std::path::PathBuf) {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path().join("game");
+    (dir, root)
+}
+
+#[test]
+fn list_prints_every_tool_and_seeds_the_project() {
+    let (_dir, root) = project();
+    let output = run(&root, &["list"]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    assert!(text.contains("35 tools in 6 families"), "{text}");
+    let delete = text
+        .lines()
+        .find(|l| l.starts_with("asset_delete"))
+        .unwrap();
+    assert!(delete.ends_with("[dangerous]"), "{delete}");
+    assert!(
+        root.join("Assets/Scenes/Main.scene").is_file(),
+        "not seeded"
+    );
+    assert!(root.join("Assets/Scripts/Rotator.cs").is_file());
+}
+
+#[test]
+fn list_json_gives_each_tool_with_schemas() {
+    let (_dir, root) = project();
+    let output = run(&root, &["list", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let tools: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(tools.len(), 35);
+    for tool in &tools {
+        for key in [
+            "name",
+            "description",
+            "inputSchema",
+            "outputSchema",
+            "annotations",
+        ] {
+            assert!(tool.get(key).is_some(), "{key} missing in {tool}");
+        }
+        assert_eq!(tool["inputSchema"]["type"], "object");
+        assert_eq!(tool["outputSchema"]["type"], "object");
+    }
+    let list = tools.iter().find(|t| t["name"] == "scene_list").unwrap();
+    assert_eq!(list["annotations"]["readOnlyHint"], true);
+    assert_eq!(list["annotations"]["title"], "List scenes");
+
+    let family = run(&root, &["list", "--json", "--family", "console"]);
+    let console: Vec<Value> = serde_json::from_slice(&family.stdout).unwrap();
+    let names: Vec<&str> = console
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["console_clear", "console_log", "console_read"]);
+}
+
+#[test]
+fn describe_shows_parameters_and_schemas() {
+    let (_dir, root) = project();
+    let output = run(&root, &["describe", "scene_open"]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    assert!(text.starts_with("scene_open\n"), "{text}");
+    assert!(text.contains("family:    scene"), "{text}");
+    assert!(text.contains("runs on:   main thread"), "{text}");
+    assert!(text.contains("path: string (required)"), "{text}");
+    assert!(
+        text.contains("additive: boolean | null (optional)"),
+        "{text}"
+    );
+    assert!(text.contains("input schema:"), "{text}");
+
+    let missing = run(&root, &["describe", "scene_opn"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("scene_open"));
+}
+
+#[test]
+fn call_succeeds_with_exit_zero() {
+    let (_dir, root) = project();
+    let output = run(
+        &root,
+        &[
+            "call",
+            "scene_open",
+            r#"{"path": "Assets/Scenes/Main.scene"}"#,
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let envelope = parse(&output);
+    assert_eq!(envelope["ok"], true);
+    assert_eq!(envelope["data"]["scene"]["name"], "Main");
+    assert_eq!(envelope["data"]["open_scenes"], serde_json::json!(["Main"]));
+
+    let logged = run(
+        &root,
+        &[
+            "call",
+            "console_log",
+            r#"{"message": "from the command line"}"#,
+            "--compact",
+        ],
+    );
+    assert_eq!(logged.status.code(), Some(0), "{logged:?}");
+    assert_eq!(stdout(&logged).lines().count(), 1);
+    let log = std::fs::read_to_string(root.join("Library/console.jsonl")).unwrap();
+    assert!(log.contains("from the command line"), "{log}");
+}
+
+#[test]
+fn call_with_invalid_input_exits_one() {
+    let (_dir, root) = project();
+    let output = run(
+        &root,
+        &["call", "scene_open", r#"{"path": 42, "additive": "yes"}"#],
+    );
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let envelope = parse(&output);
+    assert_eq!(envelope["ok"], false);
+    assert_eq!(envelope["type"], "validation");
+    let paths: Vec<&str> = envelope["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["/additive", "/path"]);
+
+    let escape = run(
+        &root,
+        &[
+            "call",
+            "scene_open",
+            r#"{"path": "../../etc/passwd.scene"}"#,
+        ],
+    );
+    assert_eq!(escape.status.code(), Some(1));
+    assert_eq!(parse(&escape)["type"], "validation");
+
+    let broken = run(&root, &["call", "scene_open", "{not json"]);
+    assert_eq!(broken.status.code(), Some(1));
+    assert_eq!(parse(&broken)["type"], "validation");
+}
+
+#[test]
+fn dangerous_tools_need_enable() {
+    let (_dir, root) = project();
+    let input = r#"{"path": "Assets/Materials/Ground.mat"}"#;
+    let refused = run(&root, &["call", "asset_delete", input]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert_eq!(parse(&refused)["type"], "disabled");
+    assert!(root.join("Assets/Materials/Ground.mat").is_file());
+
+    let allowed = run(
+        &root,
+        &["call", "asset_delete", input, "--enable", "asset_delete"],
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{allowed:?}");
+    assert_eq!(parse(&allowed)["data"]["files_deleted"], 1);
+    assert!(!root.join("Assets/Materials/Ground.mat").exists());
+}
+
+#[test]
+fn an_unusable_project_folder_exits_two() {
+    let dir = TempDir::new().unwrap();
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let output = run(&file, &["list"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot open the project"), "{stderr}");
+    assert!(stderr.contains("BURIL_PROJECT"), "{stderr}");
+}
