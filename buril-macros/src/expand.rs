@@ -36,7 +36,12 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     match cx.check() {
         Ok(()) => {
             let registration = registration(&attrs, &function, &resolved);
-            quote!(#stripped #registration)
+            // Each parameter is a property of the input, so long parameter lists are normal.
+            quote! {
+                #[allow(clippy::too_many_arguments)]
+                #stripped
+                #registration
+            }
         }
         Err(errors) => {
             // Fallback: the function itself still compiles, so only the real errors show.

@@ -151,41 +151,88 @@ impl Validator {
         }
     }
 
-    /// For `anyOf`/`oneOf` failures: the problems of the variant that came closest, so that the
-    /// caller learns what to fix rather than only that nothing matched.
+    /// For `anyOf`/`oneOf` failures: say what would have matched, so that the caller learns
+    /// what to fix rather than only that nothing matched.
     fn describe_variants(
         &self,
         path: &str,
         instance: &Value,
         context: &[Vec<ValidationError<'static>>],
     ) -> Vec<Problem> {
-        // The closest variant: one whose type fits the value (a `null` branch never fits an
-        // object), then the one with the fewest problems.
-        let closest = context
+        // A string enum with documented values: `oneOf` of constants.
+        let constants: Option<Vec<String>> = context
             .iter()
-            .filter(|errors| !errors.is_empty())
-            .min_by_key(|errors| {
-                (
-                    errors.iter().any(|e| is_type_mismatch_at(e, path)),
-                    errors.len(),
-                )
-            });
-        let mut problems = vec![Problem::new(
-            path,
-            format!(
-                "{} matches none of the allowed variants",
-                describe(instance)
-            ),
-        )];
-        if let Some(errors) = closest.filter(|errors| errors.len() <= 4) {
-            for error in errors {
-                for mut problem in self.describe(error) {
-                    problem.message = format!("closest variant: {}", problem.message);
-                    problems.push(problem);
+            .map(|errors| match errors.as_slice() {
+                [error] => match error.kind() {
+                    ValidationErrorKind::Constant { expected_value } => {
+                        Some(compact(expected_value))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        if let Some(constants) = constants.filter(|c| !c.is_empty()) {
+            return vec![Problem::new(
+                path,
+                format!(
+                    "expected one of {}, got {}",
+                    constants.join(", "),
+                    describe(instance)
+                ),
+            )];
+        }
+        // Variants whose type does not fit the value (the `null` of an `Option`) say nothing
+        // useful; when one variant is left, its problems are the answer.
+        let fitting: Vec<&Vec<ValidationError<'static>>> = context
+            .iter()
+            .filter(|errors| !errors.iter().any(|e| is_type_mismatch_at(e, path)))
+            .collect();
+        match fitting.as_slice() {
+            [] => {
+                let expected: Vec<String> = context
+                    .iter()
+                    .flatten()
+                    .filter_map(|e| match e.kind() {
+                        ValidationErrorKind::Type { kind }
+                            if e.instance_path().to_string() == path =>
+                        {
+                            Some(expected_types(kind))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                vec![Problem::new(
+                    path,
+                    format!(
+                        "expected {}, got {}",
+                        expected.join(" or "),
+                        describe(instance)
+                    ),
+                )]
+            }
+            [only] => only.iter().flat_map(|error| self.describe(error)).collect(),
+            several => {
+                let mut problems = vec![Problem::new(
+                    path,
+                    format!(
+                        "{} matches none of the allowed variants",
+                        describe(instance)
+                    ),
+                )];
+                if let Some(closest) = several.iter().min_by_key(|errors| errors.len())
+                    && closest.len() <= 4
+                {
+                    for error in closest.iter() {
+                        for mut problem in self.describe(error) {
+                            problem.message = format!("closest variant: {}", problem.message);
+                            problems.push(problem);
+                        }
+                    }
                 }
+                problems
             }
         }
-        problems
     }
 
     /// The property names the schema allows at the location of an `additionalProperties` error.

@@ -185,10 +185,10 @@ fn describe_shows_parameters_and_schemas() {
     for expected in [
         "family:    cli\n",
         "runs on:   main thread\n",
-        "hints:     {\"idempotentHint\":true,\"readOnlyHint\":true,\"title\":\"Greet\"}\n",
+        "hints:     {\"title\":\"Greet\",\"readOnlyHint\":true,\"idempotentHint\":true}\n",
         "parameters:\n",
-        "  excitement: integer | null (optional)  How many exclamation marks.\n",
         "  name: string (required)  Who to greet.\n",
+        "  excitement: integer | null (optional)  How many exclamation marks.\n",
         "\ninput schema:\n",
         "\noutput schema:\n",
     ] {

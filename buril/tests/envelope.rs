@@ -415,7 +415,7 @@ fn outcome_serializes_with_ok_first() {
     let ok = Outcome::ok(json!({"b": 1, "a": 2}));
     assert_eq!(
         serde_json::to_string(&ok).unwrap(),
-        r#"{"ok":true,"data":{"a":2,"b":1}}"#
+        r#"{"ok":true,"data":{"b":1,"a":2}}"#
     );
     let failed = Outcome::err(ToolError::runtime("boom"));
     assert_eq!(

@@ -715,17 +715,17 @@ fn golden_schemas() {
     assert_eq!(
         serde_json::to_string(input).unwrap(),
         concat!(
-            r#"{"additionalProperties":false,"properties":{"limit":{"description":"How many "#,
-            r#"times, at most.","format":"uint32","minimum":0,"type":["integer","null"]},"name":"#,
-            r#"{"description":"Who to greet.","type":"string"}},"required":["name"],"#,
-            r#""type":"object"}"#
+            r#"{"type":"object","properties":{"name":{"type":"string","description":"Who to "#,
+            r#"greet."},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"#,
+            r#""description":"How many times, at most."}},"required":["name"],"#,
+            r#""additionalProperties":false}"#
         )
     );
     assert_eq!(
         serde_json::to_string(output).unwrap(),
         concat!(
-            r#"{"additionalProperties":false,"properties":{"result":{"format":"uint64","#,
-            r#""minimum":0,"type":"integer"}},"required":["result"],"type":"object"}"#
+            r#"{"type":"object","properties":{"result":{"type":"integer","format":"uint64","#,
+            r#""minimum":0}},"required":["result"],"additionalProperties":false}"#
         )
     );
 }

@@ -247,7 +247,7 @@ fn an_unknown_property_suggests_the_nearest_and_lists_the_known_ones() {
     assert_eq!(problems[0].0, "/additiv");
     assert_eq!(
         problems[0].1,
-        "unknown property; did you mean `additive`? Known properties: additive, count, mode, path"
+        "unknown property; did you mean `additive`? Known properties: path, count, mode, additive"
     );
 
     // Nothing close: no guess, but still the list.
@@ -261,7 +261,7 @@ fn an_unknown_property_suggests_the_nearest_and_lists_the_known_ones() {
     assert!(
         problems[0]
             .1
-            .ends_with("Known properties: additive, count, mode, path"),
+            .ends_with("Known properties: path, count, mode, additive"),
         "{problems:?}"
     );
 }
@@ -290,7 +290,7 @@ fn an_unknown_property_of_a_closed_nested_struct_suggests_the_nearest() {
         [
             (
                 "/settings/verbos".to_owned(),
-                "unknown property; did you mean `verbose`? Known properties: depth, verbose"
+                "unknown property; did you mean `verbose`? Known properties: verbose, depth"
                     .to_owned()
             ),
             (
@@ -525,7 +525,7 @@ fn messages_are_worded_for_a_model() {
     assert_eq!(
         error,
         "invalid input (2 problems): /path: expected a string, got the number 3; /additiv: \
-         unknown property; did you mean `additive`? Known properties: additive, count, mode, path"
+         unknown property; did you mean `additive`? Known properties: path, count, mode, additive"
     );
     // No internal jargon from the schema library.
     for (_, message) in problems_in(&envelope) {

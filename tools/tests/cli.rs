@@ -154,7 +154,7 @@ fn call_with_invalid_input_exits_one() {
         .iter()
         .map(|p| p["path"].as_str().unwrap())
         .collect();
-    assert_eq!(paths, ["/additive", "/path"]);
+    assert_eq!(paths, ["/path", "/additive"]);
 
     let escape = run(
         &root,
