@@ -310,7 +310,73 @@ pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
             }
         }
     }
-    let text = lines.join("\n");
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_owned())
+    let text = unwrap_paragraphs(&lines);
+    (!text.is_empty()).then_some(text)
+}
+
+/// Joins the lines of each paragraph with spaces, as Markdown renders them, so that a
+/// description reads the same whatever the width of the source. Blank lines, list items,
+/// headings, tables, indented code and fenced code keep their line breaks.
+fn unwrap_paragraphs(lines: &[String]) -> String {
+    let mut out = String::new();
+    let mut in_fence = false;
+    let mut joinable = false;
+    for line in lines {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            in_fence = !in_fence;
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(line);
+            joinable = false;
+            continue;
+        }
+        if in_fence {
+            out.push('\n');
+            out.push_str(line);
+            continue;
+        }
+        if trimmed.is_empty() {
+            if !out.is_empty() && !out.ends_with("\n\n") {
+                out.push_str("\n\n");
+            }
+            joinable = false;
+            continue;
+        }
+        let starts_block = line.starts_with("    ")
+            || trimmed.starts_with(['-', '*', '+', '|', '#', '>'])
+            || trimmed
+                .split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if joinable && !starts_block {
+            out.push(' ');
+            out.push_str(trimmed);
+        } else {
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(line);
+        }
+        joinable = !line.starts_with("    ");
+    }
+    out.trim().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unwrap_paragraphs;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.split('\n').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn paragraphs_are_joined_and_blocks_kept() {
+        let text = "Opens a scene,\nreplacing the others.\n\nUse it when:\n- one\n  continued\n- two\n\n```\ncode\n  kept\n```";
+        assert_eq!(
+            unwrap_paragraphs(&lines(text)),
+            "Opens a scene, replacing the others.\n\nUse it when:\n- one continued\n- two\n\n```\ncode\n  kept\n```"
+        );
+    }
 }

@@ -251,7 +251,7 @@ fn list(
     }
     let width = tools.iter().map(|t| t.name().len()).max().unwrap_or(0);
     for tool in &tools {
-        let summary = tool.description().lines().next().unwrap_or_default();
+        let summary = summary(tool.description(), 100);
         let mut marks = String::new();
         if tool.is_dangerous() {
             marks.push_str(" [dangerous]");
@@ -272,6 +272,24 @@ fn list(
         if families == 1 { "family" } else { "families" }
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The first paragraph of `text`, cut at a word boundary to about `width` characters.
+fn summary(text: &str, width: usize) -> String {
+    let first = text
+        .split("\n\n")
+        .next()
+        .unwrap_or_default()
+        .replace('\n', " ");
+    if first.chars().count() <= width {
+        return first;
+    }
+    let mut cut: String = first.chars().take(width).collect();
+    if let Some(space) = cut.rfind(' ') {
+        cut.truncate(space);
+    }
+    cut.push('…');
+    cut
 }
 
 fn describe(

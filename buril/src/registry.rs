@@ -150,6 +150,11 @@ static REGISTRY: OnceLock<Result<Registry, RegistryError>> = OnceLock::new();
 
 /// The registry of every `#[tool]` linked into this binary, built on first use.
 ///
+/// Tools register through a linker section, so a crate's tools are in the binary only when
+/// the binary links that crate: a binary or test that does not otherwise use a tool crate
+/// names it (`use my_tools as _;`). Pin the expected tool names in a test, so that a crate
+/// dropped from the link fails loudly rather than shrinking the tool list.
+///
 /// # Panics
 /// When two tools claim the same name. The build normally fails first (each name is also a
 /// linker symbol); this catches what the linker cannot, such as tools loaded in other ways.
