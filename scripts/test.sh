@@ -14,6 +14,22 @@ for component in rustfmt clippy; do
   fi
 done
 
+echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript)"
+# The interop tests compile the generated bindings with real compilers and fail, never skip,
+# when one is missing; installing them is part of running the tests.
+need_apt=()
+command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
+command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
+[ -f /usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll ] || need_apt+=(libnewtonsoft-json-cil-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}"
+fi
+mcs --version
+npm ci --prefix interop --no-audit --no-fund --loglevel=error
+interop/node_modules/.bin/tsc --version
+
 echo "== format"
 cargo fmt --all -- --check
 
