@@ -1,0 +1,5 @@
+//! Shared by the codegen tests.
+
+#![allow(dead_code)]
+
+pub mod zoo;
