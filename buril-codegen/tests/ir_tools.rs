@@ -92,3 +92,20 @@ fn a_collision_is_reported_not_resolved() {
     let error = normalize(&sources).unwrap_err();
     assert!(error.to_string().contains("`Shape`"), "{error}");
 }
+
+#[test]
+fn samples_are_real_successes() {
+    let samples = common::samples::samples();
+    assert!(samples.len() >= 58);
+    // Every output sample matches its tool's output schema.
+    for sample in samples.iter().filter(|s| s.side == "output") {
+        let tool = buril::registry().get(&sample.tool).unwrap();
+        let validator = jsonschema::validator_for(tool.output_schema()).unwrap();
+        assert!(
+            validator.is_valid(&sample.value),
+            "{} {}",
+            sample.tool,
+            sample.value
+        );
+    }
+}
