@@ -8,13 +8,18 @@
 
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod csharp;
+mod generator;
 pub mod ir;
+pub mod skills;
 mod source;
 pub mod typescript;
 pub mod writer;
 
 pub use csharp::CSharp;
+pub use generator::{Error, FileState, Generator, Report};
+pub use skills::Skills;
 pub use source::ToolSource;
 pub use typescript::TypeScript;
 pub use writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError};

@@ -22,7 +22,10 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// The `clap` version the CLI is built with, for [`Extension`] commands.
+pub use clap;
 use serde_json::{Map, Value, json};
 
 use crate::descriptor::ToolDescriptor;
@@ -44,6 +47,41 @@ type Configure = Box<dyn FnOnce(DispatcherBuilder) -> DispatcherBuilder>;
 pub struct Cli {
     configure: Configure,
     registry: Option<&'static Registry>,
+    extensions: Vec<Extension>,
+}
+
+/// What an [`Extension`] command runs with.
+pub struct Invocation<'a> {
+    /// The parsed arguments of the extension's subcommand.
+    pub matches: &'a clap::ArgMatches,
+    /// The tools of the binary.
+    pub registry: &'static Registry,
+    /// Standard output.
+    pub out: &'a mut dyn Write,
+    /// Standard error.
+    pub err: &'a mut dyn Write,
+}
+
+type Run = Box<dyn FnOnce(Invocation<'_>) -> ExitCode>;
+
+/// A subcommand added to the CLI by another crate (code generation, a server), so that one
+/// binary gets every command with one line each.
+pub struct Extension {
+    command: clap::Command,
+    run: Run,
+}
+
+impl Extension {
+    /// A subcommand: its `clap` definition (its name is the subcommand's) and what it runs.
+    pub fn new(
+        command: clap::Command,
+        run: impl FnOnce(Invocation<'_>) -> ExitCode + 'static,
+    ) -> Self {
+        Extension {
+            command,
+            run: Box::new(run),
+        }
+    }
 }
 
 impl Default for Cli {
@@ -108,7 +146,14 @@ impl Cli {
         Cli {
             configure: Box::new(|builder| builder),
             registry: None,
+            extensions: Vec::new(),
         }
+    }
+
+    /// Adds a subcommand.
+    pub fn extend(mut self, extension: Extension) -> Self {
+        self.extensions.push(extension);
+        self
     }
 
     /// Adjusts the dispatcher before calls (host state, timeouts, policy).
@@ -136,13 +181,28 @@ impl Cli {
     /// Runs the command given by `args` (the first is the program name), writing to `out` and
     /// `err`. Exit codes: 0 on success, 1 when a call answers `ok: false` or a tool is unknown,
     /// 2 on a usage error.
-    pub fn run_with<I, T>(self, args: I, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode
+    pub fn run_with<I, T>(mut self, args: I, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode
     where
         I: IntoIterator<Item = T>,
         T: Into<OsString> + Clone,
     {
-        let args = match Args::try_parse_from(args) {
-            Ok(args) => args,
+        let mut command = Args::command();
+        for extension in &self.extensions {
+            command = command.subcommand(extension.command.clone());
+        }
+        let parsed = command.try_get_matches_from(args).and_then(|matches| {
+            let extension = matches.subcommand_name().and_then(|name| {
+                self.extensions
+                    .iter()
+                    .position(|e| e.command.get_name() == name)
+            });
+            match extension {
+                Some(index) => Ok((matches, Some(index), None)),
+                None => Args::from_arg_matches(&matches).map(|args| (matches, None, Some(args))),
+            }
+        });
+        let (matches, extension, args) = match parsed {
+            Ok(parsed) => parsed,
             Err(error) => {
                 let code = if error.use_stderr() { 2 } else { 0 };
                 let text = error.render().to_string();
@@ -160,6 +220,21 @@ impl Cli {
                 let _ = writeln!(err, "error: {error}");
                 return ExitCode::from(2);
             }
+        };
+        if let Some(index) = extension {
+            let extension = self.extensions.swap_remove(index);
+            let Some((_, sub_matches)) = matches.subcommand() else {
+                return ExitCode::from(2);
+            };
+            return (extension.run)(Invocation {
+                matches: sub_matches,
+                registry,
+                out,
+                err,
+            });
+        }
+        let Some(args) = args else {
+            return ExitCode::from(2);
         };
         let result = match args.command {
             Command::List { json, family } => list(registry, json, family.as_deref(), out),

@@ -1,6 +1,6 @@
-//! The `tools` binary: the command line (`list`, `describe`, `call`) over every tool, working on
-//! the project folder named by `BURIL_PROJECT` (default: `example-project` in the current
-//! folder), which is created with a sample project on first use.
+//! The `tools` binary: the command line (`list`, `describe`, `call`, `codegen`) over every
+//! tool, working on the project folder named by `BURIL_PROJECT` (default: `example-project` in
+//! the current folder), which is created with a sample project on first use.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         }
     };
     buril::cli::Cli::new()
+        .extend(buril_codegen::cli::extension())
         .configure(move |dispatcher| dispatcher.state(project))
         .run()
 }
