@@ -65,7 +65,8 @@ pub struct Dispatcher {
 
 struct Shared {
     registry: &'static Registry,
-    policy: Policy,
+    /// Swapped whole by `set_policy`; a call reads it once.
+    policy: std::sync::RwLock<Arc<Policy>>,
     state: Arc<State>,
     default_timeout: Option<Duration>,
     tool_timeouts: HashMap<String, Duration>,
@@ -202,7 +203,7 @@ impl DispatcherBuilder {
         Dispatcher {
             shared: Arc::new(Shared {
                 registry,
-                policy: self.policy,
+                policy: std::sync::RwLock::new(Arc::new(self.policy)),
                 state: Arc::new(self.state),
                 default_timeout: self.default_timeout,
                 tool_timeouts,
@@ -281,9 +282,22 @@ impl Dispatcher {
         self.shared.registry
     }
 
-    /// The policy deciding which tools may run.
-    pub fn policy(&self) -> &Policy {
-        &self.shared.policy
+    /// The policy deciding which tools may run, as it is now.
+    pub fn policy(&self) -> Arc<Policy> {
+        Arc::clone(&self.shared.policy.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Replaces the policy, for every clone of this dispatcher; calls already admitted go on.
+    /// Returns the previous policy. A server uses this to apply a changed configuration and
+    /// then tells its clients that the tool list changed.
+    pub fn set_policy(&self, policy: Policy) -> Arc<Policy> {
+        let mut slot = self.shared.policy.write().unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(&mut *slot, Arc::new(policy))
+    }
+
+    /// Whether `tool` may run under the current policy.
+    pub fn allows(&self, tool: &ToolDescriptor) -> bool {
+        self.policy().allows(tool)
     }
 
     /// Calls `name` with `input` and answers with the envelope:
@@ -401,7 +415,7 @@ impl Dispatcher {
             )
         });
         let refuse = |error: ToolError| with_warning(Outcome::err(error), warning.clone());
-        shared.policy.check(tool).map_err(refuse)?;
+        self.policy().check(tool).map_err(refuse)?;
         let compiled = tool.compiled();
         let validator = compiled.validator.as_ref().map_err(|message| {
             refuse(ToolError::runtime(format!(
@@ -597,7 +611,7 @@ impl fmt::Debug for Dispatcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Dispatcher")
             .field("tools", &self.shared.registry.len())
-            .field("policy", &self.shared.policy)
+            .field("policy", &self.policy())
             .field("default_timeout", &self.shared.default_timeout)
             .field("main_thread", &self.shared.main.mode())
             .finish_non_exhaustive()
