@@ -475,56 +475,48 @@ impl Dispatcher {
             ..
         } = prepared;
         let name = tool.name();
-        let main = &self.shared.main;
-        let on_main = !tool.is_off_thread();
-        match tool.invoke() {
+        let invoke = tool.invoke();
+        if !tool.is_off_thread() {
+            let main = &self.shared.main;
+            let handle = self.handle_for(invoke);
+            if main.is_current() {
+                let result = run_here(name, invoke, ctx, args, handle.as_ref());
+                return late(result, name, deadline);
+            }
+            let (tx, rx) = mpsc::sync_channel(1);
+            main.submit(Box::new(move || {
+                let _ = tx.send(run_here(name, invoke, ctx, args, handle.as_ref()));
+            }));
+            return wait(rx, name, deadline, &cancel);
+        }
+        match invoke {
+            Invoke::Sync(function) if deadline.is_none() => run_sync(name, function, &ctx, args),
             Invoke::Sync(function) => {
-                if on_main && !main.is_current() {
-                    let (tx, rx) = mpsc::sync_channel(1);
-                    main.submit(Box::new(move || {
-                        let _ = tx.send(run_sync(name, function, &ctx, args));
-                    }));
-                    wait(rx, name, deadline, &cancel)
-                } else if on_main || deadline.is_none() {
-                    let result = run_sync(name, function, &ctx, args);
-                    late(result, name, deadline)
-                } else {
-                    let (tx, rx) = mpsc::sync_channel(1);
-                    self.runtime().spawn_blocking(move || {
-                        let _ = tx.send(run_sync(name, function, &ctx, args));
-                    });
-                    wait(rx, name, deadline, &cancel)
-                }
+                let (tx, rx) = mpsc::sync_channel(1);
+                self.runtime().spawn_blocking(move || {
+                    let _ = tx.send(run_sync(name, function, &ctx, args));
+                });
+                wait(rx, name, deadline, &cancel)
             }
             Invoke::Async(function) => {
-                let handle = self.runtime().handle().clone();
-                if on_main && main.is_current() {
-                    let result = flatten(name, block_on(&handle, CatchUnwind(function(ctx, args))));
-                    late(result, name, deadline)
-                } else if on_main {
-                    let (tx, rx) = mpsc::sync_channel(1);
-                    main.submit(Box::new(move || {
-                        let result = if ctx.is_cancelled() {
-                            Err(skipped(name))
-                        } else {
-                            flatten(name, block_on(&handle, CatchUnwind(function(ctx, args))))
-                        };
-                        let _ = tx.send(result);
-                    }));
-                    wait(rx, name, deadline, &cancel)
-                } else {
-                    let (tx, rx) = mpsc::sync_channel(1);
-                    let task = handle.spawn(async move {
-                        let _ = tx.send(flatten(name, CatchUnwind(function(ctx, args)).await));
-                    });
-                    let result = wait(rx, name, deadline, &cancel);
-                    if result.is_err() {
-                        abort_after_grace(&handle, task);
-                    }
-                    result
+                let handle = self.runtime().handle();
+                let (tx, rx) = mpsc::sync_channel(1);
+                let task = handle.spawn(async move {
+                    let _ = tx.send(flatten(name, CatchUnwind(function(ctx, args)).await));
+                });
+                let result = wait(rx, name, deadline, &cancel);
+                if result.is_err() {
+                    abort_after_grace(handle, task);
                 }
+                result
             }
         }
+    }
+
+    /// The runtime handle an async tool needs on the main thread (none for a sync tool, so that
+    /// sync-only hosts never start the runtime).
+    fn handle_for(&self, invoke: Invoke) -> Option<tokio::runtime::Handle> {
+        matches!(invoke, Invoke::Async(_)).then(|| self.runtime().handle().clone())
     }
 
     async fn execute_async(&self, prepared: Prepared) -> CallResult {
@@ -551,19 +543,9 @@ impl Dispatcher {
                 }));
             }
             (invoke, false) => {
-                let handle = self.runtime().handle().clone();
+                let handle = self.handle_for(invoke);
                 self.shared.main.submit(Box::new(move || {
-                    let result = if ctx.is_cancelled() {
-                        Err(skipped(name))
-                    } else {
-                        match invoke {
-                            Invoke::Sync(function) => run_sync(name, function, &ctx, args),
-                            Invoke::Async(function) => {
-                                flatten(name, block_on(&handle, CatchUnwind(function(ctx, args))))
-                            }
-                        }
-                    };
-                    let _ = tx.send(result);
+                    let _ = tx.send(run_here(name, invoke, ctx, args, handle.as_ref()));
                 }));
             }
         }
@@ -646,6 +628,27 @@ impl Drop for CancelOnDrop {
         if let Some(token) = self.0.take() {
             token.cancel();
         }
+    }
+}
+
+/// Runs a tool on the calling thread (the main thread): a sync tool directly, an async one
+/// driven to completion here.
+fn run_here(
+    name: &'static str,
+    invoke: Invoke,
+    ctx: Context,
+    args: Args,
+    handle: Option<&tokio::runtime::Handle>,
+) -> CallResult {
+    match (invoke, handle) {
+        (Invoke::Sync(function), _) => run_sync(name, function, &ctx, args),
+        (Invoke::Async(_), _) if ctx.is_cancelled() => Err(skipped(name)),
+        (Invoke::Async(function), Some(handle)) => {
+            flatten(name, block_on(handle, CatchUnwind(function(ctx, args))))
+        }
+        (Invoke::Async(_), None) => Err(ToolError::runtime(format!(
+            "the async tool `{name}` was run without a runtime"
+        ))),
     }
 }
 
