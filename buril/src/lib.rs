@@ -102,7 +102,7 @@ pub use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder, MainThread
 pub use crate::envelope::Outcome;
 pub use crate::error::{ErrorKind, Problem, ToolError};
 pub use crate::output::ToolResult;
-pub use crate::pattern::{PatternError, ToolPattern};
+pub use crate::pattern::{PatternError, ToolPattern, ToolView};
 pub use crate::policy::Policy;
 pub use crate::registry::{Lookup, Registry, RegistryError, TOOLS, registry, try_registry};
 

@@ -115,3 +115,87 @@ impl fmt::Display for ToolPattern {
         f.write_str(&self.text)
     }
 }
+
+/// The tools a caller may see and call: a list of patterns, resolved against the registry at
+/// the time of each call, so a tool removed mid-session is never offered. An agent handed a
+/// view calls through the dispatcher with it ([`CallOptions::view`](crate::CallOptions)), and
+/// the dispatcher refuses anything outside it; hiding tools from a listing is not enough.
+///
+/// Matching uses the tool's own name, so neither an alias nor a different letter case reaches
+/// a tool outside the view.
+///
+/// ```
+/// use buril::ToolView;
+///
+/// let view = ToolView::parse(["scene_*", "asset_list"]).unwrap();
+/// assert!(view.allows("scene_open"));
+/// assert!(view.allows("asset_list"));
+/// assert!(!view.allows("asset_delete"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct ToolView {
+    patterns: Vec<ToolPattern>,
+}
+
+impl ToolView {
+    /// A view of the given patterns.
+    pub fn new(patterns: Vec<ToolPattern>) -> Self {
+        ToolView { patterns }
+    }
+
+    /// Parses a view from pattern texts (`["scene_*", "asset_list"]`).
+    pub fn parse<I>(patterns: I) -> Result<Self, PatternError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        let patterns = patterns
+            .into_iter()
+            .map(|text| text.as_ref().parse())
+            .collect::<Result<Vec<ToolPattern>, PatternError>>()?;
+        Ok(ToolView { patterns })
+    }
+
+    /// A view of every tool (`*`).
+    pub fn all() -> Self {
+        ToolView {
+            patterns: vec![ToolPattern {
+                text: "*".to_owned(),
+                kind: Kind::All,
+            }],
+        }
+    }
+
+    /// The patterns.
+    pub fn patterns(&self) -> &[ToolPattern] {
+        &self.patterns
+    }
+
+    /// Whether the tool named `name` (its own name, not an alias) is in the view.
+    pub fn allows(&self, name: &str) -> bool {
+        self.patterns.iter().any(|p| p.matches(name))
+    }
+
+    /// The patterns that match no tool of `registry`: a view naming a missing tool.
+    pub fn unmatched<'a>(&'a self, registry: &crate::Registry) -> Vec<&'a ToolPattern> {
+        self.patterns
+            .iter()
+            .filter(|p| !registry.iter().any(|t| p.matches(t.name())))
+            .collect()
+    }
+
+    /// The tools of `registry` in the view, sorted by name.
+    pub fn resolve(
+        &self,
+        registry: &crate::Registry,
+    ) -> Vec<&'static crate::ToolDescriptor> {
+        registry.iter().filter(|t| self.allows(t.name())).collect()
+    }
+}
+
+impl fmt::Display for ToolView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let texts: Vec<&str> = self.patterns.iter().map(ToolPattern::as_str).collect();
+        write!(f, "[{}]", texts.join(", "))
+    }
+}

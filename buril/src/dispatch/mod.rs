@@ -24,6 +24,7 @@ use crate::descriptor::{Invoke, ToolDescriptor};
 use crate::envelope::Outcome;
 use crate::error::{ErrorKind, Problem, ToolError};
 use crate::output;
+use crate::pattern::ToolView;
 use crate::policy::Policy;
 use crate::registry::{Registry, registry};
 use crate::schema::OutputShape;
@@ -93,6 +94,9 @@ pub struct CallOptions {
     pub cancel: Option<CancelToken>,
     /// Receives the tool's progress reports.
     pub progress: Option<ProgressSink>,
+    /// Restricts the call to the tools of a view (an agent's); outside it the call answers
+    /// `disabled`.
+    pub view: Option<Arc<ToolView>>,
 }
 
 impl fmt::Debug for CallOptions {
@@ -101,6 +105,7 @@ impl fmt::Debug for CallOptions {
             .field("timeout", &self.timeout)
             .field("cancel", &self.cancel)
             .field("progress", &self.progress.is_some())
+            .field("view", &self.view)
             .finish()
     }
 }
@@ -291,7 +296,11 @@ impl Dispatcher {
     /// Returns the previous policy. A server uses this to apply a changed configuration and
     /// then tells its clients that the tool list changed.
     pub fn set_policy(&self, policy: Policy) -> Arc<Policy> {
-        let mut slot = self.shared.policy.write().unwrap_or_else(|e| e.into_inner());
+        let mut slot = self
+            .shared
+            .policy
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
         std::mem::replace(&mut *slot, Arc::new(policy))
     }
 
@@ -416,6 +425,14 @@ impl Dispatcher {
         });
         let refuse = |error: ToolError| with_warning(Outcome::err(error), warning.clone());
         self.policy().check(tool).map_err(refuse)?;
+        if let Some(view) = &options.view
+            && !view.allows(tool.name())
+        {
+            return Err(refuse(ToolError::new(
+                ErrorKind::Disabled,
+                format!("the tool `{}` is outside this caller's tool view {view}", tool.name()),
+            )));
+        }
         let compiled = tool.compiled();
         let validator = compiled.validator.as_ref().map_err(|message| {
             refuse(ToolError::runtime(format!(
