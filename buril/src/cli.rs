@@ -1,4 +1,4 @@
-//! A command-line interface over a binary's tools: `list`, `describe` and `call`.
+//! A command-line interface over a binary's tools: `list`, `describe`, `call` and `schema`.
 //!
 //! Any crate with tools gets it with one line:
 //!
@@ -34,6 +34,7 @@ use crate::envelope::Outcome;
 use crate::error::{Problem, ToolError};
 use crate::pattern::ToolPattern;
 use crate::policy::Policy;
+use crate::profile::{self, Profile};
 use crate::registry::{Registry, try_registry};
 
 /// Runs the command line over every tool in the binary, with default settings.
@@ -137,6 +138,24 @@ enum Command {
         /// Print the envelope on one line.
         #[arg(long)]
         compact: bool,
+    },
+    /// Prints the tool definitions as a provider expects them: a JSON array, or one definition
+    /// when NAME is given. Tools the profile cannot express are listed on standard error with
+    /// the reason, and the exit code is then 1.
+    Schema {
+        /// The provider's profile.
+        #[arg(
+            long,
+            default_value = "mcp",
+            value_parser = profile_parser(),
+        )]
+        profile: Profile,
+        /// Only this tool (by name or deprecated alias).
+        name: Option<String>,
+        /// With `--profile openai`: the Chat Completions form,
+        /// `{"type": "function", "function": {...}}`, instead of the Responses API's.
+        #[arg(long)]
+        chat_completions: bool,
     },
 }
 
@@ -256,6 +275,17 @@ impl Cli {
                     compact,
                 };
                 call(self, registry, &name, input.as_deref(), options, out, err)
+            }
+            Command::Schema {
+                profile,
+                name,
+                chat_completions,
+            } => {
+                let form = SchemaForm {
+                    profile,
+                    chat_completions,
+                };
+                schema(registry, form, name.as_deref(), out, err)
             }
         };
         match result {
@@ -569,6 +599,88 @@ fn call(
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Parses `--profile`, offering the profiles' names in help and errors.
+fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(Profile::NAMES).try_map(|name| name.parse::<Profile>())
+}
+
+/// What `schema` prints.
+struct SchemaForm {
+    profile: Profile,
+    chat_completions: bool,
+}
+
+impl SchemaForm {
+    fn shape(&self, definition: Value) -> Value {
+        if self.chat_completions {
+            profile::chat_completions_tool(&definition)
+        } else {
+            definition
+        }
+    }
+}
+
+fn schema(
+    registry: &Registry,
+    form: SchemaForm,
+    name: Option<&str>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<ExitCode> {
+    if form.chat_completions && form.profile != Profile::OpenAi {
+        return usage(err, "--chat-completions applies to --profile openai only");
+    }
+    let (definitions, errors) = match name {
+        Some(name) => {
+            let Some(tool) = registry.get(name) else {
+                writeln!(err, "{}", unknown_tool(registry, name))?;
+                return Ok(ExitCode::from(1));
+            };
+            match profile::render(form.profile, tool) {
+                Ok(definition) => (vec![definition], Vec::new()),
+                Err(error) => (Vec::new(), vec![error]),
+            }
+        }
+        None => profile::render_all(form.profile, registry),
+    };
+    for definition in &definitions {
+        for note in &definition.notes {
+            writeln!(err, "note: `{}`: {note}", definition.tool)?;
+        }
+    }
+    let values: Vec<Value> = definitions
+        .into_iter()
+        .map(|d| form.shape(d.value))
+        .collect();
+    let printed = match (name, values.as_slice()) {
+        (Some(_), [one]) => Some(one.clone()),
+        (Some(_), _) => None,
+        (None, _) => Some(Value::Array(values)),
+    };
+    if let Some(printed) = printed {
+        writeln!(out, "{}", serde_json::to_string_pretty(&printed)?)?;
+    }
+    if errors.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        err,
+        "{} {} cannot be given to {}:",
+        errors.len(),
+        if errors.len() == 1 { "tool" } else { "tools" },
+        form.profile
+    )?;
+    for error in &errors {
+        writeln!(
+            err,
+            "  `{}` at {}: {}",
+            error.tool, error.pointer, error.reason
+        )?;
+    }
+    Ok(ExitCode::from(1))
 }
 
 fn parse_input(input: Option<&str>) -> Result<Value, ToolError> {

@@ -82,6 +82,7 @@ mod error;
 mod output;
 mod pattern;
 mod policy;
+pub mod profile;
 mod registry;
 pub mod schema;
 mod suggest;
@@ -104,6 +105,7 @@ pub use crate::error::{ErrorKind, Problem, ToolError};
 pub use crate::output::ToolResult;
 pub use crate::pattern::{PatternError, ToolPattern, ToolView};
 pub use crate::policy::Policy;
+pub use crate::profile::Profile;
 pub use crate::registry::{Lookup, Registry, RegistryError, TOOLS, registry, try_registry};
 
 /// The whole input of a tool that takes a single input struct instead of one parameter per

@@ -1,0 +1,38 @@
+//! The `mcp` profile: the tool object of `tools/list` (MCP 2025-11-25).
+
+use serde_json::Value;
+
+use super::error::Issue;
+use super::limits::MCP_NAME;
+use super::walk::{Object, check_root_object};
+use crate::cli::annotations_json;
+use crate::descriptor::ToolDescriptor;
+
+/// `{name, title?, description, inputSchema, outputSchema, annotations?}`: the schemas as the
+/// registry gives them (2020-12, root object, no `$schema`); `title` and `annotations` only when
+/// set.
+pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
+    MCP_NAME
+        .check(tool.name())
+        .map_err(|reason| Issue::new("/name", reason))?;
+    check_root_object(tool.input_schema())?;
+    if tool.output_schema().get("type").and_then(Value::as_str) != Some("object") {
+        return Err(Issue::new(
+            "/outputSchema",
+            "the output schema's root must be `type: \"object\"`",
+        ));
+    }
+    let mut definition = Object::new();
+    definition.insert("name".into(), tool.name().into());
+    if let Some(title) = tool.annotations().title {
+        definition.insert("title".into(), title.into());
+    }
+    definition.insert("description".into(), tool.description().into());
+    definition.insert("inputSchema".into(), tool.input_schema().clone());
+    definition.insert("outputSchema".into(), tool.output_schema().clone());
+    let annotations = annotations_json(tool);
+    if annotations.as_object().is_some_and(|a| !a.is_empty()) {
+        definition.insert("annotations".into(), annotations);
+    }
+    Ok(Value::Object(definition))
+}

@@ -1,0 +1,188 @@
+//! Tool definitions exactly as each provider expects them: MCP, OpenAI, Anthropic and Gemini.
+//!
+//! The registry's schemas are JSON Schema 2020-12. Each provider takes a different shape of
+//! tool object and a different subset of JSON Schema, so a [`Profile`] renders a tool for one
+//! of them, checked against that provider's documented limits ([`limits`]).
+//!
+//! A tool that a profile cannot express is reported as a [`ProfileError`], with the reason and
+//! where in the schema it is; it is never silently changed into something that accepts more,
+//! or less, than the tool does. Rewrites that keep the meaning (a `const` as a one-value
+//! `enum`, a `$ref` inlined, `nullable: true` for `type: [T, "null"]`) are made; annotations a
+//! provider rejects are dropped, since they decide no validation.
+//!
+//! | profile | tool object | schema |
+//! | --- | --- | --- |
+//! | `mcp` | `{name, title?, description, inputSchema, outputSchema, annotations?}` | as the registry gives it |
+//! | `openai` | `{"type": "function", name, description, parameters, strict}` (Responses API; [`chat_completions_tool`] gives the Chat Completions form) | strict whenever the schema allows it, otherwise unchanged with `strict: false` and a [`Note`] saying why |
+//! | `anthropic` | `{name, description, input_schema}` | unchanged; a root `oneOf`/`anyOf`/`allOf` is reported |
+//! | `gemini` | `{name, description, parameters?}` | Gemini's OpenAPI 3.0 subset: `$ref` inlined, `nullable`, no `const`, `$schema`, `$defs` or `additionalProperties`; recursive types and open maps are reported |
+//!
+//! ```
+//! use buril::profile::{self, Profile};
+//!
+//! /// Counts the words of a text.
+//! #[buril::tool]
+//! fn text_count_words(
+//!     /// The text.
+//!     text: String,
+//!     /// Count only words at least this long.
+//!     min_length: Option<u32>,
+//! ) -> usize {
+//!     text.split_whitespace()
+//!         .filter(|w| w.len() >= min_length.unwrap_or(0) as usize)
+//!         .count()
+//! }
+//!
+//! let tool = buril::registry().get("text_count_words").unwrap();
+//! let openai = profile::definition(Profile::OpenAi, tool).unwrap();
+//! assert_eq!(openai["strict"], true);
+//! assert_eq!(openai["parameters"]["required"], serde_json::json!(["text", "min_length"]));
+//!
+//! let gemini = profile::definition(Profile::Gemini, tool).unwrap();
+//! assert_eq!(gemini["parameters"]["properties"]["min_length"]["nullable"], true);
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::descriptor::ToolDescriptor;
+use crate::registry::Registry;
+
+mod anthropic;
+mod error;
+mod gemini;
+pub mod limits;
+mod mcp;
+mod openai;
+mod union;
+mod walk;
+
+pub use self::error::{Note, ProfileError};
+pub use self::openai::chat_completions_tool;
+
+/// Where tool definitions go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Profile {
+    /// The Model Context Protocol's `tools/list` (specification 2025-11-25).
+    Mcp,
+    /// OpenAI function tools, strict whenever the schema allows it.
+    OpenAi,
+    /// Anthropic's Messages API tools.
+    Anthropic,
+    /// Gemini function declarations.
+    Gemini,
+}
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 4] = [
+        Profile::Mcp,
+        Profile::OpenAi,
+        Profile::Anthropic,
+        Profile::Gemini,
+    ];
+
+    /// The profiles' names, as [`FromStr`] takes them.
+    pub const NAMES: [&'static str; 4] = ["mcp", "openai", "anthropic", "gemini"];
+
+    /// The profile's name: `mcp`, `openai`, `anthropic` or `gemini`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Mcp => "mcp",
+            Profile::OpenAi => "openai",
+            Profile::Anthropic => "anthropic",
+            Profile::Gemini => "gemini",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a profile's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProfile(pub String);
+
+impl fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no profile is named `{}`; the profiles are {}",
+            self.0,
+            Profile::NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
+impl FromStr for Profile {
+    type Err = UnknownProfile;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| UnknownProfile(name.to_owned()))
+    }
+}
+
+/// One tool's definition for a profile, with notes on it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Definition {
+    /// The tool's name.
+    pub tool: &'static str,
+    /// The tool object the provider expects.
+    pub value: Value,
+    /// What is worth knowing about it, such as why an OpenAI tool is not strict.
+    pub notes: Vec<Note>,
+}
+
+/// Renders `tool` for `profile`, with notes; fails when the profile cannot express it.
+pub fn render(profile: Profile, tool: &ToolDescriptor) -> Result<Definition, ProfileError> {
+    let rendered = match profile {
+        Profile::Mcp => mcp::render(tool).map(|value| (value, Vec::new())),
+        Profile::OpenAi => openai::render(tool),
+        Profile::Anthropic => anthropic::render(tool).map(|value| (value, Vec::new())),
+        Profile::Gemini => gemini::render(tool).map(|value| (value, Vec::new())),
+    };
+    match rendered {
+        Ok((value, notes)) => Ok(Definition {
+            tool: tool.name(),
+            value,
+            notes,
+        }),
+        Err(issue) => Err(issue.into_error(tool.name(), profile)),
+    }
+}
+
+/// The tool object `profile` expects for `tool`, or why the profile cannot express it.
+pub fn definition(profile: Profile, tool: &ToolDescriptor) -> Result<Value, ProfileError> {
+    render(profile, tool).map(|rendered| rendered.value)
+}
+
+/// Every tool of `registry` rendered for `profile`, in the registry's order (sorted by name),
+/// and one error for each tool the profile cannot express.
+pub fn render_all(profile: Profile, registry: &Registry) -> (Vec<Definition>, Vec<ProfileError>) {
+    let mut definitions = Vec::with_capacity(registry.len());
+    let mut errors = Vec::new();
+    for tool in registry.iter() {
+        match render(profile, tool) {
+            Ok(definition) => definitions.push(definition),
+            Err(error) => errors.push(error),
+        }
+    }
+    (definitions, errors)
+}
+
+/// The tool objects of every tool in `registry` that `profile` can express, in the registry's
+/// order, and one error for each tool it cannot.
+pub fn definitions(profile: Profile, registry: &Registry) -> (Vec<Value>, Vec<ProfileError>) {
+    let (rendered, errors) = render_all(profile, registry);
+    (rendered.into_iter().map(|d| d.value).collect(), errors)
+}
