@@ -32,6 +32,18 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// Every kind, in the order of the envelope documentation. Code generators list these so
+    /// that a new kind cannot slip past the other languages' types.
+    pub const ALL: &'static [ErrorKind] = &[
+        ErrorKind::Validation,
+        ErrorKind::Runtime,
+        ErrorKind::Panic,
+        ErrorKind::NotFound,
+        ErrorKind::Disabled,
+        ErrorKind::Timeout,
+        ErrorKind::Cancelled,
+    ];
+
     /// The wire name, as it appears in the envelope's `type` field.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -1,7 +1,42 @@
 //! The C# writer (Unity editor side, Newtonsoft.Json).
+//!
+//! Four files under `csharp/`, all in the block-scoped namespace `Buril.Generated`, written for
+//! C# 7.2 (Mono's `mcs -langversion:7.2`, Unity) and Newtonsoft.Json 6 or later:
+//!
+//! - `Buril.Client.cs`: `BurilClient`'s typed methods, one per tool, plus `[Obsolete]` ones for
+//!   deprecated aliases.
+//! - `Buril.Runtime.cs`: what does not depend on the tools: `ITool`, `IToolTransport`, the
+//!   exceptions, `BurilJson` (settings and envelopes) and the client's plumbing.
+//! - `Buril.Tools.cs`: one abstract `{Tool}Tool : ITool` per tool, whose `Run` reads the input
+//!   into `{Tool}Input` and calls `Execute`, and `BurilCatalog`.
+//! - `Buril.Types.cs`: the inputs, outputs and the types they use: sealed partial classes,
+//!   string enums, tagged unions (an abstract base, a class per variant and a converter) and
+//!   untagged unions (the JSON value and typed accessors).
+//!
+//! Integers beyond 32 bits are `System.Numerics.BigInteger` (the top of `Buril.Types.cs` says why). Names
+//! that would clash are reported as [`WriterError`]s; nothing is renamed silently except a
+//! property named like its class or an `object` member, which gets a trailing `_`.
 
-use crate::ir::Api;
-use crate::writer::{GeneratedFile, LanguageWriter, WriterError};
+mod client;
+mod names;
+mod runtime;
+mod text;
+mod tools;
+mod types;
+
+use std::collections::BTreeMap;
+
+use crate::ir::{Api, TypeDef};
+use crate::writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError, header_lines};
+
+use names::TypeNames;
+use text::code;
+
+/// The language's name in errors.
+const LANGUAGE: &str = "C#";
+
+/// The namespace of everything generated.
+pub const NAMESPACE: &str = "Buril.Generated";
 
 /// Writes C# for Mono's `mcs -langversion:7.2` and Newtonsoft.Json.
 #[derive(Debug, Clone, Default)]
@@ -9,10 +44,130 @@ pub struct CSharp;
 
 impl LanguageWriter for CSharp {
     fn language(&self) -> &'static str {
-        "C#"
+        LANGUAGE
     }
 
-    fn write(&self, _api: &Api) -> Result<Vec<GeneratedFile>, WriterError> {
-        Ok(Vec::new())
+    fn write(&self, api: &Api) -> Result<Vec<GeneratedFile>, WriterError> {
+        check_type_names(api)?;
+        client::check(api)?;
+
+        let mut files = Vec::new();
+
+        let mut w = file(api, &[]);
+        client::write_client(&mut w, api)?;
+        files.push(finish(w, "csharp/Buril.Client.cs"));
+
+        let mut w = SourceWriter::new("    ");
+        for line in header_lines(api) {
+            w.line(format!("// {line}"));
+        }
+        w.blank();
+        w.line(runtime::RUNTIME.trim_end());
+        files.push(GeneratedFile {
+            path: "csharp/Buril.Runtime.cs".to_owned(),
+            contents: w.finish(),
+        });
+
+        let mut w = file(api, &[]);
+        tools::write_tools(&mut w, api)?;
+        files.push(finish(w, "csharp/Buril.Tools.cs"));
+
+        let mut w = file(api, types::PREAMBLE);
+        types::write_types(&mut w, api, &fallback_summaries(api))?;
+        files.push(finish(w, "csharp/Buril.Types.cs"));
+
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(files)
     }
+}
+
+/// A file's header, preamble and namespace opening.
+fn file(api: &Api, preamble: &[&str]) -> SourceWriter {
+    let mut w = SourceWriter::new("    ");
+    for line in header_lines(api) {
+        w.line(format!("// {line}"));
+    }
+    if !preamble.is_empty() {
+        w.blank();
+        for line in preamble {
+            if line.is_empty() {
+                w.line("//");
+            } else {
+                w.line(format!("// {line}"));
+            }
+        }
+    }
+    w.blank();
+    w.line(format!("namespace {NAMESPACE}"));
+    w.line("{");
+    w.indent();
+    w
+}
+
+/// Closes the namespace.
+fn finish(mut w: SourceWriter, path: &str) -> GeneratedFile {
+    w.dedent();
+    w.line("}");
+    GeneratedFile {
+        path: path.to_owned(),
+        contents: w.finish(),
+    }
+}
+
+/// Takes every generated type name, failing on a clash with another or with the runtime.
+fn check_type_names(api: &Api) -> Result<(), WriterError> {
+    let mut names = TypeNames::with_runtime();
+    for def in api.types.values() {
+        let name = def.name();
+        match def {
+            TypeDef::Struct(_) => names.add(name, format!("the class `{name}`"))?,
+            TypeDef::Enum(_) => names.add(name, format!("the enum `{name}`"))?,
+            TypeDef::TaggedUnion(union) => {
+                names.add(name, format!("the tagged union `{name}`"))?;
+                names.add(
+                    &types::converter_name(name),
+                    format!("the converter of `{name}`"),
+                )?;
+                for variant in &union.variants {
+                    names.add(
+                        &variant.name,
+                        format!("the `{}` variant of `{name}`", variant.tag_value),
+                    )?;
+                }
+            }
+            TypeDef::Untagged(_) => {
+                names.add(name, format!("the union `{name}`"))?;
+                names.add(
+                    &types::converter_name(name),
+                    format!("the converter of `{name}`"),
+                )?;
+            }
+        }
+    }
+    for tool in &api.tools {
+        names.add(
+            &tools::tool_class(tool),
+            format!("the tool class of `{}`", tool.name),
+        )?;
+    }
+    Ok(())
+}
+
+/// Summaries for types without a description: the inputs and outputs of the tools.
+fn fallback_summaries(api: &Api) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for tool in &api.tools {
+        out.insert(
+            tool.input.clone(),
+            format!("The input of {}.", code(&tool.name)),
+        );
+        out.insert(
+            tool.output.clone(),
+            format!(
+                "What {} answers (the envelope's <c>data</c>).",
+                code(&tool.name)
+            ),
+        );
+    }
+    out
 }

@@ -1,0 +1,130 @@
+//! `Buril.Client.cs`: the typed methods of `BurilClient`, one per tool and one per deprecated
+//! alias (marked `[Obsolete]`, calling the tool by its current name).
+
+use crate::ir::{Api, TypeDef, pascal_case};
+use crate::writer::{SourceWriter, WriterError};
+
+use super::names::{CLIENT_MEMBERS, Members, OBJECT_MEMBERS, check_type_name, identifier};
+use super::text::{code, string_literal, summary};
+
+/// A method of the client.
+struct Method {
+    name: String,
+    tool: usize,
+    /// The alias it stands for, if it is a deprecated name.
+    alias: Option<String>,
+}
+
+/// Names the client's methods, failing on any clash.
+fn methods(api: &Api) -> Result<Vec<Method>, WriterError> {
+    let mut members = Members::new("BurilClient");
+    for name in CLIENT_MEMBERS.iter().chain(OBJECT_MEMBERS) {
+        if *name != "BurilClient" {
+            members.add(name, "a member of the client itself")?;
+        }
+    }
+    let mut out = Vec::new();
+    for (index, tool) in api.tools.iter().enumerate() {
+        let what = format!("the client method of the tool `{}`", tool.name);
+        check_type_name(&tool.pascal, &what)?;
+        members.add(&tool.pascal, what)?;
+        out.push(Method {
+            name: tool.pascal.clone(),
+            tool: index,
+            alias: None,
+        });
+        for alias in &tool.aliases {
+            let name = pascal_case(alias);
+            check_type_name(&name, &format!("the client method of the alias `{alias}`"))?;
+            members.add(
+                &name,
+                format!("`{alias}`, a deprecated name of `{}`", tool.name),
+            )?;
+            out.push(Method {
+                name,
+                tool: index,
+                alias: Some(alias.clone()),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Checks the client's method names.
+pub(crate) fn check(api: &Api) -> Result<(), WriterError> {
+    methods(api).map(|_| ())
+}
+
+/// Writes the client's typed methods.
+pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), WriterError> {
+    let methods = methods(api)?;
+    w.line("public sealed partial class BurilClient");
+    w.line("{");
+    w.indent();
+    for (index, method) in methods.iter().enumerate() {
+        if index > 0 {
+            w.blank();
+        }
+        let tool = &api.tools[method.tool];
+        let input = identifier(&tool.input);
+        let output = identifier(&tool.output);
+        let name = identifier(&method.name);
+        let input_optional = match api.types.get(&tool.input) {
+            Some(TypeDef::Struct(def)) => def.fields.iter().all(|f| !f.required),
+            _ => false,
+        };
+        let parameter = if input_optional {
+            format!("{input} input = null")
+        } else {
+            format!("{input} input")
+        };
+        match &method.alias {
+            None => {
+                summary(w, &code(&tool.name), Some(&tool.description));
+                w.line(format!(
+                    "/// <param name=\"input\">The input{}.</param>",
+                    if input_optional {
+                        " (null sends <c>{}</c>)"
+                    } else {
+                        ""
+                    }
+                ));
+                w.line("/// <returns>The tool's data.</returns>");
+                w.line("/// <exception cref=\"BurilToolException\">The tool answered <c>ok: false</c> (see <see cref=\"BurilToolException.Type\"/>), or the answer could not be read.</exception>");
+                w.line(format!("public {output} {name}({parameter})"));
+                w.line("{");
+                w.indent();
+                w.line(format!(
+                    "return Call<{output}>({}, input);",
+                    string_literal(&tool.name)
+                ));
+            }
+            Some(alias) => {
+                w.line(format!(
+                    "/// <summary>Deprecated: {} is a former name of {}; call <see cref=\"{}\"/>.</summary>",
+                    code(alias),
+                    code(&tool.name),
+                    identifier(&tool.pascal)
+                ));
+                w.line("/// <param name=\"input\">The input.</param>");
+                w.line("/// <returns>The tool's data.</returns>");
+                w.line(format!(
+                    "[global::System.Obsolete({})]",
+                    string_literal(&format!(
+                        "`{alias}` was renamed: use {} (`{}`)",
+                        tool.pascal, tool.name
+                    ))
+                ));
+                w.line(format!("public {output} {name}({parameter})"));
+                w.line("{");
+                w.indent();
+                w.line(format!("return {}(input);", identifier(&tool.pascal)));
+            }
+        }
+        w.dedent();
+        w.line("}");
+    }
+    w.dedent();
+    w.line("}");
+    Ok(())
+}

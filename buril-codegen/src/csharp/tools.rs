@@ -1,0 +1,190 @@
+//! `Buril.Tools.cs`: one abstract `ITool` class per tool, for the editor side to implement, and
+//! the catalog of every tool.
+
+use crate::ir::{Api, ToolDef};
+use crate::writer::{SourceWriter, WriterError};
+
+use super::names::identifier;
+use super::text::{code, remarks, string_literal, summary};
+
+/// The abstract tool class of a tool.
+pub(crate) fn tool_class(tool: &ToolDef) -> String {
+    format!("{}Tool", tool.pascal)
+}
+
+/// Writes the tool classes and the catalog.
+pub(crate) fn write_tools(w: &mut SourceWriter, api: &Api) -> Result<(), WriterError> {
+    for tool in &api.tools {
+        write_tool(w, tool);
+        w.blank();
+    }
+    write_catalog(w, api);
+    Ok(())
+}
+
+fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
+    let class = identifier(&tool_class(tool));
+    let input = identifier(&tool.input);
+    let output = identifier(&tool.output);
+    summary(w, &code(&tool.name), Some(&tool.description));
+    let mut notes = vec![format!(
+        "The tool {}. Subclass it and implement <see cref=\"Execute\"/>; <see cref=\"Run\"/> reads the input and wraps the output in the envelope.",
+        code(&tool.name)
+    )];
+    if tool.dangerous {
+        notes.push("Dangerous: it stays off until a host enables it.".to_owned());
+    }
+    if !tool.aliases.is_empty() {
+        let aliases: Vec<String> = tool.aliases.iter().map(|a| code(a)).collect();
+        notes.push(format!("Deprecated former names: {}.", aliases.join(", ")));
+    }
+    remarks(w, &notes);
+    if tool.off_thread {
+        w.line("[OffThreadAttribute]");
+    }
+    w.line(format!("public abstract partial class {class} : ITool"));
+    w.line("{");
+    w.indent();
+    let constants = [
+        (
+            "ToolName",
+            "The wire name.".to_owned(),
+            string_literal(&tool.name),
+        ),
+        (
+            "ToolDescription",
+            "The description.".to_owned(),
+            string_literal(&tool.description),
+        ),
+        (
+            "InputSchema",
+            "The JSON Schema of the input, as JSON text.".to_owned(),
+            string_literal(&tool.input_schema_json),
+        ),
+        (
+            "OutputSchema",
+            "The JSON Schema of the output (the envelope's <c>data</c>), as JSON text.".to_owned(),
+            string_literal(&tool.output_schema_json),
+        ),
+    ];
+    for (name, doc, value) in &constants {
+        w.line(format!("/// <summary>{doc}</summary>"));
+        w.line(format!("public const string {name} = {value};"));
+        w.blank();
+    }
+    let properties = [
+        ("Name", "ToolName", "The wire name."),
+        ("Description", "ToolDescription", "The description."),
+        (
+            "InputSchemaJson",
+            "InputSchema",
+            "The JSON Schema of the input, as JSON text.",
+        ),
+        (
+            "OutputSchemaJson",
+            "OutputSchema",
+            "The JSON Schema of the output, as JSON text.",
+        ),
+    ];
+    for (name, constant, doc) in properties {
+        w.line(format!("/// <summary>{doc}</summary>"));
+        w.line(format!("public string {name}"));
+        w.line("{");
+        w.indent();
+        w.line(format!("get {{ return {constant}; }}"));
+        w.dedent();
+        w.line("}");
+        w.blank();
+    }
+    w.line("/// <summary>Reads the input, runs <see cref=\"Execute\"/> and returns the envelope.</summary>");
+    w.line("/// <param name=\"input\">The input object (null reads as <c>{}</c>).</param>");
+    w.line("/// <returns>The envelope, as a <c>JObject</c>.</returns>");
+    w.line("public object Run(global::Newtonsoft.Json.Linq.JObject input)");
+    w.line("{");
+    w.indent();
+    w.line(format!(
+        "return BurilJson.RunTool<{input}, {output}>(ToolName, input, Execute);"
+    ));
+    w.dedent();
+    w.line("}");
+    w.blank();
+    w.line("/// <summary>Does the tool's work.</summary>");
+    w.line("/// <param name=\"input\">The input, read and checked against the required properties.</param>");
+    w.line("/// <returns>The output; never null.</returns>");
+    w.line("/// <exception cref=\"ToolValidationException\">The input is refused; the agent sees why and may retry.</exception>");
+    w.line(format!(
+        "protected abstract {output} Execute({input} input);"
+    ));
+    w.dedent();
+    w.line("}");
+}
+
+fn write_catalog(w: &mut SourceWriter, api: &Api) {
+    w.line("/// <summary>Every tool of these bindings, sorted by name.</summary>");
+    w.line("public static partial class BurilCatalog");
+    w.line("{");
+    w.indent();
+    w.line("private static readonly BurilToolInfo[] tools = new BurilToolInfo[]");
+    w.line("{");
+    w.indent();
+    for tool in &api.tools {
+        let class = identifier(&tool_class(tool));
+        let aliases: Vec<String> = tool.aliases.iter().map(|a| string_literal(a)).collect();
+        let title = tool
+            .title
+            .as_deref()
+            .map_or_else(|| "null".to_owned(), string_literal);
+        w.line("new BurilToolInfo(");
+        w.indent();
+        w.line(format!("{class}.ToolName,"));
+        w.line(format!("{title},"));
+        w.line(format!("{class}.ToolDescription,"));
+        w.line(format!("{},", string_literal(&tool.family)));
+        if aliases.is_empty() {
+            w.line("new string[0],");
+        } else {
+            w.line(format!("new string[] {{ {} }},", aliases.join(", ")));
+        }
+        w.line(format!("typeof({class}),"));
+        w.line(format!("typeof({}),", identifier(&tool.input)));
+        w.line(format!("typeof({}),", identifier(&tool.output)));
+        w.line(format!("{class}.InputSchema,"));
+        w.line(format!("{class}.OutputSchema,"));
+        w.line(format!("{},", tool.dangerous));
+        w.line(format!("{}),", tool.off_thread));
+        w.dedent();
+    }
+    w.dedent();
+    w.line("};");
+    w.blank();
+    w.line("/// <summary>Every tool, sorted by name.</summary>");
+    w.line("public static global::System.Collections.Generic.IList<BurilToolInfo> Tools");
+    w.line("{");
+    w.indent();
+    w.line("get { return new global::System.Collections.ObjectModel.ReadOnlyCollection<BurilToolInfo>(tools); }");
+    w.dedent();
+    w.line("}");
+    w.blank();
+    w.line("/// <summary>The tool with this name or deprecated alias, or null.</summary>");
+    w.line("/// <param name=\"name\">A wire name or alias.</param>");
+    w.line("/// <returns>The tool, or null.</returns>");
+    w.line("public static BurilToolInfo Find(string name)");
+    w.line("{");
+    w.indent();
+    w.line("foreach (var tool in tools)");
+    w.line("{");
+    w.indent();
+    w.line("if (tool.Name == name || tool.Aliases.Contains(name))");
+    w.line("{");
+    w.indent();
+    w.line("return tool;");
+    w.dedent();
+    w.line("}");
+    w.dedent();
+    w.line("}");
+    w.line("return null;");
+    w.dedent();
+    w.line("}");
+    w.dedent();
+    w.line("}");
+}

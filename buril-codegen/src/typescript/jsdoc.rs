@@ -1,0 +1,180 @@
+//! JSDoc comments from descriptions, escaped so that no description can end the comment, start
+//! a tag (`@deprecated`, `{@link}`) or otherwise change the code around it.
+
+use crate::writer::SourceWriter;
+
+/// A JSDoc comment being built: paragraphs of escaped text, then tags.
+#[derive(Debug, Default)]
+pub(crate) struct Doc {
+    lines: Vec<String>,
+}
+
+impl Doc {
+    /// An empty comment (written as nothing).
+    pub(crate) fn new() -> Self {
+        Doc::default()
+    }
+
+    /// Adds a paragraph of untrusted text (a description), escaped.
+    pub(crate) fn text(mut self, text: &str) -> Self {
+        let text = text.trim();
+        if text.is_empty() {
+            return self;
+        }
+        if !self.lines.is_empty() {
+            self.lines.push(String::new());
+        }
+        for line in text.replace("\r\n", "\n").split(is_line_break) {
+            wrap(&escape(line), &mut self.lines);
+        }
+        self
+    }
+
+    /// Adds a paragraph of untrusted text when there is one.
+    pub(crate) fn text_opt(self, text: Option<&str>) -> Self {
+        match text {
+            Some(text) => self.text(text),
+            None => self,
+        }
+    }
+
+    /// Adds a line written by the generator itself. Any untrusted part of it must have gone
+    /// through [`escape`] already.
+    pub(crate) fn raw(mut self, line: impl Into<String>) -> Self {
+        self.lines.push(line.into());
+        self
+    }
+
+    /// Adds a blank line and then a line written by the generator (see [`Doc::raw`]).
+    pub(crate) fn paragraph(mut self, line: impl Into<String>) -> Self {
+        if !self.lines.is_empty() {
+            self.lines.push(String::new());
+        }
+        self.lines.push(line.into());
+        self
+    }
+
+    /// Writes the comment (nothing when it is empty): one line when it fits, else a block.
+    pub(crate) fn write(&self, w: &mut SourceWriter) {
+        match self.lines.as_slice() {
+            [] => {}
+            [one] if one.len() <= 90 => {
+                w.line(format!("/** {one} */"));
+            }
+            lines => {
+                w.line("/**");
+                for line in lines {
+                    if line.is_empty() {
+                        w.line(" *");
+                    } else {
+                        w.line(format!(" * {line}"));
+                    }
+                }
+                w.line(" */");
+            }
+        }
+    }
+}
+
+/// Lines of text longer than this are wrapped at spaces.
+const WIDTH: usize = 96;
+
+/// Appends `line` to `out`, wrapped at spaces to [`WIDTH`] characters where it can be. Only
+/// spaces are replaced, so escaped text stays escaped.
+fn wrap(line: &str, out: &mut Vec<String>) {
+    if line.chars().count() <= WIDTH {
+        out.push(line.to_owned());
+        return;
+    }
+    let mut current = String::new();
+    for word in line.split(' ') {
+        if !current.is_empty()
+            && current.chars().count() + 1 + word.chars().count() > WIDTH
+            && !word.is_empty()
+        {
+            out.push(std::mem::take(&mut current).trim_end().to_owned());
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    out.push(current);
+}
+
+fn is_line_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// One line of untrusted text made safe inside a JSDoc comment: `*/` cannot end it, `@` cannot
+/// start a tag (a backslash goes before an `@` that follows a space, a `{` or the line start),
+/// `</` and `<!` cannot end or confuse an HTML `<script>` the compiled code is inlined into
+/// (they become `<\/` and `<\!`), and control characters are shown as `\u{…}`. Line breaks
+/// must be split off first.
+pub(crate) fn escape(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut previous: Option<char> = None;
+    for c in line.trim_end().chars() {
+        match c {
+            '/' if matches!(previous, Some('*' | '<')) => out.push_str("\\/"),
+            '!' if previous == Some('<') => out.push_str("\\!"),
+            '@' if previous.is_none_or(|p| p.is_whitespace() || p == '{') => out.push_str("\\@"),
+            '\t' => out.push(' '),
+            c if c.is_control() || is_line_break(c) => {
+                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+        previous = Some(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(doc: Doc) -> String {
+        let mut w = SourceWriter::new("  ");
+        doc.write(&mut w);
+        w.finish()
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(escape("a */ b"), "a *\\/ b");
+        assert_eq!(escape("**/"), "**\\/");
+        assert_eq!(
+            escape("@deprecated x {@link y} a@b"),
+            "\\@deprecated x {\\@link y} a@b"
+        );
+        assert_eq!(escape("nul \u{0} end  "), "nul \\u{0} end");
+        assert_eq!(escape("</script> <!-- x"), "<\\/script> <\\!-- x");
+    }
+
+    #[test]
+    fn long_lines_wrap_at_spaces() {
+        let mut out = Vec::new();
+        let text = "word ".repeat(40);
+        wrap(text.trim_end(), &mut out);
+        assert!(
+            out.len() == 3 && out.iter().all(|l| l.len() <= WIDTH),
+            "{out:?}"
+        );
+        assert_eq!(out.join(" "), text.trim_end());
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(render(Doc::new()), "");
+        assert_eq!(render(Doc::new().text("One line.")), "/** One line. */\n");
+        assert_eq!(
+            render(Doc::new().text("A\r\nB\u{2028}C").raw("@deprecated x")),
+            "/**\n * A\n * B\n * C\n * @deprecated x\n */\n"
+        );
+        assert_eq!(
+            render(Doc::new().text("A").paragraph("B")),
+            "/**\n * A\n *\n * B\n */\n"
+        );
+    }
+}

@@ -1,0 +1,197 @@
+//! Identifiers and property keys: which names are valid, which must be escaped, and a registry
+//! that reports two things wanting the same exported name instead of renaming one.
+
+use std::collections::BTreeMap;
+
+use super::literal::string_literal;
+
+/// Words that cannot name a function, a constant or a parameter in a strict-mode ES module,
+/// or that the compiler reserves at the top level of a module compiled to CommonJS.
+const RESERVED: &[&str] = &[
+    // ECMAScript reserved words.
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    // Reserved in strict mode and in modules.
+    "await",
+    "implements",
+    "interface",
+    "let",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "static",
+    "yield",
+    // Not bindable in strict mode.
+    "arguments",
+    "eval",
+    // Global values a module should not shadow.
+    "undefined",
+    "NaN",
+    "Infinity",
+    // Reserved by TypeScript at the top level of a CommonJS module.
+    "require",
+    "exports",
+    "module",
+    "__dirname",
+    "__filename",
+];
+
+/// Whether `text` is an ASCII identifier (`[A-Za-z_$][A-Za-z0-9_$]*`).
+pub(crate) fn is_identifier(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Whether `name` is a reserved word (see [`RESERVED`]).
+pub(crate) fn is_reserved(name: &str) -> bool {
+    RESERVED.contains(&name)
+}
+
+/// A value name (function, constant) for `name`: reserved words get a trailing `_`
+/// (`delete` -> `delete_`). The registry still checks the result for collisions.
+pub(crate) fn value_name(name: &str) -> String {
+    if is_reserved(name) {
+        format!("{name}_")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// A property key in a type: bare when it is an identifier (keywords included, which are valid
+/// property names), quoted otherwise (`"with-dash"`).
+pub(crate) fn type_key(wire: &str) -> String {
+    if is_identifier(wire) {
+        wire.to_owned()
+    } else {
+        string_literal(wire)
+    }
+}
+
+/// A property key in an object literal. Like [`type_key`], except that `__proto__` is written
+/// as a computed key: `{ "__proto__": x }` would set the prototype instead of a property.
+pub(crate) fn literal_key(wire: &str) -> String {
+    if wire == "__proto__" {
+        format!("[{}]", string_literal(wire))
+    } else {
+        type_key(wire)
+    }
+}
+
+/// Every name the generated files export (they all meet in `index.ts`), with what each names,
+/// so that a second use of a name is reported rather than silently shadowed or renamed.
+#[derive(Debug, Default)]
+pub(crate) struct Registry {
+    names: BTreeMap<String, String>,
+}
+
+impl Registry {
+    /// Claims `name` for a type. Fails when it is not an identifier or is taken.
+    pub(crate) fn claim_type(&mut self, name: &str, what: impl Into<String>) -> Result<(), String> {
+        self.claim(name, what.into(), false)
+    }
+
+    /// Claims `name` for a value (function, constant). Fails when it is not an identifier, is a
+    /// reserved word, or is taken.
+    pub(crate) fn claim_value(
+        &mut self,
+        name: &str,
+        what: impl Into<String>,
+    ) -> Result<(), String> {
+        self.claim(name, what.into(), true)
+    }
+
+    fn claim(&mut self, name: &str, what: String, value: bool) -> Result<(), String> {
+        if !is_identifier(name) || (value && is_reserved(name)) {
+            return Err(format!(
+                "{what} would be named `{name}`, which is not a valid TypeScript identifier; \
+                 rename it"
+            ));
+        }
+        if let Some(first) = self.names.get(name) {
+            return Err(format!(
+                "`{name}` would name both {first} and {what}; rename one of them (nothing is \
+                 renamed silently)"
+            ));
+        }
+        self.names.insert(name.to_owned(), what);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers() {
+        assert!(is_identifier("sceneOpen"));
+        assert!(is_identifier("_3d"));
+        assert!(is_identifier("$x"));
+        assert!(!is_identifier("with-dash"));
+        assert!(!is_identifier("3d"));
+        assert!(!is_identifier(""));
+        assert!(!is_identifier("é"));
+    }
+
+    #[test]
+    fn keys_and_values() {
+        assert_eq!(type_key("class"), "class");
+        assert_eq!(type_key("with-dash"), "\"with-dash\"");
+        assert_eq!(literal_key("__proto__"), "[\"__proto__\"]");
+        assert_eq!(type_key("__proto__"), "__proto__");
+        assert_eq!(value_name("delete"), "delete_");
+        assert_eq!(value_name("sceneOpen"), "sceneOpen");
+    }
+
+    #[test]
+    fn a_second_claim_is_an_error() {
+        let mut registry = Registry::default();
+        registry.claim_type("ToolMap", "the tool map").unwrap();
+        let error = registry
+            .claim_type("ToolMap", "the type `ToolMap`")
+            .unwrap_err();
+        assert!(error.contains("the tool map"), "{error}");
+        assert!(registry.claim_value("delete", "x").is_err());
+        assert!(registry.claim_value("a-b", "x").is_err());
+        assert!(registry.claim_type("NaN", "x").is_ok());
+        assert!(registry.claim_value("NaN", "y").is_err());
+    }
+}

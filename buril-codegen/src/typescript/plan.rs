@@ -1,0 +1,119 @@
+//! Every exported name of the generated files, decided before anything is written: reserved
+//! words escaped, and any two things wanting the same name reported as an error.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::names::{Registry, value_name};
+use super::{client, envelope, tools, types};
+use crate::ir::{Api, TypeDef, camel_case};
+
+/// The names of one tool's generated items.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ToolNames {
+    /// The typed client function: `sceneOpen`.
+    pub(crate) function: String,
+    /// The definition constant: `sceneOpenTool`.
+    pub(crate) constant: String,
+    /// The deprecated forwarding functions, one per alias: (alias wire name, function name).
+    pub(crate) aliases: Vec<(String, String)>,
+}
+
+/// The names of everything the TypeScript writer generates for an [`Api`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// Per tool, in the order of [`Api::tools`].
+    pub(crate) tools: Vec<ToolNames>,
+    /// The constant listing a string enum's values, by the enum's type name: `urgencyValues`.
+    pub(crate) enum_values: BTreeMap<String, String>,
+}
+
+impl Plan {
+    /// Decides every name, or says which two things would share one.
+    pub(crate) fn new(api: &Api) -> Result<Plan, String> {
+        let mut registry = Registry::default();
+        for (file, names) in [
+            ("envelope.ts", envelope::EXPORTS),
+            ("tools.ts", tools::EXPORTS),
+            ("client.ts", client::EXPORTS),
+        ] {
+            for name in names {
+                let what = format!("the runtime item `{name}` of `{file}`");
+                if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    registry.claim_type(name, what)?;
+                } else {
+                    registry.claim_value(name, what)?;
+                }
+            }
+        }
+        registry.claim_type(types::INT64, "the 64-bit integer alias of `types.ts`")?;
+        let mut enum_values = BTreeMap::new();
+        for def in api.types.values() {
+            let name = def.name();
+            registry.claim_type(name, format!("the type `{name}`"))?;
+            match def {
+                TypeDef::TaggedUnion(union) => {
+                    for variant in &union.variants {
+                        registry.claim_type(
+                            &variant.name,
+                            format!(
+                                "the `{}` variant of the tagged union `{name}`",
+                                variant.tag_value
+                            ),
+                        )?;
+                    }
+                }
+                TypeDef::Enum(_) => {
+                    let constant = format!("{}Values", camel_case(name));
+                    registry.claim_value(
+                        &constant,
+                        format!("the list of values of the enum `{name}`"),
+                    )?;
+                    enum_values.insert(name.to_owned(), constant);
+                }
+                TypeDef::Struct(_) | TypeDef::Untagged(_) => {}
+            }
+        }
+        let mut wire = BTreeSet::new();
+        let mut tools = Vec::with_capacity(api.tools.len());
+        for tool in &api.tools {
+            if !wire.insert(tool.name.as_str()) {
+                return Err(format!("two tools are named `{}`", tool.name));
+            }
+            let function = value_name(&tool.camel);
+            registry.claim_value(
+                &function,
+                format!("the client function of the tool `{}`", tool.name),
+            )?;
+            let constant = format!("{}Tool", tool.camel);
+            registry.claim_value(
+                &constant,
+                format!("the definition constant of the tool `{}`", tool.name),
+            )?;
+            tools.push(ToolNames {
+                function,
+                constant,
+                aliases: Vec::new(),
+            });
+        }
+        for (tool, names) in api.tools.iter().zip(&mut tools) {
+            for alias in &tool.aliases {
+                if !wire.insert(alias.as_str()) {
+                    return Err(format!(
+                        "`{alias}` (an alias of `{}`) is already the name or alias of a tool",
+                        tool.name
+                    ));
+                }
+                let function = value_name(&camel_case(alias));
+                registry.claim_value(
+                    &function,
+                    format!(
+                        "the deprecated function of `{alias}` (an alias of `{}`)",
+                        tool.name
+                    ),
+                )?;
+                names.aliases.push((alias.clone(), function));
+            }
+        }
+        Ok(Plan { tools, enum_values })
+    }
+}

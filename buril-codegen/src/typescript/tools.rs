@@ -1,0 +1,161 @@
+//! `tools.ts`: one definition constant per tool (name, description, schemas, MCP annotations),
+//! the list of them, the alias table, and the types that tie wire names to input and output
+//! types (`ToolMap`, handlers).
+
+use serde_json::Value;
+
+use super::jsdoc::{Doc, escape};
+use super::layout::{write_list, write_multiline};
+use super::literal::{json_literal, string_literal};
+use super::names::{literal_key, type_key};
+use super::plan::Plan;
+use crate::ir::{Api, ToolDef};
+use crate::writer::SourceWriter;
+
+/// The names `tools.ts` exports besides the per-tool constants.
+pub(crate) const EXPORTS: &[&str] = &[
+    "ToolMap",
+    "ToolName",
+    "ToolHandler",
+    "ToolHandlers",
+    "PartialToolHandlers",
+    "tools",
+    "toolAliases",
+];
+
+/// Writes the body of `tools.ts` (after the header).
+pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) -> Result<(), String> {
+    if !api.tools.is_empty() {
+        w.line("import type * as Types from \"./types.js\";");
+        w.blank();
+    }
+    for (tool, names) in api.tools.iter().zip(&plan.tools) {
+        write_definition(w, tool, &names.constant)?;
+        w.blank();
+    }
+    Doc::new()
+        .text("Every tool definition, sorted by name: the `tools/list` of an MCP server.")
+        .write(w);
+    let constants: Vec<String> = plan.tools.iter().map(|n| n.constant.clone()).collect();
+    write_list(w, "export const tools = [", &constants, "] as const;");
+    w.blank();
+    write_aliases(w, api);
+    w.blank();
+    write_tool_map(w, api);
+    w.blank();
+    w.line("/** A tool's wire name. */");
+    w.line("export type ToolName = keyof ToolMap;");
+    w.blank();
+    for line in HANDLERS.lines() {
+        w.line(line);
+    }
+    Ok(())
+}
+
+/// The handler types: the same for every API.
+const HANDLERS: &str = r#"/** An implementation of the tool `K` in TypeScript. */
+export type ToolHandler<K extends keyof ToolMap> = (
+  input: ToolMap[K]["input"],
+) => ToolMap[K]["output"] | Promise<ToolMap[K]["output"]>;
+
+/** An implementation of every tool. */
+export type ToolHandlers = { [K in keyof ToolMap]: ToolHandler<K> };
+
+/** Implementations of some of the tools. */
+export type PartialToolHandlers = { [K in keyof ToolMap]?: ToolHandler<K> };"#;
+
+fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Result<(), String> {
+    let name = escape(&tool.name);
+    Doc::new()
+        .text(&tool.description)
+        .paragraph(format!(
+            "The definition of `{name}`, as MCP's `tools/list` shows it."
+        ))
+        .write(w);
+    w.line(format!("export const {constant} = {{"));
+    w.indent();
+    w.line(format!("name: {},", string_literal(&tool.name)));
+    if let Some(title) = &tool.title {
+        w.line(format!("title: {},", string_literal(title)));
+    }
+    w.line(format!(
+        "description: {},",
+        string_literal(&tool.description)
+    ));
+    for (key, json) in [
+        ("inputSchema", &tool.input_schema_json),
+        ("outputSchema", &tool.output_schema_json),
+    ] {
+        let schema: Value = serde_json::from_str(json)
+            .map_err(|e| format!("the {key} of `{}` is not JSON: {e}", tool.name))?;
+        write_multiline(w, &format!("{key}: "), &json_literal(&schema), ",");
+    }
+    let hints = [
+        ("readOnlyHint", tool.read_only),
+        ("destructiveHint", tool.destructive),
+        ("idempotentHint", tool.idempotent),
+        ("openWorldHint", tool.open_world),
+    ];
+    let hints: Vec<String> = hints
+        .iter()
+        .filter_map(|(key, value)| value.map(|v| format!("{key}: {v}")))
+        .collect();
+    if !hints.is_empty() {
+        w.line(format!("annotations: {{ {} }},", hints.join(", ")));
+    }
+    w.dedent();
+    w.line("} as const;");
+    Ok(())
+}
+
+fn write_aliases(w: &mut SourceWriter, api: &Api) {
+    Doc::new()
+        .text("Deprecated former tool names, each with the name that replaced it.")
+        .write(w);
+    let mut entries: Vec<(&str, &str)> = api
+        .tools
+        .iter()
+        .flat_map(|t| t.aliases.iter().map(|a| (a.as_str(), t.name.as_str())))
+        .collect();
+    entries.sort();
+    if entries.is_empty() {
+        w.line("export const toolAliases = {} as const;");
+        return;
+    }
+    w.line("export const toolAliases = {");
+    w.indent();
+    for (alias, name) in entries {
+        w.line(format!(
+            "/** @deprecated `{}` was renamed to `{}`. */",
+            escape(alias),
+            escape(name)
+        ));
+        w.line(format!("{}: {},", literal_key(alias), string_literal(name)));
+    }
+    w.dedent();
+    w.line("} as const;");
+}
+
+fn write_tool_map(w: &mut SourceWriter, api: &Api) {
+    Doc::new()
+        .text("Every tool's input and output types, by wire name.")
+        .write(w);
+    if api.tools.is_empty() {
+        w.line("export interface ToolMap {}");
+        return;
+    }
+    w.line("export interface ToolMap {");
+    w.indent();
+    for tool in &api.tools {
+        let summary = tool.description.split("\n\n").next().unwrap_or_default();
+        Doc::new().text(summary).write(w);
+        w.line(format!(
+            "{}: {{ input: Types.{}; output: Types.{} }};",
+            type_key(&tool.name),
+            tool.input,
+            tool.output
+        ));
+    }
+    w.dedent();
+    w.line("}");
+}

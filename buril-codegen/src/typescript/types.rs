@@ -1,0 +1,229 @@
+//! `types.ts`: one declaration per named type of the IR, and the `Int64` alias.
+//!
+//! The file refers to no global type (`Record`, `Array`, `Promise`, ...), so a tool type named
+//! like one of them cannot change the meaning of another declaration.
+
+use std::collections::BTreeMap;
+
+use super::jsdoc::{Doc, escape};
+use super::layout::write_list;
+use super::literal::string_literal;
+use super::names::type_key;
+use super::plan::Plan;
+use crate::ir::{Api, EnumDef, Field, StructDef, TaggedUnionDef, TypeDef, TypeRef, UntaggedDef};
+use crate::writer::SourceWriter;
+
+/// The name of the alias for 64-bit integers.
+pub(crate) const INT64: &str = "Int64";
+
+/// Writes the body of `types.ts` (after the header).
+pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) {
+    Doc::new()
+        .text(
+            "A 64-bit integer (Rust `i64`, `u64`, `u32`, `usize`): a plain `number`, because \
+             that is what `JSON.parse` produces. It is exact up to ±2^53 \
+             (`Number.MAX_SAFE_INTEGER` is 2^53 - 1); beyond that, `JSON.parse` rounds to the \
+             nearest double (9007199254740993 reads as 9007199254740992, and `u64::MAX` as \
+             18446744073709552000), and the rounded value is what gets sent back. Keep values \
+             that need all 64 bits (hashes, random ids) in strings on the Rust side.",
+        )
+        .write(w);
+    w.line(format!("export type {INT64} = number;"));
+    let purposes = purposes(api);
+    for def in api.types.values() {
+        w.blank();
+        let purpose = purposes.get(def.name()).map(String::as_str);
+        match def {
+            TypeDef::Struct(def) => write_struct(w, def, purpose),
+            TypeDef::Enum(def) => write_enum(w, def, plan),
+            TypeDef::TaggedUnion(def) => write_tagged(w, def),
+            TypeDef::Untagged(def) => write_untagged(w, def),
+        }
+    }
+}
+
+/// "The input of `scene_open`." for the input and output structs of each tool.
+fn purposes(api: &Api) -> BTreeMap<&str, String> {
+    let mut out = BTreeMap::new();
+    for tool in &api.tools {
+        let name = escape(&tool.name);
+        out.insert(tool.input.as_str(), format!("The input of `{name}`."));
+        out.insert(
+            tool.output.as_str(),
+            format!("The output of `{name}` (the envelope's `data`)."),
+        );
+    }
+    out
+}
+
+fn write_struct(w: &mut SourceWriter, def: &StructDef, purpose: Option<&str>) {
+    let doc = match purpose {
+        Some(purpose) => Doc::new()
+            .text_opt(def.description.as_deref())
+            .paragraph(purpose),
+        None => Doc::new().text_opt(def.description.as_deref()),
+    };
+    doc.write(w);
+    if def.fields.is_empty() {
+        // `{}` would admit any value but `null` and `undefined`.
+        w.line(format!(
+            "export type {} = {{ [key: string]: never }};",
+            def.name
+        ));
+        return;
+    }
+    w.line(format!("export interface {} {{", def.name));
+    w.indent();
+    write_fields(w, &def.fields);
+    w.dedent();
+    w.line("}");
+}
+
+fn write_fields(w: &mut SourceWriter, fields: &[Field]) {
+    for field in fields {
+        Doc::new().text_opt(field.description.as_deref()).write(w);
+        let optional = if field.required { "" } else { "?" };
+        w.line(format!(
+            "{}{optional}: {};",
+            type_key(&field.wire),
+            type_ref(&field.ty)
+        ));
+    }
+}
+
+fn write_enum(w: &mut SourceWriter, def: &EnumDef, plan: &Plan) {
+    Doc::new().text_opt(def.description.as_deref()).write(w);
+    if def.variants.is_empty() {
+        w.line(format!("export type {} = never;", def.name));
+    } else {
+        w.line(format!("export type {} =", def.name));
+        w.indent();
+        let last = def.variants.len() - 1;
+        for (i, variant) in def.variants.iter().enumerate() {
+            Doc::new().text_opt(variant.description.as_deref()).write(w);
+            let end = if i == last { ";" } else { "" };
+            w.line(format!("| {}{end}", string_literal(&variant.wire)));
+        }
+        w.dedent();
+    }
+    w.blank();
+    let values: Vec<String> = def
+        .variants
+        .iter()
+        .map(|v| string_literal(&v.wire))
+        .collect();
+    let name = escape(&def.name);
+    Doc::new()
+        .text(&format!("Every value of `{name}`, in schema order."))
+        .write(w);
+    let constant = plan.enum_values.get(&def.name).map_or("", String::as_str);
+    write_list(
+        w,
+        &format!("export const {constant} = ["),
+        &values,
+        "] as const;",
+    );
+}
+
+fn write_tagged(w: &mut SourceWriter, def: &TaggedUnionDef) {
+    let tag = escape(&def.tag);
+    Doc::new()
+        .text_opt(def.description.as_deref())
+        .paragraph(format!("Told apart by `{tag}`."))
+        .write(w);
+    if def.variants.is_empty() {
+        w.line(format!("export type {} = never;", def.name));
+    } else {
+        w.line(format!("export type {} =", def.name));
+        w.indent();
+        let last = def.variants.len() - 1;
+        for (i, variant) in def.variants.iter().enumerate() {
+            let end = if i == last { ";" } else { "" };
+            w.line(format!("| {}{end}", variant.name));
+        }
+        w.dedent();
+    }
+    for variant in &def.variants {
+        w.blank();
+        let value = escape(&variant.tag_value);
+        Doc::new()
+            .text_opt(variant.description.as_deref())
+            .paragraph(format!("The `{value}` variant of {{@link {}}}.", def.name))
+            .write(w);
+        w.line(format!("export interface {} {{", variant.name));
+        w.indent();
+        w.line(format!(
+            "{}: {};",
+            type_key(&def.tag),
+            string_literal(&variant.tag_value)
+        ));
+        write_fields(w, &variant.fields);
+        w.dedent();
+        w.line("}");
+    }
+}
+
+fn write_untagged(w: &mut SourceWriter, def: &UntaggedDef) {
+    Doc::new()
+        .text_opt(def.description.as_deref())
+        .paragraph("Any one of these shapes, without a tag.")
+        .write(w);
+    if def.variants.is_empty() {
+        w.line(format!("export type {} = never;", def.name));
+        return;
+    }
+    w.line(format!("export type {} =", def.name));
+    w.indent();
+    let last = def.variants.len() - 1;
+    for (i, variant) in def.variants.iter().enumerate() {
+        let end = if i == last { ";" } else { "" };
+        w.line(format!("| {}{end}", type_ref(variant)));
+    }
+    w.dedent();
+}
+
+/// The TypeScript type of a use of a type.
+pub(crate) fn type_ref(ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::String => "string".to_owned(),
+        TypeRef::Bool => "boolean".to_owned(),
+        TypeRef::Int32 | TypeRef::Float64 => "number".to_owned(),
+        TypeRef::Int64 => INT64.to_owned(),
+        TypeRef::Json => "unknown".to_owned(),
+        TypeRef::Named(name) => name.clone(),
+        TypeRef::Array(item) => match item.as_ref() {
+            TypeRef::Nullable(_) => format!("({})[]", type_ref(item)),
+            _ => format!("{}[]", type_ref(item)),
+        },
+        TypeRef::Map(value) => format!("{{ [key: string]: {} }}", type_ref(value)),
+        TypeRef::Nullable(inner) => match inner.as_ref() {
+            TypeRef::Json => "unknown".to_owned(),
+            inner => format!("{} | null", type_ref(inner)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(ty: TypeRef) -> Box<TypeRef> {
+        Box::new(ty)
+    }
+
+    #[test]
+    fn type_refs() {
+        use TypeRef::*;
+        assert_eq!(type_ref(&Int64), "Int64");
+        assert_eq!(type_ref(&Nullable(b(Json))), "unknown");
+        assert_eq!(
+            type_ref(&Array(b(Nullable(b(String))))),
+            "(string | null)[]"
+        );
+        assert_eq!(type_ref(&Nullable(b(Array(b(Bool))))), "boolean[] | null");
+        assert_eq!(
+            type_ref(&Array(b(Map(b(Named("Shape".into())))))),
+            "{ [key: string]: Shape }[]"
+        );
+    }
+}
