@@ -2,7 +2,7 @@
 //! at compile time.
 //!
 //! This is the pattern for a crate that ships the other sides of its tools: the build script
-//! runs [`buril_codegen::Generator`] over a tool crate it depends on, and writes only the files
+//! runs `buril_codegen::Generator` over a tool crate it depends on, and writes only the files
 //! whose contents changed.
 
 /// The folder the build script wrote the bindings into.
