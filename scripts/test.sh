@@ -30,11 +30,30 @@ mcs --version
 npm ci --prefix interop --no-audit --no-fund --loglevel=error
 interop/node_modules/.bin/tsc --version
 
+echo "== MCP clients (Python mcp SDK in interop/.venv, TypeScript SDK in interop/node_modules)"
+# The MCP server tests drive the server with the official SDKs' clients and fail, never skip,
+# when one is missing. npm ci above installs the TypeScript SDK; the Python one goes into a
+# project-local virtual environment.
+if [ ! -x interop/.venv/bin/python ]; then
+  if ! python3 -m venv interop/.venv; then
+    rm -rf interop/.venv
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv
+    python3 -m venv interop/.venv
+  fi
+fi
+interop/.venv/bin/python -m pip install --quiet --disable-pip-version-check -r interop/requirements.txt
+interop/.venv/bin/python -c "import importlib.metadata as m; print('python mcp', m.version('mcp'))"
+node -e "console.log('node', process.version, '@modelcontextprotocol/sdk', require('./interop/node_modules/@modelcontextprotocol/sdk/package.json').version)"
+
 echo "== format"
 cargo fmt --all -- --check
 
 echo "== lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# The agent team's TLS client is behind a feature: lint it too, so that it keeps compiling.
+cargo clippy -p buril-team --features rustls --all-targets --locked -- -D warnings
 
 echo "== docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

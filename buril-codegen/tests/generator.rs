@@ -132,7 +132,13 @@ fn skills_describe_each_family() {
     );
     assert!(scene.contains("## `scene_open`"));
     // The header is an HTML comment, which may not contain `--`.
-    let comment = scene.split("<!--").nth(1).unwrap().split("-->").next().unwrap();
+    let comment = scene
+        .split("<!--")
+        .nth(1)
+        .unwrap()
+        .split("-->")
+        .next()
+        .unwrap();
     assert!(!comment.contains("--"), "{comment}");
     assert!(scene.contains("- `path` (string, required): "));
     assert!(scene.contains("tools call scene_open '{\"path\": \"...\"}'"));

@@ -54,6 +54,9 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// The pieces generated per parameter.
 #[derive(Default)]
 struct Params {
+    /// The wire names of the properties, in order, and the locals `Args::split` puts their
+    /// values in.
+    split: Vec<(String, Ident)>,
     /// Statements taking each parameter out of the input.
     takes: Vec<TokenStream>,
     /// The function's arguments, in order.
@@ -77,11 +80,18 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
 
     let fn_ident = &function.ident;
     let Params {
-        takes,
+        split,
+        mut takes,
         call_args,
         schema_steps,
         whole_schema,
     } = params;
+    if !split.is_empty() {
+        // One pass over the input takes every property out.
+        let (wires, locals): (Vec<&String>, Vec<&Ident>) =
+            split.iter().map(|(wire, local)| (wire, local)).unzip();
+        takes.insert(0, quote!(let [#(#locals),*] = #args.split([#(#wires),*]);));
+    }
     let call = if function.is_async {
         quote!(#fn_ident(#(#call_args),*).await)
     } else {
@@ -180,12 +190,14 @@ fn params(
             ParamKind::Property(property) => {
                 let wire = &property.wire;
                 let docs = property.docs.clone().unwrap_or_default();
+                let value = format_ident!("__buril_v{}", index, span = Span::mixed_site());
+                out.split.push((wire.clone(), value.clone()));
                 let (take, step) = match &property.optional {
                     Some(inner) => {
                         let parameter =
                             quote_spanned!(inner.span()=> <#inner as #private::Parameter>);
                         (
-                            quote!(#parameter::optional(&mut #args, #wire)),
+                            quote!(#parameter::from_optional(&mut #args, #wire, #value)),
                             quote!(#parameter::optional_property(schema, #wire, #docs)),
                         )
                     }
@@ -193,7 +205,7 @@ fn params(
                         let ty = &property.ty;
                         let parameter = quote_spanned!(ty.span()=> <#ty as #private::Parameter>);
                         (
-                            quote!(#parameter::required(&mut #args, #wire)),
+                            quote!(#parameter::from_required(&mut #args, #wire, #value)),
                             quote!(#parameter::property(schema, #wire, #docs)),
                         )
                     }

@@ -27,7 +27,40 @@ impl Args {
 
     /// Takes the required parameter `name`. On failure records a problem and returns `None`.
     pub fn required<T: DeserializeOwned>(&mut self, name: &str) -> Option<T> {
-        match self.object.remove(name) {
+        let value = self.object.remove(name);
+        self.required_value(name, value)
+    }
+
+    /// Takes the optional parameter `name`: absent and `null` both give `None`.
+    pub fn optional<T: DeserializeOwned>(&mut self, name: &str) -> Option<Option<T>> {
+        let value = self.object.remove(name);
+        self.optional_value(name, value)
+    }
+
+    /// Takes the properties `names` out of the input in one pass over it, as a derived
+    /// `Deserialize` does: each entry's key is compared with the names, and nothing is hashed.
+    /// The `#[tool]` expansion calls this once, then converts each value with
+    /// [`required_value`](Self::required_value) or [`optional_value`](Self::optional_value).
+    /// Properties not named are dropped (validation has already rejected unknown ones).
+    #[inline]
+    pub fn split<const N: usize>(&mut self, names: [&str; N]) -> [Option<Value>; N] {
+        let mut values = [const { None }; N];
+        for (key, value) in std::mem::take(&mut self.object) {
+            if let Some(slot) = names.iter().position(|name| *name == key) {
+                values[slot] = Some(value);
+            }
+        }
+        values
+    }
+
+    /// Converts the required parameter `name` taken by [`split`](Self::split). On failure
+    /// records a problem and returns `None`.
+    pub fn required_value<T: DeserializeOwned>(
+        &mut self,
+        name: &str,
+        value: Option<Value>,
+    ) -> Option<T> {
+        match value {
             Some(value) => self.convert(name, value),
             None => {
                 self.problems.push(Problem::new(
@@ -39,9 +72,14 @@ impl Args {
         }
     }
 
-    /// Takes the optional parameter `name`: absent and `null` both give `None`.
-    pub fn optional<T: DeserializeOwned>(&mut self, name: &str) -> Option<Option<T>> {
-        match self.object.remove(name) {
+    /// Converts the optional parameter `name` taken by [`split`](Self::split): absent and
+    /// `null` both give `None`.
+    pub fn optional_value<T: DeserializeOwned>(
+        &mut self,
+        name: &str,
+        value: Option<Value>,
+    ) -> Option<Option<T>> {
+        match value {
             None | Some(Value::Null) => Some(None),
             Some(value) => self.convert(name, value).map(Some),
         }

@@ -192,9 +192,9 @@ impl Cli {
 
     /// Parses the process's arguments and runs the command.
     pub fn run(self) -> ExitCode {
-        let stdout = io::stdout();
-        let stderr = io::stderr();
-        self.run_with(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock())
+        // Unlocked handles: a lock held for the whole command would block every other thread
+        // that writes (a tool logging to stderr while a server runs, say).
+        self.run_with(std::env::args_os(), &mut io::stdout(), &mut io::stderr())
     }
 
     /// Runs the command given by `args` (the first is the program name), writing to `out` and

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use tokio::sync::Notify;
 
+use crate::dispatch::{Dispatcher, WeakDispatcher};
 use crate::error::ToolError;
 
 /// Handed to a tool that declares a `&buril::Context` parameter. The parameter never appears
@@ -41,6 +42,7 @@ struct Inner {
     deadline: Option<Instant>,
     progress: Option<ProgressSink>,
     state: Arc<State>,
+    dispatcher: WeakDispatcher,
 }
 
 /// Receives progress reports: `(progress, total, message)`.
@@ -66,6 +68,7 @@ impl Context {
         deadline: Option<Instant>,
         progress: Option<ProgressSink>,
         state: Arc<State>,
+        dispatcher: WeakDispatcher,
     ) -> Self {
         Context {
             inner: Arc::new(Inner {
@@ -74,6 +77,7 @@ impl Context {
                 deadline,
                 progress,
                 state,
+                dispatcher,
             }),
         }
     }
@@ -81,7 +85,14 @@ impl Context {
     /// A context outside any dispatcher, for calling a tool function directly (in unit tests,
     /// say). It is never cancelled unless `cancel_token` is cancelled and holds `state`.
     pub fn detached(state: State) -> Self {
-        Context::new("", CancelToken::new(), None, None, Arc::new(state))
+        Context::new(
+            "",
+            CancelToken::new(),
+            None,
+            None,
+            Arc::new(state),
+            WeakDispatcher::default(),
+        )
     }
 
     /// The name of the tool being called.
@@ -155,6 +166,18 @@ impl Context {
     /// The host state of type `T`, if the dispatcher was given one.
     pub fn try_state<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.inner.state.get::<T>()
+    }
+
+    /// The dispatcher running this call, for a tool that calls other tools (or starts work that
+    /// does) with the same registry, policy, host state and main thread. `None` for a
+    /// [`detached`](Self::detached) context, or once every clone of the dispatcher is gone.
+    ///
+    /// Calls made through it follow the usual threading rules: from a main-thread tool, other
+    /// main-thread tools run at once on the same thread; from an off-thread tool, they wait for
+    /// the main thread, so an off-thread tool must not wait on them while the host's main thread
+    /// waits on it.
+    pub fn dispatcher(&self) -> Option<Dispatcher> {
+        self.inner.dispatcher.upgrade()
     }
 }
 

@@ -79,12 +79,15 @@ mod descriptor;
 mod dispatch;
 mod envelope;
 mod error;
+pub mod jobs;
 mod output;
 mod pattern;
 mod policy;
 pub mod profile;
 mod registry;
 pub mod schema;
+#[cfg(feature = "server")]
+pub mod server;
 mod suggest;
 mod validate;
 
@@ -99,9 +102,10 @@ pub use crate::context::{CancelToken, Context, Progress, ProgressSink, State};
 pub use crate::descriptor::{
     Annotations, BoxFuture, Invoke, SchemaFn, SourceLocation, ToolDescriptor, ToolMeta,
 };
-pub use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder, MainThread};
+pub use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder, MainThread, WeakDispatcher};
 pub use crate::envelope::Outcome;
 pub use crate::error::{ErrorKind, Problem, ToolError};
+pub use crate::jobs::{JobContext, JobId, JobOutcome, JobSnapshot, JobStatus, Jobs};
 pub use crate::output::ToolResult;
 pub use crate::pattern::{PatternError, ToolPattern, ToolView};
 pub use crate::policy::Policy;

@@ -185,10 +185,7 @@ impl ToolView {
     }
 
     /// The tools of `registry` in the view, sorted by name.
-    pub fn resolve(
-        &self,
-        registry: &crate::Registry,
-    ) -> Vec<&'static crate::ToolDescriptor> {
+    pub fn resolve(&self, registry: &crate::Registry) -> Vec<&'static crate::ToolDescriptor> {
         registry.iter().filter(|t| self.allows(t.name())).collect()
     }
 }

@@ -47,6 +47,10 @@ pub trait Parameter: Sized {
     fn required(args: &mut Args, name: &str) -> Option<Self>;
     /// Takes the optional property `name`.
     fn optional(args: &mut Args, name: &str) -> Option<Option<Self>>;
+    /// Converts the required property `name`, taken by [`Args::split`].
+    fn from_required(args: &mut Args, name: &str, value: Option<Value>) -> Option<Self>;
+    /// Converts the optional property `name`, taken by [`Args::split`].
+    fn from_optional(args: &mut Args, name: &str, value: Option<Value>) -> Option<Option<Self>>;
     /// Takes the whole input.
     fn whole(args: &mut Args) -> Option<Self>;
     /// Adds the required property `name` to an input schema.
@@ -69,6 +73,14 @@ impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {
     #[inline]
     fn optional(args: &mut Args, name: &str) -> Option<Option<Self>> {
         args.optional(name)
+    }
+    #[inline]
+    fn from_required(args: &mut Args, name: &str, value: Option<Value>) -> Option<Self> {
+        args.required_value(name, value)
+    }
+    #[inline]
+    fn from_optional(args: &mut Args, name: &str, value: Option<Value>) -> Option<Option<Self>> {
+        args.optional_value(name, value)
     }
     #[inline]
     fn whole(args: &mut Args) -> Option<Self> {

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::descriptor::ToolDescriptor;
@@ -23,7 +24,52 @@ pub struct Lookup {
 /// The tools of a binary, sorted by name, with O(1) lookup by name or alias.
 pub struct Registry {
     tools: Vec<&'static ToolDescriptor>,
-    index: HashMap<&'static str, (u32, bool)>,
+    index: HashMap<&'static str, (u32, bool), BuildHasherDefault<NameHasher>>,
+}
+
+/// Hashes tool names for the registry's index: FxHash (a rotate, a xor and a multiply per
+/// eight bytes), several times cheaper than the default SipHash on a short name. SipHash guards
+/// a table against keys chosen to collide; this table's keys are the binary's own tool names,
+/// fixed when it is built, so a caller choosing the names it looks up cannot degrade it.
+#[derive(Default, Clone, Copy)]
+struct NameHasher(u64);
+
+impl NameHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for NameHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        // The table takes its bucket from the low bits; the multiply mixes into the high ones.
+        self.0.rotate_left(26)
+    }
 }
 
 /// Two tools claim the same name (or one's alias is another's name).
@@ -56,7 +102,8 @@ impl Registry {
                 .cmp(b.name())
                 .then(a.location().file.cmp(b.location().file))
         });
-        let mut index = HashMap::with_capacity(tools.len() + tools.len() / 8);
+        let mut index =
+            HashMap::with_capacity_and_hasher(tools.len() + tools.len() / 8, Default::default());
         let mut claims: HashMap<&'static str, Vec<String>> = HashMap::new();
         for (i, tool) in tools.iter().enumerate() {
             let position = u32::try_from(i).expect("fewer than 2^32 tools");

@@ -9,6 +9,9 @@
 //! | `editor_` | editor state: play mode and the selection |
 //! | `script_` | C# scripts: create from templates, list classes, find references, check |
 //!
+//! The [`team`] module declares specialists over these families (`scene-inspector`,
+//! `asset-librarian`, `console-reader`) for the `agent_team_*` tools of `buril-team`.
+//!
 //! Every tool works on a [`Project`], which the host hands the dispatcher as state:
 //!
 //! ```no_run
@@ -36,5 +39,6 @@ mod gameobject;
 mod project;
 mod scene;
 mod script;
+pub mod team;
 
 pub use project::Project;

@@ -1,9 +1,15 @@
-//! The `tools` binary: the command line (`list`, `describe`, `call`, `codegen`) over every
-//! tool, working on the project folder named by `BURIL_PROJECT` (default: `example-project` in
-//! the current folder), which is created with a sample project on first use.
+//! The `tools` binary: the command line (`list`, `describe`, `call`, `codegen`, `serve`,
+//! `replay`) over every tool, working on the project folder named by `BURIL_PROJECT` (default:
+//! `example-project` in the current folder), which is created with a sample project on first
+//! use.
 
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::rc::Rc;
+
+use buril::DispatcherBuilder;
+use buril_team::Team;
 
 use tools::Project;
 
@@ -30,8 +36,38 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The agent team (`agent_team_*` tools), with its traces in the project folder.
+    let team = match tools::team::from_env(project.root()) {
+        Ok(team) => team,
+        Err(error) => {
+            eprintln!("error: the agent team cannot be set up: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    // One subcommand runs: the one that builds a dispatcher (`call`, `serve` or `replay`)
+    // takes the project and the team.
+    let project = Rc::new(Cell::new(Some((project, team))));
+    let for_server = Rc::clone(&project);
+    let for_replay = Rc::clone(&project);
     buril::cli::Cli::new()
         .extend(buril_codegen::cli::extension())
-        .configure(move |dispatcher| dispatcher.state(project))
+        .extend(buril::server::extension_with(move |dispatcher| {
+            with_project(dispatcher, &for_server)
+        }))
+        .extend(buril_team::cli::extension_with(move |dispatcher| {
+            with_project(dispatcher, &for_replay)
+        }))
+        .configure(move |dispatcher| with_project(dispatcher, &project))
         .run()
+}
+
+/// Hands the dispatcher the project and the team, if no other command took them.
+fn with_project(
+    dispatcher: DispatcherBuilder,
+    project: &Cell<Option<(Project, Team)>>,
+) -> DispatcherBuilder {
+    match project.take() {
+        Some((project, team)) => dispatcher.state(project).state(team),
+        None => dispatcher,
+    }
 }

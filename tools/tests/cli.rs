@@ -38,7 +38,7 @@ fn list_prints_every_tool_and_seeds_the_project() {
     let output = run(&root, &["list"]);
     assert!(output.status.success(), "{output:?}");
     let text = stdout(&output);
-    assert!(text.contains("35 tools in 6 families"), "{text}");
+    assert!(text.contains("41 tools in 7 families"), "{text}");
     let delete = text
         .lines()
         .find(|l| l.starts_with("asset_delete"))
@@ -57,7 +57,7 @@ fn list_json_gives_each_tool_with_schemas() {
     let output = run(&root, &["list", "--json"]);
     assert!(output.status.success(), "{output:?}");
     let tools: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(tools.len(), 35);
+    assert_eq!(tools.len(), 41);
     for tool in &tools {
         for key in [
             "name",
@@ -200,4 +200,50 @@ fn an_unusable_project_folder_exits_two() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cannot open the project"), "{stderr}");
     assert!(stderr.contains("BURIL_PROJECT"), "{stderr}");
+}
+
+#[test]
+fn the_agent_team_is_served_and_its_traces_replay() {
+    let (dir, root) = project();
+    let listed = run(&root, &["call", "agent_team_list_specialists", "--compact"]);
+    assert!(listed.status.success(), "{listed:?}");
+    let names: Vec<String> = parse(&listed)["data"]["specialists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["asset-librarian", "console-reader", "scene-inspector"]
+    );
+
+    // A trace of one call, made from the binary's own answer.
+    let answered = parse(&run(&root, &["call", "scene_list", "--compact"]));
+    let mut trace = serde_json::json!({
+        "version": 1,
+        "handle": "team_0000001",
+        "specialist": "scene-inspector",
+        "brief": "List the scenes.",
+        "model": "default",
+        "temperature": null,
+        "tool_view": ["scene_*"],
+        "calls": [{"tool": "scene_list", "input": {}, "envelope": answered, "duration_ms": 1}],
+        "report": "One scene.",
+        "status": "done",
+    });
+    let path = dir.path().join("trace.json");
+    std::fs::write(&path, trace.to_string()).unwrap();
+    let replayed = run(&root, &["replay", path.to_str().unwrap()]);
+    assert_eq!(replayed.status.code(), Some(0), "{replayed:?}");
+    assert!(stdout(&replayed).starts_with("match  "), "{replayed:?}");
+
+    trace["calls"][0]["envelope"]["data"]["scenes"][0]["name"] = "Other".into();
+    std::fs::write(&path, trace.to_string()).unwrap();
+    let drifted = run(&root, &["replay", path.to_str().unwrap()]);
+    assert_eq!(drifted.status.code(), Some(1), "{drifted:?}");
+    assert!(
+        stdout(&drifted).contains("`/data/scenes/0/name`: recorded \"Other\", now \"Main\""),
+        "{drifted:?}"
+    );
 }

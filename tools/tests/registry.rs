@@ -2,10 +2,17 @@
 
 use serde_json::Value;
 
-// Links the library, and with it the tools it registers, into this test binary.
+// Links the library, and with it the tools it registers (the agent team's too: the library
+// declares specialists), into this test binary.
 use tools as _;
 
 const TOOLS: &[&str] = &[
+    "agent_team_cancel",
+    "agent_team_handoff",
+    "agent_team_list_specialists",
+    "agent_team_query",
+    "agent_team_record",
+    "agent_team_replay",
     "asset_create_folder",
     "asset_create_material",
     "asset_delete",
@@ -54,6 +61,7 @@ fn every_tool_is_registered() {
     assert_eq!(
         buril::registry().families(),
         [
+            "agent_team",
             "asset",
             "console",
             "editor",
@@ -98,6 +106,11 @@ fn flags_match_what_each_tool_does() {
     assert_eq!(
         off_thread,
         [
+            "agent_team_cancel",
+            "agent_team_handoff",
+            "agent_team_list_specialists",
+            "agent_team_query",
+            "agent_team_record",
             "asset_list",
             "asset_read",
             "asset_search",
@@ -108,7 +121,12 @@ fn flags_match_what_each_tool_does() {
             "script_list"
         ]
     );
-    for tool in tools().iter().filter(|t| t.is_off_thread()) {
+    // The agent team's verbs run off the main thread so that a run can be polled and cancelled
+    // while one of its main-thread tools holds it; they touch the team, not editor state.
+    for tool in tools()
+        .iter()
+        .filter(|t| t.is_off_thread() && t.family() != "agent_team")
+    {
         assert_eq!(
             tool.annotations().read_only,
             Some(true),

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -392,11 +392,20 @@ impl Dispatcher {
     /// The timeout that applies to `tool` (by name or alias) when a call sets none.
     pub fn timeout_for(&self, tool: &str) -> Option<Duration> {
         let name = self.shared.registry.get(tool).map_or(tool, |t| t.name());
-        self.shared
+        self.timeout_named(name)
+    }
+
+    /// The timeout of the tool with this (own, not alias) name when a call sets none.
+    fn timeout_named(&self, name: &str) -> Option<Duration> {
+        let shared = &*self.shared;
+        if shared.tool_timeouts.is_empty() {
+            return shared.default_timeout;
+        }
+        shared
             .tool_timeouts
             .get(name)
             .copied()
-            .or(self.shared.default_timeout)
+            .or(shared.default_timeout)
     }
 
     fn runtime(&self) -> &Runtime {
@@ -424,13 +433,22 @@ impl Dispatcher {
             )
         });
         let refuse = |error: ToolError| with_warning(Outcome::err(error), warning.clone());
-        self.policy().check(tool).map_err(refuse)?;
+        // Checked under the read lock: no clone of the policy's `Arc` on every call.
+        let allowed = shared
+            .policy
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .check(tool);
+        allowed.map_err(refuse)?;
         if let Some(view) = &options.view
             && !view.allows(tool.name())
         {
             return Err(refuse(ToolError::new(
                 ErrorKind::Disabled,
-                format!("the tool `{}` is outside this caller's tool view {view}", tool.name()),
+                format!(
+                    "the tool `{}` is outside this caller's tool view {view}",
+                    tool.name()
+                ),
             )));
         }
         let compiled = tool.compiled();
@@ -452,7 +470,7 @@ impl Dispatcher {
             let problem = Problem::new("", "expected an object");
             return Err(refuse(ToolError::from_problems(vec![problem])));
         };
-        let timeout = options.timeout.or_else(|| self.timeout_for(tool.name()));
+        let timeout = options.timeout.or_else(|| self.timeout_named(tool.name()));
         let deadline = timeout.map(|t| (Instant::now() + t, t));
         let cancel = options
             .cancel
@@ -465,6 +483,7 @@ impl Dispatcher {
             deadline.map(|(at, _)| at),
             options.progress,
             Arc::clone(&shared.state),
+            self.downgrade(),
         );
         Ok(Prepared {
             tool,
@@ -591,6 +610,15 @@ impl Dispatcher {
         result
     }
 
+    /// A handle that does not keep the dispatcher alive: host state that needs the dispatcher
+    /// it lives in (a job system starting calls of its own, say) holds this, so that the two do
+    /// not keep each other alive.
+    pub fn downgrade(&self) -> WeakDispatcher {
+        WeakDispatcher {
+            shared: Arc::downgrade(&self.shared),
+        }
+    }
+
     /// The process-wide dispatcher behind [`crate::call`]: the one installed with
     /// [`install_global`](Self::install_global), or a default one.
     pub fn global() -> &'static Dispatcher {
@@ -605,6 +633,28 @@ impl Dispatcher {
 }
 
 static GLOBAL: OnceLock<Dispatcher> = OnceLock::new();
+
+/// A [`Dispatcher`] that may be gone: see [`Dispatcher::downgrade`]. The default one never
+/// upgrades.
+#[derive(Clone, Default)]
+pub struct WeakDispatcher {
+    shared: Weak<Shared>,
+}
+
+impl WeakDispatcher {
+    /// The dispatcher, while any clone of it is alive.
+    pub fn upgrade(&self) -> Option<Dispatcher> {
+        self.shared.upgrade().map(|shared| Dispatcher { shared })
+    }
+}
+
+impl fmt::Debug for WeakDispatcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WeakDispatcher")
+            .field("alive", &(self.shared.strong_count() > 0))
+            .finish()
+    }
+}
 
 impl fmt::Debug for Dispatcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,0 +1,402 @@
+//! Replay: the calls of a trace re-issued in order against the current registry, with no
+//! model, each envelope compared with the recorded one.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use buril::{CallOptions, CancelToken, Dispatcher, PatternError, ToolView};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::trace::{Trace, TraceError, schema_hash};
+
+/// How to replay.
+#[derive(Debug, Clone, Default)]
+pub struct ReplayOptions {
+    /// JSON pointers into the envelopes whose values are not compared, because they change
+    /// from run to run (a timestamp, a duration). A `*` segment matches any one segment, and a
+    /// pointer covers everything under it: `/data/entries/*/time`.
+    pub ignore: Vec<String>,
+    /// The timeout of each call, if any.
+    pub call_timeout: Option<Duration>,
+    /// Stops the replay when cancelled, and cancels the call in flight.
+    pub cancel: Option<CancelToken>,
+}
+
+impl ReplayOptions {
+    /// Ignores the values under `pointer`.
+    pub fn ignore(mut self, pointer: impl Into<String>) -> Self {
+        self.ignore.push(pointer.into());
+        self
+    }
+}
+
+/// Whether a replay matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "TeamReplayResult")]
+pub enum ReplayResult {
+    /// Every call answered as recorded.
+    Match,
+    /// A call answered differently, or could not be made as recorded.
+    Drift,
+}
+
+/// Where a replay first departed from its trace. `call` is the index in the trace's `calls`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[schemars(rename = "TeamDrift")]
+pub enum Drift {
+    /// The envelope differs at `pointer`.
+    Envelope {
+        /// The index of the call in the trace's `calls`.
+        call: usize,
+        /// The tool called.
+        tool: String,
+        /// JSON pointer into the envelope where the first difference is (`/data/count`).
+        pointer: String,
+        /// The recorded value there; absent when the recording had none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expected: Option<Value>,
+        /// The value now; absent when the answer has none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        actual: Option<Value>,
+    },
+    /// The tool is no longer in the registry.
+    MissingTool {
+        /// The index of the call in the trace's `calls`.
+        call: usize,
+        /// The tool called.
+        tool: String,
+    },
+    /// The tool's input schema changed since the recording.
+    SchemaChanged {
+        /// The index of the call in the trace's `calls`.
+        call: usize,
+        /// The tool called.
+        tool: String,
+        /// The recorded schema hash.
+        expected: String,
+        /// The schema hash now.
+        actual: String,
+    },
+}
+
+impl Drift {
+    /// The index of the call in the trace's `calls`.
+    pub fn call(&self) -> usize {
+        match self {
+            Drift::Envelope { call, .. }
+            | Drift::MissingTool { call, .. }
+            | Drift::SchemaChanged { call, .. } => *call,
+        }
+    }
+}
+
+impl fmt::Display for Drift {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = |value: &Option<Value>| {
+            value
+                .as_ref()
+                .map_or_else(|| "absent".to_owned(), Value::to_string)
+        };
+        match self {
+            Drift::Envelope {
+                call,
+                tool,
+                pointer,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "calls[{call}] (`{tool}`): the envelope differs at `{pointer}`: recorded {}, \
+                 now {}",
+                shown(expected),
+                shown(actual)
+            ),
+            Drift::MissingTool { call, tool } => write!(
+                f,
+                "calls[{call}] (`{tool}`): the tool is missing from the registry"
+            ),
+            Drift::SchemaChanged {
+                call,
+                tool,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "calls[{call}] (`{tool}`): the tool's input schema changed (recorded \
+                 {expected}, now {actual})"
+            ),
+        }
+    }
+}
+
+/// What a replay found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TeamReplayReport")]
+pub struct ReplayReport {
+    /// The handle of the recorded run.
+    pub handle: String,
+    /// `match` or `drift`.
+    pub result: ReplayResult,
+    /// How many calls the trace holds.
+    pub calls: usize,
+    /// How many were re-issued and matched.
+    pub replayed: usize,
+    /// How many were not re-issued: calls that were cancelled when recorded (their answers
+    /// cannot be reproduced) and calls of `agent_team_` tools (which would start models).
+    pub skipped: usize,
+    /// The first departure from the trace; the calls after it were not re-issued.
+    pub drift: Option<Drift>,
+    /// The outcome in one sentence.
+    pub message: String,
+}
+
+impl ReplayReport {
+    /// Whether every call answered as recorded.
+    pub fn is_match(&self) -> bool {
+        self.result == ReplayResult::Match
+    }
+}
+
+/// Why a replay could not run at all.
+#[derive(Debug)]
+pub enum ReplayError {
+    /// The trace could not be read.
+    Trace(TraceError),
+    /// The trace's tool view does not parse.
+    View(PatternError),
+    /// The replay was cancelled.
+    Cancelled,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Trace(error) => error.fmt(f),
+            ReplayError::View(error) => write!(f, "the trace's tool view: {error}"),
+            ReplayError::Cancelled => f.write_str("the replay was cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReplayError::Trace(error) => Some(error),
+            ReplayError::View(error) => Some(error),
+            ReplayError::Cancelled => None,
+        }
+    }
+}
+
+/// Reads the trace at `path` and replays it ([`replay`]).
+pub fn replay_file(
+    path: impl AsRef<Path>,
+    dispatcher: &Dispatcher,
+    options: &ReplayOptions,
+) -> Result<ReplayReport, ReplayError> {
+    let trace = Trace::read(path).map_err(ReplayError::Trace)?;
+    replay(&trace, dispatcher, options)
+}
+
+/// Re-issues the calls of `trace`, in order, through `dispatcher` (with the trace's tool view,
+/// so a tool that left the view drifts too), and compares each envelope with the recorded one.
+/// Stops at the first drift: a tool missing from the registry, a tool whose input schema hash
+/// differs from the recorded one, or an envelope that differs (the report gives the JSON
+/// pointer and both values). Calls no model. Blocks until done; main-thread tools run on the
+/// dispatcher's main thread (at once, when called from it).
+pub fn replay(
+    trace: &Trace,
+    dispatcher: &Dispatcher,
+    options: &ReplayOptions,
+) -> Result<ReplayReport, ReplayError> {
+    let view = Arc::new(ToolView::parse(&trace.tool_view).map_err(ReplayError::View)?);
+    let registry = dispatcher.registry();
+    let mut replayed = 0;
+    let mut skipped = 0;
+    let report = |result, replayed, skipped, drift: Option<Drift>| {
+        let message = match &drift {
+            None => format!(
+                "match: {replayed} of {} calls replayed as recorded{}",
+                trace.calls.len(),
+                if skipped > 0 {
+                    format!(" ({skipped} skipped)")
+                } else {
+                    String::new()
+                }
+            ),
+            Some(drift) => format!("drift: {drift}"),
+        };
+        ReplayReport {
+            handle: trace.handle.clone(),
+            result,
+            calls: trace.calls.len(),
+            replayed,
+            skipped,
+            drift,
+            message,
+        }
+    };
+    for (index, call) in trace.calls.iter().enumerate() {
+        let recorded_type = call.envelope.get("type").and_then(Value::as_str);
+        if recorded_type == Some("cancelled") || call.tool.starts_with("agent_team_") {
+            skipped += 1;
+            continue;
+        }
+        if options
+            .cancel
+            .as_ref()
+            .is_some_and(CancelToken::is_cancelled)
+        {
+            return Err(ReplayError::Cancelled);
+        }
+        match registry.get(&call.tool) {
+            None if recorded_type != Some("not_found") => {
+                let drift = Drift::MissingTool {
+                    call: index,
+                    tool: call.tool.clone(),
+                };
+                return Ok(report(ReplayResult::Drift, replayed, skipped, Some(drift)));
+            }
+            None => {}
+            Some(tool) => {
+                let recorded = trace
+                    .schemas
+                    .get(tool.name())
+                    .or_else(|| trace.schemas.get(&call.tool));
+                let now = schema_hash(tool.input_schema());
+                if let Some(recorded) = recorded
+                    && *recorded != now
+                {
+                    let drift = Drift::SchemaChanged {
+                        call: index,
+                        tool: call.tool.clone(),
+                        expected: recorded.clone(),
+                        actual: now,
+                    };
+                    return Ok(report(ReplayResult::Drift, replayed, skipped, Some(drift)));
+                }
+            }
+        }
+        let outcome = dispatcher.invoke_with(
+            &call.tool,
+            call.input.clone(),
+            CallOptions {
+                timeout: options.call_timeout,
+                cancel: options.cancel.clone(),
+                progress: None,
+                view: Some(Arc::clone(&view)),
+            },
+        );
+        if options
+            .cancel
+            .as_ref()
+            .is_some_and(CancelToken::is_cancelled)
+        {
+            return Err(ReplayError::Cancelled);
+        }
+        let actual = outcome.into_envelope();
+        let ignore: Vec<Vec<&str>> = options.ignore.iter().map(|p| segments(p)).collect();
+        if let Some((pointer, expected, actual)) =
+            first_difference(&call.envelope, &actual, &mut Vec::new(), &ignore)
+        {
+            let drift = Drift::Envelope {
+                call: index,
+                tool: call.tool.clone(),
+                pointer,
+                expected,
+                actual,
+            };
+            return Ok(report(ReplayResult::Drift, replayed, skipped, Some(drift)));
+        }
+        replayed += 1;
+    }
+    Ok(report(ReplayResult::Match, replayed, skipped, None))
+}
+
+/// The segments of a JSON pointer, unescaped lazily (compared escaped on both sides).
+fn segments(pointer: &str) -> Vec<&str> {
+    pointer.split('/').skip(1).collect()
+}
+
+fn escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn pointer(path: &[String]) -> String {
+    path.iter().map(|s| format!("/{s}")).collect()
+}
+
+fn ignored(path: &[String], ignore: &[Vec<&str>]) -> bool {
+    ignore.iter().any(|pattern| {
+        pattern.len() <= path.len()
+            && pattern
+                .iter()
+                .zip(path)
+                .all(|(want, have)| *want == "*" || want == have)
+    })
+}
+
+type Difference = (String, Option<Value>, Option<Value>);
+
+/// The first place, in document order, where `expected` and `actual` differ.
+fn first_difference(
+    expected: &Value,
+    actual: &Value,
+    path: &mut Vec<String>,
+    ignore: &[Vec<&str>],
+) -> Option<Difference> {
+    if ignored(path, ignore) {
+        return None;
+    }
+    match (expected, actual) {
+        (Value::Object(want), Value::Object(have)) => {
+            for (key, value) in want {
+                path.push(escape(key));
+                let found = match have.get(key) {
+                    Some(other) => first_difference(value, other, path, ignore),
+                    None if ignored(path, ignore) => None,
+                    None => Some((pointer(path), Some(value.clone()), None)),
+                };
+                path.pop();
+                if found.is_some() {
+                    return found;
+                }
+            }
+            for (key, value) in have {
+                if !want.contains_key(key) {
+                    path.push(escape(key));
+                    let found = (!ignored(path, ignore))
+                        .then(|| (pointer(path), None, Some(value.clone())));
+                    path.pop();
+                    if found.is_some() {
+                        return found;
+                    }
+                }
+            }
+            None
+        }
+        (Value::Array(want), Value::Array(have)) => {
+            for index in 0..want.len().max(have.len()) {
+                path.push(index.to_string());
+                let found = match (want.get(index), have.get(index)) {
+                    (Some(a), Some(b)) => first_difference(a, b, path, ignore),
+                    _ if ignored(path, ignore) => None,
+                    (a, b) => Some((pointer(path), a.cloned(), b.cloned())),
+                };
+                path.pop();
+                if found.is_some() {
+                    return found;
+                }
+            }
+            None
+        }
+        (a, b) if a == b => None,
+        (a, b) => Some((pointer(path), Some(a.clone()), Some(b.clone()))),
+    }
+}

@@ -1,0 +1,224 @@
+//! One run: ask the model, run its calls through the dispatcher with the handoff's view and
+//! the job's cancellation, record everything, until a report or a failure.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use buril::{
+    CallOptions, Dispatcher, ErrorKind, JobContext, JobOutcome, JobStatus, Outcome, ToolView,
+};
+use serde_json::{Value, json};
+
+use crate::model::{Model, ModelReply, ModelRequest, Report, ToolCall, Turn};
+use crate::team::Run;
+use crate::trace::{CallRecord, schema_hash};
+
+/// How a run ended.
+enum End {
+    Done(Report),
+    Errored { report: String, error: String },
+    Blocked(String),
+    Cancelled,
+}
+
+/// What became of one call, retries included.
+enum Step {
+    Answered(Value),
+    End(End),
+}
+
+pub(crate) struct Runner {
+    pub(crate) job: JobContext,
+    pub(crate) dispatcher: Dispatcher,
+    pub(crate) model: Arc<dyn Model>,
+    pub(crate) request: ModelRequest,
+    pub(crate) view: Arc<ToolView>,
+    pub(crate) run: Arc<Run>,
+    pub(crate) max_steps: usize,
+    pub(crate) call_timeout: Option<std::time::Duration>,
+}
+
+impl Runner {
+    pub(crate) async fn run(mut self) -> JobOutcome {
+        let end = self.steps().await;
+        self.finish(end)
+    }
+
+    async fn steps(&mut self) -> End {
+        for _ in 0..self.max_steps {
+            if self.job.is_cancelled() {
+                return End::Cancelled;
+            }
+            let reply = {
+                let answer = self.model.complete(&self.request);
+                tokio::select! {
+                    reply = answer => reply,
+                    _ = self.job.cancelled() => return End::Cancelled,
+                }
+            };
+            let calls = match reply {
+                Err(error) => {
+                    let error = format!("the model failed: {error}");
+                    return End::Errored {
+                        report: error.clone(),
+                        error,
+                    };
+                }
+                Ok(ModelReply::Report(report)) => return End::Done(report),
+                Ok(ModelReply::ToolCalls(calls)) if calls.is_empty() => {
+                    return End::Done(Report::default());
+                }
+                Ok(ModelReply::ToolCalls(calls)) => calls,
+            };
+            self.request.history.push(Turn::Calls {
+                calls: calls.clone(),
+            });
+            for call in calls {
+                match self.call_with_retry(&call).await {
+                    Step::Answered(envelope) => self.request.history.push(Turn::Result {
+                        call_id: call.id.clone(),
+                        tool: call.tool.clone(),
+                        envelope,
+                    }),
+                    Step::End(end) => return end,
+                }
+            }
+        }
+        let error = format!(
+            "the specialist did not report within {} model steps",
+            self.max_steps
+        );
+        End::Errored {
+            report: error.clone(),
+            error,
+        }
+    }
+
+    /// Runs a call; a failure is retried once (never a cancellation, a missing tool or one
+    /// outside the view), and a second failure ends the run with the error verbatim.
+    async fn call_with_retry(&mut self, call: &ToolCall) -> Step {
+        let mut attempt = 1;
+        loop {
+            if self.job.is_cancelled() {
+                return Step::End(End::Cancelled);
+            }
+            let outcome = self.call(call, attempt).await;
+            let Some(error) = outcome.error() else {
+                return Step::Answered(outcome.into_envelope());
+            };
+            match error.kind() {
+                _ if self.job.is_cancelled() => return Step::End(End::Cancelled),
+                ErrorKind::Cancelled => return Step::End(End::Cancelled),
+                ErrorKind::NotFound => {
+                    return Step::End(End::Blocked(format!(
+                        "blocked: the specialist called `{}`, which is not in the registry: {}",
+                        call.tool,
+                        error.message()
+                    )));
+                }
+                ErrorKind::Disabled => {
+                    return Step::End(End::Blocked(format!(
+                        "blocked: the call to `{}` was refused: {}",
+                        call.tool,
+                        error.message()
+                    )));
+                }
+                _ if attempt == 1 => attempt = 2,
+                kind => {
+                    let error = error.message().to_owned();
+                    let report = format!(
+                        "errored: the call to `{}` failed ({kind}), was retried once and failed \
+                         again: {error}",
+                        call.tool
+                    );
+                    return Step::End(End::Errored { report, error });
+                }
+            }
+        }
+    }
+
+    async fn call(&mut self, call: &ToolCall, attempt: u32) -> Outcome {
+        self.job.count_tool_call();
+        let started = Instant::now();
+        let options = CallOptions {
+            timeout: self.call_timeout,
+            cancel: Some(self.job.cancel_token().clone()),
+            progress: None,
+            view: Some(Arc::clone(&self.view)),
+        };
+        let outcome = self
+            .dispatcher
+            .invoke_async(&call.tool, call.input.clone(), options)
+            .await;
+        let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let envelope = outcome.to_envelope();
+        let summary = json!({
+            "tool": call.tool,
+            "ok": outcome.is_ok(),
+            "attempt": attempt,
+        });
+        {
+            let mut trace = self.run.trace();
+            if let Some(tool) = self.dispatcher.registry().get(&call.tool) {
+                trace
+                    .schemas
+                    .entry(tool.name().to_owned())
+                    .or_insert_with(|| schema_hash(tool.input_schema()));
+            }
+            trace.calls.push(CallRecord {
+                tool: call.tool.clone(),
+                input: call.input.clone(),
+                envelope,
+                duration_ms,
+                call_id: call.id.clone(),
+                attempt,
+            });
+        }
+        self.job.update_partial(|partial| {
+            if !partial.is_object() {
+                *partial = json!({"calls": []});
+            }
+            if let Some(Value::Array(calls)) = partial.get_mut("calls") {
+                calls.push(summary);
+            }
+        });
+        outcome
+    }
+
+    fn finish(self, end: End) -> JobOutcome {
+        let mut trace = self.run.trace();
+        let outcome = match end {
+            End::Done(report) => {
+                trace.report = Some(report.text.clone());
+                trace.artifact = report.artifact.clone();
+                JobOutcome::done(json!({"report": report.text, "artifact": report.artifact}))
+            }
+            End::Errored { report, error } => {
+                trace.report = Some(report.clone());
+                trace.error = Some(error.clone());
+                JobOutcome::errored(error).with_output(json!({"report": report}))
+            }
+            End::Blocked(reason) => {
+                trace.report = Some(reason.clone());
+                trace.error = Some(reason.clone());
+                JobOutcome::blocked(reason.clone()).with_output(json!({"report": reason}))
+            }
+            End::Cancelled => {
+                let report = format!(
+                    "cancelled after {} tool calls; nothing was retried",
+                    trace.calls.len()
+                );
+                trace.report = Some(report.clone());
+                trace.error = Some("the run was cancelled".to_owned());
+                JobOutcome::cancelled().with_output(json!({"report": report}))
+            }
+        };
+        trace.status = match outcome.status {
+            JobStatus::Running => JobStatus::Done,
+            status => status,
+        };
+        trace.duration_ms = u64::try_from(self.job.elapsed().as_millis()).unwrap_or(u64::MAX);
+        trace.tool_calls = trace.calls.len() as u64;
+        outcome
+    }
+}

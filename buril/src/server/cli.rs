@@ -1,0 +1,330 @@
+//! The `serve` subcommand, as a CLI [`Extension`].
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::process::ExitCode;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
+use tokio::io::AsyncWrite;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+use super::{DEFAULT_CONFIG_FILE, DEFAULT_OUTPUT_DIR, Server, ServerError, ServerOptions};
+use crate::cli::{Extension, Invocation};
+use crate::dispatch::DispatcherBuilder;
+
+/// The `serve` subcommand over the binary's tools, with default dispatcher settings:
+/// `cli.extend(buril::server::extension())`.
+///
+/// A host whose tools need state uses [`extension_with`].
+pub fn extension() -> Extension {
+    extension_with(|builder| builder)
+}
+
+/// The `serve` subcommand, with the dispatcher configured by `configure` (host state,
+/// timeouts, policy):
+///
+/// ```no_run
+/// # struct Project;
+/// fn main() -> std::process::ExitCode {
+///     buril::cli::Cli::new()
+///         .extend(buril::server::extension_with(|dispatcher| dispatcher.state(Project)))
+///         .run()
+/// }
+/// ```
+pub fn extension_with(
+    configure: impl FnOnce(DispatcherBuilder) -> DispatcherBuilder + 'static,
+) -> Extension {
+    Extension::new(command(), move |invocation| run(invocation, configure))
+}
+
+fn command() -> Command {
+    Command::new("serve")
+        .about("Serves the tools over MCP: over stdio, or over Streamable HTTP with --http.")
+        .arg(Arg::new("http").long("http").value_name("ADDR").help(
+            "Serve Streamable HTTP at http://ADDR/mcp instead of stdio. ADDR is PORT \
+                     (on 127.0.0.1), HOST:PORT or [IPV6]:PORT; port 0 picks a free one",
+        ))
+        .arg(
+            Arg::new("config")
+                .long("config")
+                .value_name("FILE")
+                .value_parser(value_parser!(PathBuf))
+                .help(format!(
+                    "TOML file of rules and timeouts, applied again whenever it changes \
+                     [default: {DEFAULT_CONFIG_FILE}, if present]"
+                )),
+        )
+        .arg(
+            Arg::new("enable")
+                .long("enable")
+                .value_name("PATTERN")
+                .action(ArgAction::Append)
+                .help(
+                    "Enable tools, dangerous ones included: a name, a glob (scene_*) or a \
+                     family (family:scene); repeatable",
+                ),
+        )
+        .arg(
+            Arg::new("disable")
+                .long("disable")
+                .value_name("PATTERN")
+                .action(ArgAction::Append)
+                .help("Disable tools (a name, glob or family:NAME); repeatable; wins over enable"),
+        )
+        .arg(
+            Arg::new("allow-dangerous")
+                .long("allow-dangerous")
+                .action(ArgAction::SetTrue)
+                .help("Enable every dangerous tool"),
+        )
+        .arg(
+            Arg::new("timeout")
+                .long("timeout")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(f64))
+                .help("Timeout of every call without its own [default: 60]"),
+        )
+        .arg(
+            Arg::new("max-result-bytes")
+                .long("max-result-bytes")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help(
+                    "Write results whose JSON is longer than N bytes to a file and answer with \
+                     its path; 0 never does [default: 100000]",
+                ),
+        )
+        .arg(
+            Arg::new("output-dir")
+                .long("output-dir")
+                .value_name("DIR")
+                .value_parser(value_parser!(PathBuf))
+                .help(format!(
+                    "Folder for large results [default: {DEFAULT_OUTPUT_DIR}]"
+                )),
+        )
+        .arg(
+            Arg::new("page-size")
+                .long("page-size")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help("Tools per page of tools/list [default: 100]"),
+        )
+        .arg(
+            Arg::new("allowed-origin")
+                .long("allowed-origin")
+                .value_name("ORIGIN")
+                .action(ArgAction::Append)
+                .help(
+                    "Also accept HTTP requests from this browser origin (e.g. \
+                     https://app.example:443); loopback origins always are; repeatable",
+                ),
+        )
+}
+
+/// What the server thread hands the thread that owns standard output and error.
+enum Message {
+    Out(Vec<u8>),
+    Err(String),
+    Done(Result<(), ServerError>),
+}
+
+fn run(
+    invocation: Invocation<'_>,
+    configure: impl FnOnce(DispatcherBuilder) -> DispatcherBuilder,
+) -> ExitCode {
+    let Invocation {
+        matches,
+        registry,
+        out,
+        err,
+    } = invocation;
+    let (tx, mut rx) = unbounded_channel::<Message>();
+    let (options, http) = match options(matches, tx.clone()) {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let dispatcher = configure(DispatcherBuilder::default().registry(registry)).build();
+    let server = match Server::new(dispatcher, options) {
+        Ok(server) => server,
+        Err(error) => {
+            let _ = writeln!(err, "error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .thread_name("buril-server")
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            let _ = writeln!(err, "error: cannot start the server's runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // The CLI holds the locks of standard output and error on this thread, so the server runs
+    // on another and sends this one what to write.
+    let done = tx.clone();
+    let writer = ChannelWriter(tx.clone());
+    let thread = std::thread::Builder::new()
+        .name("buril-serve".into())
+        .spawn(move || {
+            let result = runtime.block_on(async move {
+                match http {
+                    Some(addr) => {
+                        let bound = server.bind_http(addr).await?;
+                        let _ = tx.send(Message::Err(format!(
+                            "buril: serving MCP over Streamable HTTP at {}",
+                            bound.url()
+                        )));
+                        bound.run().await
+                    }
+                    None => server.serve_io(tokio::io::stdin(), writer).await,
+                }
+            });
+            let _ = done.send(Message::Done(result));
+            runtime.shutdown_timeout(Duration::from_millis(200));
+        });
+    if let Err(error) = thread {
+        let _ = writeln!(err, "error: cannot start the server's thread: {error}");
+        return ExitCode::FAILURE;
+    }
+    while let Some(message) = rx.blocking_recv() {
+        match message {
+            Message::Out(bytes) => {
+                if out.write_all(&bytes).and_then(|()| out.flush()).is_err() {
+                    // The client closed its end: nobody is listening any more.
+                    return ExitCode::SUCCESS;
+                }
+            }
+            Message::Err(text) => {
+                let _ = writeln!(err, "{text}");
+            }
+            Message::Done(Ok(())) => return ExitCode::SUCCESS,
+            Message::Done(Err(error)) => {
+                let _ = writeln!(err, "error: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    // The server thread ended without a word: it panicked.
+    ExitCode::FAILURE
+}
+
+/// The options from the flags, and the HTTP address if serving HTTP.
+fn options(
+    matches: &ArgMatches,
+    tx: UnboundedSender<Message>,
+) -> Result<(ServerOptions, Option<SocketAddr>), String> {
+    let mut options =
+        ServerOptions::new().messages(move |text| drop(tx.send(Message::Err(text.to_owned()))));
+    options = match matches.get_one::<PathBuf>("config") {
+        Some(path) => options.config_file(path),
+        None => options.optional_config_file(DEFAULT_CONFIG_FILE),
+    };
+    for rule in matches.get_many::<String>("enable").into_iter().flatten() {
+        options = options.enable(rule);
+    }
+    for rule in matches.get_many::<String>("disable").into_iter().flatten() {
+        options = options.disable(rule);
+    }
+    options = options.allow_dangerous(matches.get_flag("allow-dangerous"));
+    if let Some(&seconds) = matches.get_one::<f64>("timeout") {
+        match Duration::try_from_secs_f64(seconds) {
+            Ok(timeout) if seconds > 0.0 => options = options.timeout(timeout),
+            _ => return Err("--timeout takes a positive number of seconds".into()),
+        }
+    }
+    if let Some(&bytes) = matches.get_one::<usize>("max-result-bytes") {
+        options = options.max_result_bytes(bytes);
+    }
+    if let Some(dir) = matches.get_one::<PathBuf>("output-dir") {
+        options = options.output_dir(dir);
+    }
+    if let Some(&size) = matches.get_one::<usize>("page-size") {
+        if size == 0 {
+            return Err("--page-size takes a number of tools, at least 1".into());
+        }
+        options = options.page_size(size);
+    }
+    for origin in matches
+        .get_many::<String>("allowed-origin")
+        .into_iter()
+        .flatten()
+    {
+        options = options.allowed_origin(origin);
+    }
+    let http = matches
+        .get_one::<String>("http")
+        .map(|text| parse_addr(text))
+        .transpose()?;
+    Ok((options, http))
+}
+
+/// `PORT` or `:PORT` (on 127.0.0.1), `localhost:PORT`, `IP:PORT` or `[IPV6]:PORT`.
+fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    let text = text.trim();
+    let port_only = text.strip_prefix(':').unwrap_or(text);
+    if let Ok(port) = port_only.parse::<u16>() {
+        return Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
+    }
+    if let Some(port) = text.strip_prefix("localhost:")
+        && let Ok(port) = port.parse::<u16>()
+    {
+        return Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
+    }
+    text.parse().map_err(|_| {
+        format!(
+            "`{text}` is not an address to listen on: use PORT, HOST:PORT or [IPV6]:PORT, e.g. \
+             127.0.0.1:8080"
+        )
+    })
+}
+
+/// Standard output for the server thread: every write goes to the thread that owns it.
+struct ChannelWriter(UnboundedSender<Message>);
+
+impl AsyncWrite for ChannelWriter {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Poll::Ready(match self.0.send(Message::Out(buf.to_vec())) {
+            Ok(()) => Ok(buf.len()),
+            Err(_) => Err(std::io::ErrorKind::BrokenPipe.into()),
+        })
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_default_to_loopback() {
+        assert_eq!(parse_addr("8080").unwrap().to_string(), "127.0.0.1:8080");
+        assert_eq!(parse_addr(":0").unwrap().to_string(), "127.0.0.1:0");
+        assert_eq!(
+            parse_addr("localhost:9000").unwrap().to_string(),
+            "127.0.0.1:9000"
+        );
+        assert_eq!(parse_addr("[::1]:7").unwrap().to_string(), "[::1]:7");
+        assert!(parse_addr("example.com:80").is_err());
+    }
+}

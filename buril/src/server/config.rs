@@ -1,0 +1,187 @@
+//! Rules (which tools are on) and timeouts, from the options and from a TOML config file.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use serde::Deserialize;
+
+use crate::pattern::ToolPattern;
+use crate::policy::Policy;
+use crate::registry::Registry;
+
+/// One layer of rules, resolved against the registry.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Rules {
+    pub allow_dangerous: bool,
+    pub enable: Vec<ToolPattern>,
+    pub disable: Vec<ToolPattern>,
+}
+
+impl Rules {
+    /// Adds this layer to `policy`.
+    pub fn apply(&self, policy: Policy) -> Policy {
+        let allow = policy.dangerous_allowed() || self.allow_dangerous;
+        let policy = self.enable.iter().cloned().fold(policy, Policy::enable);
+        self.disable
+            .iter()
+            .cloned()
+            .fold(policy, Policy::disable)
+            .allow_dangerous(allow)
+    }
+}
+
+/// Rules and timeouts of one source (the options or the config file).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Settings {
+    pub rules: Rules,
+    /// The timeout of calls without their own.
+    pub timeout: Option<Duration>,
+    /// Per tool, by the tool's own name.
+    pub timeouts: HashMap<&'static str, Duration>,
+}
+
+/// The config file as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    allow_dangerous: bool,
+    #[serde(default)]
+    enable: Vec<String>,
+    #[serde(default)]
+    disable: Vec<String>,
+    timeout: Option<f64>,
+    #[serde(default)]
+    timeouts: BTreeMap<String, f64>,
+}
+
+/// Parses the config file's text (TOML) into settings, naming every mistake.
+pub(crate) fn parse(text: &str, registry: &Registry) -> Result<Settings, String> {
+    let file: ConfigFile = toml::from_str(text).map_err(|error| error.to_string())?;
+    let mut errors = Vec::new();
+    let enable = resolve_all(&file.enable, registry, &mut errors);
+    let disable = resolve_all(&file.disable, registry, &mut errors);
+    let timeout = file
+        .timeout
+        .and_then(|seconds| seconds_or(seconds, "`timeout`", &mut errors));
+    let mut timeouts = HashMap::new();
+    for (name, seconds) in &file.timeouts {
+        let Some(tool) = registry.get(name) else {
+            errors.push(unknown_tool(name, registry, "`[timeouts]`"));
+            continue;
+        };
+        if let Some(timeout) = seconds_or(*seconds, &format!("`[timeouts] {name}`"), &mut errors) {
+            timeouts.insert(tool.name(), timeout);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors.join("; "));
+    }
+    Ok(Settings {
+        rules: Rules {
+            allow_dangerous: file.allow_dangerous,
+            enable,
+            disable,
+        },
+        timeout,
+        timeouts,
+    })
+}
+
+/// Reads and parses the config file; a missing file is `Ok(None)`.
+pub(crate) fn read(path: &Path, registry: &Registry) -> Result<Option<Settings>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(format!("{} cannot be read: {error}", path.display())),
+    };
+    parse(&text, registry)
+        .map(Some)
+        .map_err(|error| format!("{}: {error}", path.display()))
+}
+
+fn resolve_all(
+    rules: &[String],
+    registry: &Registry,
+    errors: &mut Vec<String>,
+) -> Vec<ToolPattern> {
+    let mut patterns = Vec::new();
+    for rule in rules {
+        match resolve(rule, registry) {
+            Ok(resolved) => patterns.extend(resolved),
+            Err(error) => errors.push(error),
+        }
+    }
+    patterns
+}
+
+/// Resolves one rule: `family:NAME` (every tool of that family), a glob (`*`, `prefix*`), or
+/// a tool's name or alias (resolved to the tool's own name, which policies decide on).
+pub(crate) fn resolve(rule: &str, registry: &Registry) -> Result<Vec<ToolPattern>, String> {
+    let rule = rule.trim();
+    if let Some(family) = rule.strip_prefix("family:") {
+        let names: Vec<ToolPattern> = registry
+            .iter()
+            .filter(|tool| tool.family() == family)
+            .map(|tool| exact(tool.name()))
+            .collect();
+        if names.is_empty() {
+            return Err(format!(
+                "no tool family is named `{family}` (families: {})",
+                registry.families().join(", ")
+            ));
+        }
+        return Ok(names);
+    }
+    let pattern: ToolPattern = rule
+        .parse()
+        .map_err(|error| format!("{error}; a family is written `family:NAME`"))?;
+    if rule.ends_with('*') {
+        return Ok(vec![pattern]);
+    }
+    match registry.get(rule) {
+        Some(tool) => Ok(vec![exact(tool.name())]),
+        None => Err(unknown_tool(rule, registry, "a rule")),
+    }
+}
+
+fn exact(name: &str) -> ToolPattern {
+    name.parse()
+        .expect("a registered tool's name is a valid pattern")
+}
+
+fn unknown_tool(name: &str, registry: &Registry, place: &str) -> String {
+    let suggestions = registry.suggest(name);
+    let mut message = format!("{place} names `{name}`, which is no tool");
+    if let Some(best) = suggestions.first() {
+        message.push_str(&format!(" (did you mean `{best}`?)"));
+    }
+    message
+}
+
+fn seconds_or(seconds: f64, what: &str, errors: &mut Vec<String>) -> Option<Duration> {
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(duration) if seconds > 0.0 => Some(duration),
+        _ => {
+            errors.push(format!(
+                "{what} must be a positive number of seconds, not {seconds}"
+            ));
+            None
+        }
+    }
+}
+
+/// What the watcher compares between polls: modification time and length (`None`: missing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Stamp(Option<(Option<SystemTime>, u64)>);
+
+impl Stamp {
+    pub fn of(path: &Path) -> Stamp {
+        Stamp(
+            std::fs::metadata(path)
+                .ok()
+                .map(|metadata| (metadata.modified().ok(), metadata.len())),
+        )
+    }
+}

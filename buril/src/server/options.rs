@@ -1,0 +1,178 @@
+//! [`ServerOptions`]: how a server behaves.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{DEFAULT_MAX_RESULT_BYTES, DEFAULT_OUTPUT_DIR, DEFAULT_PAGE_SIZE};
+
+/// Receives the server's messages for people (a config file that does not parse, the address
+/// it listens on). The default prints them to standard error.
+pub type MessageSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How a server behaves: its identity, which tools are on, timeouts, large results, paging
+/// and HTTP origins.
+#[derive(Clone)]
+pub struct ServerOptions {
+    pub(crate) name: Option<String>,
+    pub(crate) version: Option<String>,
+    pub(crate) enable: Vec<String>,
+    pub(crate) disable: Vec<String>,
+    pub(crate) allow_dangerous: bool,
+    pub(crate) config: Option<(PathBuf, bool)>,
+    pub(crate) config_poll: Duration,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) tool_timeouts: Vec<(String, Duration)>,
+    pub(crate) max_result_bytes: usize,
+    pub(crate) output_dir: PathBuf,
+    pub(crate) page_size: usize,
+    pub(crate) allowed_origins: Vec<String>,
+    pub(crate) messages: MessageSink,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            name: None,
+            version: None,
+            enable: Vec::new(),
+            disable: Vec::new(),
+            allow_dangerous: false,
+            config: None,
+            config_poll: Duration::from_millis(500),
+            timeout: None,
+            tool_timeouts: Vec::new(),
+            max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
+            output_dir: PathBuf::from(DEFAULT_OUTPUT_DIR),
+            page_size: DEFAULT_PAGE_SIZE,
+            allowed_origins: Vec::new(),
+            messages: Arc::new(|message| eprintln!("{message}")),
+        }
+    }
+}
+
+impl fmt::Debug for ServerOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerOptions")
+            .field("name", &self.name)
+            .field("version", &self.version)
+            .field("enable", &self.enable)
+            .field("disable", &self.disable)
+            .field("allow_dangerous", &self.allow_dangerous)
+            .field("config", &self.config)
+            .field("timeout", &self.timeout)
+            .field("tool_timeouts", &self.tool_timeouts)
+            .field("max_result_bytes", &self.max_result_bytes)
+            .field("output_dir", &self.output_dir)
+            .field("page_size", &self.page_size)
+            .field("allowed_origins", &self.allowed_origins)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerOptions {
+    /// The defaults: dangerous tools off, no config file, 60 s timeouts, results past
+    /// 100 000 bytes written to `.buril/outputs`, 100 tools a page.
+    pub fn new() -> Self {
+        ServerOptions::default()
+    }
+
+    /// The name the server gives clients. Default: the executable's file name.
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The version the server gives clients. Default: buril's version.
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.version = Some(version.into());
+        self
+    }
+
+    /// Turns on the tools matching `rule`, dangerous ones included: a name or alias, a glob
+    /// (`*`, `scene_*`) or a family (`family:scene`). Checked when the server is built.
+    pub fn enable(mut self, rule: impl Into<String>) -> Self {
+        self.enable.push(rule.into());
+        self
+    }
+
+    /// Turns off the tools matching `rule` (as for [`enable`](Self::enable)); disabling wins.
+    pub fn disable(mut self, rule: impl Into<String>) -> Self {
+        self.disable.push(rule.into());
+        self
+    }
+
+    /// Turns every dangerous tool on.
+    pub fn allow_dangerous(mut self, allow: bool) -> Self {
+        self.allow_dangerous = allow;
+        self
+    }
+
+    /// Reads rules and timeouts from this TOML file, which must exist when the server is
+    /// built, and applies its edits while the server runs.
+    pub fn config_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config = Some((path.into(), true));
+        self
+    }
+
+    /// Like [`config_file`](Self::config_file), but the file may be missing (no rules) and
+    /// may appear later.
+    pub fn optional_config_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config = Some((path.into(), false));
+        self
+    }
+
+    /// How often the config file is checked for edits. Default: 500 ms.
+    pub fn config_poll_interval(mut self, interval: Duration) -> Self {
+        self.config_poll = interval.max(Duration::from_millis(10));
+        self
+    }
+
+    /// The timeout of every call without a more specific one. Default: the dispatcher's, or
+    /// [`DEFAULT_TIMEOUT`](super::DEFAULT_TIMEOUT).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// The timeout of one tool, by name or alias.
+    pub fn tool_timeout(mut self, tool: impl Into<String>, timeout: Duration) -> Self {
+        self.tool_timeouts.push((tool.into(), timeout));
+        self
+    }
+
+    /// Results whose JSON is longer than this are written to a file; 0 never writes one.
+    /// Default: [`DEFAULT_MAX_RESULT_BYTES`].
+    pub fn max_result_bytes(mut self, bytes: usize) -> Self {
+        self.max_result_bytes = bytes;
+        self
+    }
+
+    /// Where large results are written; a relative folder is taken from the current folder.
+    /// Default: [`DEFAULT_OUTPUT_DIR`].
+    pub fn output_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.output_dir = dir.into();
+        self
+    }
+
+    /// How many tools one page of `tools/list` holds (at least 1). Default: 100.
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = size.max(1);
+        self
+    }
+
+    /// Also accepts HTTP requests from this browser origin (`https://app.example:443`,
+    /// `http://localhost:*`), besides the loopback ones. Requests without an `Origin` header
+    /// (clients that are not browsers) are always accepted.
+    pub fn allowed_origin(mut self, origin: impl Into<String>) -> Self {
+        self.allowed_origins.push(origin.into());
+        self
+    }
+
+    /// Where the server's messages for people go. Default: standard error.
+    pub fn messages(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.messages = Arc::new(sink);
+        self
+    }
+}

@@ -1,0 +1,131 @@
+//! The envelope as an MCP `CallToolResult`, and large results written to files.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
+use serde_json::{Map, Value, json};
+
+use super::state::Shared;
+use crate::envelope::Outcome;
+
+/// The `_meta` key that carries a failed call's whole envelope.
+pub(crate) const ENVELOPE_META: &str = "buril/envelope";
+
+/// The result of a call: on success `structuredContent` (the data) and a text copy, or a note
+/// pointing at a file when the data is large; on failure `isError` with the envelope's message.
+pub(crate) fn call_result(shared: &Shared, tool: &str, outcome: Outcome) -> CallToolResult {
+    let warnings: Vec<String> = outcome.warnings().to_vec();
+    if !outcome.is_ok() {
+        let envelope = outcome.to_envelope();
+        let message = outcome
+            .error()
+            .map(|error| error.message().to_owned())
+            .unwrap_or_default();
+        let mut content = vec![ContentBlock::text(message)];
+        content.extend(warnings.into_iter().map(ContentBlock::text));
+        let mut meta = Map::new();
+        meta.insert(ENVELOPE_META.into(), envelope);
+        return CallToolResult::error(content).with_meta(Some(MetaObject(meta)));
+    }
+    let data = outcome.into_result().unwrap_or(Value::Null);
+    let text = serde_json::to_string(&data).unwrap_or_default();
+    let mut content = Vec::new();
+    let limit = shared.max_result_bytes;
+    if limit > 0 && text.len() > limit {
+        match spill(shared, tool, &data) {
+            Ok((path, size)) => {
+                content.push(ContentBlock::text(format!(
+                    "The result of `{tool}` is {} bytes of JSON, more than this server sends in \
+                     a reply ({limit} bytes), so it was written to the file {} ({size} bytes). \
+                     Read that file for the data, or call the tool again with narrower input.",
+                    text.len(),
+                    path.display()
+                )));
+                content.push(resource_link(&path, size));
+            }
+            Err(error) => {
+                content.push(ContentBlock::text(text));
+                content.push(ContentBlock::text(format!(
+                    "The result is larger than {limit} bytes but could not be written to a file \
+                     ({error}), so it is given in full."
+                )));
+            }
+        }
+    } else {
+        content.push(ContentBlock::text(text));
+    }
+    content.extend(warnings.into_iter().map(ContentBlock::text));
+    let mut result = CallToolResult::success(content);
+    result.structured_content = Some(data);
+    result
+}
+
+/// Writes `data` (pretty-printed) to a new file in the output folder; answers its path and
+/// size.
+fn spill(shared: &Shared, tool: &str, data: &Value) -> std::io::Result<(PathBuf, u64)> {
+    std::fs::create_dir_all(&shared.output_dir)?;
+    let millis = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    let number = shared.spilled.fetch_add(1, Ordering::Relaxed);
+    let path = shared
+        .output_dir
+        .join(format!("{tool}-{millis}-{number}.json"));
+    let mut bytes = serde_json::to_vec_pretty(data).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    std::fs::write(&path, &bytes)?;
+    Ok((path, bytes.len() as u64))
+}
+
+/// A `resource_link` content block to a local file.
+fn resource_link(path: &Path, size: u64) -> ContentBlock {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let link = json!({
+        "type": "resource_link",
+        "uri": file_uri(path),
+        "name": name,
+        "mimeType": "application/json",
+        "size": size,
+    });
+    serde_json::from_value(link).unwrap_or_else(|_| ContentBlock::text(file_uri(path)))
+}
+
+/// `file://` URI of an absolute path, percent-encoding every byte outside the unreserved set
+/// and `/`.
+pub(crate) fn file_uri(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut uri = String::from("file://");
+    if !text.starts_with('/') {
+        uri.push('/');
+    }
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/:".contains(&byte) {
+            uri.push(char::from(byte));
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_encode_what_they_must() {
+        assert_eq!(
+            file_uri(Path::new("/tmp/a b/x%y.json")),
+            "file:///tmp/a%20b/x%25y.json"
+        );
+        assert_eq!(
+            file_uri(Path::new("/p/scene_list-1-0.json")),
+            "file:///p/scene_list-1-0.json"
+        );
+    }
+}

@@ -1,0 +1,265 @@
+//! What every session of one server shares: the dispatcher, the layered settings, the tool
+//! definitions, and who to tell when the tool list changes.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::Duration;
+
+use rmcp::model::Tool;
+
+use super::config::{self, Rules, Settings, Stamp};
+use super::notify::Listeners;
+use super::{DEFAULT_TIMEOUT, MessageSink, ServerError, ServerOptions, absolute, listing};
+use crate::descriptor::ToolDescriptor;
+use crate::dispatch::Dispatcher;
+use crate::policy::Policy;
+use crate::registry::Registry;
+
+pub(crate) struct Shared {
+    pub dispatcher: Dispatcher,
+    pub registry: &'static Registry,
+    /// The MCP definition of every tool, in registry order.
+    pub definitions: Vec<Tool>,
+    pub name: String,
+    pub version: String,
+    pub page_size: usize,
+    pub max_result_bytes: usize,
+    pub output_dir: PathBuf,
+    pub allowed_origins: Vec<String>,
+    pub listeners: Listeners,
+    /// Numbers the files of large results.
+    pub spilled: AtomicU64,
+    messages: MessageSink,
+    /// The host's policy when the server was built: the bottom layer.
+    base: Policy,
+    /// The options' rules and timeouts.
+    options: Settings,
+    config: Option<ConfigSource>,
+    live: Mutex<Live>,
+    watching: AtomicBool,
+}
+
+struct ConfigSource {
+    path: PathBuf,
+    poll: Duration,
+}
+
+/// What changes at run time.
+struct Live {
+    /// The config file's layer.
+    file: Settings,
+    /// The file as it was when last read.
+    stamp: Stamp,
+    /// The tools enabled now, sorted.
+    enabled: Vec<&'static str>,
+}
+
+impl Shared {
+    pub fn new(dispatcher: Dispatcher, options: ServerOptions) -> Result<Shared, ServerError> {
+        let registry = dispatcher.registry();
+        let mut errors = Vec::new();
+        let mut rules = Rules {
+            allow_dangerous: options.allow_dangerous,
+            ..Rules::default()
+        };
+        for (texts, into) in [
+            (&options.enable, &mut rules.enable),
+            (&options.disable, &mut rules.disable),
+        ] {
+            for text in texts {
+                match config::resolve(text, registry) {
+                    Ok(patterns) => into.extend(patterns),
+                    Err(error) => errors.push(error),
+                }
+            }
+        }
+        let mut timeouts = std::collections::HashMap::new();
+        for (name, timeout) in &options.tool_timeouts {
+            match registry.get(name) {
+                Some(tool) => {
+                    timeouts.insert(tool.name(), *timeout);
+                }
+                None => errors.push(format!("a timeout is set for `{name}`, which is no tool")),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ServerError::Config(errors.join("; ")));
+        }
+        let config = options.config.as_ref().map(|(path, _)| ConfigSource {
+            path: absolute(path),
+            poll: options.config_poll,
+        });
+        let (file, stamp) = match &options.config {
+            Some((path, required)) => {
+                let stamp = Stamp::of(path);
+                match config::read(path, registry).map_err(ServerError::Config)? {
+                    Some(settings) => (settings, stamp),
+                    None if *required => {
+                        return Err(ServerError::Config(format!(
+                            "the config file {} does not exist",
+                            path.display()
+                        )));
+                    }
+                    None => (Settings::default(), stamp),
+                }
+            }
+            None => (Settings::default(), Stamp::default()),
+        };
+        let definitions = registry
+            .iter()
+            .map(listing::definition)
+            .collect::<Result<Vec<Tool>, String>>()
+            .map_err(ServerError::Config)?;
+        let name = options.name.clone().unwrap_or_else(executable_name);
+        let shared = Shared {
+            base: (*dispatcher.policy()).clone(),
+            dispatcher,
+            registry,
+            definitions,
+            name,
+            version: options
+                .version
+                .clone()
+                .unwrap_or_else(|| env!("CARGO_PKG_VERSION").to_owned()),
+            page_size: options.page_size.max(1),
+            max_result_bytes: options.max_result_bytes,
+            output_dir: absolute(&options.output_dir),
+            allowed_origins: options.allowed_origins.clone(),
+            listeners: Listeners::default(),
+            spilled: AtomicU64::new(0),
+            messages: Arc::clone(&options.messages),
+            options: Settings {
+                rules,
+                timeout: options.timeout,
+                timeouts,
+            },
+            config,
+            live: Mutex::new(Live {
+                file,
+                stamp,
+                enabled: Vec::new(),
+            }),
+            watching: AtomicBool::new(false),
+        };
+        shared.apply(&mut shared.live());
+        Ok(shared)
+    }
+
+    fn live(&self) -> MutexGuard<'_, Live> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the dispatcher's policy from the layers; answers whether the enabled set changed.
+    fn apply(&self, live: &mut Live) -> bool {
+        let policy = live
+            .file
+            .rules
+            .apply(self.options.rules.apply(self.base.clone()));
+        let enabled: Vec<&'static str> = self
+            .registry
+            .iter()
+            .filter(|tool| policy.allows(tool))
+            .map(ToolDescriptor::name)
+            .collect();
+        self.dispatcher.set_policy(policy);
+        let changed = live.enabled != enabled;
+        live.enabled = enabled;
+        changed
+    }
+
+    pub fn enabled_tools(&self) -> Vec<&'static str> {
+        self.live().enabled.clone()
+    }
+
+    /// Whether clients may list and call `tool` now.
+    pub fn is_enabled(&self, tool: &ToolDescriptor) -> bool {
+        self.dispatcher.allows(tool)
+    }
+
+    /// The timeout of a call to `tool`.
+    pub fn timeout_for(&self, tool: &ToolDescriptor) -> Duration {
+        let name = tool.name();
+        let live = self.live();
+        live.file
+            .timeouts
+            .get(name)
+            .or_else(|| self.options.timeouts.get(name))
+            .copied()
+            .or(self.options.timeout)
+            .or(live.file.timeout)
+            .or_else(|| self.dispatcher.timeout_for(name))
+            .unwrap_or(DEFAULT_TIMEOUT)
+    }
+
+    /// Reads the config file again and applies it; answers whether the enabled set changed.
+    pub fn reload(&self) -> Result<bool, ServerError> {
+        let Some(source) = &self.config else {
+            return Ok(false);
+        };
+        let stamp = Stamp::of(&source.path);
+        let read = config::read(&source.path, self.registry);
+        let mut live = self.live();
+        live.stamp = stamp;
+        live.file = read.map_err(ServerError::Config)?.unwrap_or_default();
+        Ok(self.apply(&mut live))
+    }
+
+    /// [`reload`](Self::reload), then tells every client when the enabled set changed.
+    pub async fn reload_and_notify(&self) -> Result<bool, ServerError> {
+        let changed = self.reload()?;
+        if changed {
+            self.listeners.tools_changed().await;
+        }
+        Ok(changed)
+    }
+
+    /// Starts polling the config file for edits, once per server, on the current runtime.
+    /// The task ends with the server.
+    pub fn watch_config(self: &Arc<Self>) {
+        let Some(source) = &self.config else {
+            return;
+        };
+        if self.watching.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let poll = source.poll;
+        let weak: Weak<Shared> = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(poll);
+            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                interval.tick().await;
+                let Some(shared) = weak.upgrade() else {
+                    return;
+                };
+                let Some(source) = &shared.config else {
+                    return;
+                };
+                if Stamp::of(&source.path) == shared.live().stamp {
+                    continue;
+                }
+                if let Err(error) = shared.reload_and_notify().await {
+                    shared.say(&format!(
+                        "buril: the config file was not applied, the previous settings stay: \
+                         {error}"
+                    ));
+                }
+            }
+        });
+    }
+
+    /// Tells the people running the server.
+    pub fn say(&self, message: &str) {
+        (self.messages)(message);
+    }
+}
+
+/// The executable's file name, or `buril`.
+fn executable_name() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|path| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "buril".to_owned())
+}

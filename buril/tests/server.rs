@@ -1,0 +1,390 @@
+//! The MCP server in process: rules from options and a config file, reloading, paging, the
+//! errors that stay protocol errors, timeouts and `notifications/tools/list_changed`, over an
+//! in-memory stream of newline-delimited JSON-RPC. (tools/tests/mcp.rs drives the server with
+//! real clients.)
+
+#![cfg(feature = "server")]
+
+use std::time::Duration;
+
+use buril::server::{Server, ServerError, ServerOptions};
+use buril::{Dispatcher, Policy};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
+
+/// Reads a note.
+#[buril::tool(off_thread, read_only)]
+fn note_read(
+    /// The note's number.
+    id: u32,
+) -> String {
+    format!("note {id}")
+}
+
+/// Writes a note.
+#[buril::tool(off_thread)]
+fn note_write(
+    /// The text.
+    text: String,
+) -> usize {
+    text.len()
+}
+
+/// Deletes every note.
+#[buril::tool(off_thread, dangerous, destructive)]
+fn note_purge() -> u32 {
+    0
+}
+
+/// Waits `ms` milliseconds, or until the call ends.
+#[buril::tool(off_thread)]
+async fn wait_for(
+    /// How long.
+    ms: u64,
+    ctx: &buril::Context,
+) -> Result<u64, buril::ToolError> {
+    tokio::select! {
+        _ = tokio::time::sleep(Duration::from_millis(ms)) => Ok(ms),
+        _ = ctx.cancelled() => Err(buril::ToolError::cancelled()),
+    }
+}
+
+const ALL_BUT_DANGEROUS: [&str; 3] = ["note_read", "note_write", "wait_for"];
+
+fn options() -> ServerOptions {
+    ServerOptions::new().messages(|_| {})
+}
+
+fn server(options: ServerOptions) -> Server {
+    Server::new(Dispatcher::new(), options).unwrap()
+}
+
+fn config_error(options: ServerOptions) -> String {
+    match Server::new(Dispatcher::new(), options) {
+        Err(ServerError::Config(message)) => message,
+        other => panic!("expected a config error, got {other:?}"),
+    }
+}
+
+#[test]
+fn dangerous_tools_are_off_until_enabled() {
+    assert_eq!(server(options()).enabled_tools(), ALL_BUT_DANGEROUS);
+    let all = server(options().allow_dangerous(true)).enabled_tools();
+    assert_eq!(all, ["note_purge", "note_read", "note_write", "wait_for"]);
+    let one = server(options().enable("note_purge")).enabled_tools();
+    assert_eq!(one, all);
+}
+
+#[test]
+fn rules_name_tools_globs_and_families() {
+    let enabled = server(options().disable("note_*")).enabled_tools();
+    assert_eq!(enabled, ["wait_for"]);
+    let enabled = server(options().disable("family:note")).enabled_tools();
+    assert_eq!(enabled, ["wait_for"]);
+    // Disabling wins over enabling.
+    let enabled = server(options().enable("note_purge").disable("note_purge")).enabled_tools();
+    assert_eq!(enabled, ALL_BUT_DANGEROUS);
+    let enabled = server(options().disable("*").enable("note_read")).enabled_tools();
+    assert!(enabled.is_empty(), "{enabled:?}");
+}
+
+#[test]
+fn rules_that_name_nothing_are_refused() {
+    let message = config_error(options().enable("note_purg"));
+    assert!(
+        message.contains("`note_purg`, which is no tool"),
+        "{message}"
+    );
+    assert!(message.contains("did you mean `note_purge`?"), "{message}");
+    let message = config_error(options().disable("family:notes"));
+    assert!(
+        message.contains("no tool family is named `notes`"),
+        "{message}"
+    );
+    let message = config_error(options().disable("Note_*"));
+    assert!(message.contains("not a tool pattern"), "{message}");
+    let message = config_error(options().tool_timeout("nothing", Duration::from_secs(1)));
+    assert!(message.contains("`nothing`"), "{message}");
+}
+
+#[test]
+fn config_files_are_checked_when_the_server_is_built() {
+    let dir = TempDir::new().unwrap();
+    let missing = dir.path().join("missing.toml");
+    let message = config_error(options().config_file(&missing));
+    assert!(message.contains("does not exist"), "{message}");
+    // An optional file may be missing.
+    assert_eq!(
+        server(options().optional_config_file(&missing)).enabled_tools(),
+        ALL_BUT_DANGEROUS
+    );
+    let file = dir.path().join("server.toml");
+    std::fs::write(&file, "enable = [\"note_purge\"]\ndisabled = []\n").unwrap();
+    let message = config_error(options().config_file(&file));
+    assert!(message.contains("unknown field `disabled`"), "{message}");
+    std::fs::write(&file, "timeout = 0\n[timeouts]\nnote_raed = 5\n").unwrap();
+    let message = config_error(options().config_file(&file));
+    assert!(
+        message.contains("`timeout` must be a positive number"),
+        "{message}"
+    );
+    assert!(
+        message.contains("`note_raed`, which is no tool"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn reloading_applies_edits_and_keeps_the_settings_on_a_broken_file() {
+    let dir = TempDir::new().unwrap();
+    let file = dir.path().join("server.toml");
+    std::fs::write(&file, "enable = [\"family:note\"]\n").unwrap();
+    let server = server(options().config_file(&file));
+    assert_eq!(server.enabled_tools().len(), 4);
+    assert!(!server.reload().await.unwrap(), "nothing changed");
+    std::fs::write(&file, "disable = [\"wait_for\"]\n").unwrap();
+    assert!(server.reload().await.unwrap());
+    assert_eq!(server.enabled_tools(), ["note_read", "note_write"]);
+    std::fs::write(&file, "disable = [\"wait_fo\"]\n").unwrap();
+    assert!(server.reload().await.is_err());
+    assert_eq!(server.enabled_tools(), ["note_read", "note_write"]);
+    // A deleted file is an empty one: the defaults again.
+    std::fs::remove_file(&file).unwrap();
+    assert!(server.reload().await.unwrap());
+    assert_eq!(server.enabled_tools(), ALL_BUT_DANGEROUS);
+}
+
+#[test]
+fn the_server_owns_the_dispatcher_policy() {
+    let dispatcher = Dispatcher::builder()
+        .policy(Policy::new().disable("note_write".parse().unwrap()))
+        .build();
+    let server = Server::new(dispatcher.clone(), options().enable("note_purge")).unwrap();
+    assert_eq!(
+        server.enabled_tools(),
+        ["note_purge", "note_read", "wait_for"]
+    );
+    let envelope = dispatcher.call("note_purge", json!({}));
+    assert_eq!(envelope["ok"], true, "{envelope}");
+}
+
+/// A client over an in-memory stream: writes requests, reads answers and notifications.
+struct Peer {
+    write: tokio::io::WriteHalf<DuplexStream>,
+    lines: Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
+    next_id: u64,
+    /// Notifications read while waiting for answers.
+    notifications: Vec<Value>,
+}
+
+impl Peer {
+    async fn connect(server: Server) -> Peer {
+        let (client_side, server_side) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_side);
+        tokio::spawn(async move { server.serve_io(server_read, server_write).await });
+        let (read, write) = tokio::io::split(client_side);
+        let mut peer = Peer {
+            write,
+            lines: BufReader::new(read).lines(),
+            next_id: 1,
+            notifications: Vec::new(),
+        };
+        let init = peer
+            .request(
+                "initialize",
+                json!({
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"}
+                }),
+            )
+            .await;
+        assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true);
+        peer.notify("notifications/initialized", json!({})).await;
+        peer
+    }
+
+    async fn send(&mut self, message: Value) {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.write.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    /// Sends a request and answers its response (a `result` or an `error`).
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let message = self.read().await;
+            if message["id"] == id {
+                return message;
+            }
+            if message.get("method").is_some() {
+                self.notifications.push(message);
+            }
+        }
+    }
+
+    async fn read(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
+            .await
+            .expect("the server answers within 10 s")
+            .unwrap()
+            .expect("the server keeps the stream open");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// Waits for a notification with `method`.
+    async fn notification(&mut self, method: &str) -> Value {
+        if let Some(i) = self
+            .notifications
+            .iter()
+            .position(|n| n["method"] == method)
+        {
+            return self.notifications.remove(i);
+        }
+        loop {
+            let message = self.read().await;
+            if message["method"] == method {
+                return message;
+            }
+        }
+    }
+
+    async fn call(&mut self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+            .await
+    }
+}
+
+fn names(page: &Value) -> Vec<&str> {
+    page["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn pages_follow_the_cursor_and_refuse_a_made_up_one() {
+    let mut peer = Peer::connect(server(options().page_size(2))).await;
+    let first = peer.request("tools/list", json!({})).await;
+    assert_eq!(names(&first), ["note_read", "note_write"]);
+    let cursor = first["result"]["nextCursor"].clone();
+    assert!(cursor.is_string(), "{first}");
+    let second = peer.request("tools/list", json!({"cursor": cursor})).await;
+    assert_eq!(names(&second), ["wait_for"]);
+    assert!(second["result"].get("nextCursor").is_none(), "{second}");
+    let bad = peer
+        .request("tools/list", json!({"cursor": "not-a-cursor"}))
+        .await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+}
+
+#[tokio::test]
+async fn unknown_and_disabled_tools_are_invalid_params_and_bad_input_is_a_tool_error() {
+    let mut peer = Peer::connect(server(options().disable("note_write"))).await;
+    for name in ["note_nothing", "note_write", "note_purge"] {
+        let answer = peer.call(name, json!({"text": "x"})).await;
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("unknown tool `{name}`")),
+            "{message}"
+        );
+        assert!(
+            !message.contains("note_write`?"),
+            "no hint of a disabled tool: {message}"
+        );
+    }
+    let answer = peer.call("note_read", json!({"id": "one"})).await;
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert!(answer["result"].get("structuredContent").is_none());
+    assert_eq!(
+        answer["result"]["_meta"]["buril/envelope"]["type"],
+        "validation"
+    );
+    let answer = peer.call("note_read", json!({"id": 4})).await;
+    assert_eq!(
+        answer["result"]["structuredContent"],
+        json!({"result": "note 4"})
+    );
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        r#"{"result":"note 4"}"#
+    );
+}
+
+#[tokio::test]
+async fn per_tool_timeouts_of_the_config_file_win() {
+    let dir = TempDir::new().unwrap();
+    let file = dir.path().join("server.toml");
+    std::fs::write(&file, "timeout = 30\n[timeouts]\nwait_for = 0.2\n").unwrap();
+    let options = options()
+        .config_file(&file)
+        .timeout(Duration::from_secs(20))
+        .tool_timeout("wait_for", Duration::from_secs(10));
+    let mut peer = Peer::connect(server(options)).await;
+    let answer = peer.call("wait_for", json!({"ms": 5000})).await;
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("did not finish within 200 ms"), "{text}");
+}
+
+#[tokio::test]
+async fn config_edits_send_list_changed() {
+    let dir = TempDir::new().unwrap();
+    let file = dir.path().join("server.toml");
+    std::fs::write(&file, "").unwrap();
+    let options = options()
+        .config_file(&file)
+        .config_poll_interval(Duration::from_millis(20));
+    let mut peer = Peer::connect(server(options)).await;
+    assert_eq!(
+        names(&peer.request("tools/list", json!({})).await),
+        ALL_BUT_DANGEROUS
+    );
+    std::fs::write(&file, "allow_dangerous = true\n").unwrap();
+    peer.notification("notifications/tools/list_changed").await;
+    let list = peer.request("tools/list", json!({})).await;
+    assert_eq!(names(&list)[0], "note_purge");
+    let answer = peer.call("note_purge", json!({})).await;
+    assert_eq!(answer["result"]["structuredContent"], json!({"result": 0}));
+}
+
+#[tokio::test]
+async fn large_results_go_to_a_file() {
+    let dir = TempDir::new().unwrap();
+    let options = options()
+        .max_result_bytes(10)
+        .output_dir(dir.path().join("out"));
+    let mut peer = Peer::connect(server(options)).await;
+    let answer = peer.call("note_read", json!({"id": 123456})).await;
+    let result = &answer["result"];
+    assert_eq!(
+        result["structuredContent"],
+        json!({"result": "note 123456"})
+    );
+    let note = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        note.contains("more than this server sends in a reply (10 bytes)"),
+        "{note}"
+    );
+    let uri = result["content"][1]["uri"].as_str().unwrap();
+    let path = uri.strip_prefix("file://").unwrap();
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(written, result["structuredContent"]);
+    // 0 never spills.
+    let mut peer = Peer::connect(server(self::options().max_result_bytes(0))).await;
+    let answer = peer.call("note_read", json!({"id": 123456})).await;
+    assert_eq!(answer["result"]["content"].as_array().unwrap().len(), 1);
+}

@@ -1,0 +1,163 @@
+"""Drives an MCP server with the Python `mcp` SDK's client and prints what it saw as JSON.
+
+    python client.py SCENARIO SPEC
+
+SPEC is a JSON object: {"command": [...], "cwd": ..., "env": {...}} for a server over stdio,
+or {"url": ...} for Streamable HTTP, plus what the scenario needs ("config": the server's
+config file). The Rust tests (tools/tests/mcp.rs) start this script and check its report;
+this script only records, so that every expectation lives in one place.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp
+from mcp import Client, MCPError, StdioServerParameters
+
+WAIT = 15.0
+"""Seconds to wait for a notification before giving up."""
+
+
+def dump(result: Any) -> Any:
+    """A result as it was on the wire."""
+    return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+async def call(client: Client, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A call's result, or the protocol error it raised."""
+    try:
+        return {"result": dump(await client.call_tool(name, arguments or {}))}
+    except MCPError as error:
+        return {"error": {"code": error.code, "message": error.message}}
+
+
+async def list_all(client: Client) -> dict[str, Any]:
+    """Every page of tools/list."""
+    pages: list[list[dict[str, Any]]] = []
+    cursor: str | None = None
+    for _ in range(100):
+        page = await client.list_tools(cursor=cursor, cache_mode="bypass")
+        pages.append([dump(tool) for tool in page.tools])
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    return {"pages": pages, "names": [tool["name"] for page in pages for tool in page]}
+
+
+async def basics(client: Client, spec: dict[str, Any]) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "protocol_version": client.protocol_version,
+        "server_info": dump(client.server_info) if client.server_info else None,
+        "capabilities": dump(client.server_capabilities),
+        "list": await list_all(client),
+    }
+    calls = {}
+    for key, name, arguments in spec["calls"]:
+        calls[key] = await call(client, name, arguments)
+    report["calls"] = calls
+    if "progress" in spec:
+        name, arguments = spec["progress"]
+        reports: list[dict[str, Any]] = []
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.append({"progress": progress, "total": total, "message": message})
+
+        result = await client.call_tool(name, arguments, progress_callback=on_progress)
+        # The SDK runs progress callbacks as tasks of their own: let the last ones run.
+        with anyio.move_on_after(2):
+            while len(reports) < spec.get("progress_reports", 0):
+                await anyio.sleep(0.01)
+        report["progress"] = {"result": dump(result), "reports": reports}
+    return report
+
+
+async def list_changed(client: Client, spec: dict[str, Any]) -> dict[str, Any]:
+    """Edits the config file and waits for notifications/tools/list_changed after each edit."""
+    config = Path(spec["config"])
+    steps = []
+    async with client.listen(tools_list_changed=True) as subscription:
+        steps.append({"honored": dump(subscription.honored)})
+        for edit in spec["edits"]:
+            config.write_text(edit["config"])
+            started = time.monotonic()
+            with anyio.fail_after(WAIT):
+                event = await subscription.__anext__()
+            step: dict[str, Any] = {
+                "event": type(event).__name__,
+                "seconds": time.monotonic() - started,
+                "names": (await list_all(client))["names"],
+            }
+            if "call" in edit:
+                name, arguments = edit["call"]
+                step["call"] = await call(client, name, arguments)
+            steps.append(step)
+    return {"protocol_version": client.protocol_version, "steps": steps}
+
+
+async def concurrent(client: Client, spec: dict[str, Any]) -> dict[str, Any]:
+    """Starts `count` calls of fixture_echo at once; records each answer by its number."""
+    count = spec["count"]
+    answers: dict[int, Any] = {}
+
+    async def one(n: int) -> None:
+        result = await client.call_tool("fixture_echo", {"n": n, "text": f"call {n}"})
+        answers[n] = {"is_error": result.is_error, "structured": result.structured_content}
+
+    started = time.monotonic()
+    async with anyio.create_task_group() as group:
+        for n in range(count):
+            group.start_soon(one, n)
+    return {"answers": {str(n): a for n, a in sorted(answers.items())}, "seconds": time.monotonic() - started}
+
+
+async def cancel(client: Client, spec: dict[str, Any]) -> dict[str, Any]:
+    """Gives up on a long call after a moment (the SDK sends notifications/cancelled), then
+    asks the server what its tool saw."""
+    started = time.monotonic()
+    with anyio.move_on_after(spec["after"]) as scope:
+        await client.call_tool("fixture_sleep", {"ms": 30000})
+    gave_up = scope.cancelled_caught
+    stats = None
+    for _ in range(50):
+        stats = (await client.call_tool("fixture_stats", {})).structured_content
+        if stats["sleeps_cancelled"] >= 1:
+            break
+        await anyio.sleep(0.1)
+    return {"gave_up": gave_up, "seconds": time.monotonic() - started, "stats": stats}
+
+
+SCENARIOS = {
+    "basics": basics,
+    "list_changed": list_changed,
+    "concurrent": concurrent,
+    "cancel": cancel,
+}
+
+
+async def main() -> None:
+    scenario, spec = sys.argv[1], json.loads(sys.argv[2])
+    if "url" in spec:
+        server: Any = spec["url"]
+    else:
+        command, *args = spec["command"]
+        server = StdioServerParameters(command=command, args=args, env=spec.get("env"), cwd=spec.get("cwd"))
+    async with Client(server, read_timeout_seconds=60) as client:
+        report = await SCENARIOS[scenario](client, spec)
+    report["sdk"] = {"package": "mcp", "version": sdk_version()}
+    print(json.dumps(report))
+
+
+def sdk_version() -> str:
+    from importlib.metadata import version
+
+    return version(mcp.__name__)
+
+
+if __name__ == "__main__":
+    anyio.run(main)
