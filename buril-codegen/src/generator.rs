@@ -177,11 +177,15 @@ impl Generator {
 
     /// The files, in memory: (absolute path, contents), sorted by path.
     pub fn generate(&self) -> Result<Vec<(PathBuf, String)>, Error> {
+        let from_registry;
         let sources = match &self.sources {
-            Some(sources) => sources.clone(),
-            None => ToolSource::from_registry(buril::registry()),
+            Some(sources) => sources.as_slice(),
+            None => {
+                from_registry = ToolSource::from_registry(buril::registry());
+                from_registry.as_slice()
+            }
         };
-        let api = ir::normalize(&sources)?;
+        let api = ir::normalize(sources)?;
         let skills = Skills::with_command(
             self.skills_command
                 .clone()

@@ -1,7 +1,9 @@
 //! What the generator reads: one [`ToolSource`] per tool, taken from a registry or built by
 //! hand (tests, fuzzing, tools from another process's `list --json`).
 
-use serde_json::{Value, json};
+use std::io::{self, Write};
+
+use serde_json::Value;
 
 /// The metadata of one tool, as the writers need it.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,34 +62,117 @@ impl ToolSource {
         registry.iter().map(ToolSource::from_descriptor).collect()
     }
 
-    fn to_json(&self) -> Value {
-        json!({
-            "name": self.name,
-            "description": self.description,
-            "family": self.family,
-            "aliases": self.aliases,
-            "inputSchema": self.input_schema,
-            "outputSchema": self.output_schema,
-            "dangerous": self.dangerous,
-            "offThread": self.off_thread,
-            "title": self.title,
-            "readOnly": self.read_only,
-            "destructive": self.destructive,
-            "idempotent": self.idempotent,
-            "openWorld": self.open_world,
-        })
+    /// Writes the metadata as compact JSON, in the field order of the hash's definition, without
+    /// building a JSON value (the hash streams it).
+    fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
+        // A macro, not a generic function: this crate does not name serde's traits.
+        macro_rules! field {
+            ($key:expr, $value:expr) => {
+                out.write_all($key.as_bytes())?;
+                serde_json::to_writer(&mut *out, $value).map_err(io::Error::other)?;
+            };
+        }
+        field!("{\"name\":", &self.name);
+        field!(",\"description\":", &self.description);
+        field!(",\"family\":", &self.family);
+        field!(",\"aliases\":", &self.aliases);
+        field!(",\"inputSchema\":", &self.input_schema);
+        field!(",\"outputSchema\":", &self.output_schema);
+        field!(",\"dangerous\":", &self.dangerous);
+        field!(",\"offThread\":", &self.off_thread);
+        field!(",\"title\":", &self.title);
+        field!(",\"readOnly\":", &self.read_only);
+        field!(",\"destructive\":", &self.destructive);
+        field!(",\"idempotent\":", &self.idempotent);
+        field!(",\"openWorld\":", &self.open_world);
+        out.write_all(b"}")
     }
 }
 
 /// FNV-1a (64 bits, hex) of the tools' metadata, sorted by name: the same tools give the same
 /// hash on every machine, and any change to a name, description or schema changes it.
+///
+/// The JSON of each tool is `{"name": …, "description": …, "family": …, "aliases": …,
+/// "inputSchema": …, "outputSchema": …, "dangerous": …, "offThread": …, "title": …,
+/// "readOnly": …, "destructive": …, "idempotent": …, "openWorld": …}` in compact form, followed
+/// by a zero byte; it is streamed into the hash, never built.
 pub(crate) fn metadata_hash(sources: &[&ToolSource]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut hash = Fnv1a(0xcbf2_9ce4_8422_2325);
     for source in sources {
-        for byte in source.to_json().to_string().bytes().chain([0u8]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        // Writing into the hash cannot fail.
+        let _ = source.write_json(&mut hash);
+        hash.byte(0);
     }
-    format!("{hash:016x}")
+    format!("{:016x}", hash.0)
+}
+
+/// FNV-1a over the bytes written into it.
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    #[inline]
+    fn byte(&mut self, byte: u8) {
+        self.0 ^= u64::from(byte);
+        self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+}
+
+impl Write for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        for &byte in bytes {
+            self.byte(byte);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The streamed JSON is the JSON value the hash was defined over, byte for byte, so the
+    /// hashes of committed bindings do not change.
+    #[test]
+    fn streamed_json_matches_the_value() {
+        let source = ToolSource {
+            name: "scene_open".into(),
+            description: "Opens a \"scene\".\nSecond line.".into(),
+            family: "scene".into(),
+            aliases: vec!["scene_load".into()],
+            input_schema: json!({"type": "object", "properties": {"path": {"type": "string"}},
+                                 "required": ["path"], "additionalProperties": false}),
+            output_schema: json!({"type": "object", "properties": {}}),
+            dangerous: false,
+            off_thread: true,
+            title: Some("Open".into()),
+            read_only: None,
+            destructive: Some(false),
+            idempotent: Some(true),
+            open_world: None,
+        };
+        let value = json!({
+            "name": source.name,
+            "description": source.description,
+            "family": source.family,
+            "aliases": source.aliases,
+            "inputSchema": source.input_schema,
+            "outputSchema": source.output_schema,
+            "dangerous": source.dangerous,
+            "offThread": source.off_thread,
+            "title": source.title,
+            "readOnly": source.read_only,
+            "destructive": source.destructive,
+            "idempotent": source.idempotent,
+            "openWorld": source.open_world,
+        });
+        let mut streamed = Vec::new();
+        source.write_json(&mut streamed).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), value.to_string());
+    }
 }

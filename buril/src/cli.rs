@@ -29,7 +29,7 @@ pub use clap;
 use serde_json::{Map, Value, json};
 
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::{CallOptions, DispatcherBuilder};
+use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder};
 use crate::envelope::Outcome;
 use crate::error::{Problem, ToolError};
 use crate::pattern::ToolPattern;
@@ -580,12 +580,10 @@ fn call(
             _ => return usage(err, "--timeout takes a positive number of seconds"),
         }
     }
-    let outcome = match parse_input(input) {
-        Ok(input) => {
-            let builder = (cli.configure)(DispatcherBuilder::default().registry(registry));
-            let dispatcher = builder.update_policy(update).build();
-            dispatcher.invoke_with(name, input, options)
-        }
+    let builder = (cli.configure)(DispatcherBuilder::default().registry(registry));
+    let dispatcher = builder.update_policy(update).build();
+    let outcome = match parse_input(input, &dispatcher) {
+        Ok(input) => dispatcher.invoke_with(name, input, options),
         Err(error) => Outcome::err(error),
     };
     let text = if flags.compact {
@@ -683,18 +681,38 @@ fn schema(
     Ok(ExitCode::from(1))
 }
 
-fn parse_input(input: Option<&str>) -> Result<Value, ToolError> {
+/// Reads and parses a call's input, applying the dispatcher's input limits to the raw text
+/// first: standard input is read no further than one byte past `max_input_bytes`.
+fn parse_input(input: Option<&str>, dispatcher: &Dispatcher) -> Result<Value, ToolError> {
     let text = match input {
         None => return Ok(Value::Object(Map::new())),
         Some("-") => {
-            let mut text = String::new();
-            io::stdin().read_to_string(&mut text).map_err(|error| {
-                ToolError::invalid(format!("standard input could not be read: {error}"))
-            })?;
-            text
+            let (max_bytes, _) = dispatcher.input_limits();
+            let mut bytes = Vec::new();
+            io::stdin()
+                .take(
+                    u64::try_from(max_bytes)
+                        .unwrap_or(u64::MAX)
+                        .saturating_add(1),
+                )
+                .read_to_end(&mut bytes)
+                .map_err(|error| {
+                    ToolError::invalid(format!("standard input could not be read: {error}"))
+                })?;
+            dispatcher.check_input_text(&bytes)?;
+            String::from_utf8(bytes).map_err(|error| {
+                ToolError::from_problems(vec![Problem::new(
+                    "",
+                    format!(
+                        "the input is not valid UTF-8 (at byte {})",
+                        error.utf8_error().valid_up_to()
+                    ),
+                )])
+            })?
         }
         Some(text) => text.to_owned(),
     };
+    dispatcher.check_input_text(text.as_bytes())?;
     serde_json::from_str(&text).map_err(|error| {
         ToolError::from_problems(vec![Problem::new(
             "",

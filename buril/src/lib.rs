@@ -102,7 +102,10 @@ pub use crate::context::{CancelToken, Context, Progress, ProgressSink, State};
 pub use crate::descriptor::{
     Annotations, BoxFuture, Invoke, SchemaFn, SourceLocation, ToolDescriptor, ToolMeta,
 };
-pub use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder, MainThread, WeakDispatcher};
+pub use crate::dispatch::{
+    CallOptions, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH, Dispatcher, DispatcherBuilder,
+    MainThread, WeakDispatcher,
+};
 pub use crate::envelope::Outcome;
 pub use crate::error::{ErrorKind, Problem, ToolError};
 pub use crate::jobs::{JobContext, JobId, JobOutcome, JobSnapshot, JobStatus, Jobs};

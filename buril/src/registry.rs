@@ -1,6 +1,7 @@
 //! Every tool linked into the binary, found without a manifest.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
@@ -24,7 +25,16 @@ pub struct Lookup {
 /// The tools of a binary, sorted by name, with O(1) lookup by name or alias.
 pub struct Registry {
     tools: Vec<&'static ToolDescriptor>,
-    index: HashMap<&'static str, (u32, bool), BuildHasherDefault<NameHasher>>,
+    index: NameIndex,
+}
+
+/// Each name and alias, with its tool and whether it is an alias.
+type NameIndex =
+    HashMap<&'static str, (&'static ToolDescriptor, bool), BuildHasherDefault<NameHasher>>;
+
+/// The names a tool claims: its own, then its aliases.
+fn claimed_names(tool: &ToolDescriptor) -> impl Iterator<Item = (&'static str, bool)> {
+    std::iter::once((tool.name(), false)).chain(tool.aliases().iter().map(|a| (*a, true)))
 }
 
 /// Hashes tool names for the registry's index: FxHash (a rotate, a xor and a multiply per
@@ -102,31 +112,39 @@ impl Registry {
                 .cmp(b.name())
                 .then(a.location().file.cmp(b.location().file))
         });
-        let mut index =
+        let mut index: NameIndex =
             HashMap::with_capacity_and_hasher(tools.len() + tools.len() / 8, Default::default());
-        let mut claims: HashMap<&'static str, Vec<String>> = HashMap::new();
-        for (i, tool) in tools.iter().enumerate() {
-            let position = u32::try_from(i).expect("fewer than 2^32 tools");
-            let names = std::iter::once((tool.name(), false))
-                .chain(tool.aliases().iter().map(|a| (*a, true)));
-            for (name, via_alias) in names {
-                let place = format!(
-                    "{}`{}` at {}",
-                    if via_alias { "an alias of " } else { "" },
-                    tool.name(),
-                    tool.location()
-                );
-                claims.entry(name).or_default().push(place);
-                index.entry(name).or_insert((position, via_alias));
+        // Names claimed more than once; the places claiming them are only worded for these.
+        let mut duplicated: Vec<&'static str> = Vec::new();
+        for tool in &tools {
+            for (name, via_alias) in claimed_names(tool) {
+                match index.entry(name) {
+                    Entry::Vacant(slot) => {
+                        slot.insert((*tool, via_alias));
+                    }
+                    Entry::Occupied(_) => duplicated.push(name),
+                }
             }
         }
-        let mut duplicates: Vec<(String, Vec<String>)> = claims
-            .into_iter()
-            .filter(|(_, places)| places.len() > 1)
-            .map(|(name, places)| (name.to_owned(), places))
-            .collect();
-        if !duplicates.is_empty() {
-            duplicates.sort();
+        if !duplicated.is_empty() {
+            duplicated.sort_unstable();
+            duplicated.dedup();
+            let mut duplicates: Vec<(String, Vec<String>)> = duplicated
+                .iter()
+                .map(|name| ((*name).to_owned(), Vec::new()))
+                .collect();
+            for tool in &tools {
+                for (name, via_alias) in claimed_names(tool) {
+                    if let Ok(at) = duplicated.binary_search(&name) {
+                        duplicates[at].1.push(format!(
+                            "{}`{}` at {}",
+                            if via_alias { "an alias of " } else { "" },
+                            tool.name(),
+                            tool.location()
+                        ));
+                    }
+                }
+            }
             return Err(RegistryError { duplicates });
         }
         Ok(Registry { tools, index })
@@ -155,10 +173,9 @@ impl Registry {
     /// The tool named `name`, by its name or an alias.
     #[inline]
     pub fn lookup(&self, name: &str) -> Option<Lookup> {
-        self.index.get(name).map(|&(position, via_alias)| Lookup {
-            tool: self.tools[position as usize],
-            via_alias,
-        })
+        self.index
+            .get(name)
+            .map(|&(tool, via_alias)| Lookup { tool, via_alias })
     }
 
     /// The tool named `name` (by name or alias).

@@ -1,6 +1,7 @@
 //! The dispatcher: lookup, policy, validation, the call on the right thread, timeouts, panics,
 //! and the envelope.
 
+mod limits;
 mod main_thread;
 mod unwind;
 
@@ -14,6 +15,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 use tokio::runtime::Runtime;
 
+use limits::Limits;
+pub use limits::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH};
 use main_thread::MainQueue;
 pub use main_thread::MainThread;
 use unwind::{CatchUnwind, block_on, flatten};
@@ -74,6 +77,7 @@ struct Shared {
     main: Arc<MainQueue>,
     runtime: OnceLock<Runtime>,
     worker_threads: usize,
+    limits: Limits,
 }
 
 impl Drop for Shared {
@@ -119,6 +123,7 @@ pub struct DispatcherBuilder {
     tool_timeouts: HashMap<String, Duration>,
     main_thread: MainThread,
     worker_threads: usize,
+    limits: Limits,
 }
 
 impl Default for DispatcherBuilder {
@@ -131,6 +136,7 @@ impl Default for DispatcherBuilder {
             tool_timeouts: HashMap::new(),
             main_thread: MainThread::Owned,
             worker_threads: 2,
+            limits: Limits::default(),
         }
     }
 }
@@ -191,6 +197,24 @@ impl DispatcherBuilder {
         self
     }
 
+    /// The largest input a call may have, in bytes of its compact JSON text (escapes inside
+    /// strings not counted). A larger input answers `validation` before it is validated.
+    /// Default: [`DEFAULT_MAX_INPUT_BYTES`] (4 MiB). The CLI and the MCP server apply it to
+    /// the raw text they read, before parsing.
+    pub fn max_input_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_bytes = bytes;
+        self
+    }
+
+    /// The deepest nesting of arrays and objects a call's input may have (`{}` is one level).
+    /// A deeper input answers `validation` before it is validated, and is measured and freed
+    /// without recursion. Default: [`DEFAULT_MAX_INPUT_DEPTH`] (64); at most 100 is useful, as
+    /// validation and JSON parsing recurse once per level.
+    pub fn max_input_depth(mut self, depth: usize) -> Self {
+        self.limits.max_depth = depth;
+        self
+    }
+
     /// The dispatcher. With [`MainThread::Host`], the calling thread becomes the main thread.
     pub fn build(self) -> Dispatcher {
         let registry = self.registry.unwrap_or_else(registry);
@@ -215,6 +239,7 @@ impl DispatcherBuilder {
                 main: MainQueue::new(self.main_thread),
                 runtime: OnceLock::new(),
                 worker_threads: self.worker_threads,
+                limits: self.limits,
             }),
         }
     }
@@ -302,6 +327,22 @@ impl Dispatcher {
             .write()
             .unwrap_or_else(|e| e.into_inner());
         std::mem::replace(&mut *slot, Arc::new(policy))
+    }
+
+    /// The input limits: (max_input_bytes, max_input_depth).
+    pub fn input_limits(&self) -> (usize, usize) {
+        let limits = self.shared.limits;
+        (limits.max_bytes, limits.max_depth)
+    }
+
+    /// Checks the raw JSON text of an input against the input limits before it is parsed (its
+    /// length, and how deep its brackets nest outside strings); the error is the `validation`
+    /// error a call with that input answers.
+    pub fn check_input_text(&self, text: &[u8]) -> Result<(), ToolError> {
+        let limits = self.shared.limits;
+        limits
+            .check_text(text)
+            .map_err(|exceeded| limits.error(exceeded))
     }
 
     /// Whether `tool` may run under the current policy.
@@ -421,6 +462,12 @@ impl Dispatcher {
 
     fn prepare(&self, name: &str, input: Value, options: CallOptions) -> Result<Prepared, Outcome> {
         let shared = &*self.shared;
+        // Before anything else: a refused input never reaches the (recursive) validator, and is
+        // freed without recursion.
+        if let Err(exceeded) = shared.limits.check(&input) {
+            limits::drop_iteratively(input);
+            return Err(Outcome::err(shared.limits.error(exceeded)));
+        }
         let Some(found) = shared.registry.lookup(name) else {
             return Err(Outcome::err(not_found(shared.registry, name)));
         };

@@ -68,6 +68,7 @@
 
 mod cli;
 mod config;
+mod frame;
 mod handler;
 mod http;
 mod listing;
@@ -201,8 +202,11 @@ impl Server {
         self.shared.watch_config();
         // A subscription never ends by itself; the end of the input ends it.
         let ended = CancelToken::new();
+        // One frame may be the largest input the dispatcher accepts, plus the request around it.
+        let (max_bytes, _) = self.shared.dispatcher.input_limits();
+        let max_frame = max_bytes.saturating_add(frame::FRAME_OVERHEAD);
         let reader = WatchEnd {
-            inner: reader,
+            inner: frame::FrameLimit::new(reader, max_frame),
             ended: ended.clone(),
         };
         let handler = Handler::new(Arc::clone(&self.shared)).ending_with(ended);

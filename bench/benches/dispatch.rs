@@ -1,0 +1,134 @@
+//! Goal 1: the overhead of a call through `buril::call`, against the floor (hand-written
+//! `serde_json::from_value`, the call, `to_value` into the same envelope) and against rmcp's
+//! `ToolRouter::call` on the same tool. Inputs are cloned outside the timed part.
+
+use std::hint::black_box;
+
+use buril_bench::{floor, peer, place_input, spawn_input, spawn_invalid_input};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+
+fn three_fields(c: &mut Criterion) {
+    let input = spawn_input();
+    let harness = peer::Harness::new();
+    // Warm the lazily built schemas and validators.
+    assert_eq!(buril::call("bench_spawn", input.clone())["ok"], true);
+    assert_eq!(buril::call("bench_spawn_main", input.clone())["ok"], true);
+    assert_eq!(floor::spawn(input.clone())["ok"], true);
+    assert!(
+        harness
+            .call("bench_spawn", peer::object(input.clone()))
+            .is_ok()
+    );
+
+    let mut group = c.benchmark_group("dispatch/three_fields");
+    group.bench_function("floor", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| floor::spawn(black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("buril", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| buril::call(black_box("bench_spawn"), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("rmcp", |b| {
+        b.iter_batched(
+            || peer::object(input.clone()),
+            |input| harness.call(black_box("bench_spawn"), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    // A tool without `off_thread` runs on the dispatcher's main thread: the same call plus a
+    // hand-over to that thread and back. Reported beside the goal, not against it.
+    group.bench_function("buril_main_thread", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| buril::call(black_box("bench_spawn_main"), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+fn nested(c: &mut Criterion) {
+    let input = place_input();
+    let harness = peer::Harness::new();
+    assert_eq!(buril::call("bench_place", input.clone())["ok"], true);
+    assert_eq!(floor::place(input.clone())["ok"], true);
+    assert!(
+        harness
+            .call("bench_place", peer::object(input.clone()))
+            .is_ok()
+    );
+
+    let mut group = c.benchmark_group("dispatch/nested");
+    group.bench_function("floor", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| floor::place(black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("buril", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| buril::call(black_box("bench_place"), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("rmcp", |b| {
+        b.iter_batched(
+            || peer::object(input.clone()),
+            |input| harness.call(black_box("bench_place"), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+fn invalid(c: &mut Criterion) {
+    let input = spawn_invalid_input();
+    let harness = peer::Harness::new();
+    let envelope = buril::call("bench_spawn", input.clone());
+    assert_eq!(envelope["type"], "validation");
+    assert_eq!(envelope["problems"].as_array().map(Vec::len), Some(2));
+    assert_eq!(floor::spawn(input.clone())["type"], "validation");
+    // rmcp answers a tool result with `isError: true`.
+    let answer = harness.call("bench_spawn", peer::object(input.clone()));
+    assert!(
+        format!("{answer:?}").contains("is_error: Some(true)"),
+        "{answer:?}"
+    );
+
+    let mut group = c.benchmark_group("dispatch/invalid");
+    // serde stops at the first problem; buril reports both.
+    group.bench_function("floor", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| floor::spawn(black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("buril", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| buril::call(black_box("bench_spawn"), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("rmcp", |b| {
+        b.iter_batched(
+            || peer::object(input.clone()),
+            |input| harness.call(black_box("bench_spawn"), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, three_fields, nested, invalid);
+criterion_main!(benches);

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Runs the benchmarks of issue 6 and prints each figure beside its goal, as a ratio.
+#
+#   bash scripts/bench.sh            # everything: runtime, instruction counts, MCP, compile time
+#   bash scripts/bench.sh runtime    # criterion benches (dispatch, lookup, startup, codegen)
+#   bash scripts/bench.sh callgrind  # instructions per call under callgrind (goal 1)
+#   bash scripts/bench.sh mcp        # MCP over stdio, buril against rmcp (goal 6)
+#   bash scripts/bench.sh compile    # clean build of 300 tools, four ways (goal 4)
+#   bash scripts/bench.sh report     # only print the table from the last results
+#
+# Results go to target/bench/ (and criterion's to target/criterion/). The compile-time runs use
+# their own target folder (BENCH_COMPILE_DIR, default /tmp/buril-compile-bench), so that they
+# neither disturb nor are disturbed by the workspace's. Runtime benches use the release
+# profile, compile times the debug profile. See BENCHMARKS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+OUT=$TARGET/bench
+COMPILE_DIR=${BENCH_COMPILE_DIR:-/tmp/buril-compile-bench}
+RUNS=${BENCH_RUNS:-3}
+mkdir -p "$OUT"
+what=${1:-all}
+
+need() {
+  command -v "$1" >/dev/null 2>&1 && return
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$2"
+}
+need jq jq
+need valgrind valgrind
+[ -x /usr/bin/time ] || need /usr/bin/time time
+
+machine() {
+  {
+    echo "cpu: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+    echo "nproc: $(nproc)"
+    echo "memory: $(free -h | awk '/^Mem:/ {print $2}')"
+    echo "rustc: $(rustc --version)"
+    echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  } | tee "$OUT/machine.txt"
+}
+
+runtime() {
+  cargo bench -p buril-bench --benches 2>&1 | tee "$OUT/criterion.log" | grep -E "^[a-z_/0-9]+ *time:|time:" || true
+}
+
+build_bins() {
+  cargo build -q --release -p buril-bench --bins
+}
+
+# Instructions of one call: runs N and N+10000 calls and divides the difference.
+ir_of() {
+  local bin=$TARGET/release/calls out=$OUT/callgrind.tmp a b
+  a=$(valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$1" 1000 2>&1 | sed -n 's/.*Collected : //p')
+  b=$(valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$1" 11000 2>&1 | sed -n 's/.*Collected : //p')
+  rm -f "$out"
+  echo $(((b - a) / 10000))
+}
+
+callgrind() {
+  build_bins
+  : >"$OUT/callgrind.txt"
+  for case in three_fields nested invalid; do
+    for variant in clone floor buril rmcp; do
+      echo "$variant/$case $(ir_of "$variant/$case")" | tee -a "$OUT/callgrind.txt"
+    done
+  done
+}
+
+mcp() {
+  build_bins
+  : >"$OUT/mcp.jsonl"
+  for _ in $(seq "$RUNS"); do
+    for server in buril rmcp; do
+      "$TARGET/release/mcp-client" "$server" 20000 | tee -a "$OUT/mcp.jsonl"
+    done
+  done
+}
+
+startup_memory() {
+  build_bins
+  "$TARGET/release/calls" startup 10000 | tee "$OUT/startup.json"
+}
+
+compile() {
+  build_bins
+  rm -rf "$COMPILE_DIR/src"
+  "$TARGET/release/compile-crates" "$COMPILE_DIR/src" 300 >/dev/null
+  local target=$COMPILE_DIR/target
+  : >"$OUT/compile.txt"
+  (
+    cd "$COMPILE_DIR/src"
+    export CARGO_TARGET_DIR=$target CARGO_INCREMENTAL=0
+    for crate in tools_plain tools_derive tools_rmcp tools_buril; do
+      # Dependencies built first, with this crate's own features (`-p` resolves them per crate).
+      cargo build -q -p "$crate"
+      for run in $(seq "$RUNS"); do
+        cargo clean -q -p "$crate"
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        /usr/bin/time -f "%e %U %S %M" -o "$COMPILE_DIR/time.txt" cargo build -q -p "$crate"
+        read -r wall user sys rss <"$COMPILE_DIR/time.txt"
+        echo "$crate $run wall=$wall cpu=$(echo "$user + $sys" | bc) peak_kib=$rss load=$load" | tee -a "$OUT/compile.txt"
+      done
+    done
+  )
+}
+
+# --- the report --------------------------------------------------------------------------------
+
+median_ns() { # criterion's median estimate, in ns
+  local file=$TARGET/criterion/$1/new/estimates.json
+  [ -f "$file" ] && jq '.median.point_estimate' "$file" || echo ""
+}
+ratio() { [ -n "$1" ] && [ -n "$2" ] && echo "scale=2; $1 / $2" | bc || echo "-"; }
+fmt_ns() {
+  [ -z "$1" ] && { echo "-"; return; }
+  awk -v n="$1" 'BEGIN { if (n >= 1e9) printf "%.2f s", n/1e9; else if (n >= 1e6) printf "%.1f ms", n/1e6; else if (n >= 1e3) printf "%.2f µs", n/1e3; else printf "%.0f ns", n }'
+}
+ir() { awk -v k="$1" '$1 == k {print $2}' "$OUT/callgrind.txt" 2>/dev/null; }
+net_ir() { local c v; c=$(ir "clone/$2"); v=$(ir "$1/$2"); [ -n "$c" ] && [ -n "$v" ] && echo $((v - c)) || echo ""; }
+median_of() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
+compile_field() { awk -v c="$1" -v f="$2" '$1 == c { for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$OUT/compile.txt" 2>/dev/null | median_of; }
+mcp_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp.jsonl" 2>/dev/null | median_of; }
+
+report() {
+  echo
+  echo "== machine"
+  cat "$OUT/machine.txt" 2>/dev/null || true
+  echo
+  echo "== goal 1: dispatch overhead (criterion median; instructions per call under callgrind, input clone excluded)"
+  printf "%-14s %10s %10s %10s %12s %12s %10s %10s %10s %10s\n" case floor buril rmcp buril/floor buril/rmcp Ir:floor Ir:buril Ir:rmcp "Ir b/f"
+  for case in three_fields nested invalid; do
+    f=$(median_ns "dispatch/$case/floor"); b=$(median_ns "dispatch/$case/buril"); r=$(median_ns "dispatch/$case/rmcp")
+    fi=$(net_ir floor $case); bi=$(net_ir buril $case); ri=$(net_ir rmcp $case)
+    printf "%-14s %10s %10s %10s %12s %12s %10s %10s %10s %10s\n" "$case" "$(fmt_ns "$f")" "$(fmt_ns "$b")" "$(fmt_ns "$r")" \
+      "$(ratio "$b" "$f")x" "$(ratio "$b" "$r")x" "${fi:--}" "${bi:--}" "${ri:--}" "$(ratio "$bi" "$fi")x"
+  done
+  m=$(median_ns "dispatch/three_fields/buril_main_thread")
+  echo "main-thread tool (hand-over to the dispatcher's main thread): $(fmt_ns "$m")"
+  echo "goal: buril/floor <= 1.5 (three_fields) and buril/rmcp < 1"
+  echo
+  echo "== goal 2: lookup and dispatch, 10 vs 10,000 tools (goal: ratio <= 1.2)"
+  for g in get dispatch dispatch_same_tools; do
+    s=$(median_ns "lookup/$g/10"); l=$(median_ns "lookup/$g/10000")
+    printf "%-22s %10s %10s  %sx\n" "$g" "$(fmt_ns "$s")" "$(fmt_ns "$l")" "$(ratio "$l" "$s")"
+  done
+  echo
+  echo "== goal 3: registry start-up with 10,000 tools"
+  echo "Registry::new (criterion): 10 tools $(fmt_ns "$(median_ns startup/registry_new/10)"), 10,000 tools $(fmt_ns "$(median_ns startup/registry_new/10000)"); first schema of a tool $(fmt_ns "$(median_ns startup/first_schema)")"
+  cat "$OUT/startup.json" 2>/dev/null || true
+  echo
+  echo "== goal 4: compile time of 300 tools (clean build of the crate alone, debug, median of $RUNS)"
+  printf "%-14s %9s %9s %11s\n" crate wall cpu "peak RSS"
+  for crate in tools_plain tools_derive tools_rmcp tools_buril; do
+    printf "%-14s %8ss %8ss %8s MB\n" "$crate" "$(compile_field $crate wall)" "$(compile_field $crate cpu)" \
+      "$(awk -v k="$(compile_field $crate peak_kib)" 'BEGIN { if (k != "") printf "%.0f", k/1024 }')"
+  done
+  bw=$(compile_field tools_buril wall); dw=$(compile_field tools_derive wall); rw=$(compile_field tools_rmcp wall)
+  bc_=$(compile_field tools_buril cpu); dc=$(compile_field tools_derive cpu); rc=$(compile_field tools_rmcp cpu)
+  echo "buril/derive: wall $(ratio "$bw" "$dw")x, cpu $(ratio "$bc_" "$dc")x (goal <= 1); buril/rmcp: wall $(ratio "$bw" "$rw")x, cpu $(ratio "$bc_" "$rc")x (goal < 0.5)"
+  echo
+  echo "== goal 5: codegen (goal: linear, 10,000 tools under 1 s)"
+  for lang in csharp typescript; do
+    s=$(median_ns "codegen/$lang/1000"); l=$(median_ns "codegen/$lang/10000")
+    printf "%-11s 1,000: %10s  10,000: %10s  ratio %sx (10x is linear)\n" "$lang" "$(fmt_ns "$s")" "$(fmt_ns "$l")" "$(ratio "$l" "$s")"
+  done
+  echo
+  echo "== goal 6: MCP over stdio (median of $RUNS runs; 32 in flight for throughput, one at a time for latency)"
+  for server in buril rmcp; do
+    printf "%-6s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs\n" "$server" "$(mcp_field $server requests_per_second)" \
+      "$(mcp_field $server p50_us)" "$(mcp_field $server p99_us)" 2>/dev/null || true
+  done
+  echo "buril/rmcp: throughput $(ratio "$(mcp_field buril requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field buril p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field buril p99_us)" "$(mcp_field rmcp p99_us)")x (lower is better)"
+}
+
+case "$what" in
+  all) machine; runtime; callgrind; startup_memory; mcp; compile; report ;;
+  runtime) machine; runtime; startup_memory; report ;;
+  callgrind) callgrind; report ;;
+  mcp) mcp; report ;;
+  compile) machine; compile; report ;;
+  report) report ;;
+  *) echo "usage: $0 [all|runtime|callgrind|mcp|compile|report]" >&2; exit 2 ;;
+esac
