@@ -102,7 +102,7 @@ compile() {
         load=$(cut -d' ' -f1 /proc/loadavg)
         /usr/bin/time -f "%e %U %S %M" -o "$COMPILE_DIR/time.txt" cargo build -q -p "$crate"
         read -r wall user sys rss <"$COMPILE_DIR/time.txt"
-        echo "$crate $run wall=$wall cpu=$(echo "$user + $sys" | bc) peak_kib=$rss load=$load" | tee -a "$OUT/compile.txt"
+        echo "$crate $run wall=$wall cpu=$(echo "$user $sys" | awk '{printf "%.2f", $1 + $2}') peak_kib=$rss load=$load" | tee -a "$OUT/compile.txt"
       done
     done
   )
@@ -110,11 +110,13 @@ compile() {
 
 # --- the report --------------------------------------------------------------------------------
 
-median_ns() { # criterion's median estimate, in ns
+median_ns() { # criterion's median estimate, in ns; criterion writes `a/b` group names as `a_b`
   local file=$TARGET/criterion/$1/new/estimates.json
   [ -f "$file" ] && jq '.median.point_estimate' "$file" || echo ""
 }
-ratio() { [ -n "$1" ] && [ -n "$2" ] && echo "scale=2; $1 / $2" | bc || echo "-"; }
+ratio() {
+  if [ -n "$1" ] && [ -n "$2" ]; then awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; else echo "-"; fi
+}
 fmt_ns() {
   [ -z "$1" ] && { echo "-"; return; }
   awk -v n="$1" 'BEGIN { if (n >= 1e9) printf "%.2f s", n/1e9; else if (n >= 1e6) printf "%.1f ms", n/1e6; else if (n >= 1e3) printf "%.2f µs", n/1e3; else printf "%.0f ns", n }'
@@ -133,23 +135,23 @@ report() {
   echo "== goal 1: dispatch overhead (criterion median; instructions per call under callgrind, input clone excluded)"
   printf "%-14s %10s %10s %10s %12s %12s %10s %10s %10s %10s\n" case floor buril rmcp buril/floor buril/rmcp Ir:floor Ir:buril Ir:rmcp "Ir b/f"
   for case in three_fields nested invalid; do
-    f=$(median_ns "dispatch/$case/floor"); b=$(median_ns "dispatch/$case/buril"); r=$(median_ns "dispatch/$case/rmcp")
+    f=$(median_ns "dispatch_$case/floor"); b=$(median_ns "dispatch_$case/buril"); r=$(median_ns "dispatch_$case/rmcp")
     fi=$(net_ir floor $case); bi=$(net_ir buril $case); ri=$(net_ir rmcp $case)
     printf "%-14s %10s %10s %10s %12s %12s %10s %10s %10s %10s\n" "$case" "$(fmt_ns "$f")" "$(fmt_ns "$b")" "$(fmt_ns "$r")" \
       "$(ratio "$b" "$f")x" "$(ratio "$b" "$r")x" "${fi:--}" "${bi:--}" "${ri:--}" "$(ratio "$bi" "$fi")x"
   done
-  m=$(median_ns "dispatch/three_fields/buril_main_thread")
+  m=$(median_ns "dispatch_three_fields/buril_main_thread")
   echo "main-thread tool (hand-over to the dispatcher's main thread): $(fmt_ns "$m")"
   echo "goal: buril/floor <= 1.5 (three_fields) and buril/rmcp < 1"
   echo
   echo "== goal 2: lookup and dispatch, 10 vs 10,000 tools (goal: ratio <= 1.2)"
   for g in get dispatch dispatch_same_tools; do
-    s=$(median_ns "lookup/$g/10"); l=$(median_ns "lookup/$g/10000")
+    s=$(median_ns "lookup_$g/10"); l=$(median_ns "lookup_$g/10000")
     printf "%-22s %10s %10s  %sx\n" "$g" "$(fmt_ns "$s")" "$(fmt_ns "$l")" "$(ratio "$l" "$s")"
   done
   echo
   echo "== goal 3: registry start-up with 10,000 tools"
-  echo "Registry::new (criterion): 10 tools $(fmt_ns "$(median_ns startup/registry_new/10)"), 10,000 tools $(fmt_ns "$(median_ns startup/registry_new/10000)"); first schema of a tool $(fmt_ns "$(median_ns startup/first_schema)")"
+  echo "Registry::new (criterion): 10 tools $(fmt_ns "$(median_ns startup/registry_new_10)"), 10,000 tools $(fmt_ns "$(median_ns startup/registry_new_10000)"); first schema of a tool $(fmt_ns "$(median_ns startup/first_schema)")"
   cat "$OUT/startup.json" 2>/dev/null || true
   echo
   echo "== goal 4: compile time of 300 tools (clean build of the crate alone, debug, median of $RUNS)"

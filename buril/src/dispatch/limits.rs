@@ -45,7 +45,8 @@ impl Limits {
     /// Measures `value`, stopping as soon as a limit is passed.
     ///
     /// The size is that of the value's compact JSON text, not counting the escapes inside
-    /// strings; a scalar input has depth 0, `{}` and `[]` depth 1.
+    /// strings nor a float's digits past its first decimal (a lower bound, found without
+    /// formatting the number); a scalar input has depth 0, `{}` and `[]` depth 1.
     pub(crate) fn check(&self, value: &Value) -> Result<(), Exceeded> {
         let mut bytes = 0usize;
         // Only arrays and objects wait here: scalars are counted where they are met, so

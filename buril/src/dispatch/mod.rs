@@ -198,9 +198,9 @@ impl DispatcherBuilder {
     }
 
     /// The largest input a call may have, in bytes of its compact JSON text (escapes inside
-    /// strings not counted). A larger input answers `validation` before it is validated.
-    /// Default: [`DEFAULT_MAX_INPUT_BYTES`] (4 MiB). The CLI and the MCP server apply it to
-    /// the raw text they read, before parsing.
+    /// strings, and a float's digits past its first decimal, not counted). A larger input
+    /// answers `validation` before it is validated. Default: [`DEFAULT_MAX_INPUT_BYTES`]
+    /// (4 MiB). The CLI and the MCP server apply it to the raw text they read, before parsing.
     pub fn max_input_bytes(mut self, bytes: usize) -> Self {
         self.limits.max_bytes = bytes;
         self
