@@ -1,5 +1,6 @@
 //! Panics are contained; timeouts and cancellation answer promptly and reach the tool.
 
+use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
@@ -10,6 +11,8 @@ use serde_json::{Value, json};
 
 /// The tags of the calls that saw their cancellation.
 static SAW_CANCEL: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// The tags `pt_watch` started with.
+static STARTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
 /// Run counts of `pt_count_main`, one slot per test that uses it.
 static RUNS: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
 /// Set once `pt_hold_main` has started.
@@ -166,6 +169,7 @@ fn pt_watch(
     tag: String,
     ctx: &buril::Context,
 ) -> Result<u8, ToolError> {
+    STARTED.lock().unwrap().push(tag.clone());
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(2) {
         if ctx.is_cancelled() {
@@ -576,6 +580,57 @@ async fn async_calls_time_out_and_cancel_too() {
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Cancelled));
     assert!(start.elapsed() < Duration::from_millis(450));
     canceller.join().unwrap();
+}
+
+/// `invoke_async` runs in the caller's task on any executor: a single-threaded runtime with no
+/// timer still gets timeouts (the dispatcher's runtime keeps the time), and dropping the call's
+/// future cancels the tool's context.
+#[test]
+fn async_calls_need_no_timer_from_the_callers_executor() {
+    let d = Dispatcher::new();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        for name in ["pt_sleep", "pt_sleep_async", "pt_sleep_main"] {
+            let start = Instant::now();
+            let outcome = d
+                .invoke_async(name, json!({"ms": 600}), with_timeout(50))
+                .await;
+            assert_eq!(
+                outcome.error_kind(),
+                Some(buril::ErrorKind::Timeout),
+                "{name}"
+            );
+            assert!(start.elapsed() < Duration::from_millis(450), "{name}");
+        }
+        let outcome = d
+            .invoke_async("pt_echo", json!({"n": 7}), with_timeout(5_000))
+            .await;
+        assert!(outcome.is_ok(), "{outcome:?}");
+
+        // A call whose future is dropped (a client that went away) is cancelled.
+        let call = d.invoke_async(
+            "pt_watch",
+            json!({"tag": "dropped-call"}),
+            with_timeout(5_000),
+        );
+        let mut call = Box::pin(call);
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        assert!(call.as_mut().poll(&mut cx).is_pending());
+        // Once the tool runs (a call dropped before its tool starts never runs it).
+        let start = Instant::now();
+        while !STARTED.lock().unwrap().iter().any(|t| t == "dropped-call") {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "the tool never started"
+            );
+            thread::sleep(Duration::from_millis(2));
+        }
+        drop(call);
+    });
+    assert!(wait_for_cancel("dropped-call"));
 }
 
 #[test]

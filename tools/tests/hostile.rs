@@ -329,7 +329,6 @@ fn is_error(answer: &Value) -> bool {
 #[test]
 fn the_mcp_server_refuses_every_corpus_input_and_keeps_serving() {
     let mut server = Server::start();
-    let mut unanswered_malformed = 0;
     for (index, case) in corpus().iter().enumerate() {
         let id = index as u64 + 1;
         // The raw input goes in as the call's arguments, newlines and invalid bytes included.
@@ -353,13 +352,16 @@ fn the_mcp_server_refuses_every_corpus_input_and_keeps_serving() {
         let answered = answers.iter().any(|a| a["id"] == json!(id));
         if well_formed {
             assert!(answered, "{}: no answer, read {answers:?}", case.file);
-        } else if answers.is_empty() {
-            unanswered_malformed += 1;
+        } else {
+            // A frame that is not JSON is answered with a parse error (`id: null`), before
+            // the next message's answer.
+            assert!(
+                answers.iter().any(|a| a["error"]["code"] == json!(-32700)),
+                "{}: no parse error, read {answers:?}",
+                case.file
+            );
         }
     }
-    // Frames that are not JSON at all get the protocol layer's error, or are dropped; either
-    // way the server goes on.
-    eprintln!("malformed frames without an answer: {unanswered_malformed}");
 }
 
 #[test]
@@ -393,10 +395,16 @@ fn the_mcp_server_survives_huge_deep_truncated_and_batched_frames() {
     frames.push(("a batch of 20 000", serde_json::to_vec(&batch).unwrap()));
     for (what, frame) in &frames {
         let answers = server.hostile(frame, None);
+        assert!(!answers.is_empty(), "{what}: no answer");
         for answer in &answers {
             assert!(is_error(answer), "{what}: {answer}");
         }
     }
+    // The answers say what was wrong.
+    let answers = server.hostile(b"\xff\xfe", None);
+    let message = answers[0]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("not UTF-8"), "{message}");
+    assert_eq!(answers[0]["error"]["code"], -32700);
     // A call just under the limits still works.
     let path = "a".repeat(DEFAULT_MAX_INPUT_BYTES / 2);
     let frame = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
@@ -498,4 +506,50 @@ fn http_clients_that_disconnect_mid_request_do_not_stop_the_others() {
         client.read_exact(&mut head).unwrap();
         assert_eq!(&head[9..12], b"200", "round {round}");
     }
+}
+
+#[test]
+fn http_bodies_past_the_input_limit_are_refused_before_they_are_read() {
+    use std::io::Read;
+    use std::net::TcpStream;
+
+    let workspace = harness::Workspace::new();
+    let server = workspace.http(&harness::fixture_binary(), &[]);
+    let here = server.authority().to_owned();
+    let post = |length: usize| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {here}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {length}\r\n\
+             Connection: close\r\n\r\n"
+        )
+    };
+    // 50 MB announced; the server answers once the first megabytes pass the limit, without
+    // waiting for (or buffering) the rest.
+    let mut client = TcpStream::connect(&here).unwrap();
+    client
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    client.write_all(post(50_000_000).as_bytes()).unwrap();
+    let chunk = vec![b' '; 1 << 20];
+    for _ in 0..8 {
+        if client.write_all(&chunk).is_err() {
+            break; // the server closed the connection after answering
+        }
+    }
+    let mut answer = String::new();
+    let _ = client.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("exceeds"), "{answer}");
+    // The server goes on serving.
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let mut client = TcpStream::connect(&here).unwrap();
+    client
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    client
+        .write_all(format!("{}{initialize}", post(initialize.len())).as_bytes())
+        .unwrap();
+    let mut head = [0u8; 12];
+    client.read_exact(&mut head).unwrap();
+    assert_eq!(&head[9..12], b"200");
 }

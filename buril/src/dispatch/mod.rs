@@ -382,18 +382,10 @@ impl Dispatcher {
             Err(failure) => return failure,
         };
         let settle = prepared.take_settle();
-        let this = self.clone();
         // Dropping this future (a client cancelling) cancels the call.
         let guard = CancelOnDrop(Some(prepared.cancel.clone()));
-        let task = self
-            .runtime()
-            .spawn(async move { this.execute_async(prepared).await });
-        let result = task.await;
+        let result = self.execute_async(prepared).await;
         guard.disarm();
-        let result = match result {
-            Ok(result) => result,
-            Err(error) => Err(ToolError::runtime(format!("the call was lost: {error}"))),
-        };
         settle.outcome(result)
     }
 
@@ -602,6 +594,10 @@ impl Dispatcher {
         matches!(invoke, Invoke::Async(_)).then(|| self.runtime().handle().clone())
     }
 
+    /// Runs a prepared call in the caller's task, whatever executor drives it: the tool itself
+    /// runs on the dispatcher's runtime (a sync tool on its blocking pool, an async one as a
+    /// task) or on the main thread, and the deadline is a timer of the dispatcher's runtime.
+    /// No hop through another task on the way, so a call costs the caller one wake-up.
     async fn execute_async(&self, prepared: Prepared) -> CallResult {
         let Prepared {
             tool,
@@ -613,17 +609,23 @@ impl Dispatcher {
         } = prepared;
         let name = tool.name();
         let (tx, rx) = tokio::sync::oneshot::channel::<CallResult>();
-        let mut task = None;
+        // Aborts (after the grace period) an async tool whose call ends without its result:
+        // timed out, cancelled, or this future dropped.
+        let mut task = AbortOnDrop(None);
         match (tool.invoke(), tool.is_off_thread()) {
             (Invoke::Sync(function), true) => {
-                tokio::task::spawn_blocking(move || {
+                self.runtime().spawn_blocking(move || {
                     let _ = tx.send(run_sync(name, function, &ctx, args));
                 });
             }
             (Invoke::Async(function), true) => {
-                task = Some(tokio::spawn(async move {
-                    let _ = tx.send(flatten(name, CatchUnwind(function(ctx, args)).await));
-                }));
+                let handle = self.runtime().handle();
+                task.0 = Some((
+                    handle.clone(),
+                    handle.spawn(async move {
+                        let _ = tx.send(flatten(name, CatchUnwind(function(ctx, args)).await));
+                    }),
+                ));
             }
             (invoke, false) => {
                 let handle = self.handle_for(invoke);
@@ -638,11 +640,18 @@ impl Dispatcher {
             )))
         };
         let result = match deadline {
-            Some((at, timeout)) => tokio::select! {
-                result = rx => result.unwrap_or_else(|_| lost()),
-                _ = tokio::time::sleep_until(at.into()) => Err(timeout_error(name, timeout)),
-                _ = cancel.cancelled() => Err(ToolError::cancelled()),
-            },
+            Some((at, timeout)) => {
+                // A timer of the dispatcher's runtime, which has one whatever the caller runs on.
+                let expired = {
+                    let _runtime = self.runtime().enter();
+                    tokio::time::sleep_until(at.into())
+                };
+                tokio::select! {
+                    result = rx => result.unwrap_or_else(|_| lost()),
+                    _ = expired => Err(timeout_error(name, timeout)),
+                    _ = cancel.cancelled() => Err(ToolError::cancelled()),
+                }
+            }
             None => tokio::select! {
                 result = rx => result.unwrap_or_else(|_| lost()),
                 _ = cancel.cancelled() => Err(ToolError::cancelled()),
@@ -650,9 +659,8 @@ impl Dispatcher {
         };
         if result.is_err() {
             cancel.cancel();
-            if let Some(task) = task {
-                abort_after_grace(&tokio::runtime::Handle::current(), task);
-            }
+        } else {
+            task.0 = None;
         }
         result
     }
@@ -726,6 +734,17 @@ fn abort_after_grace(handle: &tokio::runtime::Handle, task: tokio::task::JoinHan
         tokio::time::sleep(CANCEL_GRACE).await;
         task.abort();
     });
+}
+
+/// An async tool's task, aborted after [`CANCEL_GRACE`] when dropped unfinished.
+struct AbortOnDrop(Option<(tokio::runtime::Handle, tokio::task::JoinHandle<()>)>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some((handle, task)) = self.0.take() {
+            abort_after_grace(&handle, task);
+        }
+    }
 }
 
 /// Cancels a call whose caller went away.

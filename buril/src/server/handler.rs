@@ -98,27 +98,25 @@ impl ServerHandler for Handler {
         };
         let input = request.arguments.map_or(Value::Null, Value::Object);
         let cancel = CancelToken::new();
-        let watcher = {
-            let cancel = cancel.clone();
-            let requested = context.ct.clone();
-            tokio::spawn(async move {
-                requested.cancelled().await;
-                cancel.cancel();
-            })
-        };
         let progress = ProgressForwarder::start(&context);
         let options = CallOptions {
             timeout: Some(self.shared.timeout_for(tool)),
-            cancel: Some(cancel),
+            cancel: Some(cancel.clone()),
             progress: progress.as_ref().map(|p| p.sink.clone()),
             ..CallOptions::default()
         };
-        let outcome = self
-            .shared
-            .dispatcher
-            .invoke_async(name, input, options)
-            .await;
-        watcher.abort();
+        let call = self.shared.dispatcher.invoke_async(name, input, options);
+        tokio::pin!(call);
+        // `notifications/cancelled` cancels the call's context; the call then answers (as
+        // cancelled, or with what the tool returned if it finished first).
+        let outcome = tokio::select! {
+            biased;
+            outcome = &mut call => outcome,
+            _ = context.ct.cancelled() => {
+                cancel.cancel();
+                call.await
+            }
+        };
         if let Some(progress) = progress {
             progress.finish().await;
         }

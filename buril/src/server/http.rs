@@ -68,7 +68,10 @@ pub(crate) async fn bind(server: Server, addr: SocketAddr) -> Result<HttpServer,
                 .map(|origin| (*origin).to_owned())
                 .chain(shared.allowed_origins.iter().cloned()),
         )
-        .enforce_origin_validation();
+        .enforce_origin_validation()
+        // One request may carry the largest input the dispatcher accepts, plus the JSON-RPC
+        // around it; a larger body answers 413 before it is buffered.
+        .with_max_request_body_bytes(shared.max_frame_bytes());
     let ip = addr.ip();
     if ip.is_unspecified() {
         // Every interface: the names clients use cannot be known, so Host is not checked.

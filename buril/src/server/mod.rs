@@ -38,6 +38,10 @@
 //!   followed by a `resource_link` to the file.
 //! - Cancellation (`notifications/cancelled`) cancels the call's context; progress reports
 //!   reach clients that sent a progress token.
+//! - Every message gets an answer. Over stdio, a line that is not JSON (or is longer than the
+//!   input limit plus 64 KiB, which is never buffered) answers JSON-RPC `-32700` with the
+//!   reason; JSON that is not a valid message answers `-32600`. Over HTTP, a body past the same
+//!   limit answers 413 before it is read in full.
 //!
 //! # Which tools are on
 //!
@@ -202,15 +206,14 @@ impl Server {
         self.shared.watch_config();
         // A subscription never ends by itself; the end of the input ends it.
         let ended = CancelToken::new();
-        // One frame may be the largest input the dispatcher accepts, plus the request around it.
-        let (max_bytes, _) = self.shared.dispatcher.input_limits();
-        let max_frame = max_bytes.saturating_add(frame::FRAME_OVERHEAD);
+        let max_frame = self.shared.max_frame_bytes();
         let reader = WatchEnd {
-            inner: frame::FrameLimit::new(reader, max_frame),
+            inner: reader,
             ended: ended.clone(),
         };
+        let transport = frame::Answering::new(reader, writer, max_frame);
         let handler = Handler::new(Arc::clone(&self.shared)).ending_with(ended);
-        let running = match handler.serve((reader, writer)).await {
+        let running = match handler.serve(transport).await {
             Ok(running) => running,
             // The client left before choosing a protocol version: nothing to serve.
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),

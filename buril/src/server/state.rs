@@ -177,6 +177,13 @@ impl Shared {
         self.dispatcher.allows(tool)
     }
 
+    /// The largest message a client may send, over stdio (one line) or HTTP (one body): the
+    /// largest input the dispatcher accepts plus the JSON-RPC request around it.
+    pub fn max_frame_bytes(&self) -> usize {
+        let (max_input, _) = self.dispatcher.input_limits();
+        max_input.saturating_add(super::frame::FRAME_OVERHEAD)
+    }
+
     /// The timeout of a call to `tool`.
     pub fn timeout_for(&self, tool: &ToolDescriptor) -> Duration {
         let name = tool.name();
