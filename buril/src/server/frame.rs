@@ -12,7 +12,6 @@
 //! [`MAX_UNANSWERED_STREAK`] bad frames in a row the server stops answering them (it says so
 //! once on stderr) until a well-formed message arrives.
 
-use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -24,7 +23,6 @@ use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::sync::Notify;
 
 /// How much a frame may exceed the dispatcher's `max_input_bytes`: the JSON-RPC request
 /// around a tool's arguments.
@@ -73,7 +71,7 @@ where
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            if let Some(message) = self.rejected.pop() {
+            if let Some(message) = self.rejected.take() {
                 let answer = TxJsonRpcMessage::<RoleServer>::error(
                     ErrorData::parse_error(message, None),
                     None,
@@ -83,12 +81,19 @@ where
                 }
                 continue;
             }
-            // rmcp's `receive` keeps a partly read line across cancellation, so racing it
-            // against a rejection loses nothing.
-            tokio::select! {
-                biased;
-                message = self.inner.receive() => return message,
-                () = self.rejected.ready.notified() => {}
+            // The reader stops at a rejected line (answering `Pending` with it waiting here)
+            // and reads no further until it has been answered, so that answers keep the order
+            // of the lines. rmcp's `receive` keeps a partly read line when it is dropped.
+            let rejected = &self.rejected;
+            let mut receive = std::pin::pin!(self.inner.receive());
+            let received = std::future::poll_fn(|cx| match receive.as_mut().poll(cx) {
+                Poll::Ready(message) => Poll::Ready(Some(message)),
+                Poll::Pending if rejected.is_waiting() => Poll::Ready(None),
+                Poll::Pending => Poll::Pending,
+            })
+            .await;
+            if let Some(message) = received {
+                return message;
             }
         }
     }
@@ -98,27 +103,21 @@ where
     }
 }
 
-/// The frames the reader rejected, waiting for an answer.
+/// The line the reader rejected, waiting for its answer: at most one at a time.
 #[derive(Default)]
-struct Rejected {
-    queue: Mutex<VecDeque<String>>,
-    ready: Notify,
-}
+struct Rejected(Mutex<Option<String>>);
 
 impl Rejected {
-    fn push(&self, message: String) {
-        self.queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push_back(message);
-        self.ready.notify_one();
+    fn put(&self, message: String) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
     }
 
-    fn pop(&self) -> Option<String> {
-        self.queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop_front()
+    fn take(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    fn is_waiting(&self) -> bool {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).is_some()
     }
 }
 
@@ -136,7 +135,10 @@ pub(crate) struct Frames<R> {
     /// Frames rejected in a row.
     streak: usize,
     rejected: Arc<Rejected>,
+    /// Bytes read from the peer; `chunk[start..end]` are not looked at yet.
     chunk: Box<[u8]>,
+    start: usize,
+    end: usize,
 }
 
 impl<R> Frames<R> {
@@ -151,75 +153,93 @@ impl<R> Frames<R> {
             streak: 0,
             rejected,
             chunk: vec![0; 64 * 1024].into_boxed_slice(),
+            start: 0,
+            end: 0,
         }
     }
 
-    /// Takes in bytes read from the peer.
-    fn feed(&mut self, mut bytes: &[u8]) {
-        while !bytes.is_empty() {
-            let end = newline(bytes);
-            let (part, rest) = match end {
-                Some(at) => (&bytes[..at], &bytes[at + 1..]),
-                None => (bytes, &[][..]),
-            };
-            let room = self.max_line.saturating_sub(self.line.len());
+    /// Takes in bytes read from the peer, up to the end of the first rejected line; answers
+    /// how many it took.
+    fn feed(&mut self, bytes: &[u8]) -> usize {
+        let mut taken = 0;
+        while taken < bytes.len() {
+            let rest = &bytes[taken..];
+            let end = newline(rest);
+            let part = &rest[..end.unwrap_or(rest.len())];
             if self.seen < self.max_line {
+                let room = self.max_line - self.line.len();
                 self.line.extend_from_slice(&part[..part.len().min(room)]);
             }
             self.seen = self.seen.saturating_add(part.len());
+            taken += part.len();
             if end.is_some() {
-                self.end_line();
+                taken += 1;
+                if !self.end_line() {
+                    break;
+                }
             }
-            bytes = rest;
         }
+        taken
     }
 
-    /// A whole line was read: pass it on or reject it.
-    fn end_line(&mut self) {
+    /// A whole line was read: pass it on or reject it. Answers false when it was rejected.
+    fn end_line(&mut self) -> bool {
         let seen = std::mem::take(&mut self.seen);
-        if seen > self.max_line {
-            self.reject(format!(
+        let verdict = if seen > self.max_line {
+            Err(format!(
                 "the message is {seen} bytes long; this server reads at most {} bytes in one \
                  message",
                 self.max_line
-            ));
+            ))
         } else {
             let text = self.line.strip_suffix(b"\r").unwrap_or(&self.line);
             let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
             if text.iter().all(u8::is_ascii_whitespace) {
                 // Blank lines separate nothing and ask nothing.
-            } else if let Err(error) = check_json(text) {
-                self.reject(error);
+                Ok(false)
             } else {
+                check_json(text).map(|()| true)
+            }
+        };
+        let passed = match verdict {
+            Ok(true) => {
                 self.streak = 0;
-                // Drop what was already read before adding, so the buffer stays one line long.
+                // Drop what was already read before adding, so the buffer stays small.
                 if self.offset == self.ready.len() {
                     self.ready.clear();
                     self.offset = 0;
                 }
                 self.ready.extend_from_slice(&self.line);
                 self.ready.push(b'\n');
+                true
             }
-        }
+            Ok(false) => true,
+            Err(message) => self.reject(message),
+        };
         self.line.clear();
+        passed
     }
 
-    fn reject(&mut self, message: String) {
+    /// Queues the answer to a rejected line; answers false when it will be answered.
+    fn reject(&mut self, message: String) -> bool {
         self.streak += 1;
         if self.streak < MAX_UNANSWERED_STREAK {
-            self.rejected.push(message);
-        } else if self.streak == MAX_UNANSWERED_STREAK {
+            self.rejected.put(message);
+            return false;
+        }
+        if self.streak == MAX_UNANSWERED_STREAK {
             eprintln!(
                 "buril: {MAX_UNANSWERED_STREAK} malformed messages in a row; not answering more \
                  until a well-formed one arrives"
             );
         }
+        true
     }
 
     /// Copies checked bytes into `buf`; answers whether any were.
     fn drain(&mut self, buf: &mut ReadBuf<'_>) -> bool {
         let waiting = &self.ready[self.offset..];
-        if waiting.is_empty() {
+        if waiting.is_empty() || buf.remaining() == 0 {
             return false;
         }
         let n = waiting.len().min(buf.remaining());
@@ -229,7 +249,7 @@ impl<R> Frames<R> {
             self.ready.clear();
             self.offset = 0;
         }
-        n > 0
+        true
     }
 }
 
@@ -314,6 +334,16 @@ impl<R: AsyncRead + Unpin> AsyncRead for Frames<R> {
             if this.drain(buf) {
                 return Poll::Ready(Ok(()));
             }
+            if this.rejected.is_waiting() {
+                // `Answering::receive` sees this at once, answers the line and reads again.
+                return Poll::Pending;
+            }
+            if this.start < this.end {
+                let chunk = std::mem::take(&mut this.chunk);
+                this.start += this.feed(&chunk[this.start..this.end]);
+                this.chunk = chunk;
+                continue;
+            }
             let mut chunk = ReadBuf::new(&mut this.chunk);
             match Pin::new(&mut this.inner).poll_read(cx, &mut chunk) {
                 Poll::Ready(Ok(())) => {}
@@ -324,9 +354,8 @@ impl<R: AsyncRead + Unpin> AsyncRead for Frames<R> {
                 // The end of the input; an unfinished last line is not a message.
                 return Poll::Ready(Ok(()));
             }
-            let chunk = std::mem::take(&mut this.chunk);
-            this.feed(&chunk[..filled]);
-            this.chunk = chunk;
+            this.start = 0;
+            this.end = filled;
         }
     }
 }
@@ -335,18 +364,22 @@ impl<R: AsyncRead + Unpin> AsyncRead for Frames<R> {
 mod tests {
     use super::*;
 
+    /// Feeds the chunks as the reader would, answering each rejection at once: what passed,
+    /// and the answers, each after the lines that came before it.
     fn run(limit: usize, chunks: &[&[u8]]) -> (Vec<u8>, Vec<String>) {
         let rejected = Arc::new(Rejected::default());
         let mut frames = Frames::new((), limit, Arc::clone(&rejected));
-        for chunk in chunks {
-            frames.feed(chunk);
-        }
-        let passed = frames.ready[frames.offset..].to_vec();
         let mut errors = Vec::new();
-        while let Some(error) = rejected.pop() {
-            errors.push(error);
+        for chunk in chunks {
+            let mut taken = 0;
+            while taken < chunk.len() {
+                taken += frames.feed(&chunk[taken..]);
+                if let Some(error) = rejected.take() {
+                    errors.push(error);
+                }
+            }
         }
-        (passed, errors)
+        (frames.ready[frames.offset..].to_vec(), errors)
     }
 
     #[test]
