@@ -1,28 +1,39 @@
-//! Newline-delimited JSON-RPC over a byte stream (stdio), with two guarantees on top of the
-//! protocol layer's own framing:
+//! Newline-delimited JSON-RPC over a byte stream (stdio), with these guarantees:
 //!
 //! - **Bounded memory.** One frame may be at most `max_line` bytes. A longer line is never
 //!   buffered whole: the bytes past the bound are skipped unread as they arrive.
 //! - **Every frame gets an answer.** A line that is not JSON (a syntax error, invalid UTF-8,
 //!   nesting past the parser's limit, a truncated message) or is too long is answered with
 //!   JSON-RPC `-32700` (parse error, `id: null`) saying what was wrong and where. Well-formed
-//!   JSON that is not a valid message is answered by the protocol layer (`-32600`).
+//!   JSON that is not a valid message is answered `-32600`, with its id when it has one.
+//! - **Whole answers, in order.** One writer task writes every answer whole; answers to bad
+//!   frames go out before anything read after them.
+//!
+//! Messages are parsed by rmcp's own codec, except `tools/call` frames with just a name and
+//! arguments, which are parsed straight into rmcp's message type (the generic parser buffers
+//! every message as untyped content first, which cost more than the rest of a call).
 //!
 //! A peer that echoes every error back as more garbage could start an error storm; after
 //! [`MAX_UNANSWERED_STREAK`] bad frames in a row the server stops answering them (it says so
 //! once on stderr) until a well-formed message arrives.
 
 use std::io;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use bytes::BytesMut;
 use rmcp::RoleServer;
-use rmcp::model::ErrorData;
+use rmcp::model::{
+    CallToolRequestMethod, CallToolRequestParams, ClientRequest, ErrorData, JsonObject,
+    JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0, Request, RequestId,
+};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use rmcp::transport::async_rw::AsyncRwTransport;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use rmcp::transport::async_rw::{JsonRpcMessageCodec, JsonRpcMessageCodecError};
+use serde::Deserialize;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
+use tokio::sync::mpsc;
+use tokio_util::codec::Decoder;
 
 /// How much a frame may exceed the dispatcher's `max_input_bytes`: the JSON-RPC request
 /// around a tool's arguments.
@@ -31,225 +42,327 @@ pub(crate) const FRAME_OVERHEAD: usize = 64 * 1024;
 /// How many bad frames in a row are answered before the server stops answering them.
 pub(crate) const MAX_UNANSWERED_STREAK: usize = 1_000;
 
-/// The transport of one stdio session: rmcp's newline-delimited JSON-RPC over a [`Frames`]
-/// reader, answering the frames the reader rejected.
-pub(crate) struct Answering<R: AsyncRead + Unpin, W: AsyncWrite> {
-    inner: AsyncRwTransport<RoleServer, Frames<R>, W>,
-    rejected: Arc<Rejected>,
-}
+/// How many answers may wait for the peer to read them before the server stops reading
+/// requests.
+const OUTBOX: usize = 256;
 
-impl<R, W> Answering<R, W>
-where
-    R: AsyncRead + Send + Unpin + 'static,
-    W: AsyncWrite + Send + Unpin + 'static,
-{
-    pub(crate) fn new(reader: R, writer: W, max_line: usize) -> Self {
-        let rejected = Arc::new(Rejected::default());
-        let frames = Frames::new(reader, max_line, Arc::clone(&rejected));
-        Answering {
-            // The reader already bounds lines; rmcp's own bound sits just above it.
-            inner: AsyncRwTransport::new_server(frames, writer)
-                .with_max_line_length(max_line.saturating_add(1)),
-            rejected,
-        }
-    }
-}
-
-impl<R, W> Transport<RoleServer> for Answering<R, W>
-where
-    R: AsyncRead + Send + Unpin + 'static,
-    W: AsyncWrite + Send + Unpin + 'static,
-{
-    type Error = io::Error;
-
-    fn send(
-        &mut self,
-        item: TxJsonRpcMessage<RoleServer>,
-    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.inner.send(item)
-    }
-
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
-        loop {
-            if let Some(message) = self.rejected.take() {
-                let answer = TxJsonRpcMessage::<RoleServer>::error(
-                    ErrorData::parse_error(message, None),
-                    None,
-                );
-                if self.inner.send(answer).await.is_err() {
-                    return None;
-                }
-                continue;
-            }
-            // The reader stops at a rejected line (answering `Pending` with it waiting here)
-            // and reads no further until it has been answered, so that answers keep the order
-            // of the lines. rmcp's `receive` keeps a partly read line when it is dropped.
-            let rejected = &self.rejected;
-            let mut receive = std::pin::pin!(self.inner.receive());
-            let received = std::future::poll_fn(|cx| match receive.as_mut().poll(cx) {
-                Poll::Ready(message) => Poll::Ready(Some(message)),
-                Poll::Pending if rejected.is_waiting() => Poll::Ready(None),
-                Poll::Pending => Poll::Pending,
-            })
-            .await;
-            if let Some(message) = received {
-                return message;
-            }
-        }
-    }
-
-    async fn close(&mut self) -> Result<(), Self::Error> {
-        self.inner.close().await
-    }
-}
-
-/// The line the reader rejected, waiting for its answer: at most one at a time.
-#[derive(Default)]
-struct Rejected(Mutex<Option<String>>);
-
-impl Rejected {
-    fn put(&self, message: String) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
-    }
-
-    fn take(&self) -> Option<String> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-
-    fn is_waiting(&self) -> bool {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).is_some()
-    }
-}
-
-/// A reader that passes on only lines that are JSON, each whole, and reports the others.
-pub(crate) struct Frames<R> {
-    inner: R,
-    max_line: usize,
-    /// The line being read.
-    line: Vec<u8>,
-    /// Bytes of the current line seen so far, counting those skipped.
-    seen: usize,
-    /// Checked lines waiting to be read, and how far they have been read.
-    ready: Vec<u8>,
-    offset: usize,
-    /// Frames rejected in a row.
+/// The transport of one stdio session: newline-delimited JSON-RPC, with bounded lines, an
+/// answer for every frame, and one writer task that keeps answers whole and in order.
+pub(crate) struct LineTransport<R> {
+    lines: Lines<R>,
+    outbox: mpsc::Sender<Vec<u8>>,
+    /// An answer to a bad frame that waits for room in the outbox.
+    pending: Option<Vec<u8>>,
+    /// rmcp's own parser, for every frame the fast path does not take.
+    codec: JsonRpcMessageCodec<RxJsonRpcMessage<RoleServer>>,
+    /// Frames answered with an error in a row.
     streak: usize,
-    rejected: Arc<Rejected>,
-    /// Bytes read from the peer; `chunk[start..end]` are not looked at yet.
-    chunk: Box<[u8]>,
-    start: usize,
-    end: usize,
+    writer: Option<tokio::task::JoinHandle<()>>,
+    broken: Arc<AtomicBool>,
 }
 
-impl<R> Frames<R> {
-    fn new(inner: R, max_line: usize, rejected: Arc<Rejected>) -> Self {
-        Frames {
-            inner,
-            max_line: max_line.max(1),
-            line: Vec::new(),
-            seen: 0,
-            ready: Vec::new(),
-            offset: 0,
+impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
+    /// Reads `reader` and writes `writer` (on a task of the current runtime).
+    pub(crate) fn new<W>(reader: R, writer: W, max_line: usize) -> Self
+    where
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let (outbox, mut answers) = mpsc::channel::<Vec<u8>>(OUTBOX);
+        let broken = Arc::new(AtomicBool::new(false));
+        let writer = tokio::spawn({
+            let broken = Arc::clone(&broken);
+            async move {
+                let mut out = BufWriter::with_capacity(64 * 1024, writer);
+                while let Some(answer) = answers.recv().await {
+                    let mut written = out.write_all(&answer).await;
+                    // Answers that are already waiting go out in the same write.
+                    while written.is_ok()
+                        && let Ok(answer) = answers.try_recv()
+                    {
+                        written = out.write_all(&answer).await;
+                    }
+                    if written.and(out.flush().await).is_err() {
+                        broken.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+                let _ = out.shutdown().await;
+            }
+        });
+        LineTransport {
+            lines: Lines::new(reader, max_line),
+            outbox,
+            pending: None,
+            codec: JsonRpcMessageCodec::default(),
             streak: 0,
-            rejected,
-            chunk: vec![0; 64 * 1024].into_boxed_slice(),
-            start: 0,
-            end: 0,
+            writer: Some(writer),
+            broken,
         }
     }
 
-    /// Takes in bytes read from the peer, up to the end of the first rejected line; answers
-    /// how many it took.
-    fn feed(&mut self, bytes: &[u8]) -> usize {
-        let mut taken = 0;
-        while taken < bytes.len() {
-            let rest = &bytes[taken..];
-            let end = newline(rest);
-            let part = &rest[..end.unwrap_or(rest.len())];
-            if self.seen < self.max_line {
-                let room = self.max_line - self.line.len();
-                self.line.extend_from_slice(&part[..part.len().min(room)]);
-            }
-            self.seen = self.seen.saturating_add(part.len());
-            taken += part.len();
-            if end.is_some() {
-                taken += 1;
-                if !self.end_line() {
-                    break;
-                }
-            }
-        }
-        taken
-    }
-
-    /// A whole line was read: pass it on or reject it. Answers false when it was rejected.
-    fn end_line(&mut self) -> bool {
-        let seen = std::mem::take(&mut self.seen);
-        let verdict = if seen > self.max_line {
-            Err(format!(
-                "the message is {seen} bytes long; this server reads at most {} bytes in one \
-                 message",
-                self.max_line
-            ))
-        } else {
-            let text = self.line.strip_suffix(b"\r").unwrap_or(&self.line);
-            let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-            if text.iter().all(u8::is_ascii_whitespace) {
-                // Blank lines separate nothing and ask nothing.
-                Ok(false)
-            } else {
-                check_json(text).map(|()| true)
-            }
-        };
-        let passed = match verdict {
-            Ok(true) => {
-                self.streak = 0;
-                // Drop what was already read before adding, so the buffer stays small.
-                if self.offset == self.ready.len() {
-                    self.ready.clear();
-                    self.offset = 0;
-                }
-                self.ready.extend_from_slice(&self.line);
-                self.ready.push(b'\n');
-                true
-            }
-            Ok(false) => true,
-            Err(message) => self.reject(message),
-        };
-        self.line.clear();
-        passed
-    }
-
-    /// Queues the answer to a rejected line; answers false when it will be answered.
-    fn reject(&mut self, message: String) -> bool {
+    /// Queues the answer to a bad frame, unless the peer has sent too many in a row.
+    fn answer(&mut self, error: ErrorData, id: Option<RequestId>) {
         self.streak += 1;
-        if self.streak < MAX_UNANSWERED_STREAK {
-            self.rejected.put(message);
-            return false;
-        }
         if self.streak == MAX_UNANSWERED_STREAK {
             eprintln!(
                 "buril: {MAX_UNANSWERED_STREAK} malformed messages in a row; not answering more \
                  until a well-formed one arrives"
             );
         }
-        true
+        if self.streak >= MAX_UNANSWERED_STREAK {
+            return;
+        }
+        let answer = TxJsonRpcMessage::<RoleServer>::error(error, id);
+        self.pending = Some(encode(&answer));
     }
 
-    /// Copies checked bytes into `buf`; answers whether any were.
-    fn drain(&mut self, buf: &mut ReadBuf<'_>) -> bool {
-        let waiting = &self.ready[self.offset..];
-        if waiting.is_empty() || buf.remaining() == 0 {
-            return false;
+    /// What to make of one line: a message, nothing (blank lines, ignored notifications), or
+    /// an answer queued.
+    fn read(&mut self, line: &[u8]) -> Option<RxJsonRpcMessage<RoleServer>> {
+        let text = line.strip_suffix(b"\r").unwrap_or(line);
+        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        if text.iter().all(u8::is_ascii_whitespace) {
+            return None;
         }
-        let n = waiting.len().min(buf.remaining());
-        buf.put_slice(&waiting[..n]);
-        self.offset += n;
-        if self.offset == self.ready.len() {
-            self.ready.clear();
-            self.offset = 0;
+        // The frame nearly every session is made of, parsed straight into its type.
+        if let Ok(call) = serde_json::from_slice::<FastCall>(text) {
+            self.streak = 0;
+            return Some(call.into_message());
         }
-        true
+        if let Err(reason) = check_json(text) {
+            self.answer(ErrorData::parse_error(reason, None), None);
+            return None;
+        }
+        let mut buffer = BytesMut::with_capacity(text.len() + 1);
+        buffer.extend_from_slice(text);
+        buffer.extend_from_slice(b"\n");
+        match self.codec.decode(&mut buffer) {
+            Ok(Some(message)) => {
+                self.streak = 0;
+                Some(message)
+            }
+            // A notification the protocol layer ignores (not MCP's).
+            Ok(None) => None,
+            Err(JsonRpcMessageCodecError::Serde(error)) => {
+                let id = serde_json::from_slice::<JustId>(text)
+                    .ok()
+                    .and_then(|just| just.id);
+                self.answer(
+                    ErrorData::invalid_request(format!("invalid request: {error}"), None),
+                    id,
+                );
+                None
+            }
+            Err(error) => {
+                self.answer(
+                    ErrorData::invalid_request(format!("invalid request: {error}"), None),
+                    None,
+                );
+                None
+            }
+        }
+    }
+}
+
+impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransport<R> {
+    type Error = io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let outbox = self.outbox.clone();
+        let broken = Arc::clone(&self.broken);
+        async move {
+            if broken.load(Ordering::Relaxed) || outbox.send(encode(&item)).await.is_err() {
+                return Err(io::Error::new(
+                    io::ErrorKind::BrokenPipe,
+                    "the peer stopped reading",
+                ));
+            }
+            Ok(())
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            // Cancel-safe throughout: an answer stays in `pending` until the outbox takes it
+            // whole, and a line stays in `lines` until it is read whole.
+            if let Some(answer) = self.pending.take() {
+                match self.outbox.reserve().await {
+                    Ok(permit) => permit.send(answer),
+                    Err(_) => return None,
+                }
+            }
+            let line = match self.lines.next().await {
+                Line::Whole(line) => line,
+                Line::TooLong { length, max } => {
+                    let reason = format!(
+                        "the message is {length} bytes long; this server reads at most {max} \
+                         bytes in one message"
+                    );
+                    self.answer(ErrorData::parse_error(reason, None), None);
+                    continue;
+                }
+                Line::End => return None,
+            };
+            if let Some(message) = self.read(&line) {
+                self.lines.recycle(line);
+                return Some(message);
+            }
+            self.lines.recycle(line);
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        // Answers already queued are written before the writer ends.
+        let (closed, _) = mpsc::channel(1);
+        drop(std::mem::replace(&mut self.outbox, closed));
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.await;
+        }
+        Ok(())
+    }
+}
+
+fn encode(message: &TxJsonRpcMessage<RoleServer>) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(message).unwrap_or_else(|error| {
+        // Not reachable with rmcp's message types; an answer the peer can read all the same.
+        format!(
+            r#"{{"jsonrpc":"2.0","error":{{"code":-32603,"message":"an answer could not be written: {}"}}}}"#,
+            error.to_string().replace(['"', '\\'], "'")
+        )
+        .into_bytes()
+    });
+    bytes.push(b'\n');
+    bytes
+}
+
+/// `tools/call` with a name and arguments and nothing else: the message rmcp's generic parser
+/// would make of it, without its detour through buffered content (which costs more than the
+/// rest of the call). Any other shape takes the generic parser.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastCall {
+    #[allow(dead_code)]
+    jsonrpc: JsonRpcVersion2_0,
+    id: RequestId,
+    #[allow(dead_code)]
+    method: CallToolRequestMethod,
+    params: FastParams,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<JsonObject>,
+}
+
+impl FastCall {
+    fn into_message(self) -> RxJsonRpcMessage<RoleServer> {
+        let mut params = CallToolRequestParams::new(self.params.name);
+        params.arguments = self.params.arguments;
+        JsonRpcMessage::Request(JsonRpcRequest::new(
+            self.id,
+            ClientRequest::CallToolRequest(Request::new(params)),
+        ))
+    }
+}
+
+/// The id of a request that is not valid otherwise, to answer it.
+#[derive(Deserialize)]
+struct JustId {
+    id: Option<RequestId>,
+}
+
+/// One read from [`Lines`].
+enum Line {
+    Whole(Vec<u8>),
+    TooLong { length: usize, max: usize },
+    End,
+}
+
+/// Lines of at most `max_line` bytes from a byte stream. A longer line is skipped as it
+/// arrives, never buffered.
+struct Lines<R> {
+    inner: R,
+    max_line: usize,
+    /// The line being read, and its length so far counting skipped bytes.
+    line: Vec<u8>,
+    seen: usize,
+    /// Bytes read from the peer; `chunk[start..end]` are not looked at yet.
+    chunk: Box<[u8]>,
+    start: usize,
+    end: usize,
+    /// A used line buffer, reused for the next line.
+    spare: Vec<u8>,
+}
+
+impl<R: AsyncRead + Unpin> Lines<R> {
+    fn new(inner: R, max_line: usize) -> Self {
+        Lines {
+            inner,
+            max_line: max_line.max(1),
+            line: Vec::new(),
+            seen: 0,
+            chunk: vec![0; 64 * 1024].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            spare: Vec::new(),
+        }
+    }
+
+    /// The next line. Cancel-safe: a read that is dropped has taken nothing.
+    async fn next(&mut self) -> Line {
+        loop {
+            if let Some(line) = self.scan() {
+                return line;
+            }
+            match self.inner.read(&mut self.chunk).await {
+                // The end of the input (or a failed read); an unfinished last line is not a
+                // message.
+                Ok(0) | Err(_) => return Line::End,
+                Ok(n) => {
+                    self.start = 0;
+                    self.end = n;
+                }
+            }
+        }
+    }
+
+    /// Takes in the bytes read but not yet looked at, up to the end of the first line.
+    fn scan(&mut self) -> Option<Line> {
+        let bytes = &self.chunk[self.start..self.end];
+        let newline = bytes.iter().position(|&b| b == b'\n');
+        let part = &bytes[..newline.unwrap_or(bytes.len())];
+        if self.seen < self.max_line {
+            let room = self.max_line - self.line.len();
+            self.line.extend_from_slice(&part[..part.len().min(room)]);
+        }
+        self.seen = self.seen.saturating_add(part.len());
+        self.start += part.len();
+        newline?;
+        self.start += 1;
+        let length = std::mem::take(&mut self.seen);
+        if length > self.max_line {
+            self.line.clear();
+            return Some(Line::TooLong {
+                length,
+                max: self.max_line,
+            });
+        }
+        let next = std::mem::take(&mut self.spare);
+        Some(Line::Whole(std::mem::replace(&mut self.line, next)))
+    }
+
+    /// Gives back a line's buffer for the next line.
+    fn recycle(&mut self, mut line: Vec<u8>) {
+        if line.capacity() <= 64 * 1024 {
+            line.clear();
+            self.spare = line;
+        }
     }
 }
 
@@ -319,113 +432,130 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
 }
 
-fn newline(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
-}
-
-impl<R: AsyncRead + Unpin> AsyncRead for Frames<R> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let this = &mut *self;
-        loop {
-            if this.drain(buf) {
-                return Poll::Ready(Ok(()));
-            }
-            if this.rejected.is_waiting() {
-                // `Answering::receive` sees this at once, answers the line and reads again.
-                return Poll::Pending;
-            }
-            if this.start < this.end {
-                let chunk = std::mem::take(&mut this.chunk);
-                this.start += this.feed(&chunk[this.start..this.end]);
-                this.chunk = chunk;
-                continue;
-            }
-            let mut chunk = ReadBuf::new(&mut this.chunk);
-            match Pin::new(&mut this.inner).poll_read(cx, &mut chunk) {
-                Poll::Ready(Ok(())) => {}
-                other => return other,
-            }
-            let filled = chunk.filled().len();
-            if filled == 0 {
-                // The end of the input; an unfinished last line is not a message.
-                return Poll::Ready(Ok(()));
-            }
-            this.start = 0;
-            this.end = filled;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Feeds the chunks as the reader would, answering each rejection at once: what passed,
-    /// and the answers, each after the lines that came before it.
-    fn run(limit: usize, chunks: &[&[u8]]) -> (Vec<u8>, Vec<String>) {
-        let rejected = Arc::new(Rejected::default());
-        let mut frames = Frames::new((), limit, Arc::clone(&rejected));
-        let mut errors = Vec::new();
-        for chunk in chunks {
-            let mut taken = 0;
-            while taken < chunk.len() {
-                taken += frames.feed(&chunk[taken..]);
-                if let Some(error) = rejected.take() {
-                    errors.push(error);
-                }
+    /// Reads `input` through a transport; answers the messages it passed on, as JSON, and
+    /// what it wrote back.
+    fn run(max_line: usize, input: &[u8]) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (mut peer, server) = tokio::io::duplex(1 << 20);
+            let reader = std::io::Cursor::new(input.to_vec());
+            let mut transport = LineTransport::new(reader, server, max_line);
+            let mut messages = Vec::new();
+            while let Some(message) = transport.receive().await {
+                messages.push(serde_json::to_value(&message).unwrap());
             }
+            transport.close().await.unwrap();
+            let mut written = Vec::new();
+            peer.read_to_end(&mut written).await.unwrap();
+            let answers = written
+                .split(|&b| b == b'\n')
+                .filter(|line| !line.is_empty())
+                .map(|line| serde_json::from_slice(line).unwrap())
+                .collect();
+            (messages, answers)
+        })
+    }
+
+    const CALL: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{"a":1}}}"#;
+
+    #[test]
+    fn the_fast_path_makes_the_message_the_generic_parser_makes() {
+        for line in [
+            CALL,
+            r#"{"params":{"arguments":{"a":[1,{"b":null}]},"name":"t"},"id":"x","method":"tools/call","jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":null}}"#,
+        ] {
+            let fast: FastCall = serde_json::from_str(line).unwrap();
+            let mut codec = JsonRpcMessageCodec::<RxJsonRpcMessage<RoleServer>>::default();
+            let mut buffer = BytesMut::from(format!("{line}\n").as_bytes());
+            let generic = codec.decode(&mut buffer).unwrap().unwrap();
+            assert_eq!(
+                serde_json::to_value(fast.into_message()).unwrap(),
+                serde_json::to_value(generic).unwrap(),
+                "{line}"
+            );
         }
-        (frames.ready[frames.offset..].to_vec(), errors)
+        // Anything else takes the generic parser.
+        for line in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
+            r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"t"}}"#,
+        ] {
+            assert!(serde_json::from_str::<FastCall>(line).is_err(), "{line}");
+        }
     }
 
     #[test]
-    fn json_lines_pass_whole_across_reads() {
-        let (passed, errors) = run(64, &[b"{\"a\"", b":1}\n[2", b"]\r\n\n  \n"]);
-        assert_eq!(passed, b"{\"a\":1}\n[2]\r\n");
-        assert!(errors.is_empty(), "{errors:?}");
+    fn messages_pass_whole_and_blank_lines_ask_nothing() {
+        let input = format!("{CALL}\r\n\n   \n\u{feff}{CALL}\n");
+        let (messages, answers) = run(1 << 20, input.as_bytes());
+        assert_eq!(messages.len(), 2);
+        assert_eq!(messages[0]["params"]["arguments"]["a"], 1);
+        assert!(answers.is_empty(), "{answers:?}");
     }
 
     #[test]
-    fn a_long_line_is_rejected_with_its_length_and_the_next_one_passes() {
-        let (passed, errors) = run(8, &[b"[1,2,3,4", b",5,6]\n[7]\n"]);
-        assert_eq!(passed, b"[7]\n");
-        assert_eq!(errors.len(), 1);
-        assert!(errors[0].contains("13 bytes long"), "{}", errors[0]);
-        assert!(errors[0].contains("at most 8 bytes"), "{}", errors[0]);
+    fn a_long_line_is_answered_with_its_length_and_the_next_one_passes() {
+        let input = format!("[{}]\n{CALL}\n", "1,".repeat(100).trim_end_matches(','));
+        let (messages, answers) = run(150, input.as_bytes());
+        assert_eq!(messages.len(), 1);
+        assert_eq!(answers.len(), 1);
+        let message = answers[0]["error"]["message"].as_str().unwrap();
+        assert_eq!(answers[0]["error"]["code"], -32700);
+        assert!(message.contains("201 bytes long"), "{message}");
+        assert!(message.contains("at most 150 bytes"), "{message}");
     }
 
     #[test]
-    fn lines_that_are_not_json_are_rejected_with_the_reason() {
-        let (passed, errors) = run(
-            1 << 20,
-            &[
-                b"not json\n{\"a\": \"\xff\"}\n{\"jsonrpc\":\"2.0\",\"id\":1\n[1]\n[1e999]\n\
-                 [\"\\ud800\"]\n[1] 2\n",
-            ],
-        );
-        assert_eq!(passed, b"[1]\n");
-        assert_eq!(errors.len(), 6, "{errors:?}");
-        assert!(errors[3].contains("out of range"), "{errors:?}");
-        assert!(errors[4].contains("hex escape"), "{errors:?}");
-        assert!(errors[5].contains("trailing characters"), "{errors:?}");
+    fn lines_that_are_not_json_are_answered_with_the_reason() {
+        let input: &[u8] = b"not json\n{\"a\": \"\xff\"}\n{\"jsonrpc\":\"2.0\",\"id\":1\n[1e999]\n\
+            [\"\\ud800\"]\n[1] 2\n";
+        let (messages, answers) = run(1 << 20, input);
+        assert!(messages.is_empty());
+        let reasons: Vec<&str> = answers
+            .iter()
+            .map(|a| {
+                assert_eq!(a["error"]["code"], -32700, "{a}");
+                a["error"]["message"].as_str().unwrap()
+            })
+            .collect();
+        assert_eq!(reasons.len(), 6, "{reasons:?}");
         assert!(
-            errors[0].contains("expected ident at line 1 column 2"),
-            "{errors:?}"
+            reasons[0].contains("expected ident at line 1 column 2"),
+            "{reasons:?}"
         );
-        assert!(errors[1].contains("not UTF-8"), "{errors:?}");
-        assert!(errors[2].contains("EOF"), "{errors:?}");
+        assert!(reasons[1].contains("not UTF-8"), "{reasons:?}");
+        assert!(reasons[2].contains("EOF"), "{reasons:?}");
+        assert!(reasons[3].contains("out of range"), "{reasons:?}");
+        assert!(reasons[4].contains("hex escape"), "{reasons:?}");
+        assert!(reasons[5].contains("trailing characters"), "{reasons:?}");
+    }
+
+    #[test]
+    fn json_that_is_not_a_message_is_answered_with_its_id() {
+        let input = b"{\"jsonrpc\":\"2.0\",\"id\":42,\"method\":\"tools/call\",\"params\":7}\n[]\n";
+        let (messages, answers) = run(1 << 20, input);
+        assert!(messages.is_empty());
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        assert_eq!(answers[0]["id"], 42);
+        assert_eq!(answers[0]["error"]["code"], -32600);
+        assert_eq!(answers[1]["error"]["code"], -32600);
     }
 
     #[test]
     fn an_error_storm_is_cut_off_and_a_good_line_resets_it() {
         let mut input = b"x\n".repeat(MAX_UNANSWERED_STREAK + 10);
-        input.extend_from_slice(b"1\nx\n");
-        let (passed, errors) = run(16, &[&input]);
-        assert_eq!(passed, b"1\n");
-        assert_eq!(errors.len(), MAX_UNANSWERED_STREAK - 1 + 1);
+        input.extend_from_slice(format!("{CALL}\nx\n").as_bytes());
+        let (messages, answers) = run(1 << 10, &input);
+        assert_eq!(messages.len(), 1);
+        assert_eq!(answers.len(), MAX_UNANSWERED_STREAK - 1 + 1);
     }
 }

@@ -211,7 +211,7 @@ impl Server {
             inner: reader,
             ended: ended.clone(),
         };
-        let transport = frame::Answering::new(reader, writer, max_frame);
+        let transport = frame::LineTransport::new(reader, writer, max_frame);
         let handler = Handler::new(Arc::clone(&self.shared)).ending_with(ended);
         let running = match handler.serve(transport).await {
             Ok(running) => running,
