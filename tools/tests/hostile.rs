@@ -553,3 +553,48 @@ fn http_bodies_past_the_input_limit_are_refused_before_they_are_read() {
     client.read_exact(&mut head).unwrap();
     assert_eq!(&head[9..12], b"200");
 }
+
+/// Standard input and output that are files, not pipes (the server reads pipes through the
+/// reactor and anything else through tokio's blocking reader): the session works the same.
+#[test]
+fn the_stdio_server_reads_and_writes_files_as_well_as_pipes() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in.jsonl");
+    let output = dir.path().join("out.jsonl");
+    std::fs::write(
+        &input,
+        concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"files","version":"1"}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            "\nnot json\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"scene_list","arguments":{}}}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_tools"))
+        .arg("serve")
+        .current_dir(dir.path())
+        .env("BURIL_PROJECT", dir.path().join("game"))
+        .stdin(std::fs::File::open(&input).unwrap())
+        .stdout(std::fs::File::create(&output).unwrap())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status}");
+    let answers: Vec<Value> = std::fs::read_to_string(&output)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert!(answers[0]["result"]["serverInfo"].is_object());
+    assert_eq!(answers[1]["error"]["code"], -32700);
+    assert_eq!(answers[2]["id"], 2);
+    assert!(
+        answers[2]["result"]["structuredContent"].is_object(),
+        "{}",
+        answers[2]
+    );
+}

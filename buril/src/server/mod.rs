@@ -80,6 +80,7 @@ mod notify;
 mod options;
 mod results;
 mod state;
+mod stdio;
 
 use std::fmt;
 use std::io;
@@ -191,8 +192,12 @@ impl Server {
     }
 
     /// Serves one client over standard input and output until the input ends.
+    ///
+    /// When they are pipes (as when an MCP client starts the server), they are read and
+    /// written through the runtime's reactor, so the runtime must have IO enabled (as
+    /// `#[tokio::main]` and [`Builder::enable_all`](tokio::runtime::Builder::enable_all) give).
     pub async fn serve_stdio(&self) -> Result<(), ServerError> {
-        let (stdin, stdout) = rmcp::transport::stdio();
+        let (stdin, stdout) = stdio::open();
         self.serve_io(stdin, stdout).await
     }
 
@@ -271,7 +276,8 @@ impl<R: AsyncRead + Unpin> AsyncRead for WatchEnd<R> {
     }
 }
 
-/// Serves `dispatcher`'s tools over standard input and output until the input ends.
+/// Serves `dispatcher`'s tools over standard input and output until the input ends (see
+/// [`Server::serve_stdio`]: in a runtime with IO enabled).
 pub async fn serve_stdio(
     dispatcher: Dispatcher,
     options: ServerOptions,
