@@ -145,7 +145,7 @@ report() {
   echo "goal: buril/floor <= 1.5 (three_fields) and buril/rmcp < 1"
   echo
   echo "== goal 2: lookup and dispatch, 10 vs 10,000 tools (goal: ratio <= 1.2)"
-  for g in get dispatch dispatch_same_tools; do
+  for g in get get_same_tools dispatch dispatch_same_tools; do
     s=$(median_ns "lookup_$g/10"); l=$(median_ns "lookup_$g/10000")
     printf "%-22s %10s %10s  %sx\n" "$g" "$(fmt_ns "$s")" "$(fmt_ns "$l")" "$(ratio "$l" "$s")"
   done

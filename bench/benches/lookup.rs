@@ -5,8 +5,8 @@
 //! - `get/N`, `dispatch/N`: the names of up to 1,000 different tools spread over the registry
 //!   (all 10 tools, or 1,000 of the 10,000), so a large registry pays the cache misses of
 //!   touching many tools, each with its own schema validator;
-//! - `dispatch_same_tools/N`: the names of the same 10 tools at both sizes: only the size of the
-//!   registry differs.
+//! - `get_same_tools/N`, `dispatch_same_tools/N`: the names of the same 10 tools at both sizes:
+//!   only the size of the registry differs.
 
 use std::hint::black_box;
 
@@ -19,19 +19,21 @@ const SIZES: [usize; 2] = [10, 10_000];
 const NAMES: usize = 1_000;
 
 fn lookup(c: &mut Criterion) {
-    let mut group = c.benchmark_group("lookup/get");
-    for n in SIZES {
-        let registry = synthetic::registry(n);
-        let names = synthetic::spread_names(n, NAMES, NAMES);
-        let mut next = 0usize;
-        group.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                next = (next + 1) % names.len();
-                registry.get(black_box(names[next].as_str()))
-            })
-        });
+    for (group_name, distinct) in [("lookup/get", NAMES), ("lookup/get_same_tools", 10)] {
+        let mut group = c.benchmark_group(group_name);
+        for n in SIZES {
+            let registry = synthetic::registry(n);
+            let names = synthetic::spread_names(n, distinct, NAMES);
+            let mut next = 0usize;
+            group.bench_function(BenchmarkId::from_parameter(n), |b| {
+                b.iter(|| {
+                    next = (next + 1) % names.len();
+                    registry.get(black_box(names[next].as_str()))
+                })
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 fn dispatch(c: &mut Criterion) {

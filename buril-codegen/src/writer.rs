@@ -83,6 +83,25 @@ impl SourceWriter {
         self
     }
 
+    /// Writes one formatted line at the current depth, straight into the text:
+    /// `w.line_fmt(format_args!("class {name}"))` builds no intermediate string.
+    pub fn line_fmt(&mut self, line: fmt::Arguments<'_>) -> &mut Self {
+        use fmt::Write as _;
+        let start = self.text.len();
+        for _ in 0..self.depth {
+            self.text.push_str(self.indent);
+        }
+        let indented = self.text.len();
+        // Writing into a String cannot fail.
+        let _ = self.text.write_fmt(line);
+        if self.text.len() == indented {
+            // An empty line carries no indentation.
+            self.text.truncate(start);
+        }
+        self.text.push('\n');
+        self
+    }
+
     /// Writes a blank line.
     pub fn blank(&mut self) -> &mut Self {
         self.text.push('\n');

@@ -81,7 +81,7 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), Writer
         match &method.alias {
             None => {
                 summary(w, &code(&tool.name), Some(&tool.description));
-                w.line(format!(
+                w.line_fmt(format_args!(
                     "/// <param name=\"input\">The input{}.</param>",
                     if input_optional {
                         " (null sends <c>{}</c>)"
@@ -91,16 +91,16 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), Writer
                 ));
                 w.line("/// <returns>The tool's data.</returns>");
                 w.line("/// <exception cref=\"BurilToolException\">The tool answered <c>ok: false</c> (see <see cref=\"BurilToolException.Type\"/>), or the answer could not be read.</exception>");
-                w.line(format!("public {output} {name}({parameter})"));
+                w.line_fmt(format_args!("public {output} {name}({parameter})"));
                 w.line("{");
                 w.indent();
-                w.line(format!(
+                w.line_fmt(format_args!(
                     "return Call<{output}>({}, input);",
                     string_literal(&tool.name)
                 ));
             }
             Some(alias) => {
-                w.line(format!(
+                w.line_fmt(format_args!(
                     "/// <summary>Deprecated: {} is a former name of {}; call <see cref=\"{}\"/>.</summary>",
                     code(alias),
                     code(&tool.name),
@@ -108,17 +108,17 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), Writer
                 ));
                 w.line("/// <param name=\"input\">The input.</param>");
                 w.line("/// <returns>The tool's data.</returns>");
-                w.line(format!(
+                w.line_fmt(format_args!(
                     "[global::System.Obsolete({})]",
                     string_literal(&format!(
                         "`{alias}` was renamed: use {} (`{}`)",
                         tool.pascal, tool.name
                     ))
                 ));
-                w.line(format!("public {output} {name}({parameter})"));
+                w.line_fmt(format_args!("public {output} {name}({parameter})"));
                 w.line("{");
                 w.indent();
-                w.line(format!("return {}(input);", identifier(&tool.pascal)));
+                w.line_fmt(format_args!("return {}(input);", identifier(&tool.pascal)));
             }
         }
         w.dedent();

@@ -59,7 +59,7 @@ impl LanguageWriter for CSharp {
 
         let mut w = SourceWriter::new("    ");
         for line in header_lines(api) {
-            w.line(format!("// {line}"));
+            w.line_fmt(format_args!("// {line}"));
         }
         w.blank();
         w.line(runtime::RUNTIME.trim_end());
@@ -85,7 +85,7 @@ impl LanguageWriter for CSharp {
 fn file(api: &Api, preamble: &[&str]) -> SourceWriter {
     let mut w = SourceWriter::new("    ");
     for line in header_lines(api) {
-        w.line(format!("// {line}"));
+        w.line_fmt(format_args!("// {line}"));
     }
     if !preamble.is_empty() {
         w.blank();
@@ -93,12 +93,12 @@ fn file(api: &Api, preamble: &[&str]) -> SourceWriter {
             if line.is_empty() {
                 w.line("//");
             } else {
-                w.line(format!("// {line}"));
+                w.line_fmt(format_args!("// {line}"));
             }
         }
     }
     w.blank();
-    w.line(format!("namespace {NAMESPACE}"));
+    w.line_fmt(format_args!("namespace {NAMESPACE}"));
     w.line("{");
     w.indent();
     w

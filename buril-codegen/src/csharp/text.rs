@@ -93,7 +93,7 @@ pub(crate) fn summary(w: &mut SourceWriter, summary: &str, description: Option<&
         lines.push(summary.to_owned());
     }
     if let [only] = lines.as_slice() {
-        w.line(format!("/// <summary>{only}</summary>"));
+        w.line_fmt(format_args!("/// <summary>{only}</summary>"));
         return;
     }
     w.line("/// <summary>");
@@ -108,7 +108,7 @@ pub(crate) fn doc_line(w: &mut SourceWriter, xml: &str) {
     if xml.is_empty() {
         w.line("///");
     } else {
-        w.line(format!("/// {xml}"));
+        w.line_fmt(format_args!("/// {xml}"));
     }
 }
 

@@ -42,7 +42,9 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
     if tool.off_thread {
         w.line("[OffThreadAttribute]");
     }
-    w.line(format!("public abstract partial class {class} : ITool"));
+    w.line_fmt(format_args!(
+        "public abstract partial class {class} : ITool"
+    ));
     w.line("{");
     w.indent();
     let constants = [
@@ -68,8 +70,8 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
         ),
     ];
     for (name, doc, value) in &constants {
-        w.line(format!("/// <summary>{doc}</summary>"));
-        w.line(format!("public const string {name} = {value};"));
+        w.line_fmt(format_args!("/// <summary>{doc}</summary>"));
+        w.line_fmt(format_args!("public const string {name} = {value};"));
         w.blank();
     }
     let properties = [
@@ -87,11 +89,11 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
         ),
     ];
     for (name, constant, doc) in properties {
-        w.line(format!("/// <summary>{doc}</summary>"));
-        w.line(format!("public string {name}"));
+        w.line_fmt(format_args!("/// <summary>{doc}</summary>"));
+        w.line_fmt(format_args!("public string {name}"));
         w.line("{");
         w.indent();
-        w.line(format!("get {{ return {constant}; }}"));
+        w.line_fmt(format_args!("get {{ return {constant}; }}"));
         w.dedent();
         w.line("}");
         w.blank();
@@ -102,7 +104,7 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
     w.line("public object Run(global::Newtonsoft.Json.Linq.JObject input)");
     w.line("{");
     w.indent();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "return BurilJson.RunTool<{input}, {output}>(ToolName, input, Execute);"
     ));
     w.dedent();
@@ -112,7 +114,7 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
     w.line("/// <param name=\"input\">The input, read and checked against the required properties.</param>");
     w.line("/// <returns>The output; never null.</returns>");
     w.line("/// <exception cref=\"ToolValidationException\">The input is refused; the agent sees why and may retry.</exception>");
-    w.line(format!(
+    w.line_fmt(format_args!(
         "protected abstract {output} Execute({input} input);"
     ));
     w.dedent();
@@ -136,22 +138,22 @@ fn write_catalog(w: &mut SourceWriter, api: &Api) {
             .map_or_else(|| "null".to_owned(), string_literal);
         w.line("new BurilToolInfo(");
         w.indent();
-        w.line(format!("{class}.ToolName,"));
-        w.line(format!("{title},"));
-        w.line(format!("{class}.ToolDescription,"));
-        w.line(format!("{},", string_literal(&tool.family)));
+        w.line_fmt(format_args!("{class}.ToolName,"));
+        w.line_fmt(format_args!("{title},"));
+        w.line_fmt(format_args!("{class}.ToolDescription,"));
+        w.line_fmt(format_args!("{},", string_literal(&tool.family)));
         if aliases.is_empty() {
             w.line("new string[0],");
         } else {
-            w.line(format!("new string[] {{ {} }},", aliases.join(", ")));
+            w.line_fmt(format_args!("new string[] {{ {} }},", aliases.join(", ")));
         }
-        w.line(format!("typeof({class}),"));
-        w.line(format!("typeof({}),", identifier(&tool.input)));
-        w.line(format!("typeof({}),", identifier(&tool.output)));
-        w.line(format!("{class}.InputSchema,"));
-        w.line(format!("{class}.OutputSchema,"));
-        w.line(format!("{},", tool.dangerous));
-        w.line(format!("{}),", tool.off_thread));
+        w.line_fmt(format_args!("typeof({class}),"));
+        w.line_fmt(format_args!("typeof({}),", identifier(&tool.input)));
+        w.line_fmt(format_args!("typeof({}),", identifier(&tool.output)));
+        w.line_fmt(format_args!("{class}.InputSchema,"));
+        w.line_fmt(format_args!("{class}.OutputSchema,"));
+        w.line_fmt(format_args!("{},", tool.dangerous));
+        w.line_fmt(format_args!("{}),", tool.off_thread));
         w.dedent();
     }
     w.dedent();

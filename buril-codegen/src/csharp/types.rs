@@ -209,31 +209,31 @@ fn write_properties(
         }
         w.line(property.presence.attribute(&field.wire));
         if property.presence != Presence::OptionalNullable {
-            w.line(format!("public {ty} {name} {{ get; set; }}"));
+            w.line_fmt(format_args!("public {ty} {name} {{ get; set; }}"));
             continue;
         }
         let bare = bare(name);
-        w.line(format!("public {ty} {name}"));
+        w.line_fmt(format_args!("public {ty} {name}"));
         w.line("{");
         w.indent();
-        w.line(format!("get {{ return backing{bare}; }}"));
-        w.line(format!(
+        w.line_fmt(format_args!("get {{ return backing{bare}; }}"));
+        w.line_fmt(format_args!(
             "set {{ backing{bare} = value; has{bare} = true; }}"
         ));
         w.dedent();
         w.line("}");
         w.blank();
-        w.line(format!(
+        w.line_fmt(format_args!(
             "/// <summary>Whether <see cref=\"{bare}\"/> is written: once it has been set, even to <c>null</c>.</summary>"
         ));
         w.line("/// <returns>Whether it is written.</returns>");
         w.line(
             "[global::System.ComponentModel.EditorBrowsable(global::System.ComponentModel.EditorBrowsableState.Never)]",
         );
-        w.line(format!("public bool ShouldSerialize{bare}()"));
+        w.line_fmt(format_args!("public bool ShouldSerialize{bare}()"));
         w.line("{");
         w.indent();
-        w.line(format!("return has{bare};"));
+        w.line_fmt(format_args!("return has{bare};"));
         w.dedent();
         w.line("}");
     }
@@ -262,8 +262,8 @@ fn write_backing_fields(
             w.blank();
         }
         any = true;
-        w.line(format!("private {ty} backing{bare};"));
-        w.line(format!("private bool has{bare};"));
+        w.line_fmt(format_args!("private {ty} backing{bare};"));
+        w.line_fmt(format_args!("private bool has{bare};"));
     }
     Ok(())
 }
@@ -304,7 +304,7 @@ fn write_struct(
     let mut members = Members::new(&def.name);
     let properties = properties(&def.name, &def.fields, &mut members)?;
     summary(w, fallback, def.description.as_deref());
-    w.line(format!("public sealed partial class {name}"));
+    w.line_fmt(format_args!("public sealed partial class {name}"));
     w.line("{");
     w.indent();
     write_backing_fields(w, api, &properties)?;
@@ -351,10 +351,10 @@ fn write_enum(w: &mut SourceWriter, def: &EnumDef, fallback: &str) -> Result<(),
         names.push(name);
     }
     summary(w, fallback, def.description.as_deref());
-    w.line(format!(
+    w.line_fmt(format_args!(
         "[{JSON}.JsonConverter(typeof({JSON}.Converters.StringEnumConverter))]"
     ));
-    w.line(format!("public enum {}", identifier(&def.name)));
+    w.line_fmt(format_args!("public enum {}", identifier(&def.name)));
     w.line("{");
     w.indent();
     for (index, (variant, name)) in def.variants.iter().zip(&names).enumerate() {
@@ -366,11 +366,11 @@ fn write_enum(w: &mut SourceWriter, def: &EnumDef, fallback: &str) -> Result<(),
             &format!("{} on the wire.", code(&variant.wire)),
             variant.description.as_deref(),
         );
-        w.line(format!(
+        w.line_fmt(format_args!(
             "[global::System.Runtime.Serialization.EnumMember(Value = {})]",
             string_literal(&variant.wire)
         ));
-        w.line(format!("{name},"));
+        w.line_fmt(format_args!("{name},"));
     }
     w.dedent();
     w.line("}");
@@ -403,19 +403,19 @@ fn write_tagged(
             code(&def.tag)
         )],
     );
-    w.line(format!("[{JSON}.JsonConverter(typeof({converter}))]"));
-    w.line(format!("public abstract partial class {base}"));
+    w.line_fmt(format_args!("[{JSON}.JsonConverter(typeof({converter}))]"));
+    w.line_fmt(format_args!("public abstract partial class {base}"));
     w.line("{");
     w.indent();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "/// <summary>The tag, {} on the wire: fixed by each variant.</summary>",
         code(&def.tag)
     ));
-    w.line(format!(
+    w.line_fmt(format_args!(
         "[{JSON}.JsonProperty({}, Order = -2)]",
         string_literal(&def.tag)
     ));
-    w.line(format!("public abstract string {tag} {{ get; }}"));
+    w.line_fmt(format_args!("public abstract string {tag} {{ get; }}"));
     w.dedent();
     w.line("}");
 
@@ -433,19 +433,21 @@ fn write_tagged(
             ),
             variant.description.as_deref(),
         );
-        w.line(format!("[{JSON}.JsonConverter(typeof(BurilNoConverter))]"));
-        w.line(format!("public sealed partial class {name} : {base}"));
+        w.line_fmt(format_args!(
+            "[{JSON}.JsonConverter(typeof(BurilNoConverter))]"
+        ));
+        w.line_fmt(format_args!("public sealed partial class {name} : {base}"));
         w.line("{");
         w.indent();
         write_backing_fields(w, api, &properties)?;
         if has_backing_fields(&properties) {
             w.blank();
         }
-        w.line(format!(
+        w.line_fmt(format_args!(
             "/// <summary>Always {}.</summary>",
             code(&variant.tag_value)
         ));
-        w.line(format!(
+        w.line_fmt(format_args!(
             "public override string {tag} {{ get {{ return {}; }} }}",
             string_literal(&variant.tag_value)
         ));
@@ -459,11 +461,11 @@ fn write_tagged(
     }
 
     w.blank();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "/// <summary>Reads a <see cref=\"{base}\"/> by its {} tag.</summary>",
         code(&def.tag)
     ));
-    w.line(format!(
+    w.line_fmt(format_args!(
         "internal sealed class {converter} : {JSON}.JsonConverter"
     ));
     w.line("{");
@@ -477,12 +479,14 @@ fn write_tagged(
     w.dedent();
     w.line("}");
     w.blank();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "public override object ReadJson({JSON}.JsonReader reader, global::System.Type objectType, object existingValue, {JSON}.JsonSerializer serializer)"
     ));
     w.line("{");
     w.indent();
-    w.line(format!("if (reader.TokenType == {JSON}.JsonToken.Null)"));
+    w.line_fmt(format_args!(
+        "if (reader.TokenType == {JSON}.JsonToken.Null)"
+    ));
     w.line("{");
     w.indent();
     w.line("return null;");
@@ -490,25 +494,25 @@ fn write_tagged(
     w.line("}");
     let type_literal = string_literal(&def.name);
     let tag_literal = string_literal(&def.tag);
-    w.line(format!(
+    w.line_fmt(format_args!(
         "var json = BurilJson.ReadObject(reader, {type_literal});"
     ));
-    w.line(format!("{base} value;"));
-    w.line(format!(
+    w.line_fmt(format_args!("{base} value;"));
+    w.line_fmt(format_args!(
         "switch (BurilJson.ReadTag(json, {tag_literal}, {type_literal}))"
     ));
     w.line("{");
     w.indent();
     for variant in &def.variants {
-        w.line(format!("case {}:", string_literal(&variant.tag_value)));
+        w.line_fmt(format_args!("case {}:", string_literal(&variant.tag_value)));
         w.indent();
-        w.line(format!("value = new {}();", identifier(&variant.name)));
+        w.line_fmt(format_args!("value = new {}();", identifier(&variant.name)));
         w.line("break;");
         w.dedent();
     }
     w.line("default:");
     w.indent();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "throw BurilJson.UnknownTag(json, {tag_literal}, {type_literal});"
     ));
     w.dedent();
@@ -519,7 +523,7 @@ fn write_tagged(
     w.dedent();
     w.line("}");
     w.blank();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "public override void WriteJson({JSON}.JsonWriter writer, object value, {JSON}.JsonSerializer serializer)"
     ));
     w.line("{");
@@ -536,7 +540,7 @@ fn write_can_convert(w: &mut SourceWriter, ty: &str) {
     w.line("public override bool CanConvert(global::System.Type objectType)");
     w.line("{");
     w.indent();
-    w.line(format!("return objectType == typeof({ty});"));
+    w.line_fmt(format_args!("return objectType == typeof({ty});"));
     w.dedent();
     w.line("}");
 }
@@ -617,17 +621,17 @@ fn write_untagged(
             alternatives.join(", ")
         )],
     );
-    w.line(format!("[{JSON}.JsonConverter(typeof({converter}))]"));
-    w.line(format!("public sealed partial class {name}"));
+    w.line_fmt(format_args!("[{JSON}.JsonConverter(typeof({converter}))]"));
+    w.line_fmt(format_args!("public sealed partial class {name}"));
     w.line("{");
     w.indent();
-    w.line(format!("private readonly {JTOKEN} json;"));
+    w.line_fmt(format_args!("private readonly {JTOKEN} json;"));
     w.blank();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "/// <summary>Wraps a JSON value, which should be one of the alternatives of <see cref=\"{name}\"/>.</summary>"
     ));
     w.line("/// <param name=\"json\">The JSON value.</param>");
-    w.line(format!("public {name}({JTOKEN} json)"));
+    w.line_fmt(format_args!("public {name}({JTOKEN} json)"));
     w.line("{");
     w.indent();
     w.line("if (json == null)");
@@ -641,7 +645,7 @@ fn write_untagged(
     w.line("}");
     w.blank();
     w.line("/// <summary>The JSON value, as received or given.</summary>");
-    w.line(format!("public {JTOKEN} Json"));
+    w.line_fmt(format_args!("public {JTOKEN} Json"));
     w.line("{");
     w.indent();
     w.line("get { return json; }");
@@ -651,27 +655,27 @@ fn write_untagged(
         let ty = type_name(api, variant)?;
         let shown = xml_inline(&ty);
         w.blank();
-        w.line(format!(
+        w.line_fmt(format_args!(
             "/// <summary>The alternative <c>{shown}</c>.</summary>"
         ));
         w.line("/// <param name=\"value\">The value.</param>");
         w.line("/// <returns>The union holding it.</returns>");
-        w.line(format!("public static {name} From{label}({ty} value)"));
+        w.line_fmt(format_args!("public static {name} From{label}({ty} value)"));
         w.line("{");
         w.indent();
-        w.line(format!("return new {name}(BurilJson.ToToken(value));"));
+        w.line_fmt(format_args!("return new {name}(BurilJson.ToToken(value));"));
         w.dedent();
         w.line("}");
         w.blank();
-        w.line(format!(
+        w.line_fmt(format_args!(
             "/// <summary>Reads the value as the alternative <c>{shown}</c>.</summary>"
         ));
         w.line("/// <param name=\"value\">The value read, or the default.</param>");
         w.line("/// <returns>Whether the value is that alternative.</returns>");
-        w.line(format!("public bool TryGet{label}(out {ty} value)"));
+        w.line_fmt(format_args!("public bool TryGet{label}(out {ty} value)"));
         w.line("{");
         w.indent();
-        w.line(format!(
+        w.line_fmt(format_args!(
             "return BurilJson.TryFromToken(json, {}, out value);",
             shape_check(api, variant, "json")
         ));
@@ -684,44 +688,50 @@ fn write_untagged(
     w.line("public override string ToString()");
     w.line("{");
     w.indent();
-    w.line(format!("return json.ToString({JSON}.Formatting.None);"));
+    w.line_fmt(format_args!(
+        "return json.ToString({JSON}.Formatting.None);"
+    ));
     w.dedent();
     w.line("}");
     w.dedent();
     w.line("}");
 
     w.blank();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "/// <summary>Reads and writes a <see cref=\"{name}\"/> as its JSON value, unchanged.</summary>"
     ));
-    w.line(format!(
+    w.line_fmt(format_args!(
         "internal sealed class {converter} : {JSON}.JsonConverter"
     ));
     w.line("{");
     w.indent();
     write_can_convert(w, &name);
     w.blank();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "public override object ReadJson({JSON}.JsonReader reader, global::System.Type objectType, object existingValue, {JSON}.JsonSerializer serializer)"
     ));
     w.line("{");
     w.indent();
-    w.line(format!("if (reader.TokenType == {JSON}.JsonToken.Null)"));
+    w.line_fmt(format_args!(
+        "if (reader.TokenType == {JSON}.JsonToken.Null)"
+    ));
     w.line("{");
     w.indent();
     w.line("return null;");
     w.dedent();
     w.line("}");
-    w.line(format!("return new {name}(BurilJson.ReadToken(reader));"));
+    w.line_fmt(format_args!(
+        "return new {name}(BurilJson.ReadToken(reader));"
+    ));
     w.dedent();
     w.line("}");
     w.blank();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "public override void WriteJson({JSON}.JsonWriter writer, object value, {JSON}.JsonSerializer serializer)"
     ));
     w.line("{");
     w.indent();
-    w.line(format!("var union = value as {name};"));
+    w.line_fmt(format_args!("var union = value as {name};"));
     w.line("BurilJson.WriteToken(writer, union == null ? null : union.Json);");
     w.dedent();
     w.line("}");

@@ -73,14 +73,14 @@ fn write_function(w: &mut SourceWriter, api: &Api, tool: &ToolDef, function: &st
         Some(TypeDef::Struct(input)) if input.fields.iter().all(|f| !f.required) => " = {}",
         _ => "",
     };
-    w.line(format!("export function {function}("));
+    w.line_fmt(format_args!("export function {function}("));
     w.indent();
     w.line("transport: ToolTransport,");
-    w.line(format!("input: Types.{}{default},", tool.input));
+    w.line_fmt(format_args!("input: Types.{}{default},", tool.input));
     w.dedent();
-    w.line(format!("): Promise<Types.{}> {{", tool.output));
+    w.line_fmt(format_args!("): Promise<Types.{}> {{", tool.output));
     w.indent();
-    w.line(format!(
+    w.line_fmt(format_args!(
         "return callTool(transport, {}, input);",
         string_literal(&tool.name)
     ));

@@ -120,9 +120,9 @@ pub(crate) fn write(w: &mut SourceWriter) {
     w.line("export type ErrorType =");
     w.indent();
     for (i, (name, meaning)) in ERROR_TYPES.iter().enumerate() {
-        w.line(format!("/** {meaning} */"));
+        w.line_fmt(format_args!("/** {meaning} */"));
         let end = if i + 1 == ERROR_TYPES.len() { ";" } else { "" };
-        w.line(format!("| \"{name}\"{end}"));
+        w.line_fmt(format_args!("| \"{name}\"{end}"));
     }
     w.dedent();
     w.blank();

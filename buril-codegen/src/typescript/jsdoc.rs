@@ -59,7 +59,7 @@ impl Doc {
         match self.lines.as_slice() {
             [] => {}
             [one] if one.len() <= 90 => {
-                w.line(format!("/** {one} */"));
+                w.line_fmt(format_args!("/** {one} */"));
             }
             lines => {
                 w.line("/**");
@@ -67,7 +67,7 @@ impl Doc {
                     if line.is_empty() {
                         w.line(" *");
                     } else {
-                        w.line(format!(" * {line}"));
+                        w.line_fmt(format_args!(" * {line}"));
                     }
                 }
                 w.line(" */");

@@ -16,7 +16,7 @@ pub(crate) fn write_list(w: &mut SourceWriter, start: &str, items: &[String], en
     w.line(start);
     w.indent();
     for item in items {
-        w.line(format!("{item},"));
+        w.line_fmt(format_args!("{item},"));
     }
     w.dedent();
     w.line(end);
@@ -30,7 +30,7 @@ pub(crate) fn write_multiline(w: &mut SourceWriter, prefix: &str, text: &str, su
     for (i, line) in lines.iter().enumerate() {
         let start = if i == 0 { prefix } else { "" };
         let end = if i == last { suffix } else { "" };
-        w.line(format!("{start}{line}{end}"));
+        w.line_fmt(format_args!("{start}{line}{end}"));
     }
 }
 

@@ -76,7 +76,7 @@ impl LanguageWriter for TypeScript {
         envelope::write(&mut envelope_ts);
         let mut index_ts = start(api);
         for module in ["types", "envelope", "tools", "client"] {
-            index_ts.line(format!("export * from \"./{module}.js\";"));
+            index_ts.line_fmt(format_args!("export * from \"./{module}.js\";"));
         }
         let mut tools_ts = start(api);
         tools::write(&mut tools_ts, api, &plan).map_err(error)?;
@@ -97,7 +97,7 @@ impl LanguageWriter for TypeScript {
 fn start(api: &Api) -> SourceWriter {
     let mut w = SourceWriter::new("  ");
     for line in header_lines(api) {
-        w.line(format!("// {line}"));
+        w.line_fmt(format_args!("// {line}"));
     }
     w.blank();
     w

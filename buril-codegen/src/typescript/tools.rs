@@ -72,13 +72,13 @@ fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Res
             "The definition of `{name}`, as MCP's `tools/list` shows it."
         ))
         .write(w);
-    w.line(format!("export const {constant} = {{"));
+    w.line_fmt(format_args!("export const {constant} = {{"));
     w.indent();
-    w.line(format!("name: {},", string_literal(&tool.name)));
+    w.line_fmt(format_args!("name: {},", string_literal(&tool.name)));
     if let Some(title) = &tool.title {
-        w.line(format!("title: {},", string_literal(title)));
+        w.line_fmt(format_args!("title: {},", string_literal(title)));
     }
-    w.line(format!(
+    w.line_fmt(format_args!(
         "description: {},",
         string_literal(&tool.description)
     ));
@@ -101,7 +101,7 @@ fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Res
         .filter_map(|(key, value)| value.map(|v| format!("{key}: {v}")))
         .collect();
     if !hints.is_empty() {
-        w.line(format!("annotations: {{ {} }},", hints.join(", ")));
+        w.line_fmt(format_args!("annotations: {{ {} }},", hints.join(", ")));
     }
     w.dedent();
     w.line("} as const;");
@@ -125,12 +125,16 @@ fn write_aliases(w: &mut SourceWriter, api: &Api) {
     w.line("export const toolAliases = {");
     w.indent();
     for (alias, name) in entries {
-        w.line(format!(
+        w.line_fmt(format_args!(
             "/** @deprecated `{}` was renamed to `{}`. */",
             escape(alias),
             escape(name)
         ));
-        w.line(format!("{}: {},", literal_key(alias), string_literal(name)));
+        w.line_fmt(format_args!(
+            "{}: {},",
+            literal_key(alias),
+            string_literal(name)
+        ));
     }
     w.dedent();
     w.line("} as const;");
@@ -149,7 +153,7 @@ fn write_tool_map(w: &mut SourceWriter, api: &Api) {
     for tool in &api.tools {
         let summary = tool.description.split("\n\n").next().unwrap_or_default();
         Doc::new().text(summary).write(w);
-        w.line(format!(
+        w.line_fmt(format_args!(
             "{}: {{ input: Types.{}; output: Types.{} }};",
             type_key(&tool.name),
             tool.input,

@@ -28,7 +28,7 @@ pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) {
              that need all 64 bits (hashes, random ids) in strings on the Rust side.",
         )
         .write(w);
-    w.line(format!("export type {INT64} = number;"));
+    w.line_fmt(format_args!("export type {INT64} = number;"));
     let purposes = purposes(api);
     for def in api.types.values() {
         w.blank();
@@ -66,13 +66,13 @@ fn write_struct(w: &mut SourceWriter, def: &StructDef, purpose: Option<&str>) {
     doc.write(w);
     if def.fields.is_empty() {
         // `{}` would admit any value but `null` and `undefined`.
-        w.line(format!(
+        w.line_fmt(format_args!(
             "export type {} = {{ [key: string]: never }};",
             def.name
         ));
         return;
     }
-    w.line(format!("export interface {} {{", def.name));
+    w.line_fmt(format_args!("export interface {} {{", def.name));
     w.indent();
     write_fields(w, &def.fields);
     w.dedent();
@@ -83,7 +83,7 @@ fn write_fields(w: &mut SourceWriter, fields: &[Field]) {
     for field in fields {
         Doc::new().text_opt(field.description.as_deref()).write(w);
         let optional = if field.required { "" } else { "?" };
-        w.line(format!(
+        w.line_fmt(format_args!(
             "{}{optional}: {};",
             type_key(&field.wire),
             type_ref(&field.ty)
@@ -94,15 +94,15 @@ fn write_fields(w: &mut SourceWriter, fields: &[Field]) {
 fn write_enum(w: &mut SourceWriter, def: &EnumDef, plan: &Plan) {
     Doc::new().text_opt(def.description.as_deref()).write(w);
     if def.variants.is_empty() {
-        w.line(format!("export type {} = never;", def.name));
+        w.line_fmt(format_args!("export type {} = never;", def.name));
     } else {
-        w.line(format!("export type {} =", def.name));
+        w.line_fmt(format_args!("export type {} =", def.name));
         w.indent();
         let last = def.variants.len() - 1;
         for (i, variant) in def.variants.iter().enumerate() {
             Doc::new().text_opt(variant.description.as_deref()).write(w);
             let end = if i == last { ";" } else { "" };
-            w.line(format!("| {}{end}", string_literal(&variant.wire)));
+            w.line_fmt(format_args!("| {}{end}", string_literal(&variant.wire)));
         }
         w.dedent();
     }
@@ -132,14 +132,14 @@ fn write_tagged(w: &mut SourceWriter, def: &TaggedUnionDef) {
         .paragraph(format!("Told apart by `{tag}`."))
         .write(w);
     if def.variants.is_empty() {
-        w.line(format!("export type {} = never;", def.name));
+        w.line_fmt(format_args!("export type {} = never;", def.name));
     } else {
-        w.line(format!("export type {} =", def.name));
+        w.line_fmt(format_args!("export type {} =", def.name));
         w.indent();
         let last = def.variants.len() - 1;
         for (i, variant) in def.variants.iter().enumerate() {
             let end = if i == last { ";" } else { "" };
-            w.line(format!("| {}{end}", variant.name));
+            w.line_fmt(format_args!("| {}{end}", variant.name));
         }
         w.dedent();
     }
@@ -150,9 +150,9 @@ fn write_tagged(w: &mut SourceWriter, def: &TaggedUnionDef) {
             .text_opt(variant.description.as_deref())
             .paragraph(format!("The `{value}` variant of {{@link {}}}.", def.name))
             .write(w);
-        w.line(format!("export interface {} {{", variant.name));
+        w.line_fmt(format_args!("export interface {} {{", variant.name));
         w.indent();
-        w.line(format!(
+        w.line_fmt(format_args!(
             "{}: {};",
             type_key(&def.tag),
             string_literal(&variant.tag_value)
@@ -169,15 +169,15 @@ fn write_untagged(w: &mut SourceWriter, def: &UntaggedDef) {
         .paragraph("Any one of these shapes, without a tag.")
         .write(w);
     if def.variants.is_empty() {
-        w.line(format!("export type {} = never;", def.name));
+        w.line_fmt(format_args!("export type {} = never;", def.name));
         return;
     }
-    w.line(format!("export type {} =", def.name));
+    w.line_fmt(format_args!("export type {} =", def.name));
     w.indent();
     let last = def.variants.len() - 1;
     for (i, variant) in def.variants.iter().enumerate() {
         let end = if i == last { ";" } else { "" };
-        w.line(format!("| {}{end}", type_ref(variant)));
+        w.line_fmt(format_args!("| {}{end}", type_ref(variant)));
     }
     w.dedent();
 }
