@@ -85,7 +85,7 @@ pub fn normalize(sources: &[ToolSource]) -> Result<Api, NormalizeError> {
                 types: &mut types,
             };
             let origin = format!("the {what} of `{}`", source.name);
-            let def = cx.struct_def(name, schema, &format!("/{what}"))?;
+            let def = cx.struct_def(name, schema, &Pointer::root(what))?;
             cx.types.insert(def, &origin)?;
         }
         tools.push(ToolDef {
@@ -239,10 +239,10 @@ const ANNOTATIONS: &[&str] = &[
 ];
 
 impl Cx<'_> {
-    fn unsupported(&self, pointer: &str, reason: impl Into<String>) -> NormalizeError {
+    fn unsupported(&self, pointer: &Pointer<'_>, reason: impl Into<String>) -> NormalizeError {
         NormalizeError::Unsupported {
             tool: self.tool.to_owned(),
-            pointer: pointer.to_owned(),
+            pointer: pointer.to_string(),
             reason: reason.into(),
         }
     }
@@ -252,7 +252,7 @@ impl Cx<'_> {
         &mut self,
         name: &str,
         schema: &Value,
-        pointer: &str,
+        pointer: &Pointer<'_>,
     ) -> Result<TypeDef, NormalizeError> {
         let object = schema
             .as_object()
@@ -272,7 +272,7 @@ impl Cx<'_> {
         &mut self,
         owner: &str,
         object: &Map<String, Value>,
-        pointer: &str,
+        pointer: &Pointer<'_>,
     ) -> Result<Vec<Field>, NormalizeError> {
         let required: Vec<&str> = object
             .get("required")
@@ -283,7 +283,7 @@ impl Cx<'_> {
         if let Some(properties) = object.get("properties").and_then(Value::as_object) {
             for (wire, property) in properties {
                 let hint = format!("{owner}{}", pascal_case(wire));
-                let ty = self.type_ref(property, &hint, &format!("{pointer}/properties/{wire}"))?;
+                let ty = self.type_ref(property, &hint, &pointer.join("properties").join(wire))?;
                 fields.push(Field {
                     wire: wire.clone(),
                     ty,
@@ -300,7 +300,7 @@ impl Cx<'_> {
         &mut self,
         schema: &Value,
         hint: &str,
-        pointer: &str,
+        pointer: &Pointer<'_>,
     ) -> Result<TypeRef, NormalizeError> {
         let object = match schema {
             Value::Bool(true) => return Ok(TypeRef::Json),
@@ -315,7 +315,7 @@ impl Cx<'_> {
         }
         if let Some(all) = object.get("allOf").and_then(Value::as_array) {
             return match all.as_slice() {
-                [only] => self.type_ref(only, hint, &format!("{pointer}/allOf/0")),
+                [only] => self.type_ref(only, hint, &pointer.join("allOf").join("0")),
                 _ => Err(self.unsupported(pointer, "`allOf` with several schemas")),
             };
         }
@@ -391,7 +391,7 @@ impl Cx<'_> {
                         None => TypeRef::Json,
                     },
                     Some(items) => {
-                        self.type_ref(items, &format!("{hint}Item"), &format!("{pointer}/items"))?
+                        self.type_ref(items, &format!("{hint}Item"), &pointer.join("items"))?
                     }
                 };
                 if object.contains_key("prefixItems") {
@@ -409,7 +409,7 @@ impl Cx<'_> {
                         let values = self.type_ref(
                             values,
                             &format!("{hint}Value"),
-                            &format!("{pointer}/additionalProperties"),
+                            &pointer.join("additionalProperties"),
                         )?;
                         Ok(TypeRef::Map(Box::new(values)))
                     }
@@ -428,7 +428,7 @@ impl Cx<'_> {
         &mut self,
         object: &Map<String, Value>,
         name: &str,
-        pointer: &str,
+        pointer: &Pointer<'_>,
     ) -> Result<TypeRef, NormalizeError> {
         let fields = self.fields(name, object, pointer)?;
         let def = TypeDef::Struct(StructDef {
@@ -444,7 +444,11 @@ impl Cx<'_> {
         Ok(TypeRef::Named(name.to_owned()))
     }
 
-    fn reference(&mut self, reference: &str, pointer: &str) -> Result<TypeRef, NormalizeError> {
+    fn reference(
+        &mut self,
+        reference: &str,
+        pointer: &Pointer<'_>,
+    ) -> Result<TypeRef, NormalizeError> {
         if reference == "#" {
             return Ok(TypeRef::Named(self.root_name.to_owned()));
         }
@@ -459,7 +463,7 @@ impl Cx<'_> {
             return Err(self.unsupported(pointer, format!("`{reference}` is not defined")));
         };
         self.types.in_progress.insert(name.clone());
-        let resolved = self.type_ref(&schema, &name, &format!("/$defs/{def_name}"));
+        let resolved = self.type_ref(&schema, &name, &Pointer::root("$defs").join(def_name));
         self.types.in_progress.remove(&name);
         resolved
     }
@@ -470,7 +474,7 @@ impl Cx<'_> {
         variants: &[Value],
         keyword: &str,
         hint: &str,
-        pointer: &str,
+        pointer: &Pointer<'_>,
     ) -> Result<TypeRef, NormalizeError> {
         let resolved: Vec<Value> = variants.iter().map(|v| self.resolve(v)).collect();
         // `T | null`.
@@ -482,9 +486,7 @@ impl Cx<'_> {
         if non_null.len() < resolved.len() {
             let inner = match non_null.as_slice() {
                 [] => TypeRef::Json,
-                [(i, _)] => {
-                    self.type_ref(&variants[*i], hint, &format!("{pointer}/{keyword}/{i}"))?
-                }
+                [(i, _)] => self.type_ref(&variants[*i], hint, &pointer.join(keyword).index(*i))?,
                 _ => {
                     let rest: Vec<Value> =
                         non_null.iter().map(|(i, _)| variants[*i].clone()).collect();
@@ -517,11 +519,7 @@ impl Cx<'_> {
         let mut alternatives = Vec::new();
         for (i, variant) in variants.iter().enumerate() {
             let name = format!("{hint}Variant{i}");
-            alternatives.push(self.type_ref(
-                variant,
-                &name,
-                &format!("{pointer}/{keyword}/{i}"),
-            )?);
+            alternatives.push(self.type_ref(variant, &name, &pointer.join(keyword).index(i))?);
         }
         let def = TypeDef::Untagged(UntaggedDef {
             name: hint.to_owned(),
@@ -542,7 +540,7 @@ impl Cx<'_> {
         variants: &[Value],
         tag: &str,
         hint: &str,
-        pointer: &str,
+        pointer: &Pointer<'_>,
         keyword: &str,
     ) -> Result<TypeRef, NormalizeError> {
         let mut out = Vec::new();
@@ -553,7 +551,7 @@ impl Cx<'_> {
             let tag_value = tag_value(variant, tag).unwrap_or_default().to_owned();
             let name = format!("{hint}{}", pascal_case(&tag_value));
             let fields = self
-                .fields(&name, fields_object, &format!("{pointer}/{keyword}/{i}"))?
+                .fields(&name, fields_object, &pointer.join(keyword).index(i))?
                 .into_iter()
                 .filter(|f| f.wire != tag)
                 .collect();
@@ -583,7 +581,7 @@ impl Cx<'_> {
         object: &Map<String, Value>,
         values: Vec<(&Value, Option<String>)>,
         hint: &str,
-        pointer: &str,
+        pointer: &Pointer<'_>,
     ) -> Result<TypeRef, NormalizeError> {
         let mut variants = Vec::new();
         let mut nullable = false;
@@ -690,4 +688,53 @@ fn common_tag(variants: &[Value]) -> Option<String> {
         })
         .min()
         .cloned()
+}
+
+/// A JSON pointer into a tool's schema, for error messages only: segments link to their parent
+/// and are joined only when an error is worded.
+#[derive(Clone, Copy)]
+pub(crate) struct Pointer<'a> {
+    parent: Option<&'a Pointer<'a>>,
+    segment: Segment<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum Segment<'a> {
+    Name(&'a str),
+    Index(usize),
+}
+
+impl<'a> Pointer<'a> {
+    fn root(segment: &'a str) -> Self {
+        Pointer {
+            parent: None,
+            segment: Segment::Name(segment),
+        }
+    }
+
+    fn join(&'a self, segment: &'a str) -> Pointer<'a> {
+        Pointer {
+            parent: Some(self),
+            segment: Segment::Name(segment),
+        }
+    }
+
+    fn index(&'a self, index: usize) -> Pointer<'a> {
+        Pointer {
+            parent: Some(self),
+            segment: Segment::Index(index),
+        }
+    }
+}
+
+impl std::fmt::Display for Pointer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(parent) = self.parent {
+            parent.fmt(f)?;
+        }
+        match self.segment {
+            Segment::Name(name) => write!(f, "/{name}"),
+            Segment::Index(index) => write!(f, "/{index}"),
+        }
+    }
 }
