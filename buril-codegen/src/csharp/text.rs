@@ -38,15 +38,31 @@ fn is_line_break(c: char) -> bool {
 /// escaped, other control characters become visible `\uXXXX` text, and every C# line
 /// terminator starts a new line (so each line gets its own `///`).
 pub(crate) fn xml_lines(text: &str) -> Vec<String> {
+    // Most descriptions are one plain line: nothing to escape, nothing to split.
+    if !text
+        .bytes()
+        .any(|b| matches!(b, b'&' | b'<' | b'>') || !(0x20..0x7f).contains(&b))
+    {
+        let line = text.trim_end();
+        return if line.is_empty() {
+            Vec::new()
+        } else {
+            vec![line.to_owned()]
+        };
+    }
     let mut lines = Vec::new();
-    let mut line = String::new();
+    let mut line = String::with_capacity(text.len());
+    let end_line = |lines: &mut Vec<String>, line: &mut String| {
+        line.truncate(line.trim_end().len());
+        lines.push(std::mem::take(line));
+    };
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         if is_line_break(c) {
             if c == '\r' && chars.peek() == Some(&'\n') {
                 chars.next();
             }
-            lines.push(std::mem::take(&mut line));
+            end_line(&mut lines, &mut line);
             continue;
         }
         match c {
@@ -54,20 +70,24 @@ pub(crate) fn xml_lines(text: &str) -> Vec<String> {
             '<' => line.push_str("&lt;"),
             '>' => line.push_str("&gt;"),
             '\t' => line.push(' '),
-            c if c.is_control() => line.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c if c.is_control() => {
+                use std::fmt::Write as _;
+                let _ = write!(line, "\\u{:04X}", u32::from(c));
+            }
             c => line.push(c),
         }
     }
-    lines.push(line);
-    let lines: Vec<String> = lines
-        .into_iter()
-        .map(|line| line.trim_end().to_owned())
-        .collect();
+    end_line(&mut lines, &mut line);
     // Drop blank lines at either end.
-    let first = lines.iter().position(|l| !l.is_empty());
-    let last = lines.iter().rposition(|l| !l.is_empty());
-    match (first, last) {
-        (Some(first), Some(last)) => lines[first..=last].to_vec(),
+    match (
+        lines.iter().position(|l| !l.is_empty()),
+        lines.iter().rposition(|l| !l.is_empty()),
+    ) {
+        (Some(first), Some(last)) => {
+            lines.truncate(last + 1);
+            lines.drain(..first);
+            lines
+        }
         _ => Vec::new(),
     }
 }
