@@ -12,6 +12,13 @@ const INLINE_WIDTH: usize = 60;
 /// as `\u003c!--`, and U+2028/U+2029 as `\u2028`/`\u2029`. The value is unchanged.
 pub(crate) fn string_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
+    write_string(&mut out, text);
+    out
+}
+
+/// [`string_literal`], written at the end of `out`.
+fn write_string(out: &mut String, text: &str) {
+    use std::fmt::Write as _;
     out.push('"');
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
@@ -33,14 +40,17 @@ pub(crate) fn string_literal(text: &str) -> String {
             '\t' => out.push_str("\\t"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
-            '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            '\u{2028}' | '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
             c => out.push(c),
         }
         rest = &rest[c.len_utf8()..];
     }
     out.push('"');
-    out
 }
 
 /// A JSON value as a TypeScript expression, indented by two spaces per level (relative to the
@@ -52,16 +62,18 @@ pub(crate) fn json_literal(value: &Value) -> String {
 }
 
 fn write_value(out: &mut String, value: &Value, depth: usize) {
+    use std::fmt::Write as _;
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&n.to_string()),
-        Value::String(s) => out.push_str(&string_literal(s)),
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => write_string(out, s),
         Value::Array(items) if items.is_empty() => out.push_str("[]"),
         Value::Object(map) if map.is_empty() => out.push_str("{}"),
         Value::Array(items) => {
-            if let Some(inline) = inline(value) {
-                out.push_str(&inline);
+            if write_inline(out, value) {
                 return;
             }
             out.push_str("[\n");
@@ -74,8 +86,7 @@ fn write_value(out: &mut String, value: &Value, depth: usize) {
             out.push(']');
         }
         Value::Object(map) => {
-            if let Some(inline) = inline(value) {
-                out.push_str(&inline);
+            if write_inline(out, value) {
                 return;
             }
             out.push_str("{\n");
@@ -92,24 +103,42 @@ fn write_value(out: &mut String, value: &Value, depth: usize) {
     }
 }
 
-/// The one-line form of a small array or object of scalars, if it is short enough.
-fn inline(value: &Value) -> Option<String> {
+/// Writes the one-line form of a small array or object of scalars, if it is short enough;
+/// answers whether it did (otherwise `out` is as it was).
+fn write_inline(out: &mut String, value: &Value) -> bool {
     let scalar = |v: &Value| !matches!(v, Value::Array(_) | Value::Object(_));
-    let text = match value {
+    let start = out.len();
+    match value {
         Value::Array(items) if items.iter().all(scalar) => {
-            let items: Vec<String> = items.iter().map(json_literal).collect();
-            format!("[{}]", items.join(", "))
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_value(out, item, 0);
+            }
+            out.push(']');
         }
         Value::Object(map) if map.values().all(scalar) => {
-            let items: Vec<String> = map
-                .iter()
-                .map(|(k, v)| format!("{}: {}", literal_key(k), json_literal(v)))
-                .collect();
-            format!("{{ {} }}", items.join(", "))
+            out.push_str("{ ");
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&literal_key(key));
+                out.push_str(": ");
+                write_value(out, item, 0);
+            }
+            out.push_str(" }");
         }
-        _ => return None,
-    };
-    (text.len() <= INLINE_WIDTH).then_some(text)
+        _ => return false,
+    }
+    if out.len() - start <= INLINE_WIDTH {
+        true
+    } else {
+        out.truncate(start);
+        false
+    }
 }
 
 fn indent(out: &mut String, depth: usize) {
