@@ -33,9 +33,12 @@ use crate::error::ToolError;
 /// ```
 #[derive(Clone)]
 pub struct Context {
-    inner: Arc<Inner>,
+    // Held inline, not behind an `Arc`: a context is made for every call and rarely cloned, so
+    // a clone's few reference counts cost less than an allocation per call.
+    inner: Inner,
 }
 
+#[derive(Clone)]
 struct Inner {
     tool: &'static str,
     cancel: CancelToken,
@@ -71,14 +74,14 @@ impl Context {
         dispatcher: WeakDispatcher,
     ) -> Self {
         Context {
-            inner: Arc::new(Inner {
+            inner: Inner {
                 tool,
                 cancel,
                 deadline,
                 progress,
                 state,
                 dispatcher,
-            }),
+            },
         }
     }
 
