@@ -48,10 +48,6 @@ pub struct ToolDef {
     pub input_schema_json: String,
     /// The output schema as compact JSON, to embed.
     pub output_schema_json: String,
-    /// The input schema, for writers that embed it as a literal of their language.
-    pub input_schema: serde_json::Value,
-    /// The output schema, for writers that embed it as a literal of their language.
-    pub output_schema: serde_json::Value,
     /// Whether the tool stays off until a host enables it.
     pub dangerous: bool,
     /// Whether the tool may run off the main thread.

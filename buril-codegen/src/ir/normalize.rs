@@ -99,8 +99,6 @@ pub fn normalize(sources: &[ToolSource]) -> Result<Api, NormalizeError> {
             output,
             input_schema_json: source.input_schema.to_string(),
             output_schema_json: source.output_schema.to_string(),
-            input_schema: source.input_schema.clone(),
-            output_schema: source.output_schema.clone(),
             dangerous: source.dangerous,
             off_thread: source.off_thread,
             read_only: source.read_only,

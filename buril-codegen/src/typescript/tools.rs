@@ -2,6 +2,8 @@
 //! the list of them, the alias table, and the types that tie wire names to input and output
 //! types (`ToolMap`, handlers).
 
+use serde_json::Value;
+
 use super::jsdoc::{Doc, escape};
 use super::layout::{write_list, write_multiline};
 use super::literal::{json_literal, string_literal};
@@ -80,11 +82,13 @@ fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Res
         "description: {},",
         string_literal(&tool.description)
     ));
-    for (key, schema) in [
-        ("inputSchema", &tool.input_schema),
-        ("outputSchema", &tool.output_schema),
+    for (key, json) in [
+        ("inputSchema", &tool.input_schema_json),
+        ("outputSchema", &tool.output_schema_json),
     ] {
-        write_multiline(w, &format!("{key}: "), &json_literal(schema), ",");
+        let schema: Value = serde_json::from_str(json)
+            .map_err(|e| format!("the {key} of `{}` is not JSON: {e}", tool.name))?;
+        write_multiline(w, &format!("{key}: "), &json_literal(&schema), ",");
     }
     let hints = [
         ("readOnlyHint", tool.read_only),
