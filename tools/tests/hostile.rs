@@ -329,8 +329,37 @@ fn is_error(answer: &Value) -> bool {
 #[test]
 fn the_mcp_server_refuses_every_corpus_input_and_keeps_serving() {
     let mut server = Server::start();
+    // Three passes over the corpus: the first warms up (every tool's validator is built on
+    // first use), the next two must not grow the server's memory: nothing leaks per input.
+    let mut after_first = 0;
+    for pass in 0..3u64 {
+        run_corpus_pass(&mut server, pass);
+        let rss = resident_kib(server.child.id());
+        if pass == 0 {
+            after_first = rss;
+        }
+        eprintln!("resident set after pass {pass}: {rss} KiB");
+    }
+    let last = resident_kib(server.child.id());
+    assert!(
+        last <= after_first + 8 * 1024,
+        "the server grew from {after_first} KiB to {last} KiB over two more passes"
+    );
+}
+
+/// The resident set of a process, in KiB (Linux).
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no VmRSS in /proc/{pid}/status"))
+}
+
+fn run_corpus_pass(server: &mut Server, pass: u64) {
     for (index, case) in corpus().iter().enumerate() {
-        let id = index as u64 + 1;
+        let id = pass * 100_000 + index as u64 + 1;
         // The raw input goes in as the call's arguments, newlines and invalid bytes included.
         let mut frame = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":{},"arguments":"#,
