@@ -3,8 +3,8 @@
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use tokio::sync::Notify;
@@ -31,7 +31,6 @@ use crate::error::ToolError;
 /// }
 /// # fn main() {}
 /// ```
-#[derive(Clone)]
 pub struct Context {
     // Held inline, not behind an `Arc`: a context is made for every call and rarely cloned, so
     // a clone's few reference counts cost less than an allocation per call.
@@ -41,7 +40,9 @@ pub struct Context {
 #[derive(Clone)]
 struct Inner {
     tool: &'static str,
-    cancel: CancelToken,
+    /// Made on first use when nobody but the tool itself can cancel the call (no caller's
+    /// token, no deadline, run on the caller's thread): most calls never need one.
+    cancel: OnceLock<CancelToken>,
     deadline: Option<Instant>,
     progress: Option<ProgressSink>,
     state: Arc<State>,
@@ -67,7 +68,7 @@ pub struct Progress {
 impl Context {
     pub(crate) fn new(
         tool: &'static str,
-        cancel: CancelToken,
+        cancel: Option<CancelToken>,
         deadline: Option<Instant>,
         progress: Option<ProgressSink>,
         state: Arc<State>,
@@ -76,7 +77,7 @@ impl Context {
         Context {
             inner: Inner {
                 tool,
-                cancel,
+                cancel: cancel.map(OnceLock::from).unwrap_or_default(),
                 deadline,
                 progress,
                 state,
@@ -90,7 +91,7 @@ impl Context {
     pub fn detached(state: State) -> Self {
         Context::new(
             "",
-            CancelToken::new(),
+            Some(CancelToken::new()),
             None,
             None,
             Arc::new(state),
@@ -105,7 +106,7 @@ impl Context {
 
     /// The token that cancels this call.
     pub fn cancel_token(&self) -> &CancelToken {
-        &self.inner.cancel
+        self.inner.cancel.get_or_init(CancelToken::new)
     }
 
     /// When the call's timeout expires, if it has one.
@@ -116,7 +117,11 @@ impl Context {
     /// Whether the call was cancelled or its deadline has passed. Long-running tools check this
     /// between steps and stop early.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.cancel.is_cancelled() || self.inner.deadline.is_some_and(|d| Instant::now() >= d)
+        self.inner
+            .cancel
+            .get()
+            .is_some_and(CancelToken::is_cancelled)
+            || self.inner.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// `Err(ToolError::cancelled())` once the call is cancelled, for use with `?`.
@@ -133,11 +138,11 @@ impl Context {
         match self.inner.deadline {
             Some(deadline) => {
                 tokio::select! {
-                    _ = self.inner.cancel.cancelled() => {}
+                    _ = self.cancel_token().cancelled() => {}
                     _ = tokio::time::sleep_until(deadline.into()) => {}
                 }
             }
-            None => self.inner.cancel.cancelled().await,
+            None => self.cancel_token().cancelled().await,
         }
     }
 
@@ -181,6 +186,16 @@ impl Context {
     /// waits on it.
     pub fn dispatcher(&self) -> Option<Dispatcher> {
         self.inner.dispatcher.upgrade()
+    }
+}
+
+impl Clone for Context {
+    /// A clone shares the call's cancellation token (made now if it was not yet).
+    fn clone(&self) -> Self {
+        let _ = self.cancel_token();
+        Context {
+            inner: self.inner.clone(),
+        }
     }
 }
 

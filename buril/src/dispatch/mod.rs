@@ -248,9 +248,8 @@ impl DispatcherBuilder {
 struct Prepared {
     tool: &'static ToolDescriptor,
     args: Args,
+    /// Holds this call's own token (a child of the caller's), made when first needed.
     ctx: Context,
-    /// This call's own token: a child of the caller's.
-    cancel: CancelToken,
     deadline: Option<(Instant, Duration)>,
     settle: Settle,
 }
@@ -383,7 +382,7 @@ impl Dispatcher {
         };
         let settle = prepared.take_settle();
         // Dropping this future (a client cancelling) cancels the call.
-        let guard = CancelOnDrop(Some(prepared.cancel.clone()));
+        let guard = CancelOnDrop(Some(prepared.ctx.cancel_token().clone()));
         let result = self.execute_async(prepared).await;
         guard.disarm();
         settle.outcome(result)
@@ -511,14 +510,9 @@ impl Dispatcher {
         };
         let timeout = options.timeout.or_else(|| self.timeout_named(tool.name()));
         let deadline = timeout.map(|t| (Instant::now() + t, t));
-        let cancel = options
-            .cancel
-            .as_ref()
-            .map(CancelToken::child)
-            .unwrap_or_default();
         let ctx = Context::new(
             tool.name(),
-            cancel.clone(),
+            options.cancel.as_ref().map(CancelToken::child),
             deadline.map(|(at, _)| at),
             options.progress,
             Arc::clone(&shared.state),
@@ -528,7 +522,6 @@ impl Dispatcher {
             tool,
             args: Args::new(object),
             ctx,
-            cancel,
             deadline,
             settle: Settle {
                 name: tool.name(),
@@ -545,7 +538,6 @@ impl Dispatcher {
             tool,
             args,
             ctx,
-            cancel,
             deadline,
             ..
         } = prepared;
@@ -558,6 +550,7 @@ impl Dispatcher {
                 let result = run_here(name, invoke, ctx, args, handle.as_ref());
                 return late(result, name, deadline);
             }
+            let cancel = ctx.cancel_token().clone();
             let (tx, rx) = mpsc::sync_channel(1);
             main.submit(Box::new(move || {
                 let _ = tx.send(run_here(name, invoke, ctx, args, handle.as_ref()));
@@ -567,6 +560,7 @@ impl Dispatcher {
         match invoke {
             Invoke::Sync(function) if deadline.is_none() => run_sync(name, function, &ctx, args),
             Invoke::Sync(function) => {
+                let cancel = ctx.cancel_token().clone();
                 let (tx, rx) = mpsc::sync_channel(1);
                 self.runtime().spawn_blocking(move || {
                     let _ = tx.send(run_sync(name, function, &ctx, args));
@@ -574,6 +568,7 @@ impl Dispatcher {
                 wait(rx, name, deadline, &cancel)
             }
             Invoke::Async(function) => {
+                let cancel = ctx.cancel_token().clone();
                 let handle = self.runtime().handle();
                 let (tx, rx) = mpsc::sync_channel(1);
                 let task = handle.spawn(async move {
@@ -603,10 +598,10 @@ impl Dispatcher {
             tool,
             args,
             ctx,
-            cancel,
             deadline,
             ..
         } = prepared;
+        let cancel = ctx.cancel_token().clone();
         let name = tool.name();
         let (tx, rx) = tokio::sync::oneshot::channel::<CallResult>();
         // Aborts (after the grace period) an async tool whose call ends without its result:
