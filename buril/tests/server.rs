@@ -364,11 +364,25 @@ async fn config_edits_send_list_changed() {
 #[tokio::test]
 async fn large_results_go_to_a_file() {
     let dir = TempDir::new().unwrap();
-    let options = options()
-        .max_result_bytes(10)
-        .output_dir(dir.path().join("out"));
+    let out = dir.path().join("out");
+    // A result written long ago, one written a minute ago, and a file of the user's.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    let old = out.join("note_read-1000-0.json");
+    let recent = out.join(format!("note_read-{}-7.json", now - 60_000));
+    let users = out.join("notes-1000.json");
+    std::fs::create_dir_all(&out).unwrap();
+    for file in [&old, &recent, &users] {
+        std::fs::write(file, "{}\n").unwrap();
+    }
+    let options = options().max_result_bytes(10).output_dir(&out);
     let mut peer = Peer::connect(server(options)).await;
     let answer = peer.call("note_read", json!({"id": 123456})).await;
+    // Writing a result removed the results older than a day, and nothing else.
+    assert!(!old.exists(), "a day-old result was kept");
+    assert!(recent.exists() && users.exists());
     let result = &answer["result"];
     assert_eq!(
         result["structuredContent"],
@@ -383,6 +397,19 @@ async fn large_results_go_to_a_file() {
     let path = uri.strip_prefix("file://").unwrap();
     let written: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(written, result["structuredContent"]);
+    // Kept forever when asked.
+    std::fs::write(&old, "{}\n").unwrap();
+    let forever = self::options()
+        .max_result_bytes(10)
+        .output_dir(&out)
+        .keep_results(None);
+    let mut peer = Peer::connect(server(forever)).await;
+    let answer = peer.call("note_read", json!({"id": 1234567})).await;
+    assert!(
+        answer["result"]["content"][1]["uri"].is_string(),
+        "{answer}"
+    );
+    assert!(old.exists());
     // 0 never spills.
     let mut peer = Peer::connect(server(self::options().max_result_bytes(0))).await;
     let answer = peer.call("note_read", json!({"id": 123456})).await;

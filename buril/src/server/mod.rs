@@ -35,7 +35,8 @@
 //!   a file under [`ServerOptions::output_dir`]. `structuredContent` still carries the data
 //!   (clients check it against the output schema), but the text block, which is what most
 //!   clients put in the model's context, becomes a short note with the file's path and size,
-//!   followed by a `resource_link` to the file.
+//!   followed by a `resource_link` to the file. Writing one removes the result files older
+//!   than [`ServerOptions::keep_results`] (a day by default), and no other file.
 //! - Cancellation (`notifications/cancelled`) cancels the call's context; progress reports
 //!   reach clients that sent a progress token.
 //! - Every message gets an answer. Over stdio, a line that is not JSON (or is longer than the
@@ -108,6 +109,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The default size past which a result is written to a file: 100 000 bytes of JSON.
 pub const DEFAULT_MAX_RESULT_BYTES: usize = 100_000;
+
+/// How long results written to files are kept by default: one day.
+pub const DEFAULT_KEEP_RESULTS: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The default folder for large results, relative to the current folder.
 pub const DEFAULT_OUTPUT_DIR: &str = ".buril/outputs";

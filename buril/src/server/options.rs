@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{DEFAULT_MAX_RESULT_BYTES, DEFAULT_OUTPUT_DIR, DEFAULT_PAGE_SIZE};
+use super::{
+    DEFAULT_KEEP_RESULTS, DEFAULT_MAX_RESULT_BYTES, DEFAULT_OUTPUT_DIR, DEFAULT_PAGE_SIZE,
+};
 
 /// Receives the server's messages for people (a config file that does not parse, the address
 /// it listens on). The default prints them to standard error.
@@ -26,6 +28,7 @@ pub struct ServerOptions {
     pub(crate) tool_timeouts: Vec<(String, Duration)>,
     pub(crate) max_result_bytes: usize,
     pub(crate) output_dir: PathBuf,
+    pub(crate) keep_results: Option<Duration>,
     pub(crate) page_size: usize,
     pub(crate) allowed_origins: Vec<String>,
     pub(crate) messages: MessageSink,
@@ -45,6 +48,7 @@ impl Default for ServerOptions {
             tool_timeouts: Vec::new(),
             max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
             output_dir: PathBuf::from(DEFAULT_OUTPUT_DIR),
+            keep_results: Some(DEFAULT_KEEP_RESULTS),
             page_size: DEFAULT_PAGE_SIZE,
             allowed_origins: Vec::new(),
             messages: Arc::new(|message| eprintln!("{message}")),
@@ -65,6 +69,7 @@ impl fmt::Debug for ServerOptions {
             .field("tool_timeouts", &self.tool_timeouts)
             .field("max_result_bytes", &self.max_result_bytes)
             .field("output_dir", &self.output_dir)
+            .field("keep_results", &self.keep_results)
             .field("page_size", &self.page_size)
             .field("allowed_origins", &self.allowed_origins)
             .finish_non_exhaustive()
@@ -153,6 +158,14 @@ impl ServerOptions {
     /// Default: [`DEFAULT_OUTPUT_DIR`].
     pub fn output_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.output_dir = dir.into();
+        self
+    }
+
+    /// How long a result written to a file is kept: each time the server writes one, it
+    /// removes the files it wrote (named `TOOL-MILLIS-N.json`) that are older than this, and
+    /// nothing else in the folder. `None` keeps them all. Default: [`DEFAULT_KEEP_RESULTS`].
+    pub fn keep_results(mut self, keep: Option<Duration>) -> Self {
+        self.keep_results = keep;
         self
     }
 

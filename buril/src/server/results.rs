@@ -76,7 +76,40 @@ fn spill(shared: &Shared, tool: &str, data: &Value) -> std::io::Result<(PathBuf,
     let mut bytes = serde_json::to_vec_pretty(data).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
     std::fs::write(&path, &bytes)?;
+    if let Some(keep) = shared.keep_results {
+        prune(&shared.output_dir, millis.saturating_sub(keep.as_millis()));
+    }
     Ok((path, bytes.len() as u64))
+}
+
+/// Removes the results this server wrote (`TOOL-MILLIS-N.json`) before `before` (milliseconds
+/// since the Unix epoch, from the name). Other files are left alone; failures are ignored (a
+/// file another server removed first, say).
+fn prune(dir: &Path, before: u128) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if let Some(written) = name.to_str().and_then(written_at)
+            && written < before
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// When a result file was written, from its name: `TOOL-MILLIS-N.json`.
+fn written_at(name: &str) -> Option<u128> {
+    let stem = name.strip_suffix(".json")?;
+    let mut parts = stem.rsplitn(3, '-');
+    let number = parts.next()?;
+    let millis = parts.next()?;
+    let tool = parts.next()?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(number) && digits(millis) && !tool.is_empty())
+        .then(|| millis.parse().ok())
+        .flatten()
 }
 
 /// A `resource_link` content block to a local file.
@@ -116,6 +149,24 @@ pub(crate) fn file_uri(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn result_file_names_tell_when_they_were_written() {
+        assert_eq!(
+            written_at("scene_list-1700000000000-3.json"),
+            Some(1_700_000_000_000)
+        );
+        assert_eq!(written_at("a-b-c-12-0.json"), Some(12));
+        for other in [
+            "notes.json",
+            "x-12.json",
+            "x-12-a.json",
+            "-12-0.json",
+            "x-12-0.txt",
+        ] {
+            assert_eq!(written_at(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn file_uris_encode_what_they_must() {

@@ -26,6 +26,7 @@ pub(crate) struct Shared {
     pub page_size: usize,
     pub max_result_bytes: usize,
     pub output_dir: PathBuf,
+    pub keep_results: Option<Duration>,
     pub allowed_origins: Vec<String>,
     pub listeners: Listeners,
     /// Numbers the files of large results.
@@ -125,6 +126,7 @@ impl Shared {
             page_size: options.page_size.max(1),
             max_result_bytes: options.max_result_bytes,
             output_dir: absolute(&options.output_dir),
+            keep_results: options.keep_results,
             allowed_origins: options.allowed_origins.clone(),
             listeners: Listeners::default(),
             spilled: AtomicU64::new(0),
