@@ -18,8 +18,6 @@
 //! once on stderr) until a well-formed message arrives.
 
 use std::io;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytes::BytesMut;
 use rmcp::RoleServer;
@@ -57,8 +55,9 @@ pub(crate) struct LineTransport<R> {
     codec: JsonRpcMessageCodec<RxJsonRpcMessage<RoleServer>>,
     /// Frames answered with an error in a row.
     streak: usize,
+    /// Writes the outbox; it drops the outbox's receiving end when a write fails, which makes
+    /// every later `send` fail.
     writer: Option<tokio::task::JoinHandle<()>>,
-    broken: Arc<AtomicBool>,
 }
 
 impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
@@ -68,26 +67,21 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         W: AsyncWrite + Send + Unpin + 'static,
     {
         let (outbox, mut answers) = mpsc::channel::<Vec<u8>>(OUTBOX);
-        let broken = Arc::new(AtomicBool::new(false));
-        let writer = tokio::spawn({
-            let broken = Arc::clone(&broken);
-            async move {
-                let mut out = BufWriter::with_capacity(64 * 1024, writer);
-                while let Some(answer) = answers.recv().await {
-                    let mut written = out.write_all(&answer).await;
-                    // Answers that are already waiting go out in the same write.
-                    while written.is_ok()
-                        && let Ok(answer) = answers.try_recv()
-                    {
-                        written = out.write_all(&answer).await;
-                    }
-                    if written.and(out.flush().await).is_err() {
-                        broken.store(true, Ordering::Relaxed);
-                        return;
-                    }
+        let writer = tokio::spawn(async move {
+            let mut out = BufWriter::with_capacity(64 * 1024, writer);
+            while let Some(answer) = answers.recv().await {
+                let mut written = out.write_all(&answer).await;
+                // Answers that are already waiting go out in the same write.
+                while written.is_ok()
+                    && let Ok(answer) = answers.try_recv()
+                {
+                    written = out.write_all(&answer).await;
                 }
-                let _ = out.shutdown().await;
+                if written.and(out.flush().await).is_err() {
+                    return;
+                }
             }
+            let _ = out.shutdown().await;
         });
         LineTransport {
             lines: Lines::new(reader, max_line),
@@ -96,7 +90,6 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             codec: JsonRpcMessageCodec::default(),
             streak: 0,
             writer: Some(writer),
-            broken,
         }
     }
 
@@ -143,20 +136,15 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             }
             // A notification the protocol layer ignores (not MCP's).
             Ok(None) => None,
-            Err(JsonRpcMessageCodecError::Serde(error)) => {
-                let id = serde_json::from_slice::<JustId>(text)
-                    .ok()
+            Err(error) => {
+                // Well-formed JSON (checked above): answer with its id when it has one.
+                let id = matches!(error, JsonRpcMessageCodecError::Serde(_))
+                    .then(|| serde_json::from_slice::<JustId>(text).ok())
+                    .flatten()
                     .and_then(|just| just.id);
                 self.answer(
                     ErrorData::invalid_request(format!("invalid request: {error}"), None),
                     id,
-                );
-                None
-            }
-            Err(error) => {
-                self.answer(
-                    ErrorData::invalid_request(format!("invalid request: {error}"), None),
-                    None,
                 );
                 None
             }
@@ -172,9 +160,8 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let outbox = self.outbox.clone();
-        let broken = Arc::clone(&self.broken);
         async move {
-            if broken.load(Ordering::Relaxed) || outbox.send(encode(&item)).await.is_err() {
+            if outbox.send(encode(&item)).await.is_err() {
                 return Err(io::Error::new(
                     io::ErrorKind::BrokenPipe,
                     "the peer stopped reading",
@@ -206,11 +193,11 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
                 }
                 Line::End => return None,
             };
-            if let Some(message) = self.read(&line) {
-                self.lines.recycle(line);
-                return Some(message);
-            }
+            let message = self.read(&line);
             self.lines.recycle(line);
+            if message.is_some() {
+                return message;
+            }
         }
     }
 
