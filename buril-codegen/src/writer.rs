@@ -72,15 +72,7 @@ impl SourceWriter {
 
     /// Writes one line at the current depth (a blank line when `line` is empty).
     pub fn line(&mut self, line: impl AsRef<str>) -> &mut Self {
-        let line = line.as_ref();
-        if !line.is_empty() {
-            for _ in 0..self.depth {
-                self.text.push_str(self.indent);
-            }
-            self.text.push_str(line);
-        }
-        self.text.push('\n');
-        self
+        self.line_fmt(format_args!("{}", line.as_ref()))
     }
 
     /// Writes one formatted line at the current depth, straight into the text:
