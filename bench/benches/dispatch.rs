@@ -5,7 +5,43 @@
 use std::hint::black_box;
 
 use buril_bench::{floor, peer, place_input, spawn_input, spawn_invalid_input};
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
+
+/// The floor, buril and rmcp on the same tool and input, in one group; the group is returned
+/// open so that a case can add measurements of its own.
+fn compare<'a>(
+    c: &'a mut Criterion,
+    group: &str,
+    tool: &'static str,
+    input: &serde_json::Value,
+    floor: fn(serde_json::Value) -> serde_json::Value,
+    harness: &peer::Harness,
+) -> BenchmarkGroup<'a, WallTime> {
+    let mut group = c.benchmark_group(group);
+    group.bench_function("floor", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| floor(black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("buril", |b| {
+        b.iter_batched(
+            || input.clone(),
+            |input| buril::call(black_box(tool), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("rmcp", |b| {
+        b.iter_batched(
+            || peer::object(input.clone()),
+            |input| harness.call(black_box(tool), black_box(input)),
+            BatchSize::SmallInput,
+        )
+    });
+    group
+}
 
 fn three_fields(c: &mut Criterion) {
     let input = spawn_input();
@@ -20,28 +56,14 @@ fn three_fields(c: &mut Criterion) {
             .is_ok()
     );
 
-    let mut group = c.benchmark_group("dispatch/three_fields");
-    group.bench_function("floor", |b| {
-        b.iter_batched(
-            || input.clone(),
-            |input| floor::spawn(black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("buril", |b| {
-        b.iter_batched(
-            || input.clone(),
-            |input| buril::call(black_box("bench_spawn"), black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("rmcp", |b| {
-        b.iter_batched(
-            || peer::object(input.clone()),
-            |input| harness.call(black_box("bench_spawn"), black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
+    let mut group = compare(
+        c,
+        "dispatch/three_fields",
+        "bench_spawn",
+        &input,
+        floor::spawn,
+        &harness,
+    );
     // A tool without `off_thread` runs on the dispatcher's main thread: the same call plus a
     // hand-over to that thread and back. Reported beside the goal, not against it.
     group.bench_function("buril_main_thread", |b| {
@@ -65,28 +87,14 @@ fn nested(c: &mut Criterion) {
             .is_ok()
     );
 
-    let mut group = c.benchmark_group("dispatch/nested");
-    group.bench_function("floor", |b| {
-        b.iter_batched(
-            || input.clone(),
-            |input| floor::place(black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("buril", |b| {
-        b.iter_batched(
-            || input.clone(),
-            |input| buril::call(black_box("bench_place"), black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("rmcp", |b| {
-        b.iter_batched(
-            || peer::object(input.clone()),
-            |input| harness.call(black_box("bench_place"), black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
+    let group = compare(
+        c,
+        "dispatch/nested",
+        "bench_place",
+        &input,
+        floor::place,
+        &harness,
+    );
     group.finish();
 }
 
@@ -104,29 +112,15 @@ fn invalid(c: &mut Criterion) {
         "{answer:?}"
     );
 
-    let mut group = c.benchmark_group("dispatch/invalid");
     // serde stops at the first problem; buril reports both.
-    group.bench_function("floor", |b| {
-        b.iter_batched(
-            || input.clone(),
-            |input| floor::spawn(black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("buril", |b| {
-        b.iter_batched(
-            || input.clone(),
-            |input| buril::call(black_box("bench_spawn"), black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("rmcp", |b| {
-        b.iter_batched(
-            || peer::object(input.clone()),
-            |input| harness.call(black_box("bench_spawn"), black_box(input)),
-            BatchSize::SmallInput,
-        )
-    });
+    let group = compare(
+        c,
+        "dispatch/invalid",
+        "bench_spawn",
+        &input,
+        floor::spawn,
+        &harness,
+    );
     group.finish();
 }
 
