@@ -45,8 +45,16 @@ struct Inner {
     cancel: OnceLock<CancelToken>,
     deadline: Option<Instant>,
     progress: Option<ProgressSink>,
-    state: Arc<State>,
-    dispatcher: WeakDispatcher,
+    /// The dispatcher's host state and a handle to it, shared by all its calls: one reference
+    /// count per call.
+    env: Arc<Env>,
+}
+
+/// What every call of one dispatcher shares: its host state, and a handle to the dispatcher that
+/// does not keep it alive.
+pub(crate) struct Env {
+    pub(crate) state: State,
+    pub(crate) dispatcher: WeakDispatcher,
 }
 
 /// Receives progress reports: `(progress, total, message)`.
@@ -71,8 +79,7 @@ impl Context {
         cancel: Option<CancelToken>,
         deadline: Option<Instant>,
         progress: Option<ProgressSink>,
-        state: Arc<State>,
-        dispatcher: WeakDispatcher,
+        env: Arc<Env>,
     ) -> Self {
         Context {
             inner: Inner {
@@ -80,8 +87,7 @@ impl Context {
                 cancel: cancel.map(OnceLock::from).unwrap_or_default(),
                 deadline,
                 progress,
-                state,
-                dispatcher,
+                env,
             },
         }
     }
@@ -94,8 +100,10 @@ impl Context {
             Some(CancelToken::new()),
             None,
             None,
-            Arc::new(state),
-            WeakDispatcher::default(),
+            Arc::new(Env {
+                state,
+                dispatcher: WeakDispatcher::default(),
+            }),
         )
     }
 
@@ -162,7 +170,7 @@ impl Context {
     /// The host state of type `T` that the dispatcher was given, or a runtime error naming the
     /// missing type.
     pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, ToolError> {
-        self.inner.state.get::<T>().ok_or_else(|| {
+        self.inner.env.state.get::<T>().ok_or_else(|| {
             ToolError::runtime(format!(
                 "the host did not provide state of type `{}` that the tool `{}` needs",
                 type_name::<T>(),
@@ -173,7 +181,7 @@ impl Context {
 
     /// The host state of type `T`, if the dispatcher was given one.
     pub fn try_state<T: Send + Sync + 'static>(&self) -> Option<&T> {
-        self.inner.state.get::<T>()
+        self.inner.env.state.get::<T>()
     }
 
     /// The dispatcher running this call, for a tool that calls other tools (or starts work that
@@ -185,7 +193,7 @@ impl Context {
     /// the main thread, so an off-thread tool must not wait on them while the host's main thread
     /// waits on it.
     pub fn dispatcher(&self) -> Option<Dispatcher> {
-        self.inner.dispatcher.upgrade()
+        self.inner.env.dispatcher.upgrade()
     }
 }
 

@@ -44,6 +44,11 @@ impl Policy {
         self
     }
 
+    /// Whether no tool is disabled by a pattern: every tool that is not dangerous may run.
+    pub(crate) fn disables_nothing(&self) -> bool {
+        self.disabled.is_empty()
+    }
+
     /// `Ok` when `tool` may run; otherwise a `disabled` error saying why and how to enable it.
     pub fn check(&self, tool: &ToolDescriptor) -> Result<(), ToolError> {
         let name = tool.name();

@@ -317,6 +317,28 @@ fn a_disable_pattern_wins() {
 }
 
 #[test]
+fn a_replaced_policy_applies_to_the_next_call() {
+    let d = dispatcher(Policy::new());
+    assert_eq!(d.call("env_greet", json!({"name": "a"}))["ok"], true);
+    // From a policy that disables nothing to one that disables the tool, and back.
+    let previous = d.set_policy(Policy::new().disable(pattern("env_*")));
+    assert_eq!(*previous, Policy::new());
+    assert_eq!(d.call("env_greet", json!({"name": "a"}))["type"], "disabled");
+    let clone = d.clone();
+    assert_eq!(
+        clone.call("env_greet", json!({"name": "a"}))["type"],
+        "disabled"
+    );
+    d.set_policy(Policy::new());
+    assert_eq!(d.call("env_greet", json!({"name": "a"}))["ok"], true);
+    assert_eq!(clone.call("env_greet", json!({"name": "a"}))["ok"], true);
+    // Dangerous tools stay off under a policy that disables nothing.
+    assert_eq!(d.call("x_wipe", json!({}))["type"], "disabled");
+    d.set_policy(Policy::new().allow_dangerous(true));
+    assert_eq!(d.call("x_wipe", json!({}))["ok"], true);
+}
+
+#[test]
 fn the_policy_is_checked_before_the_input() {
     let d = dispatcher(Policy::new().disable(pattern("env_greet")));
     assert_eq!(d.call("env_greet", json!({"name": 3}))["type"], "disabled");

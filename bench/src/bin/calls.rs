@@ -20,6 +20,9 @@ fn main() -> ExitCode {
     if case == "startup" {
         return startup(calls);
     }
+    if let Some(case) = case.strip_prefix("paired/") {
+        return paired(case, calls);
+    }
     if let Some(language) = case.strip_prefix("codegen/") {
         // `codegen/csharp 10000`: generate bindings for that many synthetic tools, once.
         let sources = buril_bench::synthetic::sources(calls);
@@ -58,6 +61,86 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `paired/three_fields 300`: the floor, buril and rmcp timed in alternating blocks of
+/// `BLOCK` calls, `rounds` times, the order rotating each round, so that the three see the same
+/// machine (a busy machine's speed drifts over the seconds criterion spends on each in turn).
+/// Prints each one's median time per call and the median of the per-round ratios, as JSON.
+fn paired(case: &str, rounds: usize) -> ExitCode {
+    const BLOCK: usize = 1_000;
+    let (input, tool, floor): (_, _, fn(serde_json::Value) -> serde_json::Value) = match case {
+        "three_fields" => (spawn_input(), "bench_spawn", floor::spawn),
+        "nested" => (place_input(), "bench_place", floor::place),
+        "invalid" => (spawn_invalid_input(), "bench_spawn", floor::spawn),
+        _ => return usage(),
+    };
+    let harness = peer::Harness::new();
+    black_box(buril::call(tool, input.clone()));
+    // Time per call, in ns, of each variant in each round: [floor, buril, rmcp].
+    let mut samples: [Vec<f64>; 3] = Default::default();
+    let mut outputs = Vec::with_capacity(BLOCK);
+    let mut results = Vec::with_capacity(BLOCK);
+    for round in 0..rounds + 1 {
+        for turn in 0..3 {
+            let variant = (round + turn) % 3;
+            let inputs: Vec<_> = (0..BLOCK).map(|_| input.clone()).collect();
+            let start = std::time::Instant::now();
+            match variant {
+                0 => outputs.extend(inputs.into_iter().map(|i| floor(black_box(i)))),
+                1 => outputs.extend(inputs.into_iter().map(|i| buril::call(black_box(tool), i))),
+                _ => results.extend(
+                    inputs
+                        .into_iter()
+                        .map(|i| harness.call(black_box(tool), peer::object(i))),
+                ),
+            }
+            let elapsed = start.elapsed();
+            outputs.clear();
+            results.clear();
+            // The first round warms up.
+            if round > 0 {
+                samples[variant].push(elapsed.as_secs_f64() * 1e9 / BLOCK as f64);
+            }
+        }
+    }
+    let ratio = |a: usize, b: usize| -> Vec<f64> {
+        samples[a]
+            .iter()
+            .zip(&samples[b])
+            .map(|(x, y)| x / y)
+            .collect()
+    };
+    let (buril_floor, buril_rmcp) = (ratio(1, 0), ratio(1, 2));
+    println!(
+        "{}",
+        serde_json::json!({
+            "case": case,
+            "rounds": rounds,
+            "block": BLOCK,
+            "floor_ns": median(&samples[0]),
+            "buril_ns": median(&samples[1]),
+            "rmcp_ns": median(&samples[2]),
+            "buril_over_floor": median(&buril_floor),
+            "buril_over_floor_p25_p75": [quantile(&buril_floor, 0.25), quantile(&buril_floor, 0.75)],
+            "buril_over_rmcp": median(&buril_rmcp),
+            "buril_over_rmcp_p25_p75": [quantile(&buril_rmcp, 0.25), quantile(&buril_rmcp, 0.75)],
+        })
+    );
+    ExitCode::SUCCESS
+}
+
+fn median(values: &[f64]) -> f64 {
+    quantile(values, 0.5)
+}
+
+fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted
+        .get(((sorted.len().saturating_sub(1)) as f64 * q).round() as usize)
+        .copied()
+        .unwrap_or(f64::NAN)
 }
 
 /// `startup 10000`: builds the registry of that many tools once, as the first `registry()`
@@ -110,7 +193,8 @@ fn resident_kib() -> u64 {
 fn usage() -> ExitCode {
     eprintln!(
         "usage: calls (floor|buril|rmcp|clone)/(three_fields|nested|invalid) [CALLS]\n       \
-         calls codegen/(csharp|typescript) [TOOLS]\n       calls startup [TOOLS]"
+         calls codegen/(csharp|typescript) [TOOLS]\n       calls startup [TOOLS]\n       \
+         calls paired/(three_fields|nested|invalid) [ROUNDS]"
     );
     ExitCode::from(2)
 }

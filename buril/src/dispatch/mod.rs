@@ -8,6 +8,7 @@ mod unwind;
 use std::collections::HashMap;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
@@ -22,7 +23,7 @@ pub use main_thread::MainThread;
 use unwind::{CatchUnwind, block_on, flatten};
 
 use crate::args::Args;
-use crate::context::{CancelToken, Context, ProgressSink, State};
+use crate::context::{CancelToken, Context, Env, ProgressSink, State};
 use crate::descriptor::{Invoke, ToolDescriptor};
 use crate::envelope::Outcome;
 use crate::error::{ErrorKind, Problem, ToolError};
@@ -71,7 +72,10 @@ struct Shared {
     registry: &'static Registry,
     /// Swapped whole by `set_policy`; a call reads it once.
     policy: std::sync::RwLock<Arc<Policy>>,
-    state: Arc<State>,
+    /// Whether the policy in `policy` disables nothing, so that a tool that is not dangerous may
+    /// run without reading it. Written under `policy`'s write lock.
+    policy_open: AtomicBool,
+    env: Arc<Env>,
     default_timeout: Option<Duration>,
     tool_timeouts: HashMap<String, Duration>,
     main: Arc<MainQueue>,
@@ -229,11 +233,18 @@ impl DispatcherBuilder {
                 (name, timeout)
             })
             .collect();
+        let state = self.state;
         Dispatcher {
-            shared: Arc::new(Shared {
+            shared: Arc::new_cyclic(|shared| Shared {
                 registry,
+                policy_open: AtomicBool::new(self.policy.disables_nothing()),
                 policy: std::sync::RwLock::new(Arc::new(self.policy)),
-                state: Arc::new(self.state),
+                env: Arc::new(Env {
+                    state,
+                    dispatcher: WeakDispatcher {
+                        shared: shared.clone(),
+                    },
+                }),
                 default_timeout: self.default_timeout,
                 tool_timeouts,
                 main: MainQueue::new(self.main_thread),
@@ -325,6 +336,9 @@ impl Dispatcher {
             .policy
             .write()
             .unwrap_or_else(|e| e.into_inner());
+        self.shared
+            .policy_open
+            .store(policy.disables_nothing(), Ordering::Release);
         std::mem::replace(&mut *slot, Arc::new(policy))
     }
 
@@ -471,13 +485,16 @@ impl Dispatcher {
             )
         });
         let refuse = |error: ToolError| with_warning(Outcome::err(error), warning.clone());
-        // Checked under the read lock: no clone of the policy's `Arc` on every call.
-        let allowed = shared
-            .policy
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .check(tool);
-        allowed.map_err(refuse)?;
+        // A policy that disables nothing allows every tool that is not dangerous: no lock then.
+        // Otherwise checked under the read lock (no clone of the policy's `Arc`).
+        if tool.is_dangerous() || !shared.policy_open.load(Ordering::Acquire) {
+            let allowed = shared
+                .policy
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .check(tool);
+            allowed.map_err(refuse)?;
+        }
         if let Some(view) = &options.view
             && !view.allows(tool.name())
         {
@@ -515,8 +532,7 @@ impl Dispatcher {
             options.cancel.as_ref().map(CancelToken::child),
             deadline.map(|(at, _)| at),
             options.progress,
-            Arc::clone(&shared.state),
-            self.downgrade(),
+            Arc::clone(&shared.env),
         );
         Ok(Prepared {
             tool,
