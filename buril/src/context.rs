@@ -45,9 +45,27 @@ struct Inner {
     cancel: OnceLock<CancelToken>,
     deadline: Option<Instant>,
     progress: Option<ProgressSink>,
-    /// The dispatcher's host state and a handle to it, shared by all its calls: one reference
-    /// count per call.
-    env: Arc<Env>,
+    /// The dispatcher's host state and a handle to it, shared by all its calls.
+    env: EnvRef,
+}
+
+/// How a context holds its dispatcher's [`Env`]: counted, or borrowed for good from the
+/// process-wide dispatcher, which is never dropped (no reference count per call then).
+#[derive(Clone)]
+pub(crate) enum EnvRef {
+    Shared(Arc<Env>),
+    Static(&'static Env),
+}
+
+impl std::ops::Deref for EnvRef {
+    type Target = Env;
+
+    fn deref(&self) -> &Env {
+        match self {
+            EnvRef::Shared(env) => env,
+            EnvRef::Static(env) => env,
+        }
+    }
 }
 
 /// What every call of one dispatcher shares: its host state, and a handle to the dispatcher that
@@ -79,7 +97,7 @@ impl Context {
         cancel: Option<CancelToken>,
         deadline: Option<Instant>,
         progress: Option<ProgressSink>,
-        env: Arc<Env>,
+        env: EnvRef,
     ) -> Self {
         Context {
             inner: Inner {
@@ -100,10 +118,10 @@ impl Context {
             Some(CancelToken::new()),
             None,
             None,
-            Arc::new(Env {
+            EnvRef::Shared(Arc::new(Env {
                 state,
                 dispatcher: WeakDispatcher::default(),
-            }),
+            })),
         )
     }
 

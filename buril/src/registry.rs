@@ -64,9 +64,7 @@ impl Hasher for NameHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+            self.add(tail_word(rest) ^ ((rest.len() as u64) << 59));
         }
     }
 
@@ -79,6 +77,24 @@ impl Hasher for NameHasher {
     fn finish(&self) -> u64 {
         // The table takes its bucket from the low bits; the multiply mixes into the high ones.
         self.0.rotate_left(26)
+    }
+}
+
+/// The last 1 to 7 bytes of a name as one word, every byte in it, read with fixed-size loads:
+/// copying a variable length into a buffer would call `memcpy` and stall the load after it.
+#[inline]
+fn tail_word(rest: &[u8]) -> u64 {
+    let n = rest.len();
+    if n >= 4 {
+        // Two overlapping four-byte reads cover all of 4 to 7 bytes.
+        let mut low = [0u8; 4];
+        let mut high = [0u8; 4];
+        low.copy_from_slice(&rest[..4]);
+        high.copy_from_slice(&rest[n - 4..]);
+        u64::from(u32::from_le_bytes(low)) | (u64::from(u32::from_le_bytes(high)) << 32)
+    } else {
+        // First, middle and last byte cover all of 1 to 3 bytes.
+        u64::from(rest[0]) | (u64::from(rest[n / 2]) << 8) | (u64::from(rest[n - 1]) << 16)
     }
 }
 

@@ -323,7 +323,10 @@ fn a_replaced_policy_applies_to_the_next_call() {
     // From a policy that disables nothing to one that disables the tool, and back.
     let previous = d.set_policy(Policy::new().disable(pattern("env_*")));
     assert_eq!(*previous, Policy::new());
-    assert_eq!(d.call("env_greet", json!({"name": "a"}))["type"], "disabled");
+    assert_eq!(
+        d.call("env_greet", json!({"name": "a"}))["type"],
+        "disabled"
+    );
     let clone = d.clone();
     assert_eq!(
         clone.call("env_greet", json!({"name": "a"}))["type"],

@@ -23,7 +23,7 @@ pub use main_thread::MainThread;
 use unwind::{CatchUnwind, block_on, flatten};
 
 use crate::args::Args;
-use crate::context::{CancelToken, Context, Env, ProgressSink, State};
+use crate::context::{CancelToken, Context, Env, EnvRef, ProgressSink, State};
 use crate::descriptor::{Invoke, ToolDescriptor};
 use crate::envelope::Outcome;
 use crate::error::{ErrorKind, Problem, ToolError};
@@ -276,20 +276,26 @@ struct Settle {
 
 impl Settle {
     fn outcome(self, result: CallResult) -> Outcome {
-        // A tool that stopped at its deadline (`ctx.check_cancelled()?`) timed out; it was not
-        // cancelled by anyone.
-        let result = match (result, self.deadline) {
-            (Err(error), Some((at, timeout)))
+        let result = match result {
+            Ok(value) => Ok(output::shape(value, self.shape)),
+            Err(error) => Err(self.settle_error(error)),
+        };
+        with_warning(Outcome::from_result(result), self.warning)
+    }
+
+    /// A tool that stopped at its deadline (`ctx.check_cancelled()?`) timed out; it was not
+    /// cancelled by anyone.
+    fn settle_error(&self, error: ToolError) -> ToolError {
+        match self.deadline {
+            Some((at, timeout))
                 if error.kind() == ErrorKind::Cancelled
                     && Instant::now() >= at
                     && !self.caller.as_ref().is_some_and(CancelToken::is_cancelled) =>
             {
-                Err(timeout_error(self.name, timeout))
+                timeout_error(self.name, timeout)
             }
-            (result, _) => result,
-        };
-        let outcome = Outcome::from_result(result.map(|value| output::shape(value, self.shape)));
-        with_warning(outcome, self.warning)
+            _ => error,
+        }
     }
 }
 
@@ -532,7 +538,7 @@ impl Dispatcher {
             options.cancel.as_ref().map(CancelToken::child),
             deadline.map(|(at, _)| at),
             options.progress,
-            Arc::clone(&shared.env),
+            self.env(),
         );
         Ok(Prepared {
             tool,
@@ -674,6 +680,17 @@ impl Dispatcher {
             task.0 = None;
         }
         result
+    }
+
+    /// The environment a call's context holds: borrowed from the process-wide dispatcher, which
+    /// lives as long as the process; counted for any other.
+    fn env(&self) -> EnvRef {
+        match GLOBAL.get() {
+            Some(global) if Arc::ptr_eq(&global.shared, &self.shared) => {
+                EnvRef::Static(global.shared.env.as_ref())
+            }
+            _ => EnvRef::Shared(Arc::clone(&self.shared.env)),
+        }
     }
 
     /// A handle that does not keep the dispatcher alive: host state that needs the dispatcher

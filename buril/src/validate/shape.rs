@@ -9,6 +9,8 @@
 
 use serde_json::{Map, Number, Value};
 
+use crate::args::same_name;
+
 /// The JSON types a property may have, as bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Types(u8);
@@ -134,7 +136,7 @@ impl Shape {
     fn accepts_object(&self, object: &Map<String, Value>) -> bool {
         let mut required = 0;
         for (key, value) in object {
-            match self.properties.iter().find(|p| *p.name == **key) {
+            match self.properties.iter().find(|p| same_name(&p.name, key)) {
                 Some(property) => {
                     if !property.accepts(value) {
                         return false;
