@@ -3,6 +3,7 @@
 #
 #   bash scripts/bench.sh            # everything: runtime, instruction counts, MCP, compile time
 #   bash scripts/bench.sh runtime    # criterion benches (dispatch, lookup, startup, codegen)
+#   bash scripts/bench.sh paired     # floor, buril and rmcp timed in alternating blocks (goal 1)
 #   bash scripts/bench.sh callgrind  # instructions per call under callgrind (goal 1)
 #   bash scripts/bench.sh mcp        # MCP over stdio, buril against rmcp (goal 6)
 #   bash scripts/bench.sh compile    # clean build of 300 tools, four ways (goal 4)
@@ -19,6 +20,7 @@ TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 OUT=$TARGET/bench
 COMPILE_DIR=${BENCH_COMPILE_DIR:-/tmp/buril-compile-bench}
 RUNS=${BENCH_RUNS:-3}
+PAIRED_RUNS=${BENCH_PAIRED_RUNS:-5}
 mkdir -p "$OUT"
 what=${1:-all}
 
@@ -66,6 +68,18 @@ callgrind() {
   for case in three_fields nested invalid; do
     for variant in clone floor buril rmcp; do
       echo "$variant/$case $(ir_of "$variant/$case")" | tee -a "$OUT/callgrind.txt"
+    done
+  done
+}
+
+# Goal 1 in time, robust to a machine whose speed drifts: the three variants alternate in blocks
+# of 1,000 calls, 300 rounds per run, and each round gives its own ratios (see `calls paired`).
+paired() {
+  build_bins
+  : >"$OUT/paired.jsonl"
+  for _ in $(seq "$PAIRED_RUNS"); do
+    for case in three_fields nested invalid; do
+      "$TARGET/release/calls" "paired/$case" 300 | tee -a "$OUT/paired.jsonl"
     done
   done
 }
@@ -125,6 +139,7 @@ ir() { awk -v k="$1" '$1 == k {print $2}' "$OUT/callgrind.txt" 2>/dev/null; }
 net_ir() { local c v; c=$(ir "clone/$2"); v=$(ir "$1/$2"); [ -n "$c" ] && [ -n "$v" ] && echo $((v - c)) || echo ""; }
 median_of() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
 compile_field() { awk -v c="$1" -v f="$2" '$1 == c { for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$OUT/compile.txt" 2>/dev/null | median_of; }
+paired_field() { jq -r --arg c "$1" "select(.case == \$c) | .$2" "$OUT/paired.jsonl" 2>/dev/null | median_of; }
 mcp_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp.jsonl" 2>/dev/null | median_of; }
 
 report() {
@@ -139,6 +154,15 @@ report() {
     fi=$(net_ir floor $case); bi=$(net_ir buril $case); ri=$(net_ir rmcp $case)
     printf "%-14s %10s %10s %10s %12s %12s %10s %10s %10s %10s\n" "$case" "$(fmt_ns "$f")" "$(fmt_ns "$b")" "$(fmt_ns "$r")" \
       "$(ratio "$b" "$f")x" "$(ratio "$b" "$r")x" "${fi:--}" "${bi:--}" "${ri:--}" "$(ratio "$bi" "$fi")x"
+  done
+  echo
+  echo "paired (blocks of 1,000 calls alternating, median over rounds, median of $PAIRED_RUNS runs):"
+  printf "%-14s %10s %10s %10s %12s %12s\n" case floor buril rmcp buril/floor buril/rmcp
+  for case in three_fields nested invalid; do
+    printf "%-14s %10s %10s %10s %11sx %11sx\n" "$case" "$(fmt_ns "$(paired_field $case floor_ns)")" \
+      "$(fmt_ns "$(paired_field $case buril_ns)")" "$(fmt_ns "$(paired_field $case rmcp_ns)")" \
+      "$(paired_field $case buril_over_floor | awk '{ if ($1 != "") printf "%.2f", $1 }')" \
+      "$(paired_field $case buril_over_rmcp | awk '{ if ($1 != "") printf "%.2f", $1 }')"
   done
   m=$(median_ns "dispatch_three_fields/buril_main_thread")
   echo "main-thread tool (hand-over to the dispatcher's main thread): $(fmt_ns "$m")"
@@ -179,11 +203,12 @@ report() {
 }
 
 case "$what" in
-  all) machine; runtime; callgrind; startup_memory; mcp; compile; report ;;
-  runtime) machine; runtime; startup_memory; report ;;
+  all) machine; runtime; paired; callgrind; startup_memory; mcp; compile; report ;;
+  runtime) machine; runtime; paired; startup_memory; report ;;
+  paired) paired; report ;;
   callgrind) callgrind; report ;;
   mcp) mcp; report ;;
   compile) machine; compile; report ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|callgrind|mcp|compile|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|compile|report]" >&2; exit 2 ;;
 esac

@@ -95,6 +95,12 @@ impl Limits {
         Ok(())
     }
 
+    /// Whether an object of scalars whose compact text is `len` bytes long (as
+    /// [`check`](Self::check) counts them) is within the limits: it nests one level deep.
+    pub(crate) fn admits_flat(&self, len: usize) -> bool {
+        self.max_depth >= 1 && len <= self.max_bytes
+    }
+
     /// Checks the raw text of an input before it is parsed: its length, and the nesting its
     /// brackets reach (outside strings).
     pub(crate) fn check_text(&self, text: &[u8]) -> Result<(), Exceeded> {
@@ -178,7 +184,7 @@ fn number_len(number: &serde_json::Number) -> usize {
 
 /// The length of a scalar's text; `None` for arrays and objects.
 #[inline]
-fn scalar_len(value: &Value) -> Option<usize> {
+pub(crate) fn scalar_len(value: &Value) -> Option<usize> {
     Some(match value {
         Value::Null => 4,
         Value::Bool(true) => 4,

@@ -1,7 +1,7 @@
 //! The dispatcher: lookup, policy, validation, the call on the right thread, timeouts, panics,
 //! and the envelope.
 
-mod limits;
+pub(crate) mod limits;
 mod main_thread;
 mod unwind;
 
@@ -32,6 +32,7 @@ use crate::pattern::ToolView;
 use crate::policy::Policy;
 use crate::registry::{Registry, registry};
 use crate::schema::OutputShape;
+use crate::validate::Validator;
 
 type CallResult = Result<Value, ToolError>;
 
@@ -473,13 +474,23 @@ impl Dispatcher {
 
     fn prepare(&self, name: &str, input: Value, options: CallOptions) -> Result<Prepared, Outcome> {
         let shared = &*self.shared;
-        // Before anything else: a refused input never reaches the (recursive) validator, and is
+        let found = shared.registry.lookup(name);
+        // A tool whose input schema is an object of scalars checks an input's validity and its
+        // size in one pass (such an input nests one level deep). Anything else is measured
+        // before anything else: a refused input never reaches the (recursive) validator, and is
         // freed without recursion.
-        if let Err(exceeded) = shared.limits.check(&input) {
+        let checked = found.as_ref().is_some_and(|found| {
+            let validator = found.tool.compiled().validator.as_ref().ok();
+            validator
+                .and_then(Validator::shape)
+                .and_then(|shape| shape.measure(&input))
+                .is_some_and(|len| shared.limits.admits_flat(len))
+        });
+        if !checked && let Err(exceeded) = shared.limits.check(&input) {
             limits::drop_iteratively(input);
             return Err(Outcome::err(shared.limits.error(exceeded)));
         }
-        let Some(found) = shared.registry.lookup(name) else {
+        let Some(found) = found else {
             return Err(Outcome::err(not_found(shared.registry, name)));
         };
         let tool = found.tool;
@@ -523,9 +534,11 @@ impl Dispatcher {
         } else {
             input
         };
-        let problems = validator.problems(&input);
-        if !problems.is_empty() {
-            return Err(refuse(ToolError::from_problems(problems)));
+        if !checked {
+            let problems = validator.problems(&input);
+            if !problems.is_empty() {
+                return Err(refuse(ToolError::from_problems(problems)));
+            }
         }
         let Value::Object(object) = input else {
             let problem = Problem::new("", "expected an object");

@@ -9,7 +9,7 @@ use crate::suggest::nearest;
 
 mod shape;
 
-use shape::Shape;
+pub(crate) use shape::Shape;
 
 /// At most this many problems are listed; the rest are counted.
 pub const MAX_PROBLEMS: usize = 32;
@@ -40,6 +40,11 @@ impl Validator {
             inner,
             shape: Shape::of(schema),
         })
+    }
+
+    /// The one-pass check of this schema, when it is an object of scalar properties.
+    pub(crate) fn shape(&self) -> Option<&Shape> {
+        self.shape.as_ref()
     }
 
     /// Every problem with `input`, or an empty list when it is valid.

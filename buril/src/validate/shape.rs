@@ -10,6 +10,7 @@
 use serde_json::{Map, Number, Value};
 
 use crate::args::same_name;
+use crate::dispatch::limits::scalar_len;
 
 /// The JSON types a property may have, as bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,8 +59,6 @@ struct Property {
 pub(crate) struct Shape {
     properties: Box<[Property]>,
     required: usize,
-    /// `additionalProperties: false`: a property not listed makes the input invalid.
-    closed: bool,
 }
 
 /// Keywords that annotate and never make an instance invalid.
@@ -94,11 +93,9 @@ impl Shape {
                     }
                 }
                 "required" => required_names = value.as_array()?,
-                "additionalProperties" => match value {
-                    Value::Bool(false) => closed = true,
-                    Value::Bool(true) => {}
-                    _ => return None,
-                },
+                // Closed objects only: then a valid input is an object of scalars, all of
+                // which the shape has looked at (and measured).
+                "additionalProperties" if value == false => closed = true,
                 // Definitions only matter through a `$ref`, which no scalar property has.
                 "$schema" | "$defs" | "definitions" => {}
                 key if is_annotation(key) => {}
@@ -106,7 +103,7 @@ impl Shape {
             }
         }
         // Without `type: "object"` a non-object input would be valid.
-        if root.get("type")? != "object" {
+        if root.get("type")? != "object" || !closed {
             return None;
         }
         let mut required = 0;
@@ -121,33 +118,40 @@ impl Shape {
         Some(Shape {
             properties: properties.into_boxed_slice(),
             required,
-            closed,
         })
     }
 
     /// Whether `input` is valid: exactly what the validator of the schema answers.
     pub(crate) fn accepts(&self, input: &Value) -> bool {
-        let Value::Object(object) = input else {
-            return false;
-        };
-        self.accepts_object(object)
+        self.measure(input).is_some()
     }
 
-    fn accepts_object(&self, object: &Map<String, Value>) -> bool {
+    /// The length of a valid input's compact text, as the input limits count it; `None` when
+    /// the input is not valid. Valid inputs are objects of scalars, so one pass does both.
+    pub(crate) fn measure(&self, input: &Value) -> Option<usize> {
+        let Value::Object(object) = input else {
+            return None;
+        };
+        self.measure_object(object)
+    }
+
+    fn measure_object(&self, object: &Map<String, Value>) -> Option<usize> {
         let mut required = 0;
+        // Braces and commas; then each quoted key, its colon and its value.
+        let mut len = 2 + object.len().saturating_sub(1);
         for (key, value) in object {
             match self.properties.iter().find(|p| same_name(&p.name, key)) {
                 Some(property) => {
                     if !property.accepts(value) {
-                        return false;
+                        return None;
                     }
                     required += usize::from(property.required);
                 }
-                None if self.closed => return false,
-                None => {}
+                None => return None,
             }
+            len = len.saturating_add(key.len() + 3 + scalar_len(value)?);
         }
-        required == self.required
+        (required == self.required).then_some(len)
     }
 }
 
@@ -350,14 +354,15 @@ mod tests {
                     "unsigned": {"type": "integer", "format": "uint64", "minimum": 0},
                     "ratio": {"type": ["number", "null"], "minimum": -1, "maximum": 1}
                 },
-                "additionalProperties": true
+                "additionalProperties": false
             }),
             json!({
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "title": "Open",
                 "type": "object",
                 "properties": {"any_scalar": {"type": ["null", "boolean", "string", "number"]}},
-                "required": ["any_scalar"]
+                "required": ["any_scalar"],
+                "additionalProperties": false
             }),
             json!({"type": "object", "properties": {}, "additionalProperties": false}),
         ]
@@ -456,7 +461,6 @@ mod tests {
         let shape = Shape::of(&schema).unwrap_or_else(|| panic!("no shape for {schema:#}"));
         assert_eq!(shape.properties.len(), 28);
         assert_eq!(shape.required, 14);
-        assert!(shape.closed);
         let validator = validator(&schema);
         let mut compared = 0;
         // Each property set to each value beside valid values for the others, and alone.
@@ -469,6 +473,42 @@ mod tests {
             compared += 1;
         }
         assert!(compared > 1_000, "only {compared} inputs compared");
+    }
+
+    #[test]
+    fn measures_an_input_as_the_input_limits_do() {
+        use crate::dispatch::limits::{Exceeded, Limits};
+        let schema = schemars_scalars();
+        let shape = Shape::of(&schema).expect("a shape");
+        let mut measured = 0;
+        for input in inputs(&schema) {
+            let Some(len) = shape.measure(&input) else {
+                continue;
+            };
+            measured += 1;
+            // The limits walk accepts the input at exactly that many bytes, and not one fewer.
+            let at = Limits {
+                max_bytes: len,
+                max_depth: 1,
+            };
+            assert_eq!(at.check(&input), Ok(()), "{input}");
+            assert!(at.admits_flat(len));
+            let under = Limits {
+                max_bytes: len - 1,
+                max_depth: 1,
+            };
+            assert!(
+                matches!(under.check(&input), Err(Exceeded::Bytes(_))),
+                "{input}"
+            );
+            assert!(!under.admits_flat(len));
+            let flat = Limits {
+                max_bytes: len,
+                max_depth: 0,
+            };
+            assert!(flat.check(&input).is_err() && !flat.admits_flat(len));
+        }
+        assert!(measured > 50, "only {measured} valid inputs measured");
     }
 
     #[test]
@@ -497,14 +537,26 @@ mod tests {
             json!({"type": "object", "properties": {"p": {"type": "number", "exclusiveMinimum": 0}}}),
             json!({"type": "object", "properties": {"p": {}}}),
             json!({"type": "object", "properties": {"p": true}}),
-            json!({"type": "object", "additionalProperties": {"type": "string"}}),
             json!({"type": "object", "required": ["not_a_property"]}),
             json!({"type": "object", "minProperties": 1}),
             json!({"properties": {"p": {"type": "string"}}}),
             json!({"type": ["object", "null"]}),
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
         ];
-        for schema in others {
+        for mut schema in others {
+            // Closed, so that what refuses the shape is the keyword under test.
+            if let Some(root) = schema.as_object_mut() {
+                root.entry("additionalProperties")
+                    .or_insert(Value::Bool(false));
+            }
             assert!(Shape::of(&schema).is_none(), "a shape for {schema}");
         }
+        // Open objects: an unknown property could be anything.
+        let open = json!({"type": "object", "properties": {"p": {"type": "string"}}});
+        assert!(Shape::of(&open).is_none());
+        let open = json!({"type": "object", "properties": {}, "additionalProperties": true});
+        assert!(Shape::of(&open).is_none());
+        let closed = json!({"type": "object", "properties": {"p": {"type": "string"}}, "additionalProperties": false});
+        assert!(Shape::of(&closed).is_some());
     }
 }
