@@ -23,6 +23,9 @@ fn main() -> ExitCode {
     if let Some(case) = case.strip_prefix("paired/") {
         return paired(case, calls);
     }
+    if let Some(language) = case.strip_prefix("codegen-linear/") {
+        return codegen_linear(language, calls);
+    }
     if let Some(language) = case.strip_prefix("codegen/") {
         // `codegen/csharp 10000`: generate bindings for that many synthetic tools, once.
         let sources = buril_bench::synthetic::sources(calls);
@@ -143,6 +146,52 @@ fn quantile(values: &[f64], q: f64) -> f64 {
         .unwrap_or(f64::NAN)
 }
 
+/// `codegen-linear/csharp 10`: generation for 1,000 tools ten times, then for 10,000 tools once,
+/// `rounds` times in turn, so that both see the same machine. Prints the median time of each
+/// and the median of the per-round ratios (10,000 tools over 1,000; 10 is linear), as JSON.
+fn codegen_linear(language: &str, rounds: usize) -> ExitCode {
+    let generator = |n: usize| {
+        let generator = buril_codegen::Generator::new().sources(buril_bench::synthetic::sources(n));
+        match language {
+            "csharp" => Some(generator.csharp("/tmp/out/csharp")),
+            "typescript" => Some(generator.typescript("/tmp/out/typescript")),
+            _ => None,
+        }
+    };
+    let (Some(small), Some(large)) = (generator(1_000), generator(10_000)) else {
+        return usage();
+    };
+    let time = |generator: &buril_codegen::Generator| {
+        let start = std::time::Instant::now();
+        black_box(generator.generate().expect("generation"));
+        start.elapsed().as_secs_f64() * 1e3
+    };
+    // Warm up both.
+    time(&small);
+    time(&large);
+    let (mut small_ms, mut large_ms, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let ten: Vec<f64> = (0..10).map(|_| time(&small)).collect();
+        let one = time(&large);
+        let small_median = median(&ten);
+        small_ms.push(small_median);
+        large_ms.push(one);
+        ratios.push(one / small_median);
+    }
+    println!(
+        "{}",
+        serde_json::json!({
+            "language": language,
+            "rounds": rounds,
+            "ms_1000": median(&small_ms),
+            "ms_10000": median(&large_ms),
+            "ratio": median(&ratios),
+            "ratio_p25_p75": [quantile(&ratios, 0.25), quantile(&ratios, 0.75)],
+        })
+    );
+    ExitCode::SUCCESS
+}
+
 /// `startup 10000`: builds the registry of that many tools once, as the first `registry()`
 /// call does, and prints its time and the memory it took (resident set growth).
 fn startup(tools: usize) -> ExitCode {
@@ -194,7 +243,8 @@ fn usage() -> ExitCode {
     eprintln!(
         "usage: calls (floor|buril|rmcp|clone)/(three_fields|nested|invalid) [CALLS]\n       \
          calls codegen/(csharp|typescript) [TOOLS]\n       calls startup [TOOLS]\n       \
-         calls paired/(three_fields|nested|invalid) [ROUNDS]"
+         calls paired/(three_fields|nested|invalid) [ROUNDS]\n       \
+         calls codegen-linear/(csharp|typescript) [ROUNDS]"
     );
     ExitCode::from(2)
 }
