@@ -24,7 +24,7 @@ mod text;
 mod tools;
 mod types;
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use crate::ir::{Api, TypeDef};
 use crate::writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError, header_lines};
@@ -154,8 +154,8 @@ fn check_type_names(api: &Api) -> Result<(), WriterError> {
 }
 
 /// Summaries for types without a description: the inputs and outputs of the tools.
-fn fallback_summaries(api: &Api) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
+fn fallback_summaries(api: &Api) -> HashMap<String, String> {
+    let mut out = HashMap::with_capacity(2 * api.tools.len());
     for tool in &api.tools {
         out.insert(
             tool.input.clone(),

@@ -6,7 +6,7 @@
 //! Any other clash, between two generated types or two members of one type, is reported as a
 //! [`WriterError`]: nothing is renamed or overwritten silently.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::ir::pascal_case;
 use crate::writer::WriterError;
@@ -203,7 +203,7 @@ impl<'a> Members<'a> {
 /// Every type name the generated files declare, checked for duplicates.
 #[derive(Default)]
 pub(crate) struct TypeNames {
-    seen: BTreeMap<String, String>,
+    seen: HashMap<String, String>,
 }
 
 impl TypeNames {

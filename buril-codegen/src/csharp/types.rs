@@ -1,7 +1,7 @@
 //! `Buril.Types.cs`: the classes, enums and unions of the tools' inputs and outputs, with the
 //! converters of the unions.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use crate::ir::{Api, EnumDef, Field, StructDef, TaggedUnionDef, TypeDef, TypeRef, UntaggedDef};
 use crate::writer::{SourceWriter, WriterError};
@@ -272,7 +272,7 @@ fn write_backing_fields(
 pub(crate) fn write_types(
     w: &mut SourceWriter,
     api: &Api,
-    fallbacks: &BTreeMap<String, String>,
+    fallbacks: &HashMap<String, String>,
 ) -> Result<(), WriterError> {
     let mut first = true;
     for def in api.types.values() {

@@ -1,6 +1,6 @@
 //! JSON Schema (as schemars writes it) to the IR.
 
-use std::collections::BTreeMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -111,18 +111,20 @@ pub fn normalize(sources: &[ToolSource]) -> Result<Api, NormalizeError> {
     let hash = crate::source::metadata_hash(&sources);
     Ok(Api {
         tools,
-        types: types.defs,
+        types: types.defs.into_iter().collect(),
         hash,
         generator_version: env!("CARGO_PKG_VERSION"),
     })
 }
 
+/// The named types found so far. Hash maps: with thousands of tools, a sorted map's lookups
+/// compare long, similar names level after level; the IR's sorted map is built once at the end.
 #[derive(Default)]
 struct Types {
-    defs: BTreeMap<String, TypeDef>,
-    origins: BTreeMap<String, String>,
+    defs: HashMap<String, TypeDef>,
+    origins: HashMap<String, String>,
     /// Definitions being resolved: a reference back to one of them is a recursive type.
-    in_progress: std::collections::BTreeSet<String>,
+    in_progress: HashSet<String>,
 }
 
 impl Types {

@@ -1,7 +1,7 @@
 //! Identifiers and property keys: which names are valid, which must be escaped, and a registry
 //! that reports two things wanting the same exported name instead of renaming one.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::literal::string_literal;
 
@@ -119,7 +119,7 @@ pub(crate) fn literal_key(wire: &str) -> String {
 /// so that a second use of a name is reported rather than silently shadowed or renamed.
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
-    names: BTreeMap<String, String>,
+    names: HashMap<String, String>,
 }
 
 impl Registry {

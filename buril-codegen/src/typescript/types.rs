@@ -3,7 +3,7 @@
 //! The file refers to no global type (`Record`, `Array`, `Promise`, ...), so a tool type named
 //! like one of them cannot change the meaning of another declaration.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::jsdoc::{Doc, escape};
 use super::layout::write_list;
@@ -43,8 +43,8 @@ pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) {
 }
 
 /// "The input of `scene_open`." for the input and output structs of each tool.
-fn purposes(api: &Api) -> BTreeMap<&str, String> {
-    let mut out = BTreeMap::new();
+fn purposes(api: &Api) -> HashMap<&str, String> {
+    let mut out = HashMap::with_capacity(2 * api.tools.len());
     for tool in &api.tools {
         let name = escape(&tool.name);
         out.insert(tool.input.as_str(), format!("The input of `{name}`."));
