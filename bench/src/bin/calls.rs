@@ -26,6 +26,12 @@ fn main() -> ExitCode {
     if let Some(language) = case.strip_prefix("codegen-linear/") {
         return codegen_linear(language, calls);
     }
+    if let Some(language) = case.strip_prefix("codegen-once/") {
+        return codegen_once(language, calls);
+    }
+    if let Some(language) = case.strip_prefix("codegen-cold/") {
+        return codegen_cold(language, calls);
+    }
     if let Some(language) = case.strip_prefix("codegen/") {
         // `codegen/csharp 10000`: generate bindings for that many synthetic tools, once.
         let sources = buril_bench::synthetic::sources(calls);
@@ -150,15 +156,8 @@ fn quantile(values: &[f64], q: f64) -> f64 {
 /// `rounds` times in turn, so that both see the same machine. Prints the median time of each
 /// and the median of the per-round ratios (10,000 tools over 1,000; 10 is linear), as JSON.
 fn codegen_linear(language: &str, rounds: usize) -> ExitCode {
-    let generator = |n: usize| {
-        let generator = buril_codegen::Generator::new().sources(buril_bench::synthetic::sources(n));
-        match language {
-            "csharp" => Some(generator.csharp("/tmp/out/csharp")),
-            "typescript" => Some(generator.typescript("/tmp/out/typescript")),
-            _ => None,
-        }
-    };
-    let (Some(small), Some(large)) = (generator(1_000), generator(10_000)) else {
+    let (Some(small), Some(large)) = (generator(language, 1_000), generator(language, 10_000))
+    else {
         return usage();
     };
     let time = |generator: &buril_codegen::Generator| {
@@ -183,6 +182,62 @@ fn codegen_linear(language: &str, rounds: usize) -> ExitCode {
         serde_json::json!({
             "language": language,
             "rounds": rounds,
+            "ms_1000": median(&small_ms),
+            "ms_10000": median(&large_ms),
+            "ratio": median(&ratios),
+            "ratio_p25_p75": [quantile(&ratios, 0.25), quantile(&ratios, 0.75)],
+        })
+    );
+    ExitCode::SUCCESS
+}
+
+fn generator(language: &str, tools: usize) -> Option<buril_codegen::Generator> {
+    let generator = buril_codegen::Generator::new().sources(buril_bench::synthetic::sources(tools));
+    match language {
+        "csharp" => Some(generator.csharp("/tmp/out/csharp")),
+        "typescript" => Some(generator.typescript("/tmp/out/typescript")),
+        _ => None,
+    }
+}
+
+/// `codegen-once/csharp 10000`: one generation in this process (the sources built first, not
+/// timed), its time in ms on standard output: what a build script does.
+fn codegen_once(language: &str, tools: usize) -> ExitCode {
+    let Some(generator) = generator(language, tools) else {
+        return usage();
+    };
+    let start = std::time::Instant::now();
+    black_box(generator.generate().expect("generation"));
+    println!("{}", start.elapsed().as_secs_f64() * 1e3);
+    ExitCode::SUCCESS
+}
+
+/// `codegen-cold/csharp 10`: `codegen-once` for 1,000 and for 10,000 tools, each in a fresh
+/// process, in turn, `rounds` times: both pay for fresh memory, as a build script does. Prints
+/// the medians and the median per-round ratio (10 is linear), as JSON.
+fn codegen_cold(language: &str, rounds: usize) -> ExitCode {
+    let once = |tools: usize| -> Option<f64> {
+        let output = std::process::Command::new(std::env::current_exe().ok()?)
+            .args([format!("codegen-once/{language}"), tools.to_string()])
+            .output()
+            .ok()?;
+        String::from_utf8(output.stdout).ok()?.trim().parse().ok()
+    };
+    let (mut small_ms, mut large_ms, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let (Some(small), Some(large)) = (once(1_000), once(10_000)) else {
+            return usage();
+        };
+        small_ms.push(small);
+        large_ms.push(large);
+        ratios.push(large / small);
+    }
+    println!(
+        "{}",
+        serde_json::json!({
+            "language": language,
+            "rounds": rounds,
+            "cold": true,
             "ms_1000": median(&small_ms),
             "ms_10000": median(&large_ms),
             "ratio": median(&ratios),
@@ -244,7 +299,9 @@ fn usage() -> ExitCode {
         "usage: calls (floor|buril|rmcp|clone)/(three_fields|nested|invalid) [CALLS]\n       \
          calls codegen/(csharp|typescript) [TOOLS]\n       calls startup [TOOLS]\n       \
          calls paired/(three_fields|nested|invalid) [ROUNDS]\n       \
-         calls codegen-linear/(csharp|typescript) [ROUNDS]"
+         calls codegen-linear/(csharp|typescript) [ROUNDS]\n       \
+         calls codegen-cold/(csharp|typescript) [ROUNDS]\n       \
+         calls codegen-once/(csharp|typescript) [TOOLS]"
     );
     ExitCode::from(2)
 }
