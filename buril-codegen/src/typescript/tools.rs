@@ -2,8 +2,6 @@
 //! the list of them, the alias table, and the types that tie wire names to input and output
 //! types (`ToolMap`, handlers).
 
-use serde_json::Value;
-
 use super::jsdoc::{Doc, escape};
 use super::layout::{write_list, write_multiline};
 use super::literal::{json_literal, string_literal};
@@ -86,9 +84,9 @@ fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Res
         ("inputSchema", &tool.input_schema_json),
         ("outputSchema", &tool.output_schema_json),
     ] {
-        let schema: Value = serde_json::from_str(json)
+        let literal = json_literal(json)
             .map_err(|e| format!("the {key} of `{}` is not JSON: {e}", tool.name))?;
-        write_multiline(w, &format!("{key}: "), &json_literal(&schema), ",");
+        write_multiline(w, &format!("{key}: "), &literal, ",");
     }
     let hints = [
         ("readOnlyHint", tool.read_only),
