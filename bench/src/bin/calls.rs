@@ -34,15 +34,10 @@ fn main() -> ExitCode {
     }
     if let Some(language) = case.strip_prefix("codegen/") {
         // `codegen/csharp 10000`: generate bindings for that many synthetic tools, once.
-        let sources = buril_bench::synthetic::sources(calls);
-        let generator = buril_codegen::Generator::new().sources(sources);
-        let generator = match language {
-            "csharp" => generator.csharp("/tmp/out/csharp"),
-            "typescript" => generator.typescript("/tmp/out/typescript"),
-            _ => return usage(),
+        let Some(generator) = generator(language, calls) else {
+            return usage();
         };
-        let files = generator.generate().expect("generation");
-        black_box(files);
+        time_generation(&generator);
         return ExitCode::SUCCESS;
     }
     let harness = peer::Harness::new();
@@ -153,35 +148,61 @@ fn quantile(values: &[f64], q: f64) -> f64 {
 }
 
 /// `codegen-linear/csharp 10`: generation for 1,000 tools ten times, then for 10,000 tools once,
-/// `rounds` times in turn, so that both see the same machine. Prints the median time of each
-/// and the median of the per-round ratios (10,000 tools over 1,000; 10 is linear), as JSON.
+/// `rounds` times in turn, so that both see the same machine. See [`compare_sizes`].
 fn codegen_linear(language: &str, rounds: usize) -> ExitCode {
     let (Some(small), Some(large)) = (generator(language, 1_000), generator(language, 10_000))
     else {
         return usage();
     };
-    let time = |generator: &buril_codegen::Generator| {
-        let start = std::time::Instant::now();
-        black_box(generator.generate().expect("generation"));
-        start.elapsed().as_secs_f64() * 1e3
-    };
     // Warm up both.
-    time(&small);
-    time(&large);
+    time_generation(&small);
+    time_generation(&large);
+    compare_sizes(language, rounds, false, || {
+        let ten: Vec<f64> = (0..10).map(|_| time_generation(&small)).collect();
+        Some((median(&ten), time_generation(&large)))
+    })
+}
+
+/// `codegen-cold/csharp 10`: `codegen-once` for 1,000 and for 10,000 tools, each in a fresh
+/// process, in turn, `rounds` times: both pay for fresh memory, as a build script does. See
+/// [`compare_sizes`].
+fn codegen_cold(language: &str, rounds: usize) -> ExitCode {
+    let once = |tools: usize| -> Option<f64> {
+        let output = std::process::Command::new(std::env::current_exe().ok()?)
+            .args([format!("codegen-once/{language}"), tools.to_string()])
+            .output()
+            .ok()?;
+        String::from_utf8(output.stdout).ok()?.trim().parse().ok()
+    };
+    compare_sizes(language, rounds, true, || {
+        Some((once(1_000)?, once(10_000)?))
+    })
+}
+
+/// Runs `round` (the ms for 1,000 tools and for 10,000) `rounds` times and prints the median
+/// time of each and the median of the per-round ratios (10,000 over 1,000; 10 is linear), as
+/// JSON.
+fn compare_sizes(
+    language: &str,
+    rounds: usize,
+    cold: bool,
+    mut round: impl FnMut() -> Option<(f64, f64)>,
+) -> ExitCode {
     let (mut small_ms, mut large_ms, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
-        let ten: Vec<f64> = (0..10).map(|_| time(&small)).collect();
-        let one = time(&large);
-        let small_median = median(&ten);
-        small_ms.push(small_median);
-        large_ms.push(one);
-        ratios.push(one / small_median);
+        let Some((small, large)) = round() else {
+            return usage();
+        };
+        small_ms.push(small);
+        large_ms.push(large);
+        ratios.push(large / small);
     }
     println!(
         "{}",
         serde_json::json!({
             "language": language,
             "rounds": rounds,
+            "cold": cold,
             "ms_1000": median(&small_ms),
             "ms_10000": median(&large_ms),
             "ratio": median(&ratios),
@@ -200,50 +221,20 @@ fn generator(language: &str, tools: usize) -> Option<buril_codegen::Generator> {
     }
 }
 
+/// The milliseconds of one generation.
+fn time_generation(generator: &buril_codegen::Generator) -> f64 {
+    let start = std::time::Instant::now();
+    black_box(generator.generate().expect("generation"));
+    start.elapsed().as_secs_f64() * 1e3
+}
+
 /// `codegen-once/csharp 10000`: one generation in this process (the sources built first, not
 /// timed), its time in ms on standard output: what a build script does.
 fn codegen_once(language: &str, tools: usize) -> ExitCode {
     let Some(generator) = generator(language, tools) else {
         return usage();
     };
-    let start = std::time::Instant::now();
-    black_box(generator.generate().expect("generation"));
-    println!("{}", start.elapsed().as_secs_f64() * 1e3);
-    ExitCode::SUCCESS
-}
-
-/// `codegen-cold/csharp 10`: `codegen-once` for 1,000 and for 10,000 tools, each in a fresh
-/// process, in turn, `rounds` times: both pay for fresh memory, as a build script does. Prints
-/// the medians and the median per-round ratio (10 is linear), as JSON.
-fn codegen_cold(language: &str, rounds: usize) -> ExitCode {
-    let once = |tools: usize| -> Option<f64> {
-        let output = std::process::Command::new(std::env::current_exe().ok()?)
-            .args([format!("codegen-once/{language}"), tools.to_string()])
-            .output()
-            .ok()?;
-        String::from_utf8(output.stdout).ok()?.trim().parse().ok()
-    };
-    let (mut small_ms, mut large_ms, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        let (Some(small), Some(large)) = (once(1_000), once(10_000)) else {
-            return usage();
-        };
-        small_ms.push(small);
-        large_ms.push(large);
-        ratios.push(large / small);
-    }
-    println!(
-        "{}",
-        serde_json::json!({
-            "language": language,
-            "rounds": rounds,
-            "cold": true,
-            "ms_1000": median(&small_ms),
-            "ms_10000": median(&large_ms),
-            "ratio": median(&ratios),
-            "ratio_p25_p75": [quantile(&ratios, 0.25), quantile(&ratios, 0.75)],
-        })
-    );
+    println!("{}", time_generation(&generator));
     ExitCode::SUCCESS
 }
 
