@@ -474,13 +474,16 @@ impl Dispatcher {
 
     fn prepare(&self, name: &str, input: Value, options: CallOptions) -> Result<Prepared, Outcome> {
         let shared = &*self.shared;
-        let found = shared.registry.lookup(name);
+        let found = shared.registry.lookup(name).map(|found| {
+            let compiled = found.tool.compiled();
+            (found, compiled)
+        });
         // A tool whose input schema is an object of scalars checks an input's validity and its
         // size in one pass (such an input nests one level deep). Anything else is measured
         // before anything else: a refused input never reaches the (recursive) validator, and is
         // freed without recursion.
-        let checked = found.as_ref().is_some_and(|found| {
-            let validator = found.tool.compiled().validator.as_ref().ok();
+        let checked = found.as_ref().is_some_and(|(_, compiled)| {
+            let validator = compiled.validator.as_ref().ok();
             validator
                 .and_then(Validator::shape)
                 .and_then(|shape| shape.measure(&input))
@@ -490,7 +493,7 @@ impl Dispatcher {
             limits::drop_iteratively(input);
             return Err(Outcome::err(shared.limits.error(exceeded)));
         }
-        let Some(found) = found else {
+        let Some((found, compiled)) = found else {
             return Err(Outcome::err(not_found(shared.registry, name)));
         };
         let tool = found.tool;
@@ -523,7 +526,6 @@ impl Dispatcher {
                 ),
             )));
         }
-        let compiled = tool.compiled();
         let validator = compiled.validator.as_ref().map_err(|message| {
             refuse(ToolError::runtime(format!(
                 "the tool is misconfigured: {message}"
