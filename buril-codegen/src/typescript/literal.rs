@@ -7,7 +7,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Number;
 
-use super::names::is_identifier;
+use super::names::write_literal_key;
 
 /// Objects and arrays shorter than this (on one line) stay on one line.
 const INLINE_WIDTH: usize = 60;
@@ -21,7 +21,7 @@ pub(crate) fn string_literal(text: &str) -> String {
 }
 
 /// [`string_literal`], written at the end of `out`.
-fn write_string(out: &mut String, text: &str) {
+pub(crate) fn write_string(out: &mut String, text: &str) {
     use std::fmt::Write as _;
     out.push('"');
     let mut rest = text;
@@ -194,7 +194,7 @@ fn write_value(out: &mut String, value: &Json<'_>, depth: usize) {
             out.push_str("{\n");
             for (key, item) in entries {
                 indent(out, depth + 1);
-                write_key(out, key);
+                write_literal_key(out, key);
                 out.push_str(": ");
                 write_value(out, item, depth + 1);
                 out.push_str(",\n");
@@ -202,21 +202,6 @@ fn write_value(out: &mut String, value: &Json<'_>, depth: usize) {
             indent(out, depth);
             out.push('}');
         }
-    }
-}
-
-/// A property key in an object literal, as `names::literal_key` words it: bare when it is an
-/// identifier, quoted otherwise, and `__proto__` computed (`{ "__proto__": x }` would set the
-/// prototype instead of a property).
-fn write_key(out: &mut String, key: &str) {
-    if key == "__proto__" {
-        out.push('[');
-        write_string(out, key);
-        out.push(']');
-    } else if is_identifier(key) {
-        out.push_str(key);
-    } else {
-        write_string(out, key);
     }
 }
 
@@ -242,7 +227,7 @@ fn write_inline(out: &mut String, value: &Json<'_>) -> bool {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_key(out, key);
+                write_literal_key(out, key);
                 out.push_str(": ");
                 write_value(out, item, 0);
             }
@@ -269,7 +254,6 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::typescript::names::literal_key;
 
     fn literal(value: &Value) -> String {
         json_literal(&value.to_string()).expect("JSON")
@@ -300,22 +284,16 @@ mod tests {
     }
 
     #[test]
-    fn keys_are_written_as_literal_key_words_them() {
-        for key in [
-            "type",
-            "with-dash",
-            "__proto__",
-            "a\"b",
-            "é",
-            "$ref",
-            "1x",
-            "class",
-            "",
-        ] {
-            let mut out = String::new();
-            write_key(&mut out, key);
-            assert_eq!(out, literal_key(key), "{key}");
-        }
+    fn keys_are_written_by_the_key_rule() {
+        let value = json!({
+            "type": 1, "with-dash": 2, "__proto__": 3, "a\"b": 4, "é": 5, "$ref": 6, "1x": 7,
+            "class": 8, "": 9
+        });
+        assert_eq!(
+            literal(&value),
+            "{\n  type: 1,\n  \"with-dash\": 2,\n  [\"__proto__\"]: 3,\n  \"a\\\"b\": 4,\n  \"é\": 5,\n  \
+             $ref: 6,\n  \"1x\": 7,\n  class: 8,\n  \"\": 9,\n}"
+        );
     }
 
     #[test]

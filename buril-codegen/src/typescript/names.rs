@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::literal::string_literal;
+use super::literal::write_string;
 
 /// Words that cannot name a function, a constant or a parameter in a strict-mode ES module,
 /// or that the compiler reserves at the top level of a module compiled to CommonJS.
@@ -98,20 +98,36 @@ pub(crate) fn value_name(name: &str) -> String {
 /// A property key in a type: bare when it is an identifier (keywords included, which are valid
 /// property names), quoted otherwise (`"with-dash"`).
 pub(crate) fn type_key(wire: &str) -> String {
+    let mut out = String::with_capacity(wire.len() + 2);
+    write_type_key(&mut out, wire);
+    out
+}
+
+/// [`type_key`], written at the end of `out`.
+pub(crate) fn write_type_key(out: &mut String, wire: &str) {
     if is_identifier(wire) {
-        wire.to_owned()
+        out.push_str(wire);
     } else {
-        string_literal(wire)
+        write_string(out, wire);
     }
 }
 
 /// A property key in an object literal. Like [`type_key`], except that `__proto__` is written
 /// as a computed key: `{ "__proto__": x }` would set the prototype instead of a property.
 pub(crate) fn literal_key(wire: &str) -> String {
+    let mut out = String::with_capacity(wire.len() + 4);
+    write_literal_key(&mut out, wire);
+    out
+}
+
+/// [`literal_key`], written at the end of `out`.
+pub(crate) fn write_literal_key(out: &mut String, wire: &str) {
     if wire == "__proto__" {
-        format!("[{}]", string_literal(wire))
+        out.push('[');
+        write_string(out, wire);
+        out.push(']');
     } else {
-        type_key(wire)
+        write_type_key(out, wire);
     }
 }
 
