@@ -63,8 +63,9 @@ impl ToolSource {
     }
 
     /// Writes the metadata as compact JSON, in the field order of the hash's definition, without
-    /// building a JSON value (the hash streams it).
-    fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
+    /// building a JSON value (the hash streams it). The schemas are given as their compact JSON
+    /// text (what the IR embeds), so that they are serialized once.
+    fn write_json(&self, schemas: [&str; 2], out: &mut impl Write) -> io::Result<()> {
         // A macro, not a generic function: this crate does not name serde's traits.
         macro_rules! field {
             ($key:expr, $value:expr) => {
@@ -76,8 +77,10 @@ impl ToolSource {
         field!(",\"description\":", &self.description);
         field!(",\"family\":", &self.family);
         field!(",\"aliases\":", &self.aliases);
-        field!(",\"inputSchema\":", &self.input_schema);
-        field!(",\"outputSchema\":", &self.output_schema);
+        out.write_all(b",\"inputSchema\":")?;
+        out.write_all(schemas[0].as_bytes())?;
+        out.write_all(b",\"outputSchema\":")?;
+        out.write_all(schemas[1].as_bytes())?;
         field!(",\"dangerous\":", &self.dangerous);
         field!(",\"offThread\":", &self.off_thread);
         field!(",\"title\":", &self.title);
@@ -95,12 +98,15 @@ impl ToolSource {
 /// The JSON of each tool is `{"name": …, "description": …, "family": …, "aliases": …,
 /// "inputSchema": …, "outputSchema": …, "dangerous": …, "offThread": …, "title": …,
 /// "readOnly": …, "destructive": …, "idempotent": …, "openWorld": …}` in compact form, followed
-/// by a zero byte; it is streamed into the hash, never built.
-pub(crate) fn metadata_hash(sources: &[&ToolSource]) -> String {
+/// by a zero byte; it is streamed into the hash, never built. Each source comes with the compact
+/// JSON text of its input and output schemas.
+pub(crate) fn metadata_hash<'a>(
+    sources: impl IntoIterator<Item = (&'a ToolSource, [&'a str; 2])>,
+) -> String {
     let mut hash = Fnv1a(0xcbf2_9ce4_8422_2325);
-    for source in sources {
+    for (source, schemas) in sources {
         // Writing into the hash cannot fail.
-        let _ = source.write_json(&mut hash);
+        let _ = source.write_json(schemas, &mut hash);
         hash.byte(0);
     }
     format!("{:016x}", hash.0)
@@ -172,7 +178,13 @@ mod tests {
             "openWorld": source.open_world,
         });
         let mut streamed = Vec::new();
-        source.write_json(&mut streamed).unwrap();
+        let schemas = [
+            serde_json::to_string(&source.input_schema).unwrap(),
+            serde_json::to_string(&source.output_schema).unwrap(),
+        ];
+        source
+            .write_json([&schemas[0], &schemas[1]], &mut streamed)
+            .unwrap();
         assert_eq!(String::from_utf8(streamed).unwrap(), value.to_string());
     }
 }

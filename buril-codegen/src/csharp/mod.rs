@@ -24,7 +24,7 @@ mod text;
 mod tools;
 mod types;
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use crate::ir::{Api, TypeDef};
 use crate::writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError, header_lines};
@@ -155,7 +155,7 @@ fn check_type_names(api: &Api) -> Result<(), WriterError> {
 
 /// Summaries for types without a description: the inputs and outputs of the tools.
 fn fallback_summaries(api: &Api) -> HashMap<String, String> {
-    let mut out = HashMap::with_capacity(2 * api.tools.len());
+    let mut out = HashMap::with_capacity_and_hasher(2 * api.tools.len(), Default::default());
     for tool in &api.tools {
         out.insert(
             tool.input.clone(),

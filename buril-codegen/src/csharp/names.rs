@@ -6,7 +6,9 @@
 //! Any other clash, between two generated types or two members of one type, is reported as a
 //! [`WriterError`]: nothing is renamed or overwritten silently.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::HashMap;
 
 use crate::ir::pascal_case;
 use crate::writer::WriterError;

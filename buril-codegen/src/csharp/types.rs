@@ -1,7 +1,7 @@
 //! `Buril.Types.cs`: the classes, enums and unions of the tools' inputs and outputs, with the
 //! converters of the unions.
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use crate::ir::{Api, EnumDef, Field, StructDef, TaggedUnionDef, TypeDef, TypeRef, UntaggedDef};
 use crate::writer::{SourceWriter, WriterError};

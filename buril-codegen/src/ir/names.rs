@@ -3,6 +3,13 @@
 /// `scene_open` -> `SceneOpen`; `main camera` -> `MainCamera`; `HTTPGet` stays `HTTPGet`.
 pub fn pascal_case(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    push_pascal_case(&mut out, text);
+    out
+}
+
+/// Appends [`pascal_case`] of `text` to `out`.
+pub(crate) fn push_pascal_case(out: &mut String, text: &str) {
+    let start = out.len();
     let mut upper = true;
     for c in text.chars() {
         if c.is_ascii_alphanumeric() {
@@ -16,10 +23,9 @@ pub fn pascal_case(text: &str) -> String {
             upper = true;
         }
     }
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
+    if out[start..].starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(start, '_');
     }
-    out
 }
 
 /// `scene_open` -> `sceneOpen`.
@@ -44,5 +50,8 @@ mod tests {
         assert_eq!(pascal_case("3d"), "_3d");
         assert_eq!(camel_case("scene_open"), "sceneOpen");
         assert_eq!(camel_case("Vec3"), "vec3");
+        let mut appended = String::from("Owner");
+        push_pascal_case(&mut appended, "3d_view");
+        assert_eq!(appended, "Owner_3dView");
     }
 }

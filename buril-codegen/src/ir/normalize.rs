@@ -1,11 +1,11 @@
 //! JSON Schema (as schemars writes it) to the IR.
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::names::{camel_case, pascal_case};
+use super::names::{camel_case, pascal_case, push_pascal_case};
 use super::{
     Api, EnumDef, EnumVariant, Field, StructDef, TaggedUnionDef, TaggedVariant, ToolDef, TypeDef,
     TypeRef, UntaggedDef,
@@ -97,8 +97,8 @@ pub fn normalize(sources: &[ToolSource]) -> Result<Api, NormalizeError> {
             aliases: source.aliases.clone(),
             input,
             output,
-            input_schema_json: source.input_schema.to_string(),
-            output_schema_json: source.output_schema.to_string(),
+            input_schema_json: compact_json(&source.input_schema),
+            output_schema_json: compact_json(&source.output_schema),
             dangerous: source.dangerous,
             off_thread: source.off_thread,
             read_only: source.read_only,
@@ -108,7 +108,15 @@ pub fn normalize(sources: &[ToolSource]) -> Result<Api, NormalizeError> {
             title: source.title.clone(),
         });
     }
-    let hash = crate::source::metadata_hash(&sources);
+    let hash = crate::source::metadata_hash(sources.iter().zip(&tools).map(|(source, tool)| {
+        (
+            *source,
+            [
+                tool.input_schema_json.as_str(),
+                tool.output_schema_json.as_str(),
+            ],
+        )
+    }));
     Ok(Api {
         tools,
         types: types.defs.into_iter().collect(),
@@ -240,7 +248,105 @@ const ANNOTATIONS: &[&str] = &[
     "$defs",
 ];
 
-impl Cx<'_> {
+/// Keywords no writer can express, in the order they are reported when a schema has several.
+const UNSUPPORTED: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "patternProperties",
+];
+
+/// The keywords normalisation reads from one schema object, found in one pass over its keys:
+/// a schema has a handful of keys, and looking each keyword up would hash it, some twenty times
+/// per property.
+#[derive(Clone, Copy)]
+struct Keywords<'v> {
+    /// `$ref`, when a string.
+    reference: Option<&'v str>,
+    /// `allOf`, when an array.
+    all_of: Option<&'v Vec<Value>>,
+    /// The first of [`UNSUPPORTED`] present.
+    unsupported: Option<&'static str>,
+    /// `type`: a string or an array of them.
+    ty: Option<&'v Value>,
+    /// `oneOf` or else `anyOf`, when an array, with the keyword's name.
+    union: Option<(&'static str, &'v Vec<Value>)>,
+    /// `enum`, when an array.
+    enumeration: Option<&'v Vec<Value>>,
+    /// `const`.
+    constant: Option<&'v Value>,
+    /// `format`, when a string.
+    format: Option<&'v str>,
+    /// `items`.
+    items: Option<&'v Value>,
+    /// Whether `prefixItems` is present.
+    prefix_items: bool,
+    /// `properties`, when an object.
+    properties: Option<&'v Map<String, Value>>,
+    /// `additionalProperties`.
+    additional: Option<&'v Value>,
+    /// Whether every key is one of [`ANNOTATIONS`].
+    only_annotations: bool,
+}
+
+impl<'v> Keywords<'v> {
+    fn of(object: &'v Map<String, Value>) -> Self {
+        let mut found = Keywords {
+            reference: None,
+            all_of: None,
+            unsupported: None,
+            ty: None,
+            union: None,
+            enumeration: None,
+            constant: None,
+            format: None,
+            items: None,
+            prefix_items: false,
+            properties: None,
+            additional: None,
+            only_annotations: true,
+        };
+        let mut any_of = None;
+        for (key, value) in object {
+            let key = key.as_str();
+            if !ANNOTATIONS.contains(&key) {
+                found.only_annotations = false;
+            }
+            match key {
+                "$ref" => found.reference = value.as_str(),
+                "allOf" => found.all_of = value.as_array(),
+                "type" => found.ty = Some(value),
+                "oneOf" => {
+                    found.union = value.as_array().map(|variants| ("oneOf", variants));
+                }
+                "anyOf" => any_of = value.as_array().map(|variants| ("anyOf", variants)),
+                "enum" => found.enumeration = value.as_array(),
+                "const" => found.constant = Some(value),
+                "format" => found.format = value.as_str(),
+                "items" => found.items = Some(value),
+                "prefixItems" => found.prefix_items = true,
+                "properties" => found.properties = value.as_object(),
+                "additionalProperties" => found.additional = Some(value),
+                _ => {
+                    if let Some(rank) = UNSUPPORTED.iter().position(|k| *k == key) {
+                        let earlier = found
+                            .unsupported
+                            .and_then(|first| UNSUPPORTED.iter().position(|k| *k == first));
+                        if earlier.is_none_or(|earlier| rank < earlier) {
+                            found.unsupported = Some(UNSUPPORTED[rank]);
+                        }
+                    }
+                }
+            }
+        }
+        found.union = found.union.or(any_of);
+        found
+    }
+}
+
+impl<'a> Cx<'a> {
     fn unsupported(&self, pointer: &Pointer<'_>, reason: impl Into<String>) -> NormalizeError {
         NormalizeError::Unsupported {
             tool: self.tool.to_owned(),
@@ -283,8 +389,13 @@ impl Cx<'_> {
             .unwrap_or_default();
         let mut fields = Vec::new();
         if let Some(properties) = object.get("properties").and_then(Value::as_object) {
+            fields.reserve_exact(properties.len());
+            // A property's type is named `{Owner}{Property}` if it needs a name: one buffer.
+            let mut hint = String::with_capacity(owner.len() + 16);
+            hint.push_str(owner);
             for (wire, property) in properties {
-                let hint = format!("{owner}{}", pascal_case(wire));
+                hint.truncate(owner.len());
+                push_pascal_case(&mut hint, wire);
                 let ty = self.type_ref(property, &hint, &pointer.join("properties").join(wire))?;
                 fields.push(Field {
                     wire: wire.clone(),
@@ -312,47 +423,52 @@ impl Cx<'_> {
             Value::Object(object) => object,
             _ => return Err(self.unsupported(pointer, "a schema must be an object or a boolean")),
         };
-        if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+        self.object_ref(object, Keywords::of(object), hint, pointer)
+    }
+
+    /// The type of an object schema whose keywords are `keywords`.
+    fn object_ref(
+        &mut self,
+        object: &Map<String, Value>,
+        keywords: Keywords<'_>,
+        hint: &str,
+        pointer: &Pointer<'_>,
+    ) -> Result<TypeRef, NormalizeError> {
+        if let Some(reference) = keywords.reference {
             return self.reference(reference, pointer);
         }
-        if let Some(all) = object.get("allOf").and_then(Value::as_array) {
+        if let Some(all) = keywords.all_of {
             return match all.as_slice() {
                 [only] => self.type_ref(only, hint, &pointer.join("allOf").join("0")),
                 _ => Err(self.unsupported(pointer, "`allOf` with several schemas")),
             };
         }
-        for keyword in [
-            "not",
-            "if",
-            "then",
-            "else",
-            "dependentSchemas",
-            "patternProperties",
-        ] {
-            if object.contains_key(keyword) {
-                return Err(self.unsupported(pointer, format!("the `{keyword}` keyword")));
-            }
+        if let Some(keyword) = keywords.unsupported {
+            return Err(self.unsupported(pointer, format!("the `{keyword}` keyword")));
         }
-        if let Some(types) = object.get("type").and_then(Value::as_array) {
-            let non_null: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
-            let nullable = non_null.len() < types.len();
-            let inner = match non_null.as_slice() {
-                [] => return Ok(TypeRef::Json),
-                [one] => {
-                    let mut single = object.clone();
-                    single.insert("type".into(), (*one).clone());
-                    self.type_ref(&Value::Object(single), hint, pointer)?
+        if let Some(Value::Array(types)) = keywords.ty {
+            let mut non_null = types.iter().filter(|t| *t != "null");
+            let (one, more) = (non_null.next(), non_null.next());
+            let nullable = types.iter().any(|t| t == "null");
+            let inner = match (one, more) {
+                (None, _) => return Ok(TypeRef::Json),
+                (Some(one), None) => {
+                    let single = Keywords {
+                        ty: Some(one),
+                        ..keywords
+                    };
+                    self.object_ref(object, single, hint, pointer)?
                 }
-                _ => return Err(self.unsupported(pointer, "a value of several JSON types")),
+                (Some(_), Some(_)) => {
+                    return Err(self.unsupported(pointer, "a value of several JSON types"));
+                }
             };
             return Ok(if nullable { nullable_of(inner) } else { inner });
         }
-        for keyword in ["oneOf", "anyOf"] {
-            if let Some(variants) = object.get(keyword).and_then(Value::as_array) {
-                return self.union(object, variants, keyword, hint, pointer);
-            }
+        if let Some((keyword, variants)) = keywords.union {
+            return self.union(object, variants, keyword, hint, pointer);
         }
-        if let Some(values) = object.get("enum").and_then(Value::as_array) {
+        if let Some(values) = keywords.enumeration {
             return self.string_enum(
                 object,
                 values.iter().map(|v| (v, None)).collect(),
@@ -360,7 +476,7 @@ impl Cx<'_> {
                 pointer,
             );
         }
-        if let Some(constant) = object.get("const") {
+        if let Some(constant) = keywords.constant {
             return match constant {
                 Value::String(_) => Ok(TypeRef::String),
                 Value::Bool(_) => Ok(TypeRef::Bool),
@@ -369,9 +485,9 @@ impl Cx<'_> {
                 _ => Ok(TypeRef::Json),
             };
         }
-        match object.get("type").and_then(Value::as_str) {
+        match keywords.ty.and_then(Value::as_str) {
             None => {
-                if object.keys().all(|k| ANNOTATIONS.contains(&k.as_str())) {
+                if keywords.only_annotations {
                     Ok(TypeRef::Json)
                 } else {
                     Err(self.unsupported(pointer, "a schema without a `type`"))
@@ -380,33 +496,23 @@ impl Cx<'_> {
             Some("string") => Ok(TypeRef::String),
             Some("boolean") => Ok(TypeRef::Bool),
             Some("number") => Ok(TypeRef::Float64),
-            Some("integer") => Ok(integer(object)),
+            Some("integer") => Ok(integer(keywords.format)),
             Some("null") => Ok(TypeRef::Nullable(Box::new(TypeRef::Json))),
             Some("array") => {
-                let items = match object.get("items") {
-                    Some(Value::Bool(false)) | None => match object.get("prefixItems") {
-                        Some(_) => {
-                            return Err(
-                                self.unsupported(pointer, "a tuple (`prefixItems`); use a struct")
-                            );
-                        }
-                        None => TypeRef::Json,
-                    },
+                if keywords.prefix_items {
+                    return Err(self.unsupported(pointer, "a tuple (`prefixItems`); use a struct"));
+                }
+                let items = match keywords.items {
+                    Some(Value::Bool(false)) | None => TypeRef::Json,
                     Some(items) => {
                         self.type_ref(items, &format!("{hint}Item"), &pointer.join("items"))?
                     }
                 };
-                if object.contains_key("prefixItems") {
-                    return Err(self.unsupported(pointer, "a tuple (`prefixItems`); use a struct"));
-                }
                 Ok(TypeRef::Array(Box::new(items)))
             }
             Some("object") => {
-                let has_properties = object
-                    .get("properties")
-                    .and_then(Value::as_object)
-                    .is_some_and(|p| !p.is_empty());
-                match object.get("additionalProperties") {
+                let has_properties = keywords.properties.is_some_and(|p| !p.is_empty());
+                match keywords.additional {
                     Some(values @ Value::Object(_)) if !has_properties => {
                         let values = self.type_ref(
                             values,
@@ -461,11 +567,11 @@ impl Cx<'_> {
         if self.types.in_progress.contains(&name) {
             return Ok(TypeRef::Named(name));
         }
-        let Some(schema) = self.defs.and_then(|defs| defs.get(def_name)).cloned() else {
+        let Some(schema) = self.defs.and_then(|defs| defs.get(def_name)) else {
             return Err(self.unsupported(pointer, format!("`{reference}` is not defined")));
         };
         self.types.in_progress.insert(name.clone());
-        let resolved = self.type_ref(&schema, &name, &Pointer::root("$defs").join(def_name));
+        let resolved = self.type_ref(schema, &name, &Pointer::root("$defs").join(def_name));
         self.types.in_progress.remove(&name);
         resolved
     }
@@ -478,9 +584,9 @@ impl Cx<'_> {
         hint: &str,
         pointer: &Pointer<'_>,
     ) -> Result<TypeRef, NormalizeError> {
-        let resolved: Vec<Value> = variants.iter().map(|v| self.resolve(v)).collect();
+        let resolved: Vec<&Value> = variants.iter().map(|v| self.resolve(v)).collect();
         // `T | null`.
-        let non_null: Vec<(usize, &Value)> = resolved
+        let non_null: Vec<(usize, &&Value)> = resolved
             .iter()
             .enumerate()
             .filter(|(_, v)| v.get("type").and_then(Value::as_str) != Some("null"))
@@ -539,7 +645,7 @@ impl Cx<'_> {
     fn tagged_union(
         &mut self,
         object: &Map<String, Value>,
-        variants: &[Value],
+        variants: &[&Value],
         tag: &str,
         hint: &str,
         pointer: &Pointer<'_>,
@@ -614,18 +720,23 @@ impl Cx<'_> {
     }
 
     /// Follows a `$ref` to its definition, for inspecting union variants.
-    fn resolve(&self, schema: &Value) -> Value {
+    fn resolve<'s>(&self, schema: &'s Value) -> &'s Value
+    where
+        'a: 's,
+    {
         let reference = schema.get("$ref").and_then(Value::as_str);
         match reference.and_then(|r| r.strip_prefix("#/$defs/")) {
-            Some(name) => self
-                .defs
-                .and_then(|defs| defs.get(name))
-                .cloned()
-                .unwrap_or_else(|| schema.clone()),
-            None if reference == Some("#") => self.root.clone(),
-            None => schema.clone(),
+            Some(name) => self.defs.and_then(|defs| defs.get(name)).unwrap_or(schema),
+            None if reference == Some("#") => self.root,
+            None => schema,
         }
     }
+}
+
+/// A schema as compact JSON: the bytes of its `Display`, written straight into a buffer.
+fn compact_json(schema: &Value) -> String {
+    // Serializing a `Value` into a `Vec` cannot fail: its keys are strings.
+    serde_json::to_string(schema).unwrap_or_else(|_| schema.to_string())
 }
 
 fn nullable_of(inner: TypeRef) -> TypeRef {
@@ -635,8 +746,8 @@ fn nullable_of(inner: TypeRef) -> TypeRef {
     }
 }
 
-fn integer(object: &Map<String, Value>) -> TypeRef {
-    match object.get("format").and_then(Value::as_str) {
+fn integer(format: Option<&str>) -> TypeRef {
+    match format {
         Some("int8" | "int16" | "int32" | "uint8" | "uint16") => TypeRef::Int32,
         _ => TypeRef::Int64,
     }
@@ -665,7 +776,7 @@ fn tag_value<'v>(variant: &'v Value, tag: &str) -> Option<&'v str> {
 }
 
 /// A property every variant has, required, with a distinct constant string value.
-fn common_tag(variants: &[Value]) -> Option<String> {
+fn common_tag(variants: &[&Value]) -> Option<String> {
     let first = variants.first()?;
     if variants.len() < 2 {
         return None;
@@ -738,5 +849,248 @@ impl std::fmt::Display for Pointer<'_> {
             Segment::Name(name) => write!(f, "/{name}"),
             Segment::Index(index) => write!(f, "/{index}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Normalises one tool whose input has the single property `p` with `schema` (and `defs`).
+    fn property(schema: Value, defs: Value) -> Result<(TypeRef, Api), String> {
+        let source = ToolSource {
+            name: "probe".into(),
+            description: String::new(),
+            family: "probe".into(),
+            aliases: Vec::new(),
+            input_schema: json!({"type": "object", "properties": {"p": schema},
+                                 "required": ["p"], "$defs": defs}),
+            output_schema: json!({"type": "object", "properties": {}}),
+            dangerous: false,
+            off_thread: false,
+            title: None,
+            read_only: None,
+            destructive: None,
+            idempotent: None,
+            open_world: None,
+        };
+        let api = normalize(&[source]).map_err(|e| e.to_string())?;
+        let TypeDef::Struct(input) = &api.types["ProbeInput"] else {
+            panic!("the input is a struct");
+        };
+        Ok((input.fields[0].ty.clone(), api))
+    }
+
+    fn type_of(schema: Value) -> Result<TypeRef, String> {
+        property(schema, json!({})).map(|(ty, _)| ty)
+    }
+
+    fn named(name: &str) -> TypeRef {
+        TypeRef::Named(name.into())
+    }
+
+    fn nullable(inner: TypeRef) -> TypeRef {
+        TypeRef::Nullable(Box::new(inner))
+    }
+
+    #[test]
+    fn scalar_types_and_formats() {
+        assert_eq!(type_of(json!({"type": "string"})), Ok(TypeRef::String));
+        assert_eq!(type_of(json!({"type": "boolean"})), Ok(TypeRef::Bool));
+        assert_eq!(type_of(json!({"type": "number"})), Ok(TypeRef::Float64));
+        for format in ["int8", "int16", "int32", "uint8", "uint16"] {
+            let schema = json!({"type": "integer", "format": format});
+            assert_eq!(type_of(schema), Ok(TypeRef::Int32), "{format}");
+        }
+        for format in [json!("int64"), json!("uint32"), json!("uint64"), json!(7)] {
+            let schema = json!({"type": "integer", "format": format});
+            assert_eq!(type_of(schema), Ok(TypeRef::Int64), "{format}");
+        }
+        assert_eq!(type_of(json!({"type": "integer"})), Ok(TypeRef::Int64));
+        assert_eq!(
+            type_of(json!({"type": "null"})),
+            Ok(nullable(TypeRef::Json))
+        );
+        assert_eq!(type_of(json!(true)), Ok(TypeRef::Json));
+        assert_eq!(type_of(json!({})), Ok(TypeRef::Json));
+        let annotated = json!({"description": "d", "title": "t", "default": 1, "format": "x"});
+        assert_eq!(type_of(annotated), Ok(TypeRef::Json));
+    }
+
+    #[test]
+    fn constants_by_kind() {
+        assert_eq!(type_of(json!({"const": "a"})), Ok(TypeRef::String));
+        assert_eq!(type_of(json!({"const": true})), Ok(TypeRef::Bool));
+        assert_eq!(type_of(json!({"const": 1.5})), Ok(TypeRef::Float64));
+        assert_eq!(type_of(json!({"const": 2})), Ok(TypeRef::Int64));
+        assert_eq!(type_of(json!({"const": [1]})), Ok(TypeRef::Json));
+    }
+
+    #[test]
+    fn type_arrays() {
+        let note = json!({"type": ["string", "null"], "description": "d"});
+        assert_eq!(type_of(note), Ok(nullable(TypeRef::String)));
+        let count = json!({"type": ["null", "integer"], "format": "int32"});
+        assert_eq!(type_of(count), Ok(nullable(TypeRef::Int32)));
+        assert_eq!(type_of(json!({"type": ["string"]})), Ok(TypeRef::String));
+        assert_eq!(type_of(json!({"type": ["null"]})), Ok(TypeRef::Json));
+        assert_eq!(type_of(json!({"type": []})), Ok(TypeRef::Json));
+        let list = json!({"type": ["array", "null"], "items": {"type": "boolean"}});
+        assert_eq!(
+            type_of(list),
+            Ok(nullable(TypeRef::Array(Box::new(TypeRef::Bool))))
+        );
+        let error = type_of(json!({"type": ["string", "integer"]})).unwrap_err();
+        assert!(error.contains("a value of several JSON types"), "{error}");
+        assert!(error.contains("`/input/properties/p`"), "{error}");
+    }
+
+    #[test]
+    fn arrays_and_maps() {
+        let strings = json!({"type": "array", "items": {"type": "string"}});
+        assert_eq!(
+            type_of(strings),
+            Ok(TypeRef::Array(Box::new(TypeRef::String)))
+        );
+        let any = json!({"type": "array"});
+        assert_eq!(type_of(any), Ok(TypeRef::Array(Box::new(TypeRef::Json))));
+        let closed = json!({"type": "array", "items": false});
+        assert_eq!(type_of(closed), Ok(TypeRef::Array(Box::new(TypeRef::Json))));
+        for tuple in [
+            json!({"type": "array", "prefixItems": [{"type": "string"}]}),
+            json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false}),
+            json!({"type": "array", "prefixItems": [], "items": {"type": "string"}}),
+        ] {
+            let error = type_of(tuple).unwrap_err();
+            assert!(error.contains("a tuple (`prefixItems`)"), "{error}");
+        }
+        let numbers = json!({"type": "object", "additionalProperties": {"type": "number"}});
+        assert_eq!(
+            type_of(numbers),
+            Ok(TypeRef::Map(Box::new(TypeRef::Float64)))
+        );
+        let open = json!({"type": "object"});
+        assert_eq!(type_of(open), Ok(TypeRef::Map(Box::new(TypeRef::Json))));
+        let (ty, api) = property(
+            json!({"type": "object", "additionalProperties": false}),
+            json!({}),
+        )
+        .unwrap();
+        assert_eq!(ty, named("ProbeInputP"));
+        assert!(matches!(&api.types["ProbeInputP"], TypeDef::Struct(s) if s.fields.is_empty()));
+    }
+
+    #[test]
+    fn nested_names_come_from_owner_and_property() {
+        let schema = json!({"type": "object", "properties": {
+            "3d_view": {"type": "string", "enum": ["a", "b"]},
+            "mode-name": {"type": "array", "items": {"enum": ["x"]}}
+        }});
+        let (ty, api) = property(schema, json!({})).unwrap();
+        assert_eq!(ty, named("ProbeInputP"));
+        let TypeDef::Struct(inner) = &api.types["ProbeInputP"] else {
+            panic!("a struct");
+        };
+        assert_eq!(inner.fields[0].ty, named("ProbeInputP_3dView"));
+        assert_eq!(
+            inner.fields[1].ty,
+            TypeRef::Array(Box::new(named("ProbeInputPModeNameItem")))
+        );
+        assert!(matches!(&api.types["ProbeInputP_3dView"], TypeDef::Enum(_)));
+    }
+
+    #[test]
+    fn unsupported_keywords_are_named_in_a_fixed_order() {
+        for keyword in UNSUPPORTED {
+            let error = type_of(json!({"type": "string", *keyword: {}})).unwrap_err();
+            assert!(
+                error.contains(&format!("the `{keyword}` keyword")),
+                "{error}"
+            );
+        }
+        // With several, the first of the list, whatever the order of the keys.
+        let error = type_of(json!({"patternProperties": {}, "else": {}, "if": {}})).unwrap_err();
+        assert!(error.contains("the `if` keyword"), "{error}");
+        // `$ref` and `allOf` are read first.
+        let error = type_of(json!({"$ref": "#/$defs/Missing", "not": {}})).unwrap_err();
+        assert!(
+            error.contains("`#/$defs/Missing` is not defined"),
+            "{error}"
+        );
+        let error = type_of(json!({"allOf": [{}, {}], "not": {}})).unwrap_err();
+        assert!(error.contains("`allOf` with several schemas"), "{error}");
+        let error = type_of(json!({"type": "tuple"})).unwrap_err();
+        assert!(error.contains("the type `tuple`"), "{error}");
+        let error = type_of(json!({"minLength": 1})).unwrap_err();
+        assert!(error.contains("a schema without a `type`"), "{error}");
+        let error = type_of(json!({"$ref": "https://example.com/s"})).unwrap_err();
+        assert!(
+            error.contains("the reference `https://example.com/s`"),
+            "{error}"
+        );
+        let error = type_of(json!(false)).unwrap_err();
+        assert!(error.contains("the `false` schema"), "{error}");
+    }
+
+    #[test]
+    fn references_and_all_of() {
+        let defs = json!({"Color": {"type": "string", "enum": ["red", "green"]},
+                          "Node": {"type": "object", "properties": {
+                              "next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}}}});
+        let (ty, api) = property(json!({"$ref": "#/$defs/Color"}), defs.clone()).unwrap();
+        assert_eq!(ty, named("Color"));
+        assert!(matches!(&api.types["Color"], TypeDef::Enum(e) if e.variants.len() == 2));
+        let wrapped = json!({"allOf": [{"$ref": "#/$defs/Color"}], "description": "d"});
+        assert_eq!(property(wrapped, defs.clone()).unwrap().0, named("Color"));
+        // A recursive definition refers to itself by name.
+        let (ty, api) = property(json!({"$ref": "#/$defs/Node"}), defs).unwrap();
+        assert_eq!(ty, named("Node"));
+        let TypeDef::Struct(node) = &api.types["Node"] else {
+            panic!("a struct");
+        };
+        assert_eq!(node.fields[0].ty, nullable(named("Node")));
+        assert_eq!(type_of(json!({"$ref": "#"})), Ok(named("ProbeInput")));
+    }
+
+    #[test]
+    fn unions() {
+        // `oneOf` is read before `anyOf`, whatever the order of the keys.
+        let both = json!({"anyOf": [{"type": "string"}, {"type": "null"}],
+                          "oneOf": [{"type": "integer"}, {"type": "null"}]});
+        assert_eq!(type_of(both), Ok(nullable(TypeRef::Int64)));
+        let documented = json!({"oneOf": [{"const": "a", "description": "A."},
+                                          {"enum": ["b"]}]});
+        let (ty, api) = property(documented, json!({})).unwrap();
+        assert_eq!(ty, named("ProbeInputP"));
+        let TypeDef::Enum(e) = &api.types["ProbeInputP"] else {
+            panic!("an enum");
+        };
+        assert_eq!(e.variants[0].description.as_deref(), Some("A."));
+        let tagged = json!({"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "box"}, "w": {"type": "number"}},
+             "required": ["kind", "w"]},
+            {"$ref": "#/$defs/Ball"}]});
+        let defs = json!({"Ball": {"type": "object", "properties": {
+            "kind": {"type": "string", "enum": ["ball"]}, "r": {"type": "number"}},
+            "required": ["kind", "r"]}});
+        let (ty, api) = property(tagged, defs).unwrap();
+        assert_eq!(ty, named("ProbeInputP"));
+        let TypeDef::TaggedUnion(union) = &api.types["ProbeInputP"] else {
+            panic!("a tagged union");
+        };
+        assert_eq!(union.tag, "kind");
+        let names: Vec<_> = union.variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["ProbeInputPBox", "ProbeInputPBall"]);
+        assert_eq!(union.variants[1].fields[0].wire, "r");
+        let untagged = json!({"anyOf": [{"type": "string"}, {"type": "integer"},
+                                        {"type": "null"}]});
+        let (ty, api) = property(untagged, json!({})).unwrap();
+        assert_eq!(ty, nullable(named("ProbeInputP")));
+        let TypeDef::Untagged(u) = &api.types["ProbeInputP"] else {
+            panic!("an untagged union");
+        };
+        assert_eq!(u.variants, [TypeRef::String, TypeRef::Int64]);
     }
 }

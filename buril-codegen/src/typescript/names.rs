@@ -1,7 +1,7 @@
 //! Identifiers and property keys: which names are valid, which must be escaped, and a registry
 //! that reports two things wanting the same exported name instead of renaming one.
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use super::literal::write_string;
 

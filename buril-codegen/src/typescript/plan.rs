@@ -1,7 +1,9 @@
 //! Every exported name of the generated files, decided before anything is written: reserved
 //! words escaped, and any two things wanting the same name reported as an error.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use crate::HashSet;
 
 use super::names::{Registry, value_name};
 use super::{client, envelope, tools, types};
@@ -73,7 +75,7 @@ impl Plan {
                 TypeDef::Struct(_) | TypeDef::Untagged(_) => {}
             }
         }
-        let mut wire = HashSet::new();
+        let mut wire = HashSet::default();
         let mut tools = Vec::with_capacity(api.tools.len());
         for tool in &api.tools {
             if !wire.insert(tool.name.as_str()) {

@@ -3,7 +3,7 @@
 //! The file refers to no global type (`Record`, `Array`, `Promise`, ...), so a tool type named
 //! like one of them cannot change the meaning of another declaration.
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 use super::jsdoc::{Doc, escape};
 use super::layout::write_list;
@@ -44,7 +44,7 @@ pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) {
 
 /// "The input of `scene_open`." for the input and output structs of each tool.
 fn purposes(api: &Api) -> HashMap<&str, String> {
-    let mut out = HashMap::with_capacity(2 * api.tools.len());
+    let mut out = HashMap::with_capacity_and_hasher(2 * api.tools.len(), Default::default());
     for tool in &api.tools {
         let name = escape(&tool.name);
         out.insert(tool.input.as_str(), format!("The input of `{name}`."));
