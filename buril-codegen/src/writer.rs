@@ -72,13 +72,24 @@ impl SourceWriter {
 
     /// Writes one line at the current depth (a blank line when `line` is empty).
     pub fn line(&mut self, line: impl AsRef<str>) -> &mut Self {
-        self.line_fmt(format_args!("{}", line.as_ref()))
+        let line = line.as_ref();
+        if !line.is_empty() {
+            for _ in 0..self.depth {
+                self.text.push_str(self.indent);
+            }
+            self.text.push_str(line);
+        }
+        self.text.push('\n');
+        self
     }
 
     /// Writes one formatted line at the current depth, straight into the text:
     /// `w.line_fmt(format_args!("class {name}"))` builds no intermediate string.
     pub fn line_fmt(&mut self, line: fmt::Arguments<'_>) -> &mut Self {
         use fmt::Write as _;
+        if let Some(text) = line.as_str() {
+            return self.line(text);
+        }
         let start = self.text.len();
         for _ in 0..self.depth {
             self.text.push_str(self.indent);
@@ -115,5 +126,22 @@ impl SourceWriter {
     /// The text written.
     pub fn finish(self) -> String {
         self.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_indented_and_blank_lines_carry_no_spaces() {
+        let mut w = SourceWriter::new("  ");
+        let empty = "";
+        w.line("a").indent().line("b").line("").indent();
+        w.line_fmt(format_args!("c{}", 1));
+        w.line_fmt(format_args!("{empty}"));
+        w.line_fmt(format_args!("d"));
+        w.blank().dedent().dedent().dedent().line(" e");
+        assert_eq!(w.finish(), "a\n  b\n\n    c1\n\n    d\n\n e\n");
     }
 }

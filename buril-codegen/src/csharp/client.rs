@@ -5,7 +5,7 @@ use crate::ir::{Api, TypeDef, pascal_case};
 use crate::writer::{SourceWriter, WriterError};
 
 use super::names::{CLIENT_MEMBERS, Members, OBJECT_MEMBERS, check_type_name, identifier};
-use super::text::{code, string_literal, summary};
+use super::text::{Code, code, string_literal, summary};
 
 /// A method of the client.
 struct Method {
@@ -80,7 +80,7 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), Writer
         };
         match &method.alias {
             None => {
-                summary(w, &code(&tool.name), Some(&tool.description));
+                summary(w, Code(&tool.name), Some(&tool.description));
                 w.line_fmt(format_args!(
                     "/// <param name=\"input\">The input{}.</param>",
                     if input_optional {

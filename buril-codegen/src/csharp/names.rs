@@ -7,6 +7,7 @@
 //! [`WriterError`]: nothing is renamed or overwritten silently.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use crate::HashMap;
 
@@ -132,10 +133,18 @@ pub(crate) fn is_keyword(word: &str) -> bool {
 
 /// `word`, escaped with `@` when it is a keyword.
 pub(crate) fn identifier(word: &str) -> String {
-    if is_keyword(word) {
-        format!("@{word}")
-    } else {
-        word.to_owned()
+    Ident(word).to_string()
+}
+
+/// [`identifier`], written where it is formatted.
+pub(crate) struct Ident<'a>(pub(crate) &'a str);
+
+impl fmt::Display for Ident<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if is_keyword(self.0) {
+            f.write_str("@")?;
+        }
+        f.write_str(self.0)
     }
 }
 
@@ -170,7 +179,10 @@ pub(crate) fn member_name(wire: &str, index: usize, class_name: &str) -> String 
     if name == class_name || OBJECT_MEMBERS.contains(&name.as_str()) {
         name.push('_');
     }
-    identifier(&name)
+    if is_keyword(&name) {
+        name.insert(0, '@');
+    }
+    name
 }
 
 /// The members of one type, checked for duplicates as they are added.

@@ -1,32 +1,49 @@
 //! Text from the tools (descriptions, wire names, schemas) as C# string literals and XML doc
 //! comments, escaped so that no text can end a comment or a string early.
 
+use std::fmt::{self, Display, Write as _};
+
 use crate::writer::SourceWriter;
 
 /// A C# regular string literal (with its quotes) holding `text`. The literal is pure ASCII:
 /// quotes, backslashes, control characters and every non-ASCII character are escaped, so that
 /// no line terminator (`\r`, `\n`, U+0085, U+2028, U+2029) reaches the source.
 pub(crate) fn string_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            ' '..='~' => out.push(c),
-            _ => {
+    Literal(text).to_string()
+}
+
+/// [`string_literal`], written where it is formatted (no string of its own).
+pub(crate) struct Literal<'a>(pub(crate) &'a str);
+
+impl Display for Literal<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char('"')?;
+        // Runs of printable ASCII other than `"` and `\` are written as they are.
+        let mut plain = 0;
+        for (at, c) in self.0.char_indices() {
+            let escape = match c {
+                '"' => "\\\"",
+                '\\' => "\\\\",
+                '\n' => "\\n",
+                '\r' => "\\r",
+                '\t' => "\\t",
+                ' '..='~' => continue,
+                _ => "",
+            };
+            f.write_str(&self.0[plain..at])?;
+            plain = at + c.len_utf8();
+            if escape.is_empty() {
                 let mut units = [0u16; 2];
                 for unit in c.encode_utf16(&mut units) {
-                    out.push_str(&format!("\\u{unit:04X}"));
+                    write!(f, "\\u{unit:04X}")?;
                 }
+            } else {
+                f.write_str(escape)?;
             }
         }
+        f.write_str(&self.0[plain..])?;
+        f.write_char('"')
     }
-    out.push('"');
-    out
 }
 
 /// Whether C# ends a line at `c` (and so a `//` comment).
@@ -38,12 +55,7 @@ fn is_line_break(c: char) -> bool {
 /// escaped, other control characters become visible `\uXXXX` text, and every C# line
 /// terminator starts a new line (so each line gets its own `///`).
 pub(crate) fn xml_lines(text: &str) -> Vec<String> {
-    // Most descriptions are one plain line: nothing to escape, nothing to split.
-    if !text
-        .bytes()
-        .any(|b| matches!(b, b'&' | b'<' | b'>') || !(0x20..0x7f).contains(&b))
-    {
-        let line = text.trim_end();
+    if let Some(line) = plain_line(text) {
         return if line.is_empty() {
             Vec::new()
         } else {
@@ -92,35 +104,73 @@ pub(crate) fn xml_lines(text: &str) -> Vec<String> {
     }
 }
 
+/// Most descriptions and names are one plain line: nothing to escape, nothing to split. Such a
+/// text is its own XML (without trailing spaces); `None` for any other.
+fn plain_line(text: &str) -> Option<&str> {
+    (!text
+        .bytes()
+        .any(|b| matches!(b, b'&' | b'<' | b'>') || !(0x20..0x7f).contains(&b)))
+    .then(|| text.trim_end())
+}
+
 /// `text` as XML on one line (line breaks become spaces).
 pub(crate) fn xml_inline(text: &str) -> String {
-    xml_lines(text).join(" ")
+    XmlInline(text).to_string()
+}
+
+/// [`xml_inline`], written where it is formatted.
+pub(crate) struct XmlInline<'a>(pub(crate) &'a str);
+
+impl Display for XmlInline<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match plain_line(self.0) {
+            Some(line) => f.write_str(line),
+            None => f.write_str(&xml_lines(self.0).join(" ")),
+        }
+    }
 }
 
 /// `<c>text</c>`, escaped.
 pub(crate) fn code(text: &str) -> String {
-    format!("<c>{}</c>", xml_inline(text))
+    Code(text).to_string()
 }
 
-/// Writes a `<summary>` doc comment. `summary` is XML already (built with [`xml_lines`],
-/// [`code`] and literal markup); `description`, when given, is plain text appended after it.
-pub(crate) fn summary(w: &mut SourceWriter, summary: &str, description: Option<&str>) {
-    let mut lines: Vec<String> = Vec::new();
-    if let Some(description) = description {
-        lines.extend(xml_lines(description));
+/// [`code`], written where it is formatted.
+pub(crate) struct Code<'a>(pub(crate) &'a str);
+
+impl Display for Code<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<c>{}</c>", XmlInline(self.0))
     }
-    if lines.is_empty() {
-        lines.push(summary.to_owned());
+}
+
+/// Writes a `<summary>` doc comment: `description`, when given and not blank (plain text), or
+/// else `summary` (XML already, on one line: built with [`Code`], [`XmlInline`] and literal
+/// markup).
+pub(crate) fn summary(w: &mut SourceWriter, summary: impl Display, description: Option<&str>) {
+    let lines = match description.map(|d| (d, plain_line(d))) {
+        Some((_, Some(line))) if !line.is_empty() => {
+            w.line_fmt(format_args!("/// <summary>{line}</summary>"));
+            return;
+        }
+        Some((description, None)) => xml_lines(description),
+        _ => Vec::new(),
+    };
+    match lines.as_slice() {
+        [] => {
+            w.line_fmt(format_args!("/// <summary>{summary}</summary>"));
+        }
+        [only] => {
+            w.line_fmt(format_args!("/// <summary>{only}</summary>"));
+        }
+        lines => {
+            w.line("/// <summary>");
+            for line in lines {
+                doc_line(w, line);
+            }
+            w.line("/// </summary>");
+        }
     }
-    if let [only] = lines.as_slice() {
-        w.line_fmt(format_args!("/// <summary>{only}</summary>"));
-        return;
-    }
-    w.line("/// <summary>");
-    for line in &lines {
-        doc_line(w, line);
-    }
-    w.line("/// </summary>");
 }
 
 /// Writes one `///` line of XML.
@@ -133,13 +183,13 @@ pub(crate) fn doc_line(w: &mut SourceWriter, xml: &str) {
 }
 
 /// Writes a `<remarks>` doc comment of XML lines.
-pub(crate) fn remarks(w: &mut SourceWriter, lines: &[String]) {
+pub(crate) fn remarks(w: &mut SourceWriter, lines: &[impl AsRef<str>]) {
     if lines.is_empty() {
         return;
     }
     w.line("/// <remarks>");
     for line in lines {
-        doc_line(w, line);
+        doc_line(w, line.as_ref());
     }
     w.line("/// </remarks>");
 }
@@ -155,6 +205,42 @@ mod tests {
         assert_eq!(string_literal("\u{2028}é"), r#""\u2028\u00E9""#);
         assert_eq!(string_literal("😀"), r#""\uD83D\uDE00""#);
         assert_eq!(string_literal("\0"), r#""\u0000""#);
+        assert_eq!(string_literal(""), r#""""#);
+        assert_eq!(string_literal("plain text ~"), r#""plain text ~""#);
+        assert_eq!(string_literal("é\"é"), r#""\u00E9\"\u00E9""#);
+        assert_eq!(string_literal("ab\tc\u{7f}d"), r#""ab\tc\u007Fd""#);
+    }
+
+    #[test]
+    fn inline_xml_and_code() {
+        assert_eq!(code("scene_open  "), "<c>scene_open</c>");
+        assert_eq!(code("a<b\nc"), "<c>a&lt;b c</c>");
+        assert_eq!(xml_inline("\n x \n\n y"), " x   y");
+        assert_eq!(code(""), "<c></c>");
+    }
+
+    #[test]
+    fn summaries_prefer_the_description() {
+        let written = |description: Option<&str>| {
+            let mut w = SourceWriter::new("    ");
+            summary(&mut w, Code("x"), description);
+            w.finish()
+        };
+        assert_eq!(written(None), "/// <summary><c>x</c></summary>\n");
+        assert_eq!(written(Some("  ")), "/// <summary><c>x</c></summary>\n");
+        assert_eq!(written(Some("\n\n")), "/// <summary><c>x</c></summary>\n");
+        assert_eq!(
+            written(Some("Says hi. ")),
+            "/// <summary>Says hi.</summary>\n"
+        );
+        assert_eq!(
+            written(Some("a & b\n")),
+            "/// <summary>a &amp; b</summary>\n"
+        );
+        assert_eq!(
+            written(Some("One.\n\nTwo.")),
+            "/// <summary>\n/// One.\n///\n/// Two.\n/// </summary>\n"
+        );
     }
 
     #[test]

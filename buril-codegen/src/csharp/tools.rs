@@ -4,8 +4,8 @@
 use crate::ir::{Api, ToolDef};
 use crate::writer::{SourceWriter, WriterError};
 
-use super::names::identifier;
-use super::text::{code, remarks, string_literal, summary};
+use super::names::{Ident, identifier};
+use super::text::{Code, Literal, code, remarks, string_literal, summary};
 
 /// The abstract tool class of a tool.
 pub(crate) fn tool_class(tool: &ToolDef) -> String {
@@ -26,10 +26,10 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
     let class = identifier(&tool_class(tool));
     let input = identifier(&tool.input);
     let output = identifier(&tool.output);
-    summary(w, &code(&tool.name), Some(&tool.description));
+    summary(w, Code(&tool.name), Some(&tool.description));
     let mut notes = vec![format!(
         "The tool {}. Subclass it and implement <see cref=\"Execute\"/>; <see cref=\"Run\"/> reads the input and wraps the output in the envelope.",
-        code(&tool.name)
+        Code(&tool.name)
     )];
     if tool.dangerous {
         notes.push("Dangerous: it stays off until a host enables it.".to_owned());
@@ -48,30 +48,25 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
     w.line("{");
     w.indent();
     let constants = [
-        (
-            "ToolName",
-            "The wire name.".to_owned(),
-            string_literal(&tool.name),
-        ),
-        (
-            "ToolDescription",
-            "The description.".to_owned(),
-            string_literal(&tool.description),
-        ),
+        ("ToolName", "The wire name.", &tool.name),
+        ("ToolDescription", "The description.", &tool.description),
         (
             "InputSchema",
-            "The JSON Schema of the input, as JSON text.".to_owned(),
-            string_literal(&tool.input_schema_json),
+            "The JSON Schema of the input, as JSON text.",
+            &tool.input_schema_json,
         ),
         (
             "OutputSchema",
-            "The JSON Schema of the output (the envelope's <c>data</c>), as JSON text.".to_owned(),
-            string_literal(&tool.output_schema_json),
+            "The JSON Schema of the output (the envelope's <c>data</c>), as JSON text.",
+            &tool.output_schema_json,
         ),
     ];
-    for (name, doc, value) in &constants {
+    for (name, doc, value) in constants {
         w.line_fmt(format_args!("/// <summary>{doc}</summary>"));
-        w.line_fmt(format_args!("public const string {name} = {value};"));
+        w.line_fmt(format_args!(
+            "public const string {name} = {};",
+            Literal(value)
+        ));
         w.blank();
     }
     let properties = [
@@ -131,25 +126,24 @@ fn write_catalog(w: &mut SourceWriter, api: &Api) {
     w.indent();
     for tool in &api.tools {
         let class = identifier(&tool_class(tool));
-        let aliases: Vec<String> = tool.aliases.iter().map(|a| string_literal(a)).collect();
-        let title = tool
-            .title
-            .as_deref()
-            .map_or_else(|| "null".to_owned(), string_literal);
         w.line("new BurilToolInfo(");
         w.indent();
         w.line_fmt(format_args!("{class}.ToolName,"));
-        w.line_fmt(format_args!("{title},"));
+        match &tool.title {
+            Some(title) => w.line_fmt(format_args!("{},", Literal(title))),
+            None => w.line("null,"),
+        };
         w.line_fmt(format_args!("{class}.ToolDescription,"));
-        w.line_fmt(format_args!("{},", string_literal(&tool.family)));
-        if aliases.is_empty() {
+        w.line_fmt(format_args!("{},", Literal(&tool.family)));
+        if tool.aliases.is_empty() {
             w.line("new string[0],");
         } else {
+            let aliases: Vec<String> = tool.aliases.iter().map(|a| string_literal(a)).collect();
             w.line_fmt(format_args!("new string[] {{ {} }},", aliases.join(", ")));
         }
         w.line_fmt(format_args!("typeof({class}),"));
-        w.line_fmt(format_args!("typeof({}),", identifier(&tool.input)));
-        w.line_fmt(format_args!("typeof({}),", identifier(&tool.output)));
+        w.line_fmt(format_args!("typeof({}),", Ident(&tool.input)));
+        w.line_fmt(format_args!("typeof({}),", Ident(&tool.output)));
         w.line_fmt(format_args!("{class}.InputSchema,"));
         w.line_fmt(format_args!("{class}.OutputSchema,"));
         w.line_fmt(format_args!("{},", tool.dangerous));

@@ -1,13 +1,14 @@
 //! `Buril.Types.cs`: the classes, enums and unions of the tools' inputs and outputs, with the
 //! converters of the unions.
 
-use crate::HashMap;
+use std::fmt::{self, Display};
 
+use crate::HashMap;
 use crate::ir::{Api, EnumDef, Field, StructDef, TaggedUnionDef, TypeDef, TypeRef, UntaggedDef};
 use crate::writer::{SourceWriter, WriterError};
 
-use super::names::{Members, error, identifier, member_name};
-use super::text::{code, remarks, string_literal, summary, xml_inline};
+use super::names::{Ident, Members, error, identifier, member_name};
+use super::text::{Code, Literal, code, remarks, string_literal, summary, xml_inline};
 
 /// Newtonsoft.Json's namespace.
 pub(crate) const JSON: &str = "global::Newtonsoft.Json";
@@ -35,36 +36,69 @@ pub(crate) const PREAMBLE: &[&str] = &[
 
 /// The C# type of a use of a type.
 pub(crate) fn type_name(api: &Api, ty: &TypeRef) -> Result<String, WriterError> {
-    Ok(match ty {
-        TypeRef::String => "string".to_owned(),
-        TypeRef::Bool => "bool".to_owned(),
-        TypeRef::Int32 => "int".to_owned(),
-        TypeRef::Int64 => BIG_INTEGER.to_owned(),
-        TypeRef::Float64 => "double".to_owned(),
-        TypeRef::Json => JTOKEN.to_owned(),
-        TypeRef::Named(name) => {
-            if !api.types.contains_key(name) {
-                return Err(error(format!("the type `{name}` is used but not defined")));
+    Ok(cs_type(api, ty, false)?.to_string())
+}
+
+/// The C# type of a use of a type, written where it is formatted; `nullable` adds the `?` a
+/// value type needs to admit null. Fails if a named type is not defined.
+fn cs_type<'a>(api: &'a Api, ty: &'a TypeRef, nullable: bool) -> Result<CsType<'a>, WriterError> {
+    fn check(api: &Api, ty: &TypeRef) -> Result<(), WriterError> {
+        match ty {
+            TypeRef::Named(name) if !api.types.contains_key(name) => {
+                Err(error(format!("the type `{name}` is used but not defined")))
             }
-            identifier(name)
-        }
-        TypeRef::Array(item) => format!(
-            "global::System.Collections.Generic.List<{}>",
-            type_name(api, item)?
-        ),
-        TypeRef::Map(value) => format!(
-            "global::System.Collections.Generic.Dictionary<string, {}>",
-            type_name(api, value)?
-        ),
-        TypeRef::Nullable(inner) => {
-            let name = type_name(api, inner)?;
-            if is_value_type(api, inner) {
-                format!("{name}?")
-            } else {
-                name
+            TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+                check(api, inner)
             }
+            _ => Ok(()),
         }
-    })
+    }
+    check(api, ty)?;
+    Ok(CsType { api, ty, nullable })
+}
+
+/// See [`cs_type`].
+struct CsType<'a> {
+    api: &'a Api,
+    ty: &'a TypeRef,
+    nullable: bool,
+}
+
+impl Display for CsType<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let inner = |ty, nullable| CsType {
+            api: self.api,
+            ty,
+            nullable,
+        };
+        match self.ty {
+            TypeRef::String => f.write_str("string")?,
+            TypeRef::Bool => f.write_str("bool")?,
+            TypeRef::Int32 => f.write_str("int")?,
+            TypeRef::Int64 => f.write_str(BIG_INTEGER)?,
+            TypeRef::Float64 => f.write_str("double")?,
+            TypeRef::Json => f.write_str(JTOKEN)?,
+            TypeRef::Named(name) => Ident(name).fmt(f)?,
+            TypeRef::Array(item) => write!(
+                f,
+                "global::System.Collections.Generic.List<{}>",
+                inner(item, false)
+            )?,
+            TypeRef::Map(value) => write!(
+                f,
+                "global::System.Collections.Generic.Dictionary<string, {}>",
+                inner(value, false)
+            )?,
+            TypeRef::Nullable(ty) => inner(ty, true).fmt(f)?,
+        }
+        if self.nullable
+            && !matches!(self.ty, TypeRef::Nullable(_))
+            && is_value_type(self.api, self.ty)
+        {
+            f.write_str("?")?;
+        }
+        Ok(())
+    }
 }
 
 /// Whether the C# type of `ty` is a value type (and so needs `?` to admit null).
@@ -104,22 +138,23 @@ impl Presence {
         }
     }
 
-    /// The `[JsonProperty]` attribute.
-    fn attribute(self, wire: &str) -> String {
-        let wire = string_literal(wire);
-        let settings = match self {
-            Presence::Always => format!("Required = {JSON}.Required.Always"),
-            Presence::AllowNull => format!(
-                "Required = {JSON}.Required.AllowNull, NullValueHandling = {JSON}.NullValueHandling.Include"
-            ),
-            Presence::Optional => format!(
-                "Required = {JSON}.Required.Default, NullValueHandling = {JSON}.NullValueHandling.Ignore"
-            ),
-            Presence::OptionalNullable => format!(
-                "Required = {JSON}.Required.Default, NullValueHandling = {JSON}.NullValueHandling.Include"
-            ),
+    /// Writes the `[JsonProperty]` attribute.
+    fn write_attribute(self, w: &mut SourceWriter, wire: &str) {
+        let wire = Literal(wire);
+        match self {
+            Presence::Always => w.line_fmt(format_args!(
+                "[{JSON}.JsonProperty({wire}, Required = {JSON}.Required.Always)]"
+            )),
+            Presence::AllowNull => w.line_fmt(format_args!(
+                "[{JSON}.JsonProperty({wire}, Required = {JSON}.Required.AllowNull, NullValueHandling = {JSON}.NullValueHandling.Include)]"
+            )),
+            Presence::Optional => w.line_fmt(format_args!(
+                "[{JSON}.JsonProperty({wire}, Required = {JSON}.Required.Default, NullValueHandling = {JSON}.NullValueHandling.Ignore)]"
+            )),
+            Presence::OptionalNullable => w.line_fmt(format_args!(
+                "[{JSON}.JsonProperty({wire}, Required = {JSON}.Required.Default, NullValueHandling = {JSON}.NullValueHandling.Include)]"
+            )),
         };
-        format!("[{JSON}.JsonProperty({wire}, {settings})]")
     }
 }
 
@@ -174,40 +209,40 @@ fn bare(name: &str) -> &str {
     name.strip_prefix('@').unwrap_or(name)
 }
 
-/// Writes the properties of a class.
+/// Writes the properties of a class, each after a blank line but the first when `blank_first`
+/// is false.
 fn write_properties(
     w: &mut SourceWriter,
     api: &Api,
     properties: &[Property<'_>],
+    blank_first: bool,
 ) -> Result<(), WriterError> {
-    for property in properties {
+    for (index, property) in properties.iter().enumerate() {
         let field = property.field;
         let nullable = !field.required || field.ty.is_nullable();
-        let base = type_name(api, field.ty.non_null())?;
-        let ty = if nullable && is_value_type(api, field.ty.non_null()) {
-            format!("{base}?")
-        } else {
-            base
-        };
+        let ty = cs_type(api, field.ty.non_null(), nullable)?;
         let name = &property.name;
-        w.blank();
+        if index > 0 || blank_first {
+            w.blank();
+        }
         summary(
             w,
-            &format!("The {} property.", code(&field.wire)),
+            format_args!("The {} property.", Code(&field.wire)),
             field.description.as_deref(),
         );
         match property.presence {
             Presence::Always | Presence::AllowNull => {}
-            Presence::Optional => remarks(
-                w,
-                &["Optional: left out of the JSON while <c>null</c>.".to_owned()],
-            ),
+            Presence::Optional => {
+                remarks(w, &["Optional: left out of the JSON while <c>null</c>."])
+            }
             Presence::OptionalNullable => remarks(
                 w,
-                &["Optional: left out of the JSON until set; set to <c>null</c>, it is written as <c>null</c>.".to_owned()],
+                &[
+                    "Optional: left out of the JSON until set; set to <c>null</c>, it is written as <c>null</c>.",
+                ],
             ),
         }
-        w.line(property.presence.attribute(&field.wire));
+        property.presence.write_attribute(w, &field.wire);
         if property.presence != Presence::OptionalNullable {
             w.line_fmt(format_args!("public {ty} {name} {{ get; set; }}"));
             continue;
@@ -251,12 +286,7 @@ fn write_backing_fields(
         if property.presence != Presence::OptionalNullable {
             continue;
         }
-        let base = type_name(api, property.field.ty.non_null())?;
-        let ty = if is_value_type(api, property.field.ty.non_null()) {
-            format!("{base}?")
-        } else {
-            base
-        };
+        let ty = cs_type(api, property.field.ty.non_null(), true)?;
         let bare = bare(&property.name);
         if any {
             w.blank();
@@ -280,15 +310,17 @@ pub(crate) fn write_types(
             w.blank();
         }
         first = false;
-        let fallback = fallbacks
-            .get(def.name())
-            .cloned()
-            .unwrap_or_else(|| code(def.name()));
+        let given = fallbacks.get(def.name());
+        let code = Code(def.name());
+        let fallback: &dyn Display = match given {
+            Some(given) => given,
+            None => &code,
+        };
         match def {
-            TypeDef::Struct(def) => write_struct(w, api, def, &fallback)?,
-            TypeDef::Enum(def) => write_enum(w, def, &fallback)?,
-            TypeDef::TaggedUnion(def) => write_tagged(w, api, def, &fallback)?,
-            TypeDef::Untagged(def) => write_untagged(w, api, def, &fallback)?,
+            TypeDef::Struct(def) => write_struct(w, api, def, fallback)?,
+            TypeDef::Enum(def) => write_enum(w, def, fallback)?,
+            TypeDef::TaggedUnion(def) => write_tagged(w, api, def, fallback)?,
+            TypeDef::Untagged(def) => write_untagged(w, api, def, fallback)?,
         }
     }
     Ok(())
@@ -298,9 +330,9 @@ fn write_struct(
     w: &mut SourceWriter,
     api: &Api,
     def: &StructDef,
-    fallback: &str,
+    fallback: &dyn Display,
 ) -> Result<(), WriterError> {
-    let name = identifier(&def.name);
+    let name = Ident(&def.name);
     let mut members = Members::new(&def.name);
     let properties = properties(&def.name, &def.fields, &mut members)?;
     summary(w, fallback, def.description.as_deref());
@@ -308,7 +340,7 @@ fn write_struct(
     w.line("{");
     w.indent();
     write_backing_fields(w, api, &properties)?;
-    write_class_body(w, api, &properties)?;
+    write_properties(w, api, &properties, has_backing_fields(&properties))?;
     w.dedent();
     w.line("}");
     Ok(())
@@ -321,28 +353,11 @@ fn has_backing_fields(properties: &[Property<'_>]) -> bool {
         .any(|p| p.presence == Presence::OptionalNullable)
 }
 
-/// Writes the properties after the backing fields, without a leading blank line in an
-/// otherwise empty class body.
-fn write_class_body(
+fn write_enum(
     w: &mut SourceWriter,
-    api: &Api,
-    properties: &[Property<'_>],
+    def: &EnumDef,
+    fallback: &dyn Display,
 ) -> Result<(), WriterError> {
-    let mut inner = SourceWriter::new("    ");
-    write_properties(&mut inner, api, properties)?;
-    let text = inner.finish();
-    let text = if has_backing_fields(properties) {
-        text.as_str()
-    } else {
-        text.strip_prefix('\n').unwrap_or(&text)
-    };
-    for line in text.lines() {
-        w.line(line);
-    }
-    Ok(())
-}
-
-fn write_enum(w: &mut SourceWriter, def: &EnumDef, fallback: &str) -> Result<(), WriterError> {
     let mut members = Members::new(&def.name);
     let mut names = Vec::with_capacity(def.variants.len());
     for (index, variant) in def.variants.iter().enumerate() {
@@ -354,7 +369,7 @@ fn write_enum(w: &mut SourceWriter, def: &EnumDef, fallback: &str) -> Result<(),
     w.line_fmt(format_args!(
         "[{JSON}.JsonConverter(typeof({JSON}.Converters.StringEnumConverter))]"
     ));
-    w.line_fmt(format_args!("public enum {}", identifier(&def.name)));
+    w.line_fmt(format_args!("public enum {}", Ident(&def.name)));
     w.line("{");
     w.indent();
     for (index, (variant, name)) in def.variants.iter().zip(&names).enumerate() {
@@ -363,12 +378,12 @@ fn write_enum(w: &mut SourceWriter, def: &EnumDef, fallback: &str) -> Result<(),
         }
         summary(
             w,
-            &format!("{} on the wire.", code(&variant.wire)),
+            format_args!("{} on the wire.", Code(&variant.wire)),
             variant.description.as_deref(),
         );
         w.line_fmt(format_args!(
             "[global::System.Runtime.Serialization.EnumMember(Value = {})]",
-            string_literal(&variant.wire)
+            Literal(&variant.wire)
         ));
         w.line_fmt(format_args!("{name},"));
     }
@@ -381,7 +396,7 @@ fn write_tagged(
     w: &mut SourceWriter,
     api: &Api,
     def: &TaggedUnionDef,
-    fallback: &str,
+    fallback: &dyn Display,
 ) -> Result<(), WriterError> {
     let base = identifier(&def.name);
     let converter = converter_name(&def.name);
@@ -427,9 +442,9 @@ fn write_tagged(
         w.blank();
         summary(
             w,
-            &format!(
+            format_args!(
                 "The {} variant of <see cref=\"{base}\"/>.",
-                code(&variant.tag_value)
+                Code(&variant.tag_value)
             ),
             variant.description.as_deref(),
         );
@@ -451,11 +466,7 @@ fn write_tagged(
             "public override string {tag} {{ get {{ return {}; }} }}",
             string_literal(&variant.tag_value)
         ));
-        let mut inner = SourceWriter::new("    ");
-        write_properties(&mut inner, api, &properties)?;
-        for line in inner.finish().lines() {
-            w.line(line);
-        }
+        write_properties(w, api, &properties, true)?;
         w.dedent();
         w.line("}");
     }
@@ -587,7 +598,7 @@ fn write_untagged(
     w: &mut SourceWriter,
     api: &Api,
     def: &UntaggedDef,
-    fallback: &str,
+    fallback: &dyn Display,
 ) -> Result<(), WriterError> {
     let name = identifier(&def.name);
     let converter = converter_name(&def.name);
