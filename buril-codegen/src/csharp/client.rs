@@ -4,7 +4,7 @@
 use crate::ir::{Api, TypeDef, pascal_case};
 use crate::writer::{SourceWriter, WriterError};
 
-use super::names::{CLIENT_MEMBERS, Members, OBJECT_MEMBERS, check_type_name, identifier};
+use super::names::{CLIENT_MEMBERS, Members, OBJECT_MEMBERS, What, check_type_name, identifier};
 use super::text::{Code, code, string_literal, summary};
 
 /// A method of the client.
@@ -20,13 +20,13 @@ fn methods(api: &Api) -> Result<Vec<Method>, WriterError> {
     let mut members = Members::new("BurilClient");
     for name in CLIENT_MEMBERS.iter().chain(OBJECT_MEMBERS) {
         if *name != "BurilClient" {
-            members.add(name, "a member of the client itself")?;
+            members.add(name, What::ClientItself)?;
         }
     }
     let mut out = Vec::new();
     for (index, tool) in api.tools.iter().enumerate() {
-        let what = format!("the client method of the tool `{}`", tool.name);
-        check_type_name(&tool.pascal, &what)?;
+        let what = What::ToolMethod(&tool.name);
+        check_type_name(&tool.pascal, what)?;
         members.add(&tool.pascal, what)?;
         out.push(Method {
             name: tool.pascal.clone(),
@@ -35,10 +35,13 @@ fn methods(api: &Api) -> Result<Vec<Method>, WriterError> {
         });
         for alias in &tool.aliases {
             let name = pascal_case(alias);
-            check_type_name(&name, &format!("the client method of the alias `{alias}`"))?;
+            check_type_name(&name, What::AliasMethod(alias))?;
             members.add(
                 &name,
-                format!("`{alias}`, a deprecated name of `{}`", tool.name),
+                What::Alias {
+                    alias,
+                    tool: &tool.name,
+                },
             )?;
             out.push(Method {
                 name,

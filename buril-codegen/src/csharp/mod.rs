@@ -29,8 +29,7 @@ use crate::HashMap;
 use crate::ir::{Api, TypeDef};
 use crate::writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError, header_lines};
 
-use names::TypeNames;
-use text::code;
+use names::{TypeNames, What};
 
 /// The language's name in errors.
 const LANGUAGE: &str = "C#";
@@ -120,54 +119,62 @@ fn check_type_names(api: &Api) -> Result<(), WriterError> {
     for def in api.types.values() {
         let name = def.name();
         match def {
-            TypeDef::Struct(_) => names.add(name, format!("the class `{name}`"))?,
-            TypeDef::Enum(_) => names.add(name, format!("the enum `{name}`"))?,
+            TypeDef::Struct(_) => names.add(name, What::Class(name))?,
+            TypeDef::Enum(_) => names.add(name, What::Enum(name))?,
             TypeDef::TaggedUnion(union) => {
-                names.add(name, format!("the tagged union `{name}`"))?;
-                names.add(
-                    &types::converter_name(name),
-                    format!("the converter of `{name}`"),
-                )?;
+                names.add(name, What::TaggedUnion(name))?;
+                names.add(types::converter_name(name), What::Converter(name))?;
                 for variant in &union.variants {
                     names.add(
-                        &variant.name,
-                        format!("the `{}` variant of `{name}`", variant.tag_value),
+                        variant.name.as_str(),
+                        What::Variant {
+                            tag: &variant.tag_value,
+                            union: name,
+                        },
                     )?;
                 }
             }
             TypeDef::Untagged(_) => {
-                names.add(name, format!("the union `{name}`"))?;
-                names.add(
-                    &types::converter_name(name),
-                    format!("the converter of `{name}`"),
-                )?;
+                names.add(name, What::Union(name))?;
+                names.add(types::converter_name(name), What::Converter(name))?;
             }
         }
     }
     for tool in &api.tools {
-        names.add(
-            &tools::tool_class(tool),
-            format!("the tool class of `{}`", tool.name),
-        )?;
+        names.add(tools::tool_class(tool), What::ToolClass(&tool.name))?;
     }
     Ok(())
 }
 
 /// Summaries for types without a description: the inputs and outputs of the tools.
-fn fallback_summaries(api: &Api) -> HashMap<String, String> {
+fn fallback_summaries(api: &Api) -> HashMap<&str, Fallback<'_>> {
     let mut out = HashMap::with_capacity_and_hasher(2 * api.tools.len(), Default::default());
     for tool in &api.tools {
-        out.insert(
-            tool.input.clone(),
-            format!("The input of {}.", code(&tool.name)),
-        );
-        out.insert(
-            tool.output.clone(),
-            format!(
-                "What {} answers (the envelope's <c>data</c>).",
-                code(&tool.name)
-            ),
-        );
+        out.insert(tool.input.as_str(), Fallback::Input(&tool.name));
+        out.insert(tool.output.as_str(), Fallback::Output(&tool.name));
     }
     out
+}
+
+/// The summary of a tool's input or output type, by the tool's wire name; worded as it is
+/// written.
+#[derive(Clone, Copy)]
+pub(crate) enum Fallback<'a> {
+    /// "The input of `tool`."
+    Input(&'a str),
+    /// "What `tool` answers."
+    Output(&'a str),
+}
+
+impl std::fmt::Display for Fallback<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fallback::Input(tool) => write!(f, "The input of {}.", text::Code(tool)),
+            Fallback::Output(tool) => write!(
+                f,
+                "What {} answers (the envelope's <c>data</c>).",
+                text::Code(tool)
+            ),
+        }
+    }
 }

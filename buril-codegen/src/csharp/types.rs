@@ -7,7 +7,7 @@ use crate::HashMap;
 use crate::ir::{Api, EnumDef, Field, StructDef, TaggedUnionDef, TypeDef, TypeRef, UntaggedDef};
 use crate::writer::{SourceWriter, WriterError};
 
-use super::names::{Ident, Members, error, identifier, member_name};
+use super::names::{Ident, Members, What, error, identifier, member_name};
 use super::text::{Code, Literal, code, remarks, string_literal, summary, xml_inline};
 
 /// Newtonsoft.Json's namespace.
@@ -169,17 +169,17 @@ struct Property<'a> {
 fn properties<'a>(
     owner: &str,
     fields: &'a [Field],
-    members: &mut Members<'_>,
+    members: &mut Members<'a>,
 ) -> Result<Vec<Property<'a>>, WriterError> {
     let mut out = Vec::with_capacity(fields.len());
     for (index, field) in fields.iter().enumerate() {
         let name = member_name(&field.wire, index, owner);
         let presence = Presence::of(field);
-        members.add(&name, format!("the property `{}`", field.wire))?;
+        members.add(&name, What::Property(&field.wire))?;
         if presence == Presence::OptionalNullable {
             members.add(
                 &format!("ShouldSerialize{}", bare(&name)),
-                format!("the presence check of `{}`", field.wire),
+                What::PresenceCheck(&field.wire),
             )?;
         }
         out.push(Property {
@@ -302,7 +302,7 @@ fn write_backing_fields(
 pub(crate) fn write_types(
     w: &mut SourceWriter,
     api: &Api,
-    fallbacks: &HashMap<String, String>,
+    fallbacks: &HashMap<&str, super::Fallback<'_>>,
 ) -> Result<(), WriterError> {
     let mut first = true;
     for def in api.types.values() {
@@ -333,7 +333,7 @@ fn write_struct(
     fallback: &dyn Display,
 ) -> Result<(), WriterError> {
     let name = Ident(&def.name);
-    let mut members = Members::new(&def.name);
+    let mut members = Members::with_capacity(&def.name, def.fields.len());
     let properties = properties(&def.name, &def.fields, &mut members)?;
     summary(w, fallback, def.description.as_deref());
     w.line_fmt(format_args!("public sealed partial class {name}"));
@@ -358,11 +358,11 @@ fn write_enum(
     def: &EnumDef,
     fallback: &dyn Display,
 ) -> Result<(), WriterError> {
-    let mut members = Members::new(&def.name);
+    let mut members = Members::with_capacity(&def.name, def.variants.len());
     let mut names = Vec::with_capacity(def.variants.len());
     for (index, variant) in def.variants.iter().enumerate() {
         let name = member_name(&variant.wire, index, &def.name);
-        members.add(&name, format!("the value `{}`", variant.wire))?;
+        members.add(&name, What::Value(&variant.wire))?;
         names.push(name);
     }
     summary(w, fallback, def.description.as_deref());
@@ -402,7 +402,7 @@ fn write_tagged(
     let converter = converter_name(&def.name);
     let tag = member_name(&def.tag, 0, &def.name);
     let mut base_members = Members::new(&def.name);
-    base_members.add(&tag, format!("the tag `{}`", def.tag))?;
+    base_members.add(&tag, What::Tag(&def.tag))?;
 
     summary(w, fallback, def.description.as_deref());
     let variants: Vec<String> = def
@@ -437,7 +437,7 @@ fn write_tagged(
     for variant in &def.variants {
         let name = identifier(&variant.name);
         let mut members = Members::new(&variant.name);
-        members.add(&tag, format!("the tag `{}`", def.tag))?;
+        members.add(&tag, What::Tag(&def.tag))?;
         let properties = properties(&variant.name, &variant.fields, &mut members)?;
         w.blank();
         summary(
@@ -612,12 +612,11 @@ fn write_untagged(
             .collect();
     }
     let mut members = Members::new(&def.name);
-    members.add("Json", "the JSON value")?;
-    members.add("ToString", "the JSON text")?;
+    members.add("Json", What::JsonValue)?;
+    members.add("ToString", What::JsonText)?;
     for label in &labels {
-        let what = format!("the alternative {label}");
-        members.add(&format!("From{label}"), what.clone())?;
-        members.add(&format!("TryGet{label}"), what)?;
+        members.add(&format!("From{label}"), What::Alternative(label))?;
+        members.add(&format!("TryGet{label}"), What::Alternative(label))?;
     }
 
     summary(w, fallback, def.description.as_deref());
