@@ -1,37 +1,47 @@
 //! JSDoc comments from descriptions, escaped so that no description can end the comment, start
 //! a tag (`@deprecated`, `{@link}`) or otherwise change the code around it.
 
+use std::borrow::Cow;
+
 use crate::writer::SourceWriter;
 
-/// A JSDoc comment being built: paragraphs of escaped text, then tags.
+/// A JSDoc comment being built: paragraphs of escaped text, then tags. Lines that need no
+/// escaping or wrapping are borrowed from the text they come from.
 #[derive(Debug, Default)]
-pub(crate) struct Doc {
-    lines: Vec<String>,
+pub(crate) struct Doc<'a> {
+    lines: Vec<Cow<'a, str>>,
 }
 
-impl Doc {
+impl<'a> Doc<'a> {
     /// An empty comment (written as nothing).
     pub(crate) fn new() -> Self {
         Doc::default()
     }
 
     /// Adds a paragraph of untrusted text (a description), escaped.
-    pub(crate) fn text(mut self, text: &str) -> Self {
+    pub(crate) fn text(mut self, text: &'a str) -> Self {
         let text = text.trim();
         if text.is_empty() {
             return self;
         }
         if !self.lines.is_empty() {
-            self.lines.push(String::new());
+            self.lines.push(Cow::Borrowed(""));
         }
-        for line in text.replace("\r\n", "\n").split(is_line_break) {
-            wrap(&escape(line), &mut self.lines);
+        if text.contains("\r\n") {
+            for line in text.replace("\r\n", "\n").split(is_line_break) {
+                let escaped = escape(line).into_owned();
+                wrap(Cow::Owned(escaped), &mut self.lines);
+            }
+        } else {
+            for line in text.split(is_line_break) {
+                wrap(escape(line), &mut self.lines);
+            }
         }
         self
     }
 
     /// Adds a paragraph of untrusted text when there is one.
-    pub(crate) fn text_opt(self, text: Option<&str>) -> Self {
+    pub(crate) fn text_opt(self, text: Option<&'a str>) -> Self {
         match text {
             Some(text) => self.text(text),
             None => self,
@@ -40,15 +50,15 @@ impl Doc {
 
     /// Adds a line written by the generator itself. Any untrusted part of it must have gone
     /// through [`escape`] already.
-    pub(crate) fn raw(mut self, line: impl Into<String>) -> Self {
+    pub(crate) fn raw(mut self, line: impl Into<Cow<'a, str>>) -> Self {
         self.lines.push(line.into());
         self
     }
 
     /// Adds a blank line and then a line written by the generator (see [`Doc::raw`]).
-    pub(crate) fn paragraph(mut self, line: impl Into<String>) -> Self {
+    pub(crate) fn paragraph(mut self, line: impl Into<Cow<'a, str>>) -> Self {
         if !self.lines.is_empty() {
-            self.lines.push(String::new());
+            self.lines.push(Cow::Borrowed(""));
         }
         self.lines.push(line.into());
         self
@@ -81,9 +91,9 @@ const WIDTH: usize = 96;
 
 /// Appends `line` to `out`, wrapped at spaces to [`WIDTH`] characters where it can be. Only
 /// spaces are replaced, so escaped text stays escaped.
-fn wrap(line: &str, out: &mut Vec<String>) {
-    if line.chars().count() <= WIDTH {
-        out.push(line.to_owned());
+fn wrap<'a>(line: Cow<'a, str>, out: &mut Vec<Cow<'a, str>>) {
+    if line.len() <= WIDTH || line.chars().count() <= WIDTH {
+        out.push(line);
         return;
     }
     let mut current = String::new();
@@ -92,14 +102,16 @@ fn wrap(line: &str, out: &mut Vec<String>) {
             && current.chars().count() + 1 + word.chars().count() > WIDTH
             && !word.is_empty()
         {
-            out.push(std::mem::take(&mut current).trim_end().to_owned());
+            out.push(Cow::Owned(
+                std::mem::take(&mut current).trim_end().to_owned(),
+            ));
         }
         if !current.is_empty() {
             current.push(' ');
         }
         current.push_str(word);
     }
-    out.push(current);
+    out.push(Cow::Owned(current));
 }
 
 fn is_line_break(c: char) -> bool {
@@ -111,23 +123,48 @@ fn is_line_break(c: char) -> bool {
 /// `</` and `<!` cannot end or confuse an HTML `<script>` the compiled code is inlined into
 /// (they become `<\/` and `<\!`), and control characters are shown as `\u{…}`. Line breaks
 /// must be split off first.
-pub(crate) fn escape(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
+/// The line is borrowed as it is (without trailing spaces) when nothing needs escaping.
+pub(crate) fn escape(line: &str) -> Cow<'_, str> {
+    use std::fmt::Write as _;
+    let line = line.trim_end();
+    // Filled from the first character that needs escaping on.
+    let mut out: Option<String> = None;
     let mut previous: Option<char> = None;
-    for c in line.trim_end().chars() {
-        match c {
-            '/' if matches!(previous, Some('*' | '<')) => out.push_str("\\/"),
-            '!' if previous == Some('<') => out.push_str("\\!"),
-            '@' if previous.is_none_or(|p| p.is_whitespace() || p == '{') => out.push_str("\\@"),
-            '\t' => out.push(' '),
-            c if c.is_control() || is_line_break(c) => {
-                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-            }
-            c => out.push(c),
-        }
+    for (at, c) in line.char_indices() {
+        let escaped: Option<&str> = match c {
+            '/' if matches!(previous, Some('*' | '<')) => Some("\\/"),
+            '!' if previous == Some('<') => Some("\\!"),
+            '@' if previous.is_none_or(|p| p.is_whitespace() || p == '{') => Some("\\@"),
+            '\t' => Some(" "),
+            c if c.is_control() || is_line_break(c) => Some(""),
+            _ => None,
+        };
         previous = Some(c);
+        let out = match (escaped, &mut out) {
+            (None, None) => continue,
+            (None, Some(out)) => {
+                out.push(c);
+                continue;
+            }
+            (Some(_), Some(out)) => out,
+            (Some(_), None) => out.insert({
+                let mut out = String::with_capacity(line.len() + 8);
+                out.push_str(&line[..at]);
+                out
+            }),
+        };
+        match escaped {
+            Some("") => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            Some(text) => out.push_str(text),
+            None => {}
+        }
     }
-    out
+    match out {
+        Some(out) => Cow::Owned(out),
+        None => Cow::Borrowed(line),
+    }
 }
 
 #[cfg(test)]
@@ -150,13 +187,22 @@ mod tests {
         );
         assert_eq!(escape("nul \u{0} end  "), "nul \\u{0} end");
         assert_eq!(escape("</script> <!-- x"), "<\\/script> <\\!-- x");
+        assert_eq!(escape("a\tb\u{85}c"), "a b\\u{85}c");
+        assert_eq!(escape("@x"), "\\@x");
+        assert_eq!(escape("é */"), "é *\\/");
+        // Text that needs nothing is borrowed, without its trailing spaces.
+        assert!(matches!(escape("plain @ text"), Cow::Owned(text) if text == "plain \\@ text"));
+        assert!(matches!(
+            escape("plain text, a@b  "),
+            Cow::Borrowed("plain text, a@b")
+        ));
     }
 
     #[test]
     fn long_lines_wrap_at_spaces() {
         let mut out = Vec::new();
         let text = "word ".repeat(40);
-        wrap(text.trim_end(), &mut out);
+        wrap(Cow::Borrowed(text.trim_end()), &mut out);
         assert!(
             out.len() == 3 && out.iter().all(|l| l.len() <= WIDTH),
             "{out:?}"

@@ -103,6 +103,19 @@ pub(crate) fn type_key(wire: &str) -> String {
     out
 }
 
+/// [`type_key`], written where it is formatted.
+pub(crate) struct TypeKey<'a>(pub(crate) &'a str);
+
+impl std::fmt::Display for TypeKey<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if is_identifier(self.0) {
+            f.write_str(self.0)
+        } else {
+            f.write_str(&type_key(self.0))
+        }
+    }
+}
+
 /// [`type_key`], written at the end of `out`.
 pub(crate) fn write_type_key(out: &mut String, wire: &str) {
     if is_identifier(wire) {

@@ -3,12 +3,14 @@
 //! The file refers to no global type (`Record`, `Array`, `Promise`, ...), so a tool type named
 //! like one of them cannot change the meaning of another declaration.
 
+use std::fmt;
+
 use crate::HashMap;
 
 use super::jsdoc::{Doc, escape};
 use super::layout::write_list;
 use super::literal::string_literal;
-use super::names::type_key;
+use super::names::{TypeKey, type_key};
 use super::plan::Plan;
 use crate::ir::{Api, EnumDef, Field, StructDef, TaggedUnionDef, TypeDef, TypeRef, UntaggedDef};
 use crate::writer::SourceWriter;
@@ -85,8 +87,8 @@ fn write_fields(w: &mut SourceWriter, fields: &[Field]) {
         let optional = if field.required { "" } else { "?" };
         w.line_fmt(format_args!(
             "{}{optional}: {};",
-            type_key(&field.wire),
-            type_ref(&field.ty)
+            TypeKey(&field.wire),
+            TsType(&field.ty)
         ));
     }
 }
@@ -177,29 +179,33 @@ fn write_untagged(w: &mut SourceWriter, def: &UntaggedDef) {
     let last = def.variants.len() - 1;
     for (i, variant) in def.variants.iter().enumerate() {
         let end = if i == last { ";" } else { "" };
-        w.line_fmt(format_args!("| {}{end}", type_ref(variant)));
+        w.line_fmt(format_args!("| {}{end}", TsType(variant)));
     }
     w.dedent();
 }
 
-/// The TypeScript type of a use of a type.
-pub(crate) fn type_ref(ty: &TypeRef) -> String {
-    match ty {
-        TypeRef::String => "string".to_owned(),
-        TypeRef::Bool => "boolean".to_owned(),
-        TypeRef::Int32 | TypeRef::Float64 => "number".to_owned(),
-        TypeRef::Int64 => INT64.to_owned(),
-        TypeRef::Json => "unknown".to_owned(),
-        TypeRef::Named(name) => name.clone(),
-        TypeRef::Array(item) => match item.as_ref() {
-            TypeRef::Nullable(_) => format!("({})[]", type_ref(item)),
-            _ => format!("{}[]", type_ref(item)),
-        },
-        TypeRef::Map(value) => format!("{{ [key: string]: {} }}", type_ref(value)),
-        TypeRef::Nullable(inner) => match inner.as_ref() {
-            TypeRef::Json => "unknown".to_owned(),
-            inner => format!("{} | null", type_ref(inner)),
-        },
+/// The TypeScript type of a use of a type, written where it is formatted.
+pub(crate) struct TsType<'a>(pub(crate) &'a TypeRef);
+
+impl fmt::Display for TsType<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            TypeRef::String => f.write_str("string"),
+            TypeRef::Bool => f.write_str("boolean"),
+            TypeRef::Int32 | TypeRef::Float64 => f.write_str("number"),
+            TypeRef::Int64 => f.write_str(INT64),
+            TypeRef::Json => f.write_str("unknown"),
+            TypeRef::Named(name) => f.write_str(name),
+            TypeRef::Array(item) => match item.as_ref() {
+                TypeRef::Nullable(_) => write!(f, "({})[]", TsType(item)),
+                _ => write!(f, "{}[]", TsType(item)),
+            },
+            TypeRef::Map(value) => write!(f, "{{ [key: string]: {} }}", TsType(value)),
+            TypeRef::Nullable(inner) => match inner.as_ref() {
+                TypeRef::Json => f.write_str("unknown"),
+                inner => write!(f, "{} | null", TsType(inner)),
+            },
+        }
     }
 }
 
@@ -214,6 +220,7 @@ mod tests {
     #[test]
     fn type_refs() {
         use TypeRef::*;
+        let type_ref = |ty: &TypeRef| TsType(ty).to_string();
         assert_eq!(type_ref(&Int64), "Int64");
         assert_eq!(type_ref(&Nullable(b(Json))), "unknown");
         assert_eq!(
