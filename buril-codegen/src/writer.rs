@@ -70,6 +70,16 @@ impl SourceWriter {
         }
     }
 
+    /// A writer indenting by `indent` per level, with room for `bytes` of text: a file written
+    /// for many tools then grows without being copied.
+    pub fn with_capacity(indent: &'static str, bytes: usize) -> Self {
+        SourceWriter {
+            text: String::with_capacity(bytes),
+            depth: 0,
+            indent,
+        }
+    }
+
     /// Writes one line at the current depth (a blank line when `line` is empty).
     pub fn line(&mut self, line: impl AsRef<str>) -> &mut Self {
         let line = line.as_ref();

@@ -52,7 +52,7 @@ impl LanguageWriter for CSharp {
 
         let mut files = Vec::new();
 
-        let mut w = file(api, &[]);
+        let mut w = file(api, &[], 1024);
         client::write_client(&mut w, api)?;
         files.push(finish(w, "csharp/Buril.Client.cs"));
 
@@ -67,11 +67,11 @@ impl LanguageWriter for CSharp {
             contents: w.finish(),
         });
 
-        let mut w = file(api, &[]);
+        let mut w = file(api, &[], 4096);
         tools::write_tools(&mut w, api)?;
         files.push(finish(w, "csharp/Buril.Tools.cs"));
 
-        let mut w = file(api, types::PREAMBLE);
+        let mut w = file(api, types::PREAMBLE, 4096);
         types::write_types(&mut w, api, &fallback_summaries(api))?;
         files.push(finish(w, "csharp/Buril.Types.cs"));
 
@@ -80,9 +80,10 @@ impl LanguageWriter for CSharp {
     }
 }
 
-/// A file's header, preamble and namespace opening.
-fn file(api: &Api, preamble: &[&str]) -> SourceWriter {
-    let mut w = SourceWriter::new("    ");
+/// A file's header, preamble and namespace opening, with room for about `per_tool` bytes per
+/// tool (the file then grows without being copied).
+fn file(api: &Api, preamble: &[&str], per_tool: usize) -> SourceWriter {
+    let mut w = SourceWriter::with_capacity("    ", 4096 + per_tool * api.tools.len());
     for line in header_lines(api) {
         w.line_fmt(format_args!("// {line}"));
     }
