@@ -1,6 +1,8 @@
 //! Identifiers and property keys: which names are valid, which must be escaped, and a registry
 //! that reports two things wanting the same exported name instead of renaming one.
 
+use std::borrow::Cow;
+
 use crate::HashMap;
 
 use super::literal::write_string;
@@ -144,43 +146,110 @@ pub(crate) fn write_literal_key(out: &mut String, wire: &str) {
     }
 }
 
-/// Every name the generated files export (they all meet in `index.ts`), with what each names,
-/// so that a second use of a name is reported rather than silently shadowed or renamed.
-#[derive(Debug, Default)]
-pub(crate) struct Registry {
-    names: HashMap<String, String>,
+/// What an exported name names, for the message when two things would share it. Worded only
+/// then: with thousands of tools, a message built for every name was a tenth of the writer's
+/// allocations.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum What<'a> {
+    /// An item the runtime part of a file exports.
+    Runtime {
+        /// The item.
+        name: &'a str,
+        /// The file.
+        file: &'a str,
+    },
+    /// The alias for 64-bit integers.
+    Int64,
+    /// A named type of the IR.
+    Type(&'a str),
+    /// A variant of a tagged union.
+    Variant {
+        /// Its tag value.
+        tag: &'a str,
+        /// The union's name.
+        union: &'a str,
+    },
+    /// The constant listing an enum's values, by the enum's name.
+    EnumValues(&'a str),
+    /// The client function of a tool, by wire name.
+    ClientFunction(&'a str),
+    /// The definition constant of a tool, by wire name.
+    DefinitionConstant(&'a str),
+    /// The deprecated function of an alias.
+    AliasFunction {
+        /// The alias.
+        alias: &'a str,
+        /// The tool's wire name.
+        tool: &'a str,
+    },
 }
 
-impl Registry {
+impl std::fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            What::Runtime { name, file } => write!(f, "the runtime item `{name}` of `{file}`"),
+            What::Int64 => f.write_str("the 64-bit integer alias of `types.ts`"),
+            What::Type(name) => write!(f, "the type `{name}`"),
+            What::Variant { tag, union } => {
+                write!(f, "the `{tag}` variant of the tagged union `{union}`")
+            }
+            What::EnumValues(name) => write!(f, "the list of values of the enum `{name}`"),
+            What::ClientFunction(tool) => write!(f, "the client function of the tool `{tool}`"),
+            What::DefinitionConstant(tool) => {
+                write!(f, "the definition constant of the tool `{tool}`")
+            }
+            What::AliasFunction { alias, tool } => {
+                write!(
+                    f,
+                    "the deprecated function of `{alias}` (an alias of `{tool}`)"
+                )
+            }
+        }
+    }
+}
+
+/// Every name the generated files export (they all meet in `index.ts`), with what each names,
+/// so that a second use of a name is reported rather than silently shadowed or renamed. Names
+/// are borrowed from the IR where they can be.
+#[derive(Debug, Default)]
+pub(crate) struct Registry<'a> {
+    names: HashMap<Cow<'a, str>, What<'a>>,
+}
+
+impl<'a> Registry<'a> {
     /// Claims `name` for a type. Fails when it is not an identifier or is taken.
-    pub(crate) fn claim_type(&mut self, name: &str, what: impl Into<String>) -> Result<(), String> {
-        self.claim(name, what.into(), false)
+    pub(crate) fn claim_type(
+        &mut self,
+        name: impl Into<Cow<'a, str>>,
+        what: What<'a>,
+    ) -> Result<(), String> {
+        self.claim(name.into(), what, false)
     }
 
     /// Claims `name` for a value (function, constant). Fails when it is not an identifier, is a
     /// reserved word, or is taken.
     pub(crate) fn claim_value(
         &mut self,
-        name: &str,
-        what: impl Into<String>,
+        name: impl Into<Cow<'a, str>>,
+        what: What<'a>,
     ) -> Result<(), String> {
-        self.claim(name, what.into(), true)
+        self.claim(name.into(), what, true)
     }
 
-    fn claim(&mut self, name: &str, what: String, value: bool) -> Result<(), String> {
-        if !is_identifier(name) || (value && is_reserved(name)) {
+    fn claim(&mut self, name: Cow<'a, str>, what: What<'a>, value: bool) -> Result<(), String> {
+        if !is_identifier(&name) || (value && is_reserved(&name)) {
             return Err(format!(
                 "{what} would be named `{name}`, which is not a valid TypeScript identifier; \
                  rename it"
             ));
         }
-        if let Some(first) = self.names.get(name) {
+        if let Some(first) = self.names.get(name.as_ref()) {
             return Err(format!(
                 "`{name}` would name both {first} and {what}; rename one of them (nothing is \
                  renamed silently)"
             ));
         }
-        self.names.insert(name.to_owned(), what);
+        self.names.insert(name, what);
         Ok(())
     }
 }
@@ -213,14 +282,57 @@ mod tests {
     #[test]
     fn a_second_claim_is_an_error() {
         let mut registry = Registry::default();
-        registry.claim_type("ToolMap", "the tool map").unwrap();
+        let runtime = What::Runtime {
+            name: "ToolMap",
+            file: "tools.ts",
+        };
+        registry.claim_type("ToolMap", runtime).unwrap();
         let error = registry
-            .claim_type("ToolMap", "the type `ToolMap`")
+            .claim_type(String::from("ToolMap"), What::Type("ToolMap"))
             .unwrap_err();
-        assert!(error.contains("the tool map"), "{error}");
-        assert!(registry.claim_value("delete", "x").is_err());
-        assert!(registry.claim_value("a-b", "x").is_err());
-        assert!(registry.claim_type("NaN", "x").is_ok());
-        assert!(registry.claim_value("NaN", "y").is_err());
+        assert_eq!(
+            error,
+            "`ToolMap` would name both the runtime item `ToolMap` of `tools.ts` and the type \
+             `ToolMap`; rename one of them (nothing is renamed silently)"
+        );
+        let error = registry
+            .claim_value("delete", What::ClientFunction("delete"))
+            .unwrap_err();
+        assert_eq!(
+            error,
+            "the client function of the tool `delete` would be named `delete`, which is not a \
+             valid TypeScript identifier; rename it"
+        );
+        let alias = What::AliasFunction {
+            alias: "a-b",
+            tool: "t",
+        };
+        let error = registry.claim_value("a-b", alias).unwrap_err();
+        assert!(
+            error.starts_with("the deprecated function of `a-b` (an alias of `t`) would be"),
+            "{error}"
+        );
+        assert!(registry.claim_type("NaN", What::Type("NaN")).is_ok());
+        let error = registry
+            .claim_value("NaN", What::EnumValues("E"))
+            .unwrap_err();
+        // `NaN` is a global value: reserved for values, free for types.
+        assert!(
+            error.starts_with("the list of values of the enum `E` would be named `NaN`"),
+            "{error}"
+        );
+        let error = registry
+            .claim_type(
+                "NaN",
+                What::Variant {
+                    tag: "n",
+                    union: "U",
+                },
+            )
+            .unwrap_err();
+        assert!(
+            error.contains("both the type `NaN` and the `n` variant of the tagged union `U`"),
+            "{error}"
+        );
     }
 }

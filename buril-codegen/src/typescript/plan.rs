@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::HashSet;
 
-use super::names::{Registry, value_name};
+use super::names::{Registry, What, value_name};
 use super::{client, envelope, tools, types};
 use crate::ir::{Api, TypeDef, camel_case};
 
@@ -39,37 +39,34 @@ impl Plan {
             ("client.ts", client::EXPORTS),
         ] {
             for name in names {
-                let what = format!("the runtime item `{name}` of `{file}`");
+                let what = What::Runtime { name, file };
                 if name.starts_with(|c: char| c.is_ascii_uppercase()) {
-                    registry.claim_type(name, what)?;
+                    registry.claim_type(*name, what)?;
                 } else {
-                    registry.claim_value(name, what)?;
+                    registry.claim_value(*name, what)?;
                 }
             }
         }
-        registry.claim_type(types::INT64, "the 64-bit integer alias of `types.ts`")?;
+        registry.claim_type(types::INT64, What::Int64)?;
         let mut enum_values = BTreeMap::new();
         for def in api.types.values() {
             let name = def.name();
-            registry.claim_type(name, format!("the type `{name}`"))?;
+            registry.claim_type(name, What::Type(name))?;
             match def {
                 TypeDef::TaggedUnion(union) => {
                     for variant in &union.variants {
                         registry.claim_type(
-                            &variant.name,
-                            format!(
-                                "the `{}` variant of the tagged union `{name}`",
-                                variant.tag_value
-                            ),
+                            variant.name.as_str(),
+                            What::Variant {
+                                tag: &variant.tag_value,
+                                union: name,
+                            },
                         )?;
                     }
                 }
                 TypeDef::Enum(_) => {
                     let constant = format!("{}Values", camel_case(name));
-                    registry.claim_value(
-                        &constant,
-                        format!("the list of values of the enum `{name}`"),
-                    )?;
+                    registry.claim_value(constant.clone(), What::EnumValues(name))?;
                     enum_values.insert(name.to_owned(), constant);
                 }
                 TypeDef::Struct(_) | TypeDef::Untagged(_) => {}
@@ -82,15 +79,9 @@ impl Plan {
                 return Err(format!("two tools are named `{}`", tool.name));
             }
             let function = value_name(&tool.camel);
-            registry.claim_value(
-                &function,
-                format!("the client function of the tool `{}`", tool.name),
-            )?;
+            registry.claim_value(function.clone(), What::ClientFunction(&tool.name))?;
             let constant = format!("{}Tool", tool.camel);
-            registry.claim_value(
-                &constant,
-                format!("the definition constant of the tool `{}`", tool.name),
-            )?;
+            registry.claim_value(constant.clone(), What::DefinitionConstant(&tool.name))?;
             tools.push(ToolNames {
                 function,
                 constant,
@@ -107,11 +98,11 @@ impl Plan {
                 }
                 let function = value_name(&camel_case(alias));
                 registry.claim_value(
-                    &function,
-                    format!(
-                        "the deprecated function of `{alias}` (an alias of `{}`)",
-                        tool.name
-                    ),
+                    function.clone(),
+                    What::AliasFunction {
+                        alias,
+                        tool: &tool.name,
+                    },
                 )?;
                 names.aliases.push((alias.clone(), function));
             }
