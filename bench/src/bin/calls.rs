@@ -148,7 +148,10 @@ fn quantile(values: &[f64], q: f64) -> f64 {
 }
 
 /// `codegen-linear/csharp 10`: generation for 1,000 tools ten times, then for 10,000 tools once,
-/// `rounds` times in turn, so that both see the same machine. See [`compare_sizes`].
+/// `rounds` times in turn, so that both see the same machine. Each round also times a reference
+/// job that is linear by construction and allocates as generation does: building the synthetic
+/// sources of 1,000 and of 10,000 tools (the same code per tool) and dropping them. Its ratio is
+/// what this machine gives for ten times the work and memory. See [`compare_sizes`].
 fn codegen_linear(language: &str, rounds: usize) -> ExitCode {
     let (Some(small), Some(large)) = (generator(language, 1_000), generator(language, 10_000))
     else {
@@ -157,10 +160,29 @@ fn codegen_linear(language: &str, rounds: usize) -> ExitCode {
     // Warm up both.
     time_generation(&small);
     time_generation(&large);
+    let reference = |tools: usize| {
+        let start = std::time::Instant::now();
+        drop(black_box(buril_bench::synthetic::sources(tools)));
+        start.elapsed().as_secs_f64() * 1e3
+    };
     compare_sizes(language, rounds, false, || {
         let ten: Vec<f64> = (0..10).map(|_| time_generation(&small)).collect();
-        Some((median(&ten), time_generation(&large)))
+        let large = time_generation(&large);
+        let ten_references: Vec<f64> = (0..10).map(|_| reference(1_000)).collect();
+        Some(Round {
+            small: median(&ten),
+            large,
+            reference: Some(reference(10_000) / median(&ten_references)),
+        })
     })
+}
+
+/// One round of [`compare_sizes`]: ms for 1,000 tools and for 10,000, and the reference ratio
+/// measured in the same round, if any.
+struct Round {
+    small: f64,
+    large: f64,
+    reference: Option<f64>,
 }
 
 /// `codegen-cold/csharp 10`: `codegen-once` for 1,000 and for 10,000 tools, each in a fresh
@@ -175,40 +197,57 @@ fn codegen_cold(language: &str, rounds: usize) -> ExitCode {
         String::from_utf8(output.stdout).ok()?.trim().parse().ok()
     };
     compare_sizes(language, rounds, true, || {
-        Some((once(1_000)?, once(10_000)?))
+        Some(Round {
+            small: once(1_000)?,
+            large: once(10_000)?,
+            reference: None,
+        })
     })
 }
 
-/// Runs `round` (the ms for 1,000 tools and for 10,000) `rounds` times and prints the median
-/// time of each and the median of the per-round ratios (10,000 over 1,000; 10 is linear), as
-/// JSON.
+/// Runs `round` `rounds` times and prints the median time of each size and the median of the
+/// per-round ratios (10,000 over 1,000; 10 is linear), as JSON. With a reference, also its
+/// median ratio and the median of the per-round quotients (generation's ratio over the
+/// reference's: 1 is "as linear as this machine gets").
 fn compare_sizes(
     language: &str,
     rounds: usize,
     cold: bool,
-    mut round: impl FnMut() -> Option<(f64, f64)>,
+    mut round: impl FnMut() -> Option<Round>,
 ) -> ExitCode {
     let (mut small_ms, mut large_ms, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut references, mut over_reference) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
-        let Some((small, large)) = round() else {
+        let Some(Round {
+            small,
+            large,
+            reference,
+        }) = round()
+        else {
             return usage();
         };
         small_ms.push(small);
         large_ms.push(large);
         ratios.push(large / small);
+        if let Some(reference) = reference {
+            references.push(reference);
+            over_reference.push(large / small / reference);
+        }
     }
-    println!(
-        "{}",
-        serde_json::json!({
-            "language": language,
-            "rounds": rounds,
-            "cold": cold,
-            "ms_1000": median(&small_ms),
-            "ms_10000": median(&large_ms),
-            "ratio": median(&ratios),
-            "ratio_p25_p75": [quantile(&ratios, 0.25), quantile(&ratios, 0.75)],
-        })
-    );
+    let mut report = serde_json::json!({
+        "language": language,
+        "rounds": rounds,
+        "cold": cold,
+        "ms_1000": median(&small_ms),
+        "ms_10000": median(&large_ms),
+        "ratio": median(&ratios),
+        "ratio_p25_p75": [quantile(&ratios, 0.25), quantile(&ratios, 0.75)],
+    });
+    if !references.is_empty() {
+        report["reference_ratio"] = median(&references).into();
+        report["ratio_over_reference"] = median(&over_reference).into();
+    }
+    println!("{report}");
     ExitCode::SUCCESS
 }
 
