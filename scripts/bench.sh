@@ -88,7 +88,7 @@ mcp() {
   build_bins
   : >"$OUT/mcp.jsonl"
   for _ in $(seq "$RUNS"); do
-    for server in buril rmcp; do
+    for server in buril buril-inline rmcp; do
       "$TARGET/release/mcp-client" "$server" 20000 | tee -a "$OUT/mcp.jsonl"
     done
   done
@@ -195,11 +195,13 @@ report() {
   done
   echo
   echo "== goal 6: MCP over stdio (median of $RUNS runs; 32 in flight for throughput, one at a time for latency)"
-  for server in buril rmcp; do
-    printf "%-6s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs\n" "$server" "$(mcp_field $server requests_per_second)" \
+  for server in buril buril-inline rmcp; do
+    printf "%-12s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs\n" "$server" "$(mcp_field $server requests_per_second)" \
       "$(mcp_field $server p50_us)" "$(mcp_field $server p99_us)" 2>/dev/null || true
   done
-  echo "buril/rmcp: throughput $(ratio "$(mcp_field buril requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field buril p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field buril p99_us)" "$(mcp_field rmcp p99_us)")x (lower is better)"
+  for server in buril buril-inline; do
+    echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x (lower is better)"
+  done
 }
 
 case "$what" in

@@ -32,6 +32,20 @@ fn bench_spawn(
     work::spawn(name, x, tag)
 }
 
+/// The same tool, `inline`: it never blocks, so from async code (the MCP server) it runs on the
+/// calling task instead of a thread of the blocking pool, as rmcp runs its sync tools.
+#[buril::tool(off_thread, inline)]
+fn bench_spawn_inline(
+    /// The object's name.
+    name: String,
+    /// Position along x, in metres.
+    x: f64,
+    /// An optional tag.
+    tag: Option<String>,
+) -> Spawned {
+    work::spawn(name, x, tag)
+}
+
 /// The same tool on the host's main thread (the default for tools that do not say
 /// `off_thread`): every call is handed to the dispatcher's main thread and waited for.
 #[buril::tool]

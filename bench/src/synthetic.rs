@@ -55,6 +55,7 @@ pub fn descriptors(n: usize) -> Vec<&'static ToolDescriptor> {
                 aliases: &[],
                 annotations: Annotations::default(),
                 off_thread: true,
+                inline: false,
                 dangerous: false,
                 returns_unit: false,
                 location: SourceLocation {

@@ -3,6 +3,7 @@
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
+use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, Lit, LitBool};
 
 use crate::ctxt::Ctxt;
@@ -22,6 +23,8 @@ pub struct Attrs {
     pub family: Option<Sp<String>>,
     pub aliases: Vec<Sp<String>>,
     pub off_thread: bool,
+    /// Where `inline` was set to true.
+    pub inline: Option<Span>,
     pub dangerous: bool,
     pub undocumented_params: bool,
     pub title: Option<String>,
@@ -69,6 +72,7 @@ impl Attrs {
             TITLE => self.title = Some(string_value(meta, key)?.value),
             ALIASES => self.aliases = string_list(cx, meta)?,
             OFF_THREAD => self.off_thread = flag(meta)?,
+            INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
             DANGEROUS => self.dangerous = flag(meta)?,
             UNDOCUMENTED_PARAMS => self.undocumented_params = flag(meta)?,
             READ_ONLY => self.read_only = Some(flag(meta)?),

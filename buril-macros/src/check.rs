@@ -28,7 +28,29 @@ pub fn check(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) -> Resolved {
     check_param_docs(cx, attrs, function);
     check_param_kinds(cx, function);
     check_return(cx, function);
+    check_inline(cx, attrs, function);
     Resolved { name, family }
+}
+
+/// `inline` runs a sync tool on the caller's thread: the tool must be allowed off the main
+/// thread, and an async tool has no thread of its own to save.
+fn check_inline(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
+    let Some(span) = attrs.inline else {
+        return;
+    };
+    if function.is_async {
+        cx.error_at(
+            span,
+            "`inline` is for sync tools: an `async fn` tool already runs as a task, without a \
+             thread of its own; remove `inline`",
+        );
+    } else if !attrs.off_thread {
+        cx.error_at(
+            span,
+            "`inline` runs the tool on whatever thread calls it, so it must be allowed off the \
+             main thread: write `#[buril::tool(off_thread, inline)]`",
+        );
+    }
 }
 
 /// The name is `<family>_<verb>[_<noun>...]`, lowercase snake case, at most 64 characters.

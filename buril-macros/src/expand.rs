@@ -291,6 +291,7 @@ fn meta(
     let idempotent = some_bool(attrs.idempotent);
     let open_world = some_bool(attrs.open_world);
     let off_thread = attrs.off_thread;
+    let inline = attrs.inline.is_some();
     let dangerous = attrs.dangerous;
     let location = quote_spanned! {function.ident.span()=>
         #private::SourceLocation {
@@ -313,6 +314,7 @@ fn meta(
                 open_world: #open_world,
             },
             off_thread: #off_thread,
+            inline: #inline,
             dangerous: #dangerous,
             returns_unit: #returns_unit,
             location: #location,

@@ -4,6 +4,7 @@ pub const NAME: &str = "name";
 pub const FAMILY: &str = "family";
 pub const ALIASES: &str = "aliases";
 pub const OFF_THREAD: &str = "off_thread";
+pub const INLINE: &str = "inline";
 pub const DANGEROUS: &str = "dangerous";
 pub const UNDOCUMENTED_PARAMS: &str = "undocumented_params";
 pub const TITLE: &str = "title";
@@ -19,6 +20,7 @@ pub const ALL: &[&str] = &[
     FAMILY,
     ALIASES,
     OFF_THREAD,
+    INLINE,
     DANGEROUS,
     UNDOCUMENTED_PARAMS,
     TITLE,

@@ -300,6 +300,7 @@ const fn meta(name: &'static str) -> ToolMeta {
             open_world: None,
         },
         off_thread: true,
+        inline: false,
         dangerous: false,
         returns_unit: false,
         location: SourceLocation {

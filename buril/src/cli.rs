@@ -414,6 +414,7 @@ fn describe(
             map.insert("family".into(), tool.family().into());
             map.insert("aliases".into(), json!(tool.aliases()));
             map.insert("offThread".into(), tool.is_off_thread().into());
+            map.insert("inline".into(), tool.is_inline().into());
             map.insert("dangerous".into(), tool.is_dangerous().into());
             map.insert("async".into(), tool.is_async().into());
             map.insert("location".into(), tool.location().to_string().into());
@@ -431,7 +432,9 @@ fn describe(
     }
     writeln!(out)?;
     writeln!(out, "family:    {}", tool.family())?;
-    let thread = if tool.is_off_thread() {
+    let thread = if tool.is_inline() {
+        "the calling thread (off_thread, inline)"
+    } else if tool.is_off_thread() {
         "any thread (off_thread)"
     } else {
         "main thread"

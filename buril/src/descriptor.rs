@@ -77,6 +77,11 @@ pub struct ToolMeta {
     pub annotations: Annotations,
     /// The tool may run on any thread, not only the host's main thread.
     pub off_thread: bool,
+    /// The tool returns quickly and never blocks: it runs on the thread or task that calls it,
+    /// instead of being handed to a thread of the pool (`#[tool(off_thread, inline)]`). Its
+    /// timeout cannot interrupt it; a result that comes after the deadline is answered as a
+    /// timeout. Only for sync tools that are `off_thread`.
+    pub inline: bool,
     /// The tool stays off until the host enables it.
     pub dangerous: bool,
     /// The tool returns `()`: its data is the empty object.
@@ -146,6 +151,12 @@ impl ToolDescriptor {
     /// Whether the tool may run off the main thread.
     pub fn is_off_thread(&self) -> bool {
         self.meta.off_thread
+    }
+
+    /// Whether the tool runs on the thread or task that calls it (see [`ToolMeta::inline`]).
+    /// Always false for a tool that is not `off_thread` or is async.
+    pub fn is_inline(&self) -> bool {
+        self.meta.inline && self.meta.off_thread && !self.is_async()
     }
 
     /// Whether the tool stays off until the host enables it.

@@ -49,6 +49,7 @@
 //! | `family = "..."` | the family, when it is more than the name's first segment (`agent_team`) |
 //! | `aliases = ["..."]` | former names: still callable, reported as deprecated |
 //! | `off_thread` | may run on any thread; otherwise the tool runs on the host's main thread |
+//! | `inline` | with `off_thread`, for sync tools that return quickly and never block: runs on the calling thread or task, no hand-off to the pool (see [Threads](#threads)) |
 //! | `dangerous` | off until the host enables it |
 //! | `undocumented_params` | allows parameters without doc comments |
 //! | `title = "..."`, `read_only`, `destructive`, `idempotent`, `open_world` | MCP annotations; a flag may be written `key = false` |
@@ -69,6 +70,15 @@
 //! # Threads
 //!
 //! A tool runs on the host's main thread unless it is `off_thread`: see [`MainThread`].
+//!
+//! An `off_thread` sync tool called from async code (the MCP server, [`Dispatcher::call_async`])
+//! is handed to a thread of the dispatcher's blocking pool, so that a tool that blocks (file or
+//! network IO, a long computation) never stalls the server, and its timeout can answer the caller
+//! while it runs. A sync tool that returns in microseconds and never blocks can say
+//! `#[buril::tool(off_thread, inline)]` to run on the calling task instead, saving two thread
+//! wake-ups per call; its timeout then cannot interrupt it, and a result that comes after the
+//! deadline is answered as a timeout. `inline` on an async tool, or without `off_thread`, does
+//! not compile.
 
 #![warn(missing_docs)]
 

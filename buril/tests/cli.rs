@@ -42,7 +42,7 @@ fn cli_sleep(
 }
 
 /// Always fails.
-#[buril::tool(off_thread)]
+#[buril::tool(off_thread, inline)]
 fn cli_fail() -> Result<u8, ToolError> {
     Err(ToolError::runtime("it broke"))
 }
@@ -212,6 +212,12 @@ fn describe_shows_parameters_and_schemas() {
     );
     assert!(out.contains("aliases:   cli_nap (deprecated)\n"), "{out}");
 
+    let (_, out, _) = run(&["describe", "cli_fail"]);
+    assert!(
+        out.contains("runs on:   the calling thread (off_thread, inline)\n"),
+        "{out}"
+    );
+
     let (_, out, _) = run(&["describe", "x_nuke"]);
     assert!(out.contains("async:     yes\n"), "{out}");
     assert!(
@@ -230,12 +236,15 @@ fn describe_json_adds_the_flags() {
     assert_eq!(tool["family"], "cli");
     assert_eq!(tool["aliases"], json!(["cli_nap"]));
     assert_eq!(tool["offThread"], true);
+    assert_eq!(tool["inline"], false);
     assert_eq!(tool["dangerous"], false);
     assert_eq!(tool["async"], false);
     assert!(
         tool["location"].as_str().unwrap().contains("cli.rs:"),
         "{tool}"
     );
+    let (_, out, _) = run(&["describe", "cli_fail", "--json"]);
+    assert_eq!(parse(&out)["inline"], true);
 }
 
 #[test]

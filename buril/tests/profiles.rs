@@ -333,6 +333,7 @@ fn hand(name: &'static str, input: fn(&mut SchemaGenerator) -> Schema) -> &'stat
         aliases: &[],
         annotations: Annotations::default(),
         off_thread: true,
+        inline: false,
         dangerous: false,
         returns_unit: true,
         location: SourceLocation {

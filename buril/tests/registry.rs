@@ -45,6 +45,7 @@ fn meta(name: &'static str, aliases: &'static [&'static str], file: &'static str
         aliases,
         annotations: Annotations::default(),
         off_thread: true,
+        inline: false,
         dangerous: false,
         returns_unit: false,
         location: SourceLocation {
@@ -244,6 +245,7 @@ fn a_dispatcher_serves_a_custom_registry() {
             leak(ToolDescriptor::new(
                 ToolMeta {
                     off_thread: false,
+                    inline: false,
                     ..meta("hand_shout", &[], "shout.rs")
                 },
                 Invoke::Async(shout),

@@ -458,3 +458,111 @@ async fn a_hundred_concurrent_async_calls() {
     assert_eq!(tracker.overlaps.load(Ordering::SeqCst), 0);
     assert_eq!(tracker.main_threads.lock().unwrap().len(), 1);
 }
+
+/// Says which thread it runs on, off the main thread, handed to the pool.
+#[buril::tool(off_thread)]
+fn th_where_pooled() -> String {
+    format!("{:?}", thread::current().id())
+}
+
+/// Says which thread it runs on: off the main thread, on the calling thread.
+#[buril::tool(off_thread, inline)]
+fn th_where_inline() -> String {
+    format!("{:?}", thread::current().id())
+}
+
+/// Sleeps `ms` milliseconds on the calling thread (an `inline` tool that breaks its word), then
+/// records that it returned.
+#[buril::tool(off_thread, inline)]
+fn th_slow_inline(
+    /// How long to sleep.
+    ms: u64,
+    ctx: &buril::Context,
+) -> bool {
+    thread::sleep(Duration::from_millis(ms));
+    if let Some(returned) = ctx.try_state::<Arc<AtomicBool>>() {
+        returned.store(true, Ordering::SeqCst);
+    }
+    true
+}
+
+/// Panics, inline.
+#[buril::tool(off_thread, inline)]
+fn th_boom_inline() -> bool {
+    panic!("inline boom")
+}
+
+fn with_timeout(ms: u64) -> CallOptions {
+    CallOptions {
+        timeout: Some(Duration::from_millis(ms)),
+        ..CallOptions::default()
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_inline_tool_runs_in_the_calling_task() {
+    let d = Dispatcher::new();
+    let here = format!("{:?}", thread::current().id());
+    let inline = d.call_async("th_where_inline", json!({})).await;
+    assert_eq!(*result(&inline), here);
+    let timed = d
+        .invoke_async("th_where_inline", json!({}), with_timeout(5_000))
+        .await;
+    assert_eq!(timed.data(), Some(&json!({"result": here})));
+    // The same tool without `inline` is handed to the blocking pool.
+    let pooled = d.call_async("th_where_pooled", json!({})).await;
+    assert_ne!(*result(&pooled), here);
+    assert!(d.registry().get("th_where_inline").unwrap().is_inline());
+    assert!(!d.registry().get("th_where_pooled").unwrap().is_inline());
+}
+
+#[test]
+fn an_inline_tool_with_a_timeout_runs_on_the_calling_thread() {
+    let d = Dispatcher::new();
+    let here = format!("{:?}", thread::current().id());
+    let inline = d.invoke_with("th_where_inline", json!({}), with_timeout(5_000));
+    assert_eq!(inline.data(), Some(&json!({"result": here})));
+    // Without `inline`, a call with a timeout runs on a worker so that the timeout can answer.
+    let pooled = d.invoke_with("th_where_pooled", json!({}), with_timeout(5_000));
+    assert_ne!(pooled.data(), Some(&json!({"result": here})));
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_inline_tool_past_its_deadline_is_answered_as_a_timeout_when_it_returns() {
+    let returned = Arc::new(AtomicBool::new(false));
+    let d = Dispatcher::builder().state(returned.clone()).build();
+    let outcome = d
+        .invoke_async("th_slow_inline", json!({"ms": 80}), with_timeout(10))
+        .await;
+    // Not interrupted: the tool ran to its end, then the late result became a timeout.
+    assert!(returned.load(Ordering::SeqCst));
+    assert_eq!(
+        outcome.error_kind(),
+        Some(buril::ErrorKind::Timeout),
+        "{outcome:?}"
+    );
+    // In time, the same tool answers.
+    let outcome = d
+        .invoke_async("th_slow_inline", json!({"ms": 1}), with_timeout(5_000))
+        .await;
+    assert_eq!(outcome.data(), Some(&json!({"result": true})));
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_inline_tool_that_panics_answers_an_error_and_the_task_goes_on() {
+    let d = Dispatcher::new();
+    let envelope = d.call_async("th_boom_inline", json!({})).await;
+    assert_eq!(
+        envelope,
+        json!({
+            "ok": false,
+            "type": "panic",
+            "error": "the tool `th_boom_inline` panicked: inline boom"
+        })
+    );
+    let here = format!("{:?}", thread::current().id());
+    assert_eq!(
+        *result(&d.call_async("th_where_inline", json!({})).await),
+        here
+    );
+}

@@ -6,7 +6,9 @@
 //! - throughput: `tools/call` pipelined with 32 requests in flight; requests per second.
 //!
 //! ```text
-//! mcp-client buril [CALLS]    # prints one JSON line of figures
+//! mcp-client buril [CALLS]          # prints one JSON line of figures
+//! mcp-client buril-inline [CALLS]   # the buril server, calling the tool's `inline` twin
+//! mcp-client rmcp [CALLS]
 //! ```
 
 use std::io::{BufRead, BufReader, Write};
@@ -22,15 +24,21 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let kind = args.next().unwrap_or_default();
     let calls: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(20_000);
-    if kind != "buril" && kind != "rmcp" {
-        eprintln!("usage: mcp-client (buril|rmcp) [CALLS]");
-        return ExitCode::from(2);
-    }
+    // The server to start, and the tool to call on it.
+    let (server_kind, tool) = match kind.as_str() {
+        "buril" => ("buril", "bench_spawn"),
+        "buril-inline" => ("buril", "bench_spawn_inline"),
+        "rmcp" => ("rmcp", "bench_spawn"),
+        _ => {
+            eprintln!("usage: mcp-client (buril|buril-inline|rmcp) [CALLS]");
+            return ExitCode::from(2);
+        }
+    };
     let server = std::env::current_exe()
         .expect("this binary's path")
         .with_file_name("mcp-server");
     let mut child = Command::new(server)
-        .arg(&kind)
+        .arg(server_kind)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -76,7 +84,7 @@ fn main() -> ExitCode {
 
     let request = |id: usize| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-            "name": "bench_spawn",
+            "name": tool,
             "arguments": {"name": "crate_01", "x": 12.5, "tag": "props"}
         }})
     };

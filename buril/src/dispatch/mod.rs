@@ -596,6 +596,10 @@ impl Dispatcher {
         }
         match invoke {
             Invoke::Sync(function) if deadline.is_none() => run_sync(name, function, &ctx, args),
+            // Never blocks, by its author's word: run here, its deadline checked when it returns.
+            Invoke::Sync(function) if tool.is_inline() => {
+                late(run_sync(name, function, &ctx, args), name, deadline)
+            }
             Invoke::Sync(function) => {
                 let cancel = ctx.cancel_token().clone();
                 let (tx, rx) = mpsc::sync_channel(1);
@@ -628,7 +632,8 @@ impl Dispatcher {
 
     /// Runs a prepared call in the caller's task, whatever executor drives it: the tool itself
     /// runs on the dispatcher's runtime (a sync tool on its blocking pool, an async one as a
-    /// task) or on the main thread, and the deadline is a timer of the dispatcher's runtime.
+    /// task), in the caller's task itself (an `inline` sync tool), or on the main thread, and the
+    /// deadline is a timer of the dispatcher's runtime.
     /// No hop through another task on the way, so a call costs the caller one wake-up.
     async fn execute_async(&self, prepared: Prepared) -> CallResult {
         let Prepared {
@@ -640,6 +645,17 @@ impl Dispatcher {
         } = prepared;
         let cancel = ctx.cancel_token().clone();
         let name = tool.name();
+        // Never blocks, by its author's word: run in the caller's task, no thread hop; its
+        // deadline is checked when it returns.
+        if let Invoke::Sync(function) = tool.invoke()
+            && tool.is_inline()
+        {
+            let result = late(run_sync(name, function, &ctx, args), name, deadline);
+            if result.is_err() {
+                cancel.cancel();
+            }
+            return result;
+        }
         let (tx, rx) = tokio::sync::oneshot::channel::<CallResult>();
         // Aborts (after the grace period) an async tool whose call ends without its result:
         // timed out, cancelled, or this future dropped.
