@@ -37,6 +37,30 @@ pub struct ToolSource {
 }
 
 impl ToolSource {
+    /// The metadata of a tool given by hand: its wire name and schemas, in the family of the
+    /// name's first segment (as `#[tool]` defaults it), with no description, no aliases, no
+    /// annotations, on the main thread and not dangerous. Set other fields with struct update
+    /// syntax: `ToolSource { description: "…".into(), ..ToolSource::new(name, input, output) }`.
+    pub fn new(name: impl Into<String>, input_schema: Value, output_schema: Value) -> Self {
+        let name = name.into();
+        let family = name.split('_').next().unwrap_or_default().to_owned();
+        ToolSource {
+            name,
+            description: String::new(),
+            family,
+            aliases: Vec::new(),
+            input_schema,
+            output_schema,
+            dangerous: false,
+            off_thread: false,
+            title: None,
+            read_only: None,
+            destructive: None,
+            idempotent: None,
+            open_world: None,
+        }
+    }
+
     /// The metadata of a registered tool.
     pub fn from_descriptor(tool: &buril::ToolDescriptor) -> Self {
         let annotations = tool.annotations();
@@ -141,6 +165,16 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn new_takes_the_family_from_the_name() {
+        let source = ToolSource::new("scene_open", json!({"type": "object"}), json!({}));
+        assert_eq!(source.name, "scene_open");
+        assert_eq!(source.family, "scene");
+        assert!(source.description.is_empty() && source.aliases.is_empty());
+        assert!(!source.off_thread && !source.dangerous && source.title.is_none());
+        assert_eq!(ToolSource::new("ping", json!({}), json!({})).family, "ping");
+    }
 
     /// The streamed JSON is the JSON value the hash was defined over, byte for byte, so the
     /// hashes of committed bindings do not change.

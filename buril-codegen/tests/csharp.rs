@@ -770,19 +770,13 @@ fn hostile_text_stays_text() {
 /// A minimal tool with the given input properties and `$defs`.
 fn tool(name: &str, properties: Value, defs: Value) -> ToolSource {
     ToolSource {
-        name: name.into(),
         description: "A tool.".into(),
         family: "test".into(),
-        aliases: Vec::new(),
-        input_schema: json!({"type": "object", "properties": properties, "$defs": defs}),
-        output_schema: json!({"type": "object", "properties": {}}),
-        dangerous: false,
-        off_thread: false,
-        title: None,
-        read_only: None,
-        destructive: None,
-        idempotent: None,
-        open_world: None,
+        ..ToolSource::new(
+            name,
+            json!({"type": "object", "properties": properties, "$defs": defs}),
+            json!({"type": "object", "properties": {}}),
+        )
     }
 }
 

@@ -860,22 +860,12 @@ mod tests {
 
     /// Normalises one tool whose input has the single property `p` with `schema` (and `defs`).
     fn property(schema: Value, defs: Value) -> Result<(TypeRef, Api), String> {
-        let source = ToolSource {
-            name: "probe".into(),
-            description: String::new(),
-            family: "probe".into(),
-            aliases: Vec::new(),
-            input_schema: json!({"type": "object", "properties": {"p": schema},
-                                 "required": ["p"], "$defs": defs}),
-            output_schema: json!({"type": "object", "properties": {}}),
-            dangerous: false,
-            off_thread: false,
-            title: None,
-            read_only: None,
-            destructive: None,
-            idempotent: None,
-            open_world: None,
-        };
+        let source = ToolSource::new(
+            "probe",
+            json!({"type": "object", "properties": {"p": schema},
+                   "required": ["p"], "$defs": defs}),
+            json!({"type": "object", "properties": {}}),
+        );
         let api = normalize(&[source]).map_err(|e| e.to_string())?;
         let TypeDef::Struct(input) = &api.types["ProbeInput"] else {
             panic!("the input is a struct");

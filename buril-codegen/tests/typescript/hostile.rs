@@ -73,19 +73,9 @@ fn empty() -> Value {
 
 fn source(name: &str, description: &str, input: Value, output: Value) -> ToolSource {
     ToolSource {
-        name: name.to_owned(),
         description: description.to_owned(),
         family: "hostile".to_owned(),
-        aliases: Vec::new(),
-        input_schema: input,
-        output_schema: output,
-        dangerous: false,
-        off_thread: false,
-        title: None,
-        read_only: None,
-        destructive: None,
-        idempotent: None,
-        open_world: None,
+        ..ToolSource::new(name, input, output)
     }
 }
 
