@@ -135,6 +135,13 @@ impl Context {
         self.inner.cancel.get_or_init(CancelToken::new)
     }
 
+    /// Cancels the call's token if it was made (a token nobody took needs no cancelling).
+    pub(crate) fn cancel_if_made(&self) {
+        if let Some(token) = self.inner.cancel.get() {
+            token.cancel();
+        }
+    }
+
     /// When the call's timeout expires, if it has one.
     pub fn deadline(&self) -> Option<Instant> {
         self.inner.deadline

@@ -1,6 +1,5 @@
 //! JSON Schema (as schemars writes it) to the IR.
 
-use crate::{HashMap, HashSet};
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -11,6 +10,7 @@ use super::{
     TypeRef, UntaggedDef,
 };
 use crate::source::ToolSource;
+use crate::{HashMap, HashSet};
 
 /// Why the tools cannot be turned into bindings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -267,8 +267,8 @@ struct Keywords<'v> {
     reference: Option<&'v str>,
     /// `allOf`, when an array.
     all_of: Option<&'v Vec<Value>>,
-    /// The first of [`UNSUPPORTED`] present.
-    unsupported: Option<&'static str>,
+    /// The index in [`UNSUPPORTED`] of the first of them present.
+    unsupported: Option<usize>,
     /// `type`: a string or an array of them.
     ty: Option<&'v Value>,
     /// `oneOf` or else `anyOf`, when an array, with the keyword's name.
@@ -331,12 +331,8 @@ impl<'v> Keywords<'v> {
                 "additionalProperties" => found.additional = Some(value),
                 _ => {
                     if let Some(rank) = UNSUPPORTED.iter().position(|k| *k == key) {
-                        let earlier = found
-                            .unsupported
-                            .and_then(|first| UNSUPPORTED.iter().position(|k| *k == first));
-                        if earlier.is_none_or(|earlier| rank < earlier) {
-                            found.unsupported = Some(UNSUPPORTED[rank]);
-                        }
+                        found.unsupported =
+                            Some(found.unsupported.map_or(rank, |first| first.min(rank)));
                     }
                 }
             }
@@ -443,7 +439,8 @@ impl<'a> Cx<'a> {
                 _ => Err(self.unsupported(pointer, "`allOf` with several schemas")),
             };
         }
-        if let Some(keyword) = keywords.unsupported {
+        if let Some(rank) = keywords.unsupported {
+            let keyword = UNSUPPORTED[rank];
             return Err(self.unsupported(pointer, format!("the `{keyword}` keyword")));
         }
         if let Some(Value::Array(types)) = keywords.ty {

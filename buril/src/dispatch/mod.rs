@@ -643,7 +643,6 @@ impl Dispatcher {
             deadline,
             ..
         } = prepared;
-        let cancel = ctx.cancel_token().clone();
         let name = tool.name();
         // Never blocks, by its author's word: run in the caller's task, no thread hop; its
         // deadline is checked when it returns.
@@ -652,10 +651,11 @@ impl Dispatcher {
         {
             let result = late(run_sync(name, function, &ctx, args), name, deadline);
             if result.is_err() {
-                cancel.cancel();
+                ctx.cancel_if_made();
             }
             return result;
         }
+        let cancel = ctx.cancel_token().clone();
         let (tx, rx) = tokio::sync::oneshot::channel::<CallResult>();
         // Aborts (after the grace period) an async tool whose call ends without its result:
         // timed out, cancelled, or this future dropped.
