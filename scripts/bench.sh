@@ -196,10 +196,12 @@ report() {
   echo
   echo "== goal 6: MCP over stdio (median of $RUNS runs; 32 in flight for throughput, one at a time for latency)"
   for server in buril buril-inline rmcp; do
+    [ -n "$(mcp_field $server requests_per_second)" ] || continue
     printf "%-12s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs\n" "$server" "$(mcp_field $server requests_per_second)" \
       "$(mcp_field $server p50_us)" "$(mcp_field $server p99_us)" 2>/dev/null || true
   done
   for server in buril buril-inline; do
+    [ -n "$(mcp_field $server requests_per_second)" ] || continue
     echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x (lower is better)"
   done
 }
