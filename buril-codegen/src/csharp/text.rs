@@ -21,24 +21,22 @@ impl Display for Literal<'_> {
         // Runs of printable ASCII other than `"` and `\` are written as they are.
         let mut plain = 0;
         for (at, c) in self.0.char_indices() {
-            let escape = match c {
-                '"' => "\\\"",
-                '\\' => "\\\\",
-                '\n' => "\\n",
-                '\r' => "\\r",
-                '\t' => "\\t",
-                ' '..='~' => continue,
-                _ => "",
-            };
+            if matches!(c, ' '..='~') && c != '"' && c != '\\' {
+                continue;
+            }
             f.write_str(&self.0[plain..at])?;
             plain = at + c.len_utf8();
-            if escape.is_empty() {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    write!(f, "\\u{unit:04X}")?;
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                _ => {
+                    for unit in c.encode_utf16(&mut [0; 2]) {
+                        write!(f, "\\u{unit:04X}")?;
+                    }
                 }
-            } else {
-                f.write_str(escape)?;
             }
         }
         f.write_str(&self.0[plain..])?;

@@ -126,39 +126,45 @@ fn is_line_break(c: char) -> bool {
 /// The line is borrowed as it is (without trailing spaces) when nothing needs escaping.
 pub(crate) fn escape(line: &str) -> Cow<'_, str> {
     use std::fmt::Write as _;
+    /// What a character becomes.
+    enum Escaped {
+        /// This text.
+        Text(&'static str),
+        /// Its code point, as `\u{…}`.
+        CodePoint,
+    }
     let line = line.trim_end();
-    // Filled from the first character that needs escaping on.
+    // Made at the first character that needs escaping, holding everything before it.
     let mut out: Option<String> = None;
     let mut previous: Option<char> = None;
     for (at, c) in line.char_indices() {
-        let escaped: Option<&str> = match c {
-            '/' if matches!(previous, Some('*' | '<')) => Some("\\/"),
-            '!' if previous == Some('<') => Some("\\!"),
-            '@' if previous.is_none_or(|p| p.is_whitespace() || p == '{') => Some("\\@"),
-            '\t' => Some(" "),
-            c if c.is_control() || is_line_break(c) => Some(""),
+        let escaped = match c {
+            '/' if matches!(previous, Some('*' | '<')) => Some(Escaped::Text("\\/")),
+            '!' if previous == Some('<') => Some(Escaped::Text("\\!")),
+            '@' if previous.is_none_or(|p| p.is_whitespace() || p == '{') => {
+                Some(Escaped::Text("\\@"))
+            }
+            '\t' => Some(Escaped::Text(" ")),
+            c if c.is_control() || is_line_break(c) => Some(Escaped::CodePoint),
             _ => None,
         };
         previous = Some(c);
-        let out = match (escaped, &mut out) {
-            (None, None) => continue,
-            (None, Some(out)) => {
+        let Some(escaped) = escaped else {
+            if let Some(out) = &mut out {
                 out.push(c);
-                continue;
             }
-            (Some(_), Some(out)) => out,
-            (Some(_), None) => out.insert({
-                let mut out = String::with_capacity(line.len() + 8);
-                out.push_str(&line[..at]);
-                out
-            }),
+            continue;
         };
+        let out = out.get_or_insert_with(|| {
+            let mut out = String::with_capacity(line.len() + 8);
+            out.push_str(&line[..at]);
+            out
+        });
         match escaped {
-            Some("") => {
+            Escaped::Text(text) => out.push_str(text),
+            Escaped::CodePoint => {
                 let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
             }
-            Some(text) => out.push_str(text),
-            None => {}
         }
     }
     match out {
