@@ -595,9 +595,9 @@ impl Dispatcher {
             return wait(rx, name, deadline, &cancel);
         }
         match invoke {
-            Invoke::Sync(function) if deadline.is_none() => run_sync(name, function, &ctx, args),
-            // Never blocks, by its author's word: run here, its deadline checked when it returns.
-            Invoke::Sync(function) if tool.is_inline() => {
+            // No deadline to keep, or a tool that never blocks by its author's word: run here,
+            // a deadline checked when it returns.
+            Invoke::Sync(function) if deadline.is_none() || tool.is_inline() => {
                 late(run_sync(name, function, &ctx, args), name, deadline)
             }
             Invoke::Sync(function) => {
