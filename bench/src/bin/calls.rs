@@ -160,11 +160,8 @@ fn codegen_linear(language: &str, rounds: usize) -> ExitCode {
     // Warm up both.
     time_generation(&small);
     time_generation(&large);
-    let reference = |tools: usize| {
-        let start = std::time::Instant::now();
-        drop(black_box(buril_bench::synthetic::sources(tools)));
-        start.elapsed().as_secs_f64() * 1e3
-    };
+    let reference =
+        |tools: usize| milliseconds(|| drop(black_box(buril_bench::synthetic::sources(tools))));
     compare_sizes(language, rounds, false, || {
         let ten: Vec<f64> = (0..10).map(|_| time_generation(&small)).collect();
         let large = time_generation(&large);
@@ -262,8 +259,13 @@ fn generator(language: &str, tools: usize) -> Option<buril_codegen::Generator> {
 
 /// The milliseconds of one generation.
 fn time_generation(generator: &buril_codegen::Generator) -> f64 {
+    milliseconds(|| drop(black_box(generator.generate().expect("generation"))))
+}
+
+/// The milliseconds `work` takes.
+fn milliseconds(work: impl FnOnce()) -> f64 {
     let start = std::time::Instant::now();
-    black_box(generator.generate().expect("generation"));
+    work();
     start.elapsed().as_secs_f64() * 1e3
 }
 
