@@ -3,9 +3,7 @@
 //! [`buril::Registry`], and [`buril_codegen::ToolSource`]s for the code generators.
 
 use buril::schema::InputSchema;
-use buril::{
-    Annotations, Args, Context, Invoke, Registry, SourceLocation, ToolDescriptor, ToolError,
-};
+use buril::{Args, Context, Invoke, Registry, SourceLocation, ToolDescriptor, ToolError};
 use buril::{ToolMeta, schema};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Value, json};
@@ -48,21 +46,14 @@ pub fn descriptors(n: usize) -> Vec<&'static ToolDescriptor> {
         .map(|i| {
             let name: &'static str = Box::leak(name(i).into_boxed_str());
             let family: &'static str = Box::leak(family(i).into_boxed_str());
-            let meta = ToolMeta {
-                name,
-                description: "Measures a text (a synthetic tool).",
-                family,
-                aliases: &[],
-                annotations: Annotations::default(),
-                off_thread: true,
-                inline: false,
-                dangerous: false,
-                returns_unit: false,
-                location: SourceLocation {
-                    file: file!(),
-                    line: line!(),
-                    module: module_path!(),
-                },
+            let mut meta = ToolMeta::new(name);
+            meta.description = "Measures a text (a synthetic tool).".into();
+            meta.family = family.into();
+            meta.off_thread = true;
+            meta.location = SourceLocation {
+                file: file!(),
+                line: line!(),
+                module: module_path!(),
             };
             let descriptor =
                 ToolDescriptor::new(meta, Invoke::Sync(invoke), input_schema, output_schema);

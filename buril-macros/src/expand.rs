@@ -301,24 +301,25 @@ fn meta(
         }
     };
     quote! {
-        #private::ToolMeta {
-            name: #name,
-            description: #description,
-            family: #family,
-            aliases: &[#(#aliases),*],
-            annotations: #private::Annotations {
-                title: #title,
-                read_only: #read_only,
-                destructive: #destructive,
-                idempotent: #idempotent,
-                open_world: #open_world,
+        #private::ToolMeta::from_attribute(
+            #name,
+            #description,
+            #family,
+            {
+                static ALIASES: &[#private::Cow<'static, str>] =
+                    &[#(#private::Cow::Borrowed(#aliases)),*];
+                ALIASES
             },
-            off_thread: #off_thread,
-            inline: #inline,
-            dangerous: #dangerous,
-            returns_unit: #returns_unit,
-            location: #location,
-        }
+            #private::Annotations::from_attribute(
+                #title,
+                #read_only,
+                #destructive,
+                #idempotent,
+                #open_world,
+            ),
+            [#off_thread, #inline, #dangerous, #returns_unit],
+            #location,
+        )
     }
 }
 

@@ -287,28 +287,20 @@ fn a_tool_missing_from_the_registry_drifts_as_missing() {
 }
 
 const fn meta(name: &'static str) -> ToolMeta {
-    ToolMeta {
+    ToolMeta::from_attribute(
         name,
-        description: "A stand-in for a changed tool.",
-        family: "scene",
-        aliases: &[],
-        annotations: Annotations {
-            title: None,
-            read_only: None,
-            destructive: None,
-            idempotent: None,
-            open_world: None,
-        },
-        off_thread: true,
-        inline: false,
-        dangerous: false,
-        returns_unit: false,
-        location: SourceLocation {
+        "A stand-in for a changed tool.",
+        "scene",
+        &[],
+        Annotations::NONE,
+        // off_thread, inline, dangerous, returns_unit
+        [true, false, false, false],
+        SourceLocation {
             file: file!(),
             line: line!(),
             module: module_path!(),
         },
-    }
+    )
 }
 
 fn same_input_schema(_: &mut SchemaGenerator) -> Schema {

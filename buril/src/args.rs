@@ -4,7 +4,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::{Problem, ToolError};
-use crate::validate::escape_pointer;
+use crate::pointer;
 
 /// The input object of a call, after validation. The code the `#[tool]` attribute generates
 /// takes each parameter out of it with [`required`](Self::required) or
@@ -72,7 +72,7 @@ impl Args {
             Some(value) => self.convert(name, value),
             None => {
                 self.problems.push(Problem::new(
-                    format!("/{}", escape_pointer(name)),
+                    pointer::child("", name),
                     "missing required property",
                 ));
                 None
@@ -118,10 +118,8 @@ impl Args {
         match T::deserialize(value) {
             Ok(value) => Some(value),
             Err(error) => {
-                self.problems.push(Problem::new(
-                    format!("/{}", escape_pointer(name)),
-                    error.to_string(),
-                ));
+                self.problems
+                    .push(Problem::new(pointer::child("", name), error.to_string()));
                 None
             }
         }

@@ -34,7 +34,7 @@ use crate::envelope::Outcome;
 use crate::error::{Problem, ToolError};
 use crate::pattern::ToolPattern;
 use crate::policy::Policy;
-use crate::profile::{self, Profile};
+use crate::profile::{self, Profile, mcp};
 use crate::registry::{Registry, try_registry};
 
 /// Runs the command line over every tool in the binary, with default settings.
@@ -306,39 +306,6 @@ struct CallFlags {
     compact: bool,
 }
 
-/// The listing form of a tool: `{name, description, inputSchema, outputSchema, annotations}`.
-pub fn tool_json(tool: &ToolDescriptor) -> Value {
-    json!({
-        "name": tool.name(),
-        "description": tool.description(),
-        "inputSchema": tool.input_schema(),
-        "outputSchema": tool.output_schema(),
-        "annotations": annotations_json(tool),
-    })
-}
-
-/// MCP-style annotations: `title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`,
-/// `openWorldHint`, each only when set.
-pub fn annotations_json(tool: &ToolDescriptor) -> Value {
-    let a = tool.annotations();
-    let mut map = Map::new();
-    if let Some(title) = a.title {
-        map.insert("title".into(), title.into());
-    }
-    let hints = [
-        ("readOnlyHint", a.read_only),
-        ("destructiveHint", a.destructive),
-        ("idempotentHint", a.idempotent),
-        ("openWorldHint", a.open_world),
-    ];
-    for (key, value) in hints {
-        if let Some(value) = value {
-            map.insert(key.into(), value.into());
-        }
-    }
-    Value::Object(map)
-}
-
 fn list(
     registry: &Registry,
     as_json: bool,
@@ -350,7 +317,7 @@ fn list(
         .filter(|t| family.is_none_or(|f| t.family() == f))
         .collect();
     if as_json {
-        let array: Vec<Value> = tools.iter().map(|t| tool_json(t)).collect();
+        let array: Vec<Value> = tools.iter().map(|t| mcp::listing(t)).collect();
         writeln!(out, "{}", serde_json::to_string_pretty(&array)?)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -409,7 +376,7 @@ fn describe(
         return Ok(ExitCode::from(1));
     };
     if as_json {
-        let mut value = tool_json(tool);
+        let mut value = mcp::listing(tool);
         if let Value::Object(map) = &mut value {
             map.insert("family".into(), tool.family().into());
             map.insert("aliases".into(), json!(tool.aliases()));
@@ -423,7 +390,7 @@ fn describe(
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "{}", tool.name())?;
-    if let Some(title) = tool.annotations().title {
+    if let Some(title) = &tool.annotations().title {
         writeln!(out, "  {title}")?;
     }
     writeln!(out)?;
@@ -449,7 +416,7 @@ fn describe(
     if !tool.aliases().is_empty() {
         writeln!(out, "aliases:   {} (deprecated)", tool.aliases().join(", "))?;
     }
-    let annotations = annotations_json(tool);
+    let annotations = mcp::annotations(tool);
     if annotations.as_object().is_some_and(|a| !a.is_empty()) {
         writeln!(out, "hints:     {annotations}")?;
     }

@@ -1,5 +1,6 @@
 //! What the `#[tool]` attribute registers: one [`ToolDescriptor`] per tool.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -31,10 +32,16 @@ pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
 /// MCP tool annotations: hints for clients, never a security boundary. `None` leaves the MCP
 /// default in place (`readOnlyHint` false, `destructiveHint` true, `idempotentHint` false,
 /// `openWorldHint` true).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+///
+/// Serialized (camelCase, `None` as `null`) in this field order wherever the annotations are
+/// hashed or written, so that a new annotation needs this struct and the attribute's key, and
+/// nothing else.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Annotations {
     /// A human-readable title.
-    pub title: Option<&'static str>,
+    pub title: Option<Cow<'static, str>>,
     /// The tool does not change its environment.
     pub read_only: Option<bool>,
     /// The tool may destroy or overwrite data.
@@ -43,6 +50,43 @@ pub struct Annotations {
     pub idempotent: Option<bool>,
     /// The tool reaches outside the host (the network, other processes).
     pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// No annotation set: every hint keeps the MCP default.
+    pub const NONE: Annotations = Annotations {
+        title: None,
+        read_only: None,
+        destructive: None,
+        idempotent: None,
+        open_world: None,
+    };
+
+    /// The annotations the `#[tool]` attribute writes, in a `static`.
+    #[doc(hidden)]
+    pub const fn from_attribute(
+        title: Option<&'static str>,
+        read_only: Option<bool>,
+        destructive: Option<bool>,
+        idempotent: Option<bool>,
+        open_world: Option<bool>,
+    ) -> Self {
+        Annotations {
+            title: match title {
+                Some(title) => Some(Cow::Borrowed(title)),
+                None => None,
+            },
+            read_only,
+            destructive,
+            idempotent,
+            open_world,
+        }
+    }
+
+    /// Whether no annotation is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Annotations::NONE
+    }
 }
 
 /// Where a tool was defined.
@@ -56,23 +100,44 @@ pub struct SourceLocation {
     pub module: &'static str,
 }
 
+impl SourceLocation {
+    /// The location of a tool described by hand (read from another process, built in a test):
+    /// no file, line 0.
+    pub const UNKNOWN: SourceLocation = SourceLocation {
+        file: "<unknown>",
+        line: 0,
+        module: "",
+    };
+}
+
 impl fmt::Display for SourceLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.file, self.line)
     }
 }
 
-/// Everything known about a tool at compile time.
-#[derive(Debug, Clone, Copy)]
+/// Everything known about a tool before it runs, in one shape from the attribute to the
+/// bindings: the `#[tool]` attribute writes it into the binary (borrowed strings, no
+/// allocation), and codegen's sources and IR carry the same struct (owned strings when the
+/// tools come from elsewhere).
+///
+/// ```
+/// let mut meta = buril::ToolMeta::new("scene_open");
+/// assert_eq!(meta.family, "scene");
+/// meta.description = "Opens a scene.".into();
+/// meta.annotations.idempotent = Some(true);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolMeta {
     /// The stable name agents call the tool by.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// What the tool does: the model plans with this.
-    pub description: &'static str,
+    pub description: Cow<'static, str>,
     /// The family: the name's prefix (`scene` for `scene_open`).
-    pub family: &'static str,
+    pub family: Cow<'static, str>,
     /// Former names that keep working and are reported as deprecated.
-    pub aliases: &'static [&'static str],
+    pub aliases: Cow<'static, [Cow<'static, str>]>,
     /// MCP annotations.
     pub annotations: Annotations,
     /// The tool may run on any thread, not only the host's main thread.
@@ -88,6 +153,60 @@ pub struct ToolMeta {
     pub returns_unit: bool,
     /// Where the tool was defined.
     pub location: SourceLocation,
+}
+
+impl ToolMeta {
+    /// The metadata of a tool given by hand, with the defaults `#[tool]` uses: the family is
+    /// the name's first segment; no description, aliases or annotations; main thread; not
+    /// dangerous; defined at [`SourceLocation::UNKNOWN`]. Set the other fields afterwards.
+    pub fn new(name: impl Into<Cow<'static, str>>) -> Self {
+        let name = name.into();
+        let family = name.split('_').next().unwrap_or_default().to_owned();
+        ToolMeta {
+            name,
+            description: Cow::Borrowed(""),
+            family: Cow::Owned(family),
+            aliases: Cow::Borrowed(&[]),
+            annotations: Annotations::NONE,
+            off_thread: false,
+            inline: false,
+            dangerous: false,
+            returns_unit: false,
+            location: SourceLocation::UNKNOWN,
+        }
+    }
+
+    /// The metadata the `#[tool]` attribute writes, in a `static`.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn from_attribute(
+        name: &'static str,
+        description: &'static str,
+        family: &'static str,
+        aliases: &'static [Cow<'static, str>],
+        annotations: Annotations,
+        flags: [bool; 4],
+        location: SourceLocation,
+    ) -> Self {
+        let [off_thread, inline, dangerous, returns_unit] = flags;
+        ToolMeta {
+            name: Cow::Borrowed(name),
+            description: Cow::Borrowed(description),
+            family: Cow::Borrowed(family),
+            aliases: Cow::Borrowed(aliases),
+            annotations,
+            off_thread,
+            inline,
+            dangerous,
+            returns_unit,
+            location,
+        }
+    }
+
+    /// The aliases as string slices.
+    pub fn alias_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.aliases.iter().map(|alias| alias.as_ref())
+    }
 }
 
 /// One registered tool. The `#[tool]` attribute creates these in a `static`; schemas and the
@@ -124,23 +243,23 @@ impl ToolDescriptor {
     }
 
     /// The stable name agents call the tool by.
-    pub fn name(&self) -> &'static str {
-        self.meta.name
+    pub fn name(&self) -> &str {
+        &self.meta.name
     }
 
     /// The tool's description (its doc comment).
-    pub fn description(&self) -> &'static str {
-        self.meta.description
+    pub fn description(&self) -> &str {
+        &self.meta.description
     }
 
     /// The tool's family.
-    pub fn family(&self) -> &'static str {
-        self.meta.family
+    pub fn family(&self) -> &str {
+        &self.meta.family
     }
 
     /// Former names, still callable, reported as deprecated.
-    pub fn aliases(&self) -> &'static [&'static str] {
-        self.meta.aliases
+    pub fn aliases(&self) -> &[Cow<'static, str>] {
+        &self.meta.aliases
     }
 
     /// MCP annotations.
@@ -194,7 +313,7 @@ impl ToolDescriptor {
     pub(crate) fn compiled(&self) -> &CompiledSchemas {
         self.compiled.get_or_init(|| {
             schema::compile(
-                self.meta.name,
+                &self.meta.name,
                 self.input_schema,
                 self.output_schema,
                 self.meta.returns_unit,

@@ -92,6 +92,7 @@ mod error;
 pub mod jobs;
 mod output;
 mod pattern;
+pub mod pointer;
 mod policy;
 pub mod profile;
 mod registry;

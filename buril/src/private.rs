@@ -1,5 +1,7 @@
 //! What the `#[tool]` expansion refers to. Not public API: it may change in any release.
 
+pub use std::borrow::Cow;
+
 pub use linkme;
 pub use schemars::{Schema, SchemaGenerator};
 pub use serde_json::Value;

@@ -33,8 +33,8 @@ type NameIndex =
     HashMap<&'static str, (&'static ToolDescriptor, bool), BuildHasherDefault<NameHasher>>;
 
 /// The names a tool claims: its own, then its aliases.
-fn claimed_names(tool: &ToolDescriptor) -> impl Iterator<Item = (&'static str, bool)> {
-    std::iter::once((tool.name(), false)).chain(tool.aliases().iter().map(|a| (*a, true)))
+fn claimed_names(tool: &'static ToolDescriptor) -> impl Iterator<Item = (&'static str, bool)> {
+    std::iter::once((tool.name(), false)).chain(tool.aliases().iter().map(|a| (a.as_ref(), true)))
 }
 
 /// Hashes tool names for the registry's index: FxHash (a rotate, a xor and a multiply per

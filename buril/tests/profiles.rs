@@ -6,10 +6,7 @@ use std::process::ExitCode;
 
 use buril::cli::Cli;
 use buril::profile::{self, Profile, ProfileError, limits};
-use buril::{
-    Annotations, Args, Context, Invoke, Registry, SourceLocation, ToolDescriptor, ToolError,
-    ToolMeta,
-};
+use buril::{Args, Context, Invoke, Registry, SourceLocation, ToolDescriptor, ToolError, ToolMeta};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -326,21 +323,15 @@ fn overlapping(_: &mut SchemaGenerator) -> Schema {
 }
 
 fn hand(name: &'static str, input: fn(&mut SchemaGenerator) -> Schema) -> &'static ToolDescriptor {
-    let meta = ToolMeta {
-        name,
-        description: "A hand-built tool.",
-        family: "hand",
-        aliases: &[],
-        annotations: Annotations::default(),
-        off_thread: true,
-        inline: false,
-        dangerous: false,
-        returns_unit: true,
-        location: SourceLocation {
-            file: file!(),
-            line: line!(),
-            module: module_path!(),
-        },
+    let mut meta = ToolMeta::new(name);
+    meta.description = "A hand-built tool.".into();
+    meta.family = "hand".into();
+    meta.off_thread = true;
+    meta.returns_unit = true;
+    meta.location = SourceLocation {
+        file: file!(),
+        line: line!(),
+        module: module_path!(),
     };
     Box::leak(Box::new(ToolDescriptor::new(
         meta,
@@ -623,7 +614,7 @@ fn openai_strict_schemas_close_every_object_and_require_every_property() {
         .iter()
         .filter(|d| d.value["strict"] == true)
         .collect();
-    let names: Vec<&str> = strict.iter().map(|d| d.tool).collect();
+    let names: Vec<&str> = strict.iter().map(|d| d.tool.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -639,7 +630,7 @@ fn openai_strict_schemas_close_every_object_and_require_every_property() {
     for definition in strict {
         assert!(definition.notes.is_empty());
         let parameters = &definition.value["parameters"];
-        let original = tool(definition.tool).input_schema();
+        let original = tool(&definition.tool).input_schema();
         let mut keys = Vec::new();
         all_keys(parameters, &mut keys);
         for banned in [

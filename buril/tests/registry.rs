@@ -3,8 +3,8 @@
 
 use buril::schema::{InputSchema, root_schema};
 use buril::{
-    Annotations, Args, BoxFuture, Context, Dispatcher, Invoke, Policy, Registry, SourceLocation,
-    ToolDescriptor, ToolError, ToolMeta,
+    Args, BoxFuture, Context, Dispatcher, Invoke, Policy, Registry, SourceLocation, ToolDescriptor,
+    ToolError, ToolMeta,
 };
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Value, json};
@@ -38,22 +38,17 @@ fn agent_team_handoff(
 }
 
 fn meta(name: &'static str, aliases: &'static [&'static str], file: &'static str) -> ToolMeta {
-    ToolMeta {
-        name,
-        description: "A hand-built tool.",
-        family: "hand",
-        aliases,
-        annotations: Annotations::default(),
-        off_thread: true,
-        inline: false,
-        dangerous: false,
-        returns_unit: false,
-        location: SourceLocation {
-            file,
-            line: 7,
-            module: "registry::hand",
-        },
-    }
+    let mut meta = ToolMeta::new(name);
+    meta.description = "A hand-built tool.".into();
+    meta.family = "hand".into();
+    meta.aliases = aliases.iter().map(|alias| (*alias).into()).collect();
+    meta.off_thread = true;
+    meta.location = SourceLocation {
+        file,
+        line: 7,
+        module: "registry::hand",
+    };
+    meta
 }
 
 fn text_input(generator: &mut SchemaGenerator) -> Schema {
@@ -143,7 +138,7 @@ fn descriptors_carry_what_the_attribute_says() {
     assert_eq!(open.description(), "Opens a thing.");
     assert_eq!(open.family(), "reg");
     assert!(open.is_off_thread() && !open.is_dangerous() && !open.is_async());
-    assert_eq!(open.annotations().title, Some("Open"));
+    assert_eq!(open.annotations().title.as_deref(), Some("Open"));
     assert_eq!(open.annotations().read_only, Some(true));
     assert_eq!(open.annotations().destructive, None);
     assert!(open.location().file.ends_with("registry.rs"));
@@ -243,19 +238,20 @@ fn a_dispatcher_serves_a_custom_registry() {
         Registry::new([
             echo_tool("hand_echo", &["hand_say"], "echo.rs"),
             leak(ToolDescriptor::new(
-                ToolMeta {
-                    off_thread: false,
-                    inline: false,
-                    ..meta("hand_shout", &[], "shout.rs")
+                {
+                    let mut meta = meta("hand_shout", &[], "shout.rs");
+                    meta.off_thread = false;
+                    meta
                 },
                 Invoke::Async(shout),
                 text_input,
                 string_output,
             )),
             leak(ToolDescriptor::new(
-                ToolMeta {
-                    dangerous: true,
-                    ..meta("hand_danger", &[], "danger.rs")
+                {
+                    let mut meta = meta("hand_danger", &[], "danger.rs");
+                    meta.dangerous = true;
+                    meta
                 },
                 Invoke::Sync(echo),
                 text_input,

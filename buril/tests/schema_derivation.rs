@@ -690,9 +690,10 @@ fn schemas_are_byte_identical_across_generations() {
         serde_json::to_string(&b).unwrap()
     );
     let rebuilt = buril::ToolDescriptor::new(
-        buril::ToolMeta {
-            description: "The golden tool.",
-            ..*tool("tst_golden").meta()
+        {
+            let mut meta = tool("tst_golden").meta().clone();
+            meta.description = "The golden tool.".into();
+            meta
         },
         buril::Invoke::Sync(never),
         golden_input,

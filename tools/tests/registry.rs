@@ -142,17 +142,17 @@ fn flags_match_what_each_tool_does() {
         .collect();
     assert_eq!(asynchronous, ["asset_read"]);
 
-    let aliased: Vec<(&str, &[&str])> = tools()
+    let aliased: Vec<(&str, Vec<&str>)> = tools()
         .iter()
         .filter(|t| !t.aliases().is_empty())
-        .map(|t| (t.name(), t.aliases()))
+        .map(|t| (t.name(), t.aliases().iter().map(|a| a.as_ref()).collect()))
         .collect();
     assert_eq!(
         aliased,
         [
-            ("console_read", &["console_get_logs"][..]),
-            ("gameobject_set_transform", &["gameobject_set_position"][..]),
-            ("scene_list_gameobjects", &["scene_get_hierarchy"][..]),
+            ("console_read", vec!["console_get_logs"]),
+            ("gameobject_set_transform", vec!["gameobject_set_position"]),
+            ("scene_list_gameobjects", vec!["scene_get_hierarchy"]),
         ]
     );
 }
@@ -162,7 +162,7 @@ fn annotations_are_consistent() {
     for tool in tools() {
         let a = tool.annotations();
         assert!(
-            a.title.is_some_and(|t| !t.is_empty()),
+            a.title.as_ref().is_some_and(|t| !t.is_empty()),
             "{} has no title",
             tool.name()
         );

@@ -13,7 +13,7 @@ pub struct ProfileError {
     /// The profile that cannot express it.
     pub profile: Profile,
     /// Where the problem is: a JSON pointer into the tool's listing form (the object
-    /// [`tool_json`](crate::cli::tool_json) builds and `list --json` prints), so `/name` for the
+    /// `list --json` builds and `list --json` prints), so `/name` for the
     /// name and `/inputSchema/...` for a place in the input schema.
     pub pointer: String,
     /// Why the profile cannot express it.

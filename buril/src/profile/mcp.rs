@@ -1,11 +1,10 @@
 //! The `mcp` profile: the tool object of `tools/list` (MCP 2025-11-25).
 
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 
 use super::error::Issue;
 use super::limits::MCP_NAME;
 use super::walk::{Object, check_root_object};
-use crate::cli::annotations_json;
 use crate::descriptor::ToolDescriptor;
 
 /// `{name, title?, description, inputSchema, outputSchema, annotations?}`: the schemas as the
@@ -24,15 +23,49 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
     }
     let mut definition = Object::new();
     definition.insert("name".into(), tool.name().into());
-    if let Some(title) = tool.annotations().title {
-        definition.insert("title".into(), title.into());
+    if let Some(title) = &tool.annotations().title {
+        definition.insert("title".into(), title.as_ref().into());
     }
     definition.insert("description".into(), tool.description().into());
     definition.insert("inputSchema".into(), tool.input_schema().clone());
     definition.insert("outputSchema".into(), tool.output_schema().clone());
-    let annotations = annotations_json(tool);
+    let annotations = annotations(tool);
     if annotations.as_object().is_some_and(|a| !a.is_empty()) {
         definition.insert("annotations".into(), annotations);
     }
     Ok(Value::Object(definition))
+}
+
+/// The form `list --json` prints: `{name, description, inputSchema, outputSchema,
+/// annotations}`, `annotations` always present (empty when none is set).
+pub(crate) fn listing(tool: &ToolDescriptor) -> Value {
+    json!({
+        "name": tool.name(),
+        "description": tool.description(),
+        "inputSchema": tool.input_schema(),
+        "outputSchema": tool.output_schema(),
+        "annotations": annotations(tool),
+    })
+}
+
+/// MCP annotations: `title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`,
+/// `openWorldHint`, each only when set.
+pub(crate) fn annotations(tool: &ToolDescriptor) -> Value {
+    let a = tool.annotations();
+    let mut map = Map::new();
+    if let Some(title) = &a.title {
+        map.insert("title".into(), title.as_ref().into());
+    }
+    let hints = [
+        ("readOnlyHint", a.read_only),
+        ("destructiveHint", a.destructive),
+        ("idempotentHint", a.idempotent),
+        ("openWorldHint", a.open_world),
+    ];
+    for (key, value) in hints {
+        if let Some(value) = value {
+            map.insert(key.into(), value.into());
+        }
+    }
+    Value::Object(map)
 }

@@ -54,7 +54,7 @@ mod anthropic;
 mod error;
 mod gemini;
 pub mod limits;
-mod mcp;
+pub(crate) mod mcp;
 mod openai;
 mod union;
 mod walk;
@@ -136,7 +136,7 @@ impl FromStr for Profile {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Definition {
     /// The tool's name.
-    pub tool: &'static str,
+    pub tool: String,
     /// The tool object the provider expects.
     pub value: Value,
     /// What is worth knowing about it, such as why an OpenAI tool is not strict.
@@ -153,7 +153,7 @@ pub fn render(profile: Profile, tool: &ToolDescriptor) -> Result<Definition, Pro
     };
     match rendered {
         Ok((value, notes)) => Ok(Definition {
-            tool: tool.name(),
+            tool: tool.name().to_owned(),
             value,
             notes,
         }),

@@ -23,10 +23,7 @@ pub(crate) const ANNOTATIONS: &[&str] = &[
     "contentMediaType",
 ];
 
-/// `pointer` extended by `token`, escaped as RFC 6901 says.
-pub(crate) fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
-}
+pub(crate) use crate::pointer::child;
 
 /// `pointer` extended by an array index.
 pub(crate) fn index(pointer: &str, position: usize) -> String {

@@ -86,7 +86,7 @@ impl Validator {
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 vec![Problem::new(
-                    format!("{path}/{}", escape_pointer(name)),
+                    crate::pointer::child(&path, name),
                     "missing required property".to_owned(),
                 )]
             }
@@ -105,7 +105,7 @@ impl Validator {
                             message
                                 .push_str(&format!("{lead}nown properties: {}", known.join(", ")));
                         }
-                        Problem::new(format!("{path}/{}", escape_pointer(name)), message)
+                        Problem::new(crate::pointer::child(&path, name), message)
                     })
                     .collect()
             }
@@ -320,9 +320,4 @@ fn list_values(options: &Value) -> String {
         Some(values) => values.iter().map(compact).collect::<Vec<_>>().join(", "),
         None => compact(options),
     }
-}
-
-/// Escapes a property name for use in a JSON pointer (RFC 6901).
-pub(crate) fn escape_pointer(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
