@@ -283,16 +283,12 @@ pub fn replay(
                 }
             }
         }
-        let outcome = dispatcher.invoke_with(
-            &call.tool,
-            call.input.clone(),
-            CallOptions {
-                timeout: options.call_timeout,
-                cancel: options.cancel.clone(),
-                progress: None,
-                view: Some(Arc::clone(&view)),
-            },
-        );
+        let outcome = dispatcher.invoke_with(&call.tool, call.input.clone(), {
+            let mut call = CallOptions::new().view(Arc::clone(&view));
+            call.timeout = options.call_timeout;
+            call.cancel = options.cancel.clone();
+            call
+        });
         if options
             .cancel
             .as_ref()

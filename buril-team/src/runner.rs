@@ -140,12 +140,10 @@ impl Runner {
     async fn call(&mut self, call: &ToolCall, attempt: u32) -> Outcome {
         self.job.count_tool_call();
         let started = Instant::now();
-        let options = CallOptions {
-            timeout: self.call_timeout,
-            cancel: Some(self.job.cancel_token().clone()),
-            progress: None,
-            view: Some(Arc::clone(&self.view)),
-        };
+        let mut options = CallOptions::new()
+            .cancel(self.job.cancel_token().clone())
+            .view(Arc::clone(&self.view));
+        options.timeout = self.call_timeout;
         let outcome = self
             .dispatcher
             .invoke_async(&call.tool, call.input.clone(), options)

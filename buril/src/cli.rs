@@ -692,19 +692,7 @@ fn parse_input(input: Option<&str>, dispatcher: &Dispatcher) -> Result<Value, To
 }
 
 fn unknown_tool(registry: &Registry, name: &str) -> String {
-    let suggestions = registry.suggest(name);
-    if suggestions.is_empty() {
-        format!("no tool is named `{name}`; `list` shows them all")
-    } else {
-        format!(
-            "no tool is named `{name}`; did you mean {}?",
-            suggestions
-                .iter()
-                .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(" or ")
-        )
-    }
+    crate::suggest::unknown_tool(name, &registry.suggest(name))
 }
 
 fn usage(err: &mut dyn Write, message: &str) -> io::Result<ExitCode> {

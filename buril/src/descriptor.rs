@@ -10,9 +10,9 @@ use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 
 use crate::args::Args;
+use crate::compiled::{self, CompiledSchemas};
 use crate::context::Context;
 use crate::error::ToolError;
-use crate::schema::{self, CompiledSchemas};
 
 /// The future an async tool returns.
 pub type BoxFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 'static>>;
@@ -312,7 +312,7 @@ impl ToolDescriptor {
 
     pub(crate) fn compiled(&self) -> &CompiledSchemas {
         self.compiled.get_or_init(|| {
-            schema::compile(
+            compiled::compile(
                 &self.meta.name,
                 self.input_schema,
                 self.output_schema,

@@ -84,11 +84,13 @@
 
 mod args;
 pub mod cli;
+mod compiled;
 mod context;
 mod descriptor;
 mod dispatch;
 mod envelope;
 mod error;
+mod input_limits;
 pub mod jobs;
 mod output;
 mod pattern;
@@ -114,11 +116,11 @@ pub use crate::descriptor::{
     Annotations, BoxFuture, Invoke, SchemaFn, SourceLocation, ToolDescriptor, ToolMeta,
 };
 pub use crate::dispatch::{
-    CallOptions, DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH, Dispatcher, DispatcherBuilder,
-    MainThread, WeakDispatcher,
+    CallOptions, Dispatcher, DispatcherBuilder, MainThread, Timeouts, WeakDispatcher,
 };
 pub use crate::envelope::Outcome;
 pub use crate::error::{ErrorKind, Problem, ToolError};
+pub use crate::input_limits::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH};
 pub use crate::jobs::{JobContext, JobId, JobOutcome, JobSnapshot, JobStatus, Jobs};
 pub use crate::output::ToolResult;
 pub use crate::pattern::{PatternError, ToolPattern, ToolView};

@@ -4,8 +4,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::compiled::OutputShape;
 use crate::error::ToolError;
-use crate::schema::OutputShape;
 
 /// A `Result` a tool may return: the success type is the tool's output, the error converts into
 /// [`ToolError`].

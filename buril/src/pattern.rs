@@ -177,7 +177,7 @@ impl ToolView {
     }
 
     /// The patterns that match no tool of `registry`: a view naming a missing tool.
-    pub fn unmatched<'a>(&'a self, registry: &crate::Registry) -> Vec<&'a ToolPattern> {
+    pub fn unmatched<'a>(&'a self, registry: &crate::registry::Registry) -> Vec<&'a ToolPattern> {
         self.patterns
             .iter()
             .filter(|p| !registry.iter().any(|t| p.matches(t.name())))
@@ -185,7 +185,10 @@ impl ToolView {
     }
 
     /// The tools of `registry` in the view, sorted by name.
-    pub fn resolve(&self, registry: &crate::Registry) -> Vec<&'static crate::ToolDescriptor> {
+    pub fn resolve(
+        &self,
+        registry: &crate::registry::Registry,
+    ) -> Vec<&'static crate::descriptor::ToolDescriptor> {
         registry.iter().filter(|t| self.allows(t.name())).collect()
     }
 }

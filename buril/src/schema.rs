@@ -1,10 +1,9 @@
-//! Schema generation (schemars, JSON Schema 2020-12) and the per-tool compiled form.
+//! Schema generation (schemars, JSON Schema 2020-12): the generators, the input schema built
+//! from a tool's parameters, and the normalisations every schema gets.
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value, json};
-
-use crate::validate::Validator;
 
 /// A generator for input schemas: JSON Schema 2020-12, the deserialize contract, no `$schema`.
 pub fn input_generator() -> SchemaGenerator {
@@ -22,70 +21,18 @@ pub fn output_generator() -> SchemaGenerator {
         .into_generator()
 }
 
-/// How a tool's return value becomes the envelope's `data`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum OutputShape {
-    /// The value is an object already.
-    Object,
-    /// The tool returns `()`: `data` is `{}`.
-    Unit,
-    /// Anything else: `data` is `{"result": value}`.
-    Wrapped,
-}
-
-/// A tool's schemas and validator, built on first use.
-pub(crate) struct CompiledSchemas {
-    pub input: Value,
-    pub output: Value,
-    pub output_shape: OutputShape,
-    pub validator: Result<Validator, String>,
-}
-
-pub(crate) fn compile(
-    tool: &str,
-    input: fn(&mut SchemaGenerator) -> Schema,
-    output: fn(&mut SchemaGenerator) -> Schema,
-    returns_unit: bool,
-) -> CompiledSchemas {
-    let mut input_schema = input(&mut input_generator()).to_value();
-    normalize(&mut input_schema);
-    let mut schema = if returns_unit {
-        Value::Null
-    } else {
-        output(&mut output_generator()).to_value()
-    };
-    let is_unit = returns_unit || schema.get("type").and_then(Value::as_str) == Some("null");
-    let (output_schema, output_shape) = if is_unit {
-        (empty_object_schema(), OutputShape::Unit)
-    } else {
-        normalize(&mut schema);
-        if is_object_schema(&schema) {
-            (schema, OutputShape::Object)
-        } else {
-            (wrap_result(schema), OutputShape::Wrapped)
-        }
-    };
-    let validator = Validator::new(tool, &input_schema);
-    CompiledSchemas {
-        input: input_schema,
-        output: output_schema,
-        output_shape,
-        validator,
-    }
-}
-
 /// `{"type": "object", "additionalProperties": false}`: the schema of a tool without
 /// parameters, and of the data of a tool returning `()`.
 pub fn empty_object_schema() -> Value {
     json!({"type": "object", "properties": {}, "additionalProperties": false})
 }
 
-fn is_object_schema(schema: &Value) -> bool {
+pub(crate) fn is_object_schema(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("object")
 }
 
 /// Wraps a non-object output schema as `{"result": schema}`, moving `$defs` to the root.
-fn wrap_result(mut schema: Value) -> Value {
+pub(crate) fn wrap_result(mut schema: Value) -> Value {
     let defs = schema.as_object_mut().and_then(|o| {
         o.remove("title");
         o.remove("$defs")
@@ -103,7 +50,7 @@ fn wrap_result(mut schema: Value) -> Value {
 }
 
 /// Fixes what providers reject in schemars output: every array schema gets `items`.
-fn normalize(schema: &mut Value) {
+pub(crate) fn normalize(schema: &mut Value) {
     match schema {
         Value::Object(object) => {
             let is_array = match object.get("type") {

@@ -22,6 +22,21 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     similar(name, candidates).into_iter().next()
 }
 
+/// The one wording of "no such tool": `no tool is named `x``, then the names the caller may
+/// have meant (only tools that caller may call), or where to look.
+pub(crate) fn unknown_tool<S: AsRef<str>>(name: &str, suggestions: &[S]) -> String {
+    let mut message = format!("no tool is named `{name}`");
+    match suggestions {
+        [] => message.push_str("; list the tools to see what exists"),
+        [one] => message.push_str(&format!("; did you mean `{}`?", one.as_ref())),
+        many => {
+            let names: Vec<String> = many.iter().map(|s| format!("`{}`", s.as_ref())).collect();
+            message.push_str(&format!("; did you mean one of {}?", names.join(", ")));
+        }
+    }
+    message
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,5 +47,22 @@ mod tests {
         assert_eq!(similar("scene_opn", names), vec!["scene_open"]);
         assert_eq!(nearest("open", names), Some("scene_open"));
         assert!(similar("zzzzzzzz", names).is_empty());
+    }
+
+    #[test]
+    fn words_an_unknown_tool_once() {
+        let none: [&str; 0] = [];
+        assert_eq!(
+            unknown_tool("x", &none),
+            "no tool is named `x`; list the tools to see what exists"
+        );
+        assert_eq!(
+            unknown_tool("scene_opn", &["scene_open"]),
+            "no tool is named `scene_opn`; did you mean `scene_open`?"
+        );
+        assert_eq!(
+            unknown_tool("scene", &["scene_open", "scene_save"]),
+            "no tool is named `scene`; did you mean one of `scene_open`, `scene_save`?"
+        );
     }
 }

@@ -258,7 +258,10 @@ fn describe_an_unknown_tool_fails_with_a_suggestion() {
     );
     let (code, _, err) = run(&["describe", "qqqq_zzzz"]);
     assert_eq!(code, ExitCode::from(1));
-    assert_eq!(err, "no tool is named `qqqq_zzzz`; `list` shows them all\n");
+    assert_eq!(
+        err,
+        "no tool is named `qqqq_zzzz`; list the tools to see what exists\n"
+    );
 }
 
 #[test]

@@ -178,10 +178,7 @@ fn missing_state_is_a_runtime_error_naming_the_type() {
 fn progress_reaches_the_callers_sink() {
     let d = Dispatcher::new();
     let (sink, seen) = recorder();
-    let options = CallOptions {
-        progress: Some(sink),
-        ..CallOptions::default()
-    };
+    let options = CallOptions::new().progress(sink);
     let outcome = d.invoke_with("ctx_work", json!({"steps": 3}), options);
     assert_eq!(outcome.data(), Some(&json!({"result": 3})));
     let expected: Vec<Progress> = (1..=3)
@@ -195,11 +192,9 @@ fn progress_reaches_the_callers_sink() {
     assert_eq!(*seen.lock().unwrap(), expected);
 
     let (sink, seen) = recorder();
-    let options = CallOptions {
-        progress: Some(sink),
-        timeout: Some(Duration::from_secs(5)),
-        ..CallOptions::default()
-    };
+    let options = CallOptions::new()
+        .progress(sink)
+        .timeout(Duration::from_secs(5));
     let outcome = d.invoke_with("ctx_work_async", json!({"steps": 2}), options);
     assert!(outcome.is_ok());
     let seen = seen.lock().unwrap();
@@ -216,10 +211,7 @@ fn progress_reaches_the_callers_sink() {
 async fn progress_reaches_the_sink_of_an_async_call() {
     let d = Dispatcher::new();
     let (sink, seen) = recorder();
-    let options = CallOptions {
-        progress: Some(sink),
-        ..CallOptions::default()
-    };
+    let options = CallOptions::new().progress(sink);
     let outcome = d
         .invoke_async("ctx_work", json!({"steps": 4}), options)
         .await;
@@ -237,10 +229,7 @@ fn the_context_knows_the_tool_and_its_deadline() {
         envelope["data"]["result"],
         json!({"tool": "ctx_inspect", "cancelled": false, "deadline_ms": null})
     );
-    let options = CallOptions {
-        timeout: Some(Duration::from_secs(30)),
-        ..CallOptions::default()
-    };
+    let options = CallOptions::new().timeout(Duration::from_secs(30));
     let outcome = d.invoke_with("ctx_inspect", json!({}), options);
     let remaining = outcome.data().unwrap()["result"]["deadline_ms"]
         .as_u64()

@@ -232,10 +232,7 @@ fn pt_spin(ctx: &buril::Context) -> Result<u8, ToolError> {
 }
 
 fn with_timeout(ms: u64) -> CallOptions {
-    CallOptions {
-        timeout: Some(Duration::from_millis(ms)),
-        ..CallOptions::default()
-    }
+    CallOptions::new().timeout(Duration::from_millis(ms))
 }
 
 fn kind(envelope: &Value) -> &str {
@@ -468,10 +465,7 @@ fn a_timed_out_tool_sees_its_cancellation() {
 
     // Without a timeout nothing is cancelled.
     let token = CancelToken::new();
-    let options = CallOptions {
-        cancel: Some(token.clone()),
-        ..CallOptions::default()
-    };
+    let options = CallOptions::new().cancel(token.clone());
     let outcome = d.invoke_with("pt_echo", json!({"n": 1}), options);
     assert!(outcome.is_ok());
     assert!(!token.is_cancelled());
@@ -490,10 +484,7 @@ fn cancel_after(ms: u64) -> (CancelToken, thread::JoinHandle<()>) {
 }
 
 fn with_cancel(token: &CancelToken) -> CallOptions {
-    CallOptions {
-        cancel: Some(token.clone()),
-        ..CallOptions::default()
-    }
+    CallOptions::new().cancel(token.clone())
 }
 
 #[test]
@@ -638,11 +629,9 @@ fn async_calls_need_no_timer_from_the_callers_executor() {
 fn a_timeout_does_not_cancel_the_callers_token() {
     let d = Dispatcher::new();
     let session = CancelToken::new();
-    let options = CallOptions {
-        timeout: Some(Duration::from_millis(30)),
-        cancel: Some(session.clone()),
-        ..CallOptions::default()
-    };
+    let options = CallOptions::new()
+        .timeout(Duration::from_millis(30))
+        .cancel(session.clone());
     let outcome = d.invoke_with("pt_sleep", json!({"ms": 300}), options);
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
     assert!(

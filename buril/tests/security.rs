@@ -72,10 +72,7 @@ fn tool_views_cannot_be_escaped() {
         .policy(Policy::new().allow_dangerous(true))
         .build();
     let call = |view: &ToolView, name: &str| {
-        let options = CallOptions {
-            view: Some(Arc::new(view.clone())),
-            ..CallOptions::default()
-        };
+        let options = CallOptions::new().view(Arc::new(view.clone()));
         dispatcher
             .invoke_with(name, json!({}), options)
             .into_envelope()

@@ -93,7 +93,7 @@ fn rules_name_tools_globs_and_families() {
 fn rules_that_name_nothing_are_refused() {
     let message = config_error(options().enable("note_purg"));
     assert!(
-        message.contains("`note_purg`, which is no tool"),
+        message.contains("a rule: no tool is named `note_purg`"),
         "{message}"
     );
     assert!(message.contains("did you mean `note_purge`?"), "{message}");
@@ -130,7 +130,7 @@ fn config_files_are_checked_when_the_server_is_built() {
         "{message}"
     );
     assert!(
-        message.contains("`note_raed`, which is no tool"),
+        message.contains("`[timeouts]`: no tool is named `note_raed`; did you mean `note_read`?"),
         "{message}"
     );
 }
@@ -298,7 +298,7 @@ async fn unknown_and_disabled_tools_are_invalid_params_and_bad_input_is_a_tool_e
         assert_eq!(answer["error"]["code"], -32602, "{answer}");
         let message = answer["error"]["message"].as_str().unwrap();
         assert!(
-            message.starts_with(&format!("unknown tool `{name}`")),
+            message.starts_with(&format!("no tool is named `{name}`")),
             "{message}"
         );
         assert!(

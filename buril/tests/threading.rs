@@ -250,10 +250,7 @@ fn off_thread_tools_run_concurrently() {
         .map(|_| {
             let d = d.clone();
             thread::spawn(move || {
-                let options = CallOptions {
-                    timeout: Some(Duration::from_secs(5)),
-                    ..CallOptions::default()
-                };
+                let options = CallOptions::new().timeout(Duration::from_secs(5));
                 d.invoke_with("th_meet", json!({"count": 2}), options)
                     .into_envelope()
             })
@@ -287,10 +284,7 @@ fn eight_threads_of_mixed_calls_all_answer_correctly() {
                             json!(-(t * 1000 + i)),
                         ),
                         _ => {
-                            let options = CallOptions {
-                                timeout: Some(Duration::from_secs(10)),
-                                ..CallOptions::default()
-                            };
+                            let options = CallOptions::new().timeout(Duration::from_secs(10));
                             let outcome = d.invoke_with("th_mul", json!({"a": i, "b": 3}), options);
                             (outcome.into_envelope(), json!(i * 3))
                         }
@@ -493,10 +487,7 @@ fn th_boom_inline() -> bool {
 }
 
 fn with_timeout(ms: u64) -> CallOptions {
-    CallOptions {
-        timeout: Some(Duration::from_millis(ms)),
-        ..CallOptions::default()
-    }
+    CallOptions::new().timeout(Duration::from_millis(ms))
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -352,10 +352,7 @@ fn search_reports_progress_for_each_file() {
     let fx = Fixture::new();
     let reports: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let sink = Arc::clone(&reports);
-    let options = CallOptions {
-        progress: Some(Arc::new(move |p| sink.lock().unwrap().push(p))),
-        ..CallOptions::default()
-    };
+    let options = CallOptions::new().progress(Arc::new(move |p| sink.lock().unwrap().push(p)));
     let outcome = fx
         .dispatcher
         .invoke_with("asset_search", json!({"query": "Player"}), options);
@@ -378,14 +375,12 @@ fn search_stops_when_cancelled() {
     let token = CancelToken::new();
     let reports: Arc<Mutex<usize>> = Arc::default();
     let (sink, cancel) = (Arc::clone(&reports), token.clone());
-    let options = CallOptions {
-        cancel: Some(token),
-        progress: Some(Arc::new(move |_| {
+    let options = CallOptions::new()
+        .cancel(token)
+        .progress(Arc::new(move |_| {
             *sink.lock().unwrap() += 1;
             cancel.cancel();
-        })),
-        ..CallOptions::default()
-    };
+        }));
     let envelope = fx
         .dispatcher
         .invoke_with("asset_search", json!({"query": "Player"}), options)

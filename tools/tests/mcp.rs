@@ -150,7 +150,10 @@ fn check_basics(report: &Value, workspace: &Workspace) {
     let message = report["calls"]["dangerous"]["error"]["message"]
         .as_str()
         .unwrap();
-    assert!(message.contains("unknown tool `fixture_wipe`"), "{message}");
+    assert!(
+        message.contains("no tool is named `fixture_wipe`"),
+        "{message}"
+    );
 
     // A panic and a timeout are tool errors; the server goes on.
     let panic = result(report, "panic");
@@ -578,7 +581,7 @@ fn bad_rules_and_config_files_stop_the_server_at_once() {
     let (code, err) = serve_fails(&workspace, &["--enable", "asset_delet"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("`asset_delet`, which is no tool (did you mean `asset_delete`?)"),
+        err.contains("a rule: no tool is named `asset_delet`; did you mean `asset_delete`?"),
         "{err}"
     );
     let (code, err) = serve_fails(&workspace, &["--disable", "family:physics"]);

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::Profile;
+use super::kind::Profile;
 
 /// A tool that a profile cannot express, with the reason. The tool is left out of that
 /// profile's definitions rather than changed into something that means less or more.

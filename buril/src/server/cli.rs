@@ -11,7 +11,10 @@ use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 use tokio::io::AsyncWrite;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-use super::{DEFAULT_CONFIG_FILE, DEFAULT_OUTPUT_DIR, Server, ServerError, ServerOptions};
+use super::defaults::{DEFAULT_CONFIG_FILE, DEFAULT_OUTPUT_DIR};
+use super::error::ServerError;
+use super::options::ServerOptions;
+use super::serve::Server;
 use crate::cli::{Extension, Invocation};
 use crate::dispatch::DispatcherBuilder;
 

@@ -151,13 +151,14 @@ fn exact(name: &str) -> ToolPattern {
         .expect("a registered tool's name is a valid pattern")
 }
 
-fn unknown_tool(name: &str, registry: &Registry, place: &str) -> String {
+/// A rule or timeout naming no tool; the names suggested are every tool's, since a rule may
+/// well enable a tool that is off.
+pub(crate) fn unknown_tool(name: &str, registry: &Registry, place: &str) -> String {
     let suggestions = registry.suggest(name);
-    let mut message = format!("{place} names `{name}`, which is no tool");
-    if let Some(best) = suggestions.first() {
-        message.push_str(&format!(" (did you mean `{best}`?)"));
-    }
-    message
+    format!(
+        "{place}: {}",
+        crate::suggest::unknown_tool(name, &suggestions)
+    )
 }
 
 fn seconds_or(seconds: f64, what: &str, errors: &mut Vec<String>) -> Option<Duration> {

@@ -13,24 +13,22 @@ use serde_json::Value;
 
 use super::listing;
 use super::results::call_result;
-use super::state::Shared;
+use super::state::ServerState;
 use crate::context::{CancelToken, Progress, ProgressSink};
 use crate::dispatch::CallOptions;
+use crate::error::ErrorKind;
 
 /// One handler per session; every handler of a server shares its state.
 #[derive(Clone)]
 pub(crate) struct Handler {
-    shared: Arc<Shared>,
+    state: Arc<ServerState>,
     /// Cancelled when the session's connection ends, which ends its subscriptions.
     ended: Option<CancelToken>,
 }
 
 impl Handler {
-    pub fn new(shared: Arc<Shared>) -> Self {
-        Handler {
-            shared,
-            ended: None,
-        }
+    pub fn new(state: Arc<ServerState>) -> Self {
+        Handler { state, ended: None }
     }
 
     /// Ends subscriptions when `ended` is cancelled.
@@ -51,17 +49,10 @@ impl Handler {
     }
 
     /// The protocol error for a tool that does not exist or is disabled: the same for both,
-    /// with suggestions among the enabled tools only.
+    /// with suggestions among the tools this client may call only.
     fn unknown_tool(&self, name: &str) -> ErrorData {
-        let enabled = self.shared.enabled_tools();
-        let suggestions = crate::suggest::similar(name, enabled.iter().copied());
-        let mut message = format!("unknown tool `{name}`");
-        if let Some(best) = suggestions.first() {
-            message.push_str(&format!("; did you mean `{best}`?"));
-        } else {
-            message.push_str("; list the tools to see what exists");
-        }
-        ErrorData::invalid_params(message, None)
+        let suggestions = self.state.dispatcher.suggest_callable(name, None);
+        ErrorData::invalid_params(crate::suggest::unknown_tool(name, &suggestions), None)
     }
 }
 
@@ -72,8 +63,8 @@ impl ServerHandler for Handler {
             .enable_tool_list_changed()
             .build();
         ServerConfig::new(capabilities).with_server_info(Implementation::new(
-            self.shared.name.clone(),
-            self.shared.version.clone(),
+            self.state.name.clone(),
+            self.state.version.clone(),
         ))
     }
 
@@ -83,7 +74,7 @@ impl ServerHandler for Handler {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let cursor = request.and_then(|request| request.cursor);
-        listing::page(&self.shared, cursor.as_deref())
+        listing::page(&self.state, cursor.as_deref())
     }
 
     async fn call_tool(
@@ -92,26 +83,20 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.as_ref();
-        let tool = match self.shared.registry.get(name) {
-            Some(tool) if self.shared.is_enabled(tool) => tool,
-            _ => return Err(self.unknown_tool(name)),
-        };
         let input = request.arguments.map_or(Value::Null, Value::Object);
         let cancel = CancelToken::new();
         let progress = ProgressForwarder::start(&context);
-        let options = CallOptions {
-            timeout: Some(self.shared.timeout_for(tool)),
-            cancel: Some(cancel.clone()),
-            progress: progress.as_ref().map(|p| p.sink.clone()),
-            ..CallOptions::default()
-        };
-        let call = self.shared.dispatcher.invoke_async(name, input, options);
+        let mut options = CallOptions::new().cancel(cancel.clone());
+        if let Some(progress) = &progress {
+            options = options.progress(progress.sink.clone());
+        }
+        let call = self.state.dispatcher.run_async(name, input, options);
         tokio::pin!(call);
         // `notifications/cancelled` cancels the call's context; the call then answers (as
         // cancelled, or with what the tool returned if it finished first).
-        let outcome = tokio::select! {
+        let finished = tokio::select! {
             biased;
-            outcome = &mut call => outcome,
+            finished = &mut call => finished,
             _ = context.ct.cancelled() => {
                 cancel.cancel();
                 call.await
@@ -120,11 +105,25 @@ impl ServerHandler for Handler {
         if let Some(progress) = progress {
             progress.finish().await;
         }
-        Ok(call_result(&self.shared, tool.name(), outcome).into())
+        // A tool that is unknown or disabled is a protocol error, worded the same for both, so
+        // that a client cannot tell a disabled tool from a missing one.
+        let tool = match finished.tool {
+            Some(tool)
+                if finished.admitted
+                    || !matches!(
+                        finished.outcome.error_kind(),
+                        Some(ErrorKind::NotFound | ErrorKind::Disabled)
+                    ) =>
+            {
+                tool
+            }
+            _ => return Err(self.unknown_tool(name)),
+        };
+        Ok(call_result(&self.state, tool.name(), finished.outcome).into())
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.shared.listeners.add_peer(context.peer);
+        self.state.listeners.add_peer(context.peer);
     }
 
     fn accepted_subscription_filter(
@@ -139,9 +138,9 @@ impl ServerHandler for Handler {
             self.until_done(&context).await;
             return Ok(());
         }
-        let id = self.shared.listeners.add_sink(context.sink().clone());
+        let id = self.state.listeners.add_sink(context.sink().clone());
         self.until_done(&context).await;
-        self.shared.listeners.remove_sink(id);
+        self.state.listeners.remove_sink(id);
         Ok(())
     }
 }

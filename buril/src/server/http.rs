@@ -18,8 +18,9 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
+use super::error::ServerError;
 use super::handler::Handler;
-use super::{Server, ServerError};
+use super::state::ServerState;
 
 /// The path of the MCP endpoint.
 pub const ENDPOINT: &str = "/mcp";
@@ -41,7 +42,7 @@ pub struct HttpServer {
     listener: TcpListener,
     service: Service,
     addr: SocketAddr,
-    server: Server,
+    state: Arc<ServerState>,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -52,7 +53,10 @@ impl std::fmt::Debug for HttpServer {
     }
 }
 
-pub(crate) async fn bind(server: Server, addr: SocketAddr) -> Result<HttpServer, ServerError> {
+pub(crate) async fn bind(
+    state: Arc<ServerState>,
+    addr: SocketAddr,
+) -> Result<HttpServer, ServerError> {
     let listener = TcpListener::bind(addr).await.map_err(|error| {
         ServerError::Io(std::io::Error::new(
             error.kind(),
@@ -60,22 +64,21 @@ pub(crate) async fn bind(server: Server, addr: SocketAddr) -> Result<HttpServer,
         ))
     })?;
     let addr = listener.local_addr()?;
-    let shared = Arc::clone(server.shared());
     let mut config = StreamableHttpServerConfig::default()
         .with_allowed_origins(
             LOOPBACK_ORIGINS
                 .iter()
                 .map(|origin| (*origin).to_owned())
-                .chain(shared.allowed_origins.iter().cloned()),
+                .chain(state.allowed_origins.iter().cloned()),
         )
         .enforce_origin_validation()
         // One request may carry the largest input the dispatcher accepts, plus the JSON-RPC
         // around it; a larger body answers 413 before it is buffered.
-        .with_max_request_body_bytes(shared.max_frame_bytes());
+        .with_max_request_body_bytes(state.max_frame_bytes());
     let ip = addr.ip();
     if ip.is_unspecified() {
         // Every interface: the names clients use cannot be known, so Host is not checked.
-        shared.say(
+        state.say(
             "buril: listening on every interface; the Host header is not checked, only Origin",
         );
         config = config.disable_allowed_hosts();
@@ -84,18 +87,18 @@ pub(crate) async fn bind(server: Server, addr: SocketAddr) -> Result<HttpServer,
         hosts.push(ip.to_string());
         config = config.with_allowed_hosts(hosts);
     }
-    let handler = Handler::new(Arc::clone(&shared));
+    let handler = Handler::new(Arc::clone(&state));
     let service = StreamableHttpService::new(
         move || Ok(handler.clone()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    shared.watch_config();
+    state.watch_config();
     Ok(HttpServer {
         listener,
         service,
         addr,
-        server,
+        state,
     })
 }
 
@@ -115,7 +118,7 @@ impl HttpServer {
         let HttpServer {
             listener,
             service,
-            server,
+            state,
             ..
         } = self;
         loop {
@@ -123,9 +126,7 @@ impl HttpServer {
                 Ok(accepted) => accepted,
                 Err(error) => {
                     // Out of file descriptors and the like: wait a little and go on.
-                    server
-                        .shared()
-                        .say(&format!("buril: accepting a connection failed: {error}"));
+                    state.say(&format!("buril: accepting a connection failed: {error}"));
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                     continue;
                 }

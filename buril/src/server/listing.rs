@@ -3,27 +3,16 @@
 use rmcp::ErrorData;
 use rmcp::model::{ListToolsResult, Tool};
 
-use super::state::Shared;
-use crate::descriptor::ToolDescriptor;
-use crate::profile::{self, Profile};
-
-/// The MCP tool object, from the `mcp` provider profile: `{name, title?, description,
-/// inputSchema, outputSchema, annotations?}`.
-pub(crate) fn definition(tool: &ToolDescriptor) -> Result<Tool, String> {
-    let value = profile::definition(Profile::Mcp, tool).map_err(|error| error.to_string())?;
-    serde_json::from_value(value).map_err(|error| {
-        format!(
-            "the tool `{}` has no valid MCP definition: {error}",
-            tool.name()
-        )
-    })
-}
+use super::state::ServerState;
 
 /// One page of the enabled tools, sorted by name. The cursor is the name of the last tool of
 /// the previous page, so paging stays right when tools are enabled or disabled in between.
-pub(crate) fn page(shared: &Shared, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
+pub(crate) fn page(
+    state: &ServerState,
+    cursor: Option<&str>,
+) -> Result<ListToolsResult, ErrorData> {
     if let Some(cursor) = cursor
-        && shared
+        && state
             .registry
             .get(cursor)
             .is_none_or(|tool| tool.name() != cursor)
@@ -33,14 +22,14 @@ pub(crate) fn page(shared: &Shared, cursor: Option<&str>) -> Result<ListToolsRes
             None,
         ));
     }
-    let policy = shared.dispatcher.policy();
+    let policy = state.dispatcher.policy();
     let mut tools = Vec::new();
     let mut more = false;
-    for (tool, definition) in shared.registry.iter().zip(&shared.definitions) {
+    for (tool, definition) in state.registry.iter().zip(&state.definitions) {
         if cursor.is_some_and(|after| tool.name() <= after) || !policy.allows(tool) {
             continue;
         }
-        if tools.len() == shared.page_size {
+        if tools.len() == state.page_size {
             more = true;
             break;
         }

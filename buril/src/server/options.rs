@@ -1,11 +1,11 @@
 //! [`ServerOptions`]: how a server behaves.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{
+use super::defaults::{
     DEFAULT_KEEP_RESULTS, DEFAULT_MAX_RESULT_BYTES, DEFAULT_OUTPUT_DIR, DEFAULT_PAGE_SIZE,
 };
 
@@ -135,7 +135,7 @@ impl ServerOptions {
     }
 
     /// The timeout of every call without a more specific one. Default: the dispatcher's, or
-    /// [`DEFAULT_TIMEOUT`](super::DEFAULT_TIMEOUT).
+    /// [`DEFAULT_TIMEOUT`](super::defaults::DEFAULT_TIMEOUT).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -188,4 +188,9 @@ impl ServerOptions {
         self.messages = Arc::new(sink);
         self
     }
+}
+
+/// `path` made absolute against the current folder.
+pub(crate) fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }

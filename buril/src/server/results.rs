@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
 use serde_json::{Map, Value, json};
 
-use super::state::Shared;
+use super::state::ServerState;
 use crate::envelope::Outcome;
 
 /// The `_meta` key that carries a failed call's whole envelope.
@@ -15,7 +15,7 @@ pub(crate) const ENVELOPE_META: &str = "buril/envelope";
 
 /// The result of a call: on success `structuredContent` (the data) and a text copy, or a note
 /// pointing at a file when the data is large; on failure `isError` with the envelope's message.
-pub(crate) fn call_result(shared: &Shared, tool: &str, outcome: Outcome) -> CallToolResult {
+pub(crate) fn call_result(state: &ServerState, tool: &str, outcome: Outcome) -> CallToolResult {
     let warnings: Vec<String> = outcome.warnings().to_vec();
     if !outcome.is_ok() {
         let envelope = outcome.to_envelope();
@@ -32,9 +32,9 @@ pub(crate) fn call_result(shared: &Shared, tool: &str, outcome: Outcome) -> Call
     let data = outcome.into_result().unwrap_or(Value::Null);
     let text = serde_json::to_string(&data).unwrap_or_default();
     let mut content = Vec::new();
-    let limit = shared.max_result_bytes;
+    let limit = state.max_result_bytes;
     if limit > 0 && text.len() > limit {
-        match spill(shared, tool, &data) {
+        match spill(state, tool, &data) {
             Ok((path, size)) => {
                 content.push(ContentBlock::text(format!(
                     "The result of `{tool}` is {} bytes of JSON, more than this server sends in \
@@ -64,20 +64,20 @@ pub(crate) fn call_result(shared: &Shared, tool: &str, outcome: Outcome) -> Call
 
 /// Writes `data` (pretty-printed) to a new file in the output folder; answers its path and
 /// size.
-fn spill(shared: &Shared, tool: &str, data: &Value) -> std::io::Result<(PathBuf, u64)> {
-    std::fs::create_dir_all(&shared.output_dir)?;
+fn spill(state: &ServerState, tool: &str, data: &Value) -> std::io::Result<(PathBuf, u64)> {
+    std::fs::create_dir_all(&state.output_dir)?;
     let millis = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis());
-    let number = shared.spilled.fetch_add(1, Ordering::Relaxed);
-    let path = shared
+    let number = state.spilled.fetch_add(1, Ordering::Relaxed);
+    let path = state
         .output_dir
         .join(format!("{tool}-{millis}-{number}.json"));
     let mut bytes = serde_json::to_vec_pretty(data).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
     std::fs::write(&path, &bytes)?;
-    if let Some(keep) = shared.keep_results {
-        prune(&shared.output_dir, millis.saturating_sub(keep.as_millis()));
+    if let Some(keep) = state.keep_results {
+        prune(&state.output_dir, millis.saturating_sub(keep.as_millis()));
     }
     Ok((path, bytes.len() as u64))
 }

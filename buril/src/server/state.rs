@@ -9,14 +9,17 @@ use std::time::Duration;
 use rmcp::model::Tool;
 
 use super::config::{self, Rules, Settings, Stamp};
+use super::defaults::DEFAULT_TIMEOUT;
+use super::error::ServerError;
 use super::notify::Listeners;
-use super::{DEFAULT_TIMEOUT, MessageSink, ServerError, ServerOptions, absolute, listing};
+use super::options::{MessageSink, ServerOptions, absolute};
 use crate::descriptor::ToolDescriptor;
-use crate::dispatch::Dispatcher;
+use crate::dispatch::{Dispatcher, Timeouts};
 use crate::policy::Policy;
+use crate::profile::{self, Profile};
 use crate::registry::Registry;
 
-pub(crate) struct Shared {
+pub(crate) struct ServerState {
     pub dispatcher: Dispatcher,
     pub registry: &'static Registry,
     /// The MCP definition of every tool, in registry order.
@@ -34,6 +37,8 @@ pub(crate) struct Shared {
     messages: MessageSink,
     /// The host's policy when the server was built: the bottom layer.
     base: Policy,
+    /// The host's timeouts when the server was built: the bottom layer.
+    base_timeouts: Timeouts,
     /// The options' rules and timeouts.
     options: Settings,
     config: Option<ConfigSource>,
@@ -56,8 +61,8 @@ struct Live {
     enabled: Vec<&'static str>,
 }
 
-impl Shared {
-    pub fn new(dispatcher: Dispatcher, options: ServerOptions) -> Result<Shared, ServerError> {
+impl ServerState {
+    pub fn new(dispatcher: Dispatcher, options: ServerOptions) -> Result<ServerState, ServerError> {
         let registry = dispatcher.registry();
         let mut errors = Vec::new();
         let mut rules = Rules {
@@ -81,7 +86,7 @@ impl Shared {
                 Some(tool) => {
                     timeouts.insert(tool.name(), *timeout);
                 }
-                None => errors.push(format!("a timeout is set for `{name}`, which is no tool")),
+                None => errors.push(config::unknown_tool(name, registry, "a timeout")),
             }
         }
         if !errors.is_empty() {
@@ -109,12 +114,13 @@ impl Shared {
         };
         let definitions = registry
             .iter()
-            .map(listing::definition)
+            .map(definition)
             .collect::<Result<Vec<Tool>, String>>()
             .map_err(ServerError::Config)?;
         let name = options.name.clone().unwrap_or_else(executable_name);
-        let shared = Shared {
+        let state = ServerState {
             base: (*dispatcher.policy()).clone(),
+            base_timeouts: dispatcher.timeouts(),
             dispatcher,
             registry,
             definitions,
@@ -144,20 +150,26 @@ impl Shared {
             }),
             watching: AtomicBool::new(false),
         };
-        shared.apply(&mut shared.live());
-        Ok(shared)
+        state.apply(&mut state.live());
+        Ok(state)
     }
 
     fn live(&self) -> MutexGuard<'_, Live> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sets the dispatcher's policy from the layers; answers whether the enabled set changed.
+    /// Sets the dispatcher's policy and timeouts from the layers; answers whether the enabled
+    /// set changed.
     fn apply(&self, live: &mut Live) -> bool {
         let policy = live
             .file
             .rules
             .apply(self.options.rules.apply(self.base.clone()));
+        self.dispatcher.set_timeouts(layered_timeouts(
+            &live.file,
+            &self.options,
+            &self.base_timeouts,
+        ));
         let enabled: Vec<&'static str> = self
             .registry
             .iter()
@@ -174,31 +186,11 @@ impl Shared {
         self.live().enabled.clone()
     }
 
-    /// Whether clients may list and call `tool` now.
-    pub fn is_enabled(&self, tool: &ToolDescriptor) -> bool {
-        self.dispatcher.allows(tool)
-    }
-
     /// The largest message a client may send, over stdio (one line) or HTTP (one body): the
     /// largest input the dispatcher accepts plus the JSON-RPC request around it.
     pub fn max_frame_bytes(&self) -> usize {
         let (max_input, _) = self.dispatcher.input_limits();
         max_input.saturating_add(super::frame::FRAME_OVERHEAD)
-    }
-
-    /// The timeout of a call to `tool`.
-    pub fn timeout_for(&self, tool: &ToolDescriptor) -> Duration {
-        let name = tool.name();
-        let live = self.live();
-        live.file
-            .timeouts
-            .get(name)
-            .or_else(|| self.options.timeouts.get(name))
-            .copied()
-            .or(self.options.timeout)
-            .or(live.file.timeout)
-            .or_else(|| self.dispatcher.timeout_for(name))
-            .unwrap_or(DEFAULT_TIMEOUT)
     }
 
     /// Reads the config file again and applies it; answers whether the enabled set changed.
@@ -233,23 +225,23 @@ impl Shared {
             return;
         }
         let poll = source.poll;
-        let weak: Weak<Shared> = Arc::downgrade(self);
+        let weak: Weak<ServerState> = Arc::downgrade(self);
         tokio::spawn(async move {
             let mut interval = tokio::time::interval(poll);
             interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 interval.tick().await;
-                let Some(shared) = weak.upgrade() else {
+                let Some(state) = weak.upgrade() else {
                     return;
                 };
-                let Some(source) = &shared.config else {
+                let Some(source) = &state.config else {
                     return;
                 };
-                if Stamp::of(&source.path) == shared.live().stamp {
+                if Stamp::of(&source.path) == state.live().stamp {
                     continue;
                 }
-                if let Err(error) = shared.reload_and_notify().await {
-                    shared.say(&format!(
+                if let Err(error) = state.reload_and_notify().await {
+                    state.say(&format!(
                         "buril: the config file was not applied, the previous settings stay: \
                          {error}"
                     ));
@@ -262,6 +254,40 @@ impl Shared {
     pub fn say(&self, message: &str) {
         (self.messages)(message);
     }
+}
+
+/// The tool's `tools/list` entry, from the `mcp` provider profile: `{name, title?,
+/// description, inputSchema, outputSchema, annotations?}`.
+fn definition(tool: &ToolDescriptor) -> Result<Tool, String> {
+    let value = profile::definition(Profile::Mcp, tool).map_err(|error| error.to_string())?;
+    serde_json::from_value(value).map_err(|error| {
+        format!(
+            "the tool `{}` has no valid MCP definition: {error}",
+            tool.name()
+        )
+    })
+}
+
+/// The timeouts of a server's calls, from its layers: for each tool, the config file's
+/// `[timeouts]` entry, the options' per-tool timeout, the options' default (`--timeout`), the
+/// config file's `timeout`, the host dispatcher's own timeout for the tool, and
+/// [`DEFAULT_TIMEOUT`], the first that is set.
+fn layered_timeouts(file: &Settings, options: &Settings, host: &Timeouts) -> Timeouts {
+    let mut timeouts = Timeouts::new();
+    match options.timeout.or(file.timeout) {
+        // A server-wide timeout hides the host's own, per tool as well.
+        Some(timeout) => timeouts.default = Some(timeout),
+        None => {
+            timeouts.default = Some(host.default.unwrap_or(DEFAULT_TIMEOUT));
+            timeouts.per_tool.extend(host.per_tool.clone());
+        }
+    }
+    for layer in [options, file] {
+        for (name, timeout) in &layer.timeouts {
+            timeouts.per_tool.insert((*name).to_owned(), *timeout);
+        }
+    }
+    timeouts
 }
 
 /// The executable's file name, or `buril`.

@@ -10,7 +10,7 @@
 use serde_json::{Map, Number, Value};
 
 use crate::args::same_name;
-use crate::dispatch::limits::scalar_len;
+use crate::input_limits::scalar_len;
 
 /// The JSON types a property may have, as bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -473,7 +473,7 @@ mod tests {
 
     #[test]
     fn measures_an_input_as_the_input_limits_do() {
-        use crate::dispatch::limits::{Exceeded, Limits};
+        use crate::input_limits::{Exceeded, Limits};
         let schema = schemars_scalars();
         let shape = Shape::of(&schema).expect("a shape");
         let mut measured = 0;

@@ -1,4 +1,5 @@
-//! Panic containment for sync and async tools.
+//! Running a tool's function on the current thread, with its panics contained: a sync tool
+//! directly, an async one driven to completion here, or polled where it is spawned.
 
 use std::any::Any;
 use std::future::Future;
@@ -6,10 +7,58 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use super::settle::{CallResult, skipped};
+use crate::args::Args;
+use crate::context::Context as CallContext;
+use crate::descriptor::Invoke;
 use crate::error::{ErrorKind, ToolError};
 
+/// Runs a sync tool here, unless its call was cancelled before it started.
+pub(crate) fn run_sync(
+    name: &'static str,
+    function: fn(&CallContext, Args) -> CallResult,
+    ctx: &CallContext,
+    args: Args,
+) -> CallResult {
+    if ctx.is_cancelled() {
+        return Err(skipped(name));
+    }
+    flatten(name, catch_unwind(AssertUnwindSafe(|| function(ctx, args))))
+}
+
+/// Runs a tool on the calling thread (the main thread): a sync tool directly, an async one
+/// driven to completion here on `handle`'s runtime.
+pub(crate) fn run_here(
+    name: &'static str,
+    invoke: Invoke,
+    ctx: CallContext,
+    args: Args,
+    handle: Option<&tokio::runtime::Handle>,
+) -> CallResult {
+    match (invoke, handle) {
+        (Invoke::Sync(function), _) => run_sync(name, function, &ctx, args),
+        (Invoke::Async(_), _) if ctx.is_cancelled() => Err(skipped(name)),
+        (Invoke::Async(function), Some(handle)) => {
+            flatten(name, block_on(handle, CatchUnwind(function(ctx, args))))
+        }
+        (Invoke::Async(_), None) => Err(ToolError::runtime(format!(
+            "the async tool `{name}` was run without a runtime"
+        ))),
+    }
+}
+
+/// Runs an async tool to completion where it is polled (a task of the dispatcher's runtime).
+pub(crate) async fn run_async(
+    name: &'static str,
+    function: fn(CallContext, Args) -> crate::descriptor::BoxFuture,
+    ctx: CallContext,
+    args: Args,
+) -> CallResult {
+    flatten(name, CatchUnwind(function(ctx, args)).await)
+}
+
 /// Polls a future, turning a panic inside it into an `Err`.
-pub(crate) struct CatchUnwind<F>(pub F);
+struct CatchUnwind<F>(pub F);
 
 impl<F: Future + Unpin> Future for CatchUnwind<F> {
     type Output = Result<F::Output, Box<dyn Any + Send>>;
@@ -25,7 +74,7 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
 }
 
 /// The `panic` error for a tool that panicked with `payload`.
-pub(crate) fn panic_error(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
+fn panic_error(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
     let detail = payload
         .downcast_ref::<&str>()
         .map(|s| (*s).to_owned())
@@ -38,10 +87,7 @@ pub(crate) fn panic_error(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
 }
 
 /// Flattens a caught result.
-pub(crate) fn flatten(
-    tool: &str,
-    caught: Result<Result<serde_json::Value, ToolError>, Box<dyn Any + Send>>,
-) -> Result<serde_json::Value, ToolError> {
+fn flatten(tool: &str, caught: Result<CallResult, Box<dyn Any + Send>>) -> CallResult {
     caught.unwrap_or_else(|payload| Err(panic_error(tool, payload.as_ref())))
 }
 
@@ -49,7 +95,7 @@ pub(crate) fn flatten(
 /// `handle`'s context so that Tokio timers and I/O work. Unlike `Handle::block_on` it may be
 /// called from within a runtime, which a main-thread tool calling another async main-thread
 /// tool needs.
-pub(crate) fn block_on<F: Future>(handle: &tokio::runtime::Handle, future: F) -> F::Output {
+fn block_on<F: Future>(handle: &tokio::runtime::Handle, future: F) -> F::Output {
     use std::sync::Arc;
     use std::task::{Wake, Waker};
 

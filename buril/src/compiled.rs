@@ -1,0 +1,63 @@
+//! A tool's schemas in their compiled form: generated, normalised and with their validator,
+//! built the first time something asks.
+
+use schemars::{Schema, SchemaGenerator};
+use serde_json::Value;
+
+use crate::schema::{
+    empty_object_schema, input_generator, is_object_schema, normalize, output_generator,
+    wrap_result,
+};
+use crate::validate::Validator;
+
+/// How a tool's return value becomes the envelope's `data`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OutputShape {
+    /// The value is an object already.
+    Object,
+    /// The tool returns `()`: `data` is `{}`.
+    Unit,
+    /// Anything else: `data` is `{"result": value}`.
+    Wrapped,
+}
+
+/// A tool's schemas and validator, built on first use.
+pub(crate) struct CompiledSchemas {
+    pub input: Value,
+    pub output: Value,
+    pub output_shape: OutputShape,
+    pub validator: Result<Validator, String>,
+}
+
+pub(crate) fn compile(
+    tool: &str,
+    input: fn(&mut SchemaGenerator) -> Schema,
+    output: fn(&mut SchemaGenerator) -> Schema,
+    returns_unit: bool,
+) -> CompiledSchemas {
+    let mut input_schema = input(&mut input_generator()).to_value();
+    normalize(&mut input_schema);
+    let mut schema = if returns_unit {
+        Value::Null
+    } else {
+        output(&mut output_generator()).to_value()
+    };
+    let is_unit = returns_unit || schema.get("type").and_then(Value::as_str) == Some("null");
+    let (output_schema, output_shape) = if is_unit {
+        (empty_object_schema(), OutputShape::Unit)
+    } else {
+        normalize(&mut schema);
+        if is_object_schema(&schema) {
+            (schema, OutputShape::Object)
+        } else {
+            (wrap_result(schema), OutputShape::Wrapped)
+        }
+    };
+    let validator = Validator::new(tool, &input_schema);
+    CompiledSchemas {
+        input: input_schema,
+        output: output_schema,
+        output_shape,
+        validator,
+    }
+}

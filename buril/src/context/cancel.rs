@@ -1,0 +1,90 @@
+//! Cooperative cancellation: a token a call's context holds, with children that a timeout
+//! cancels alone.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tokio::sync::Notify;
+
+/// Cancels a call cooperatively. Cloning gives another handle to the same token; a
+/// [`child`](Self::child) is cancelled with its parent but can be cancelled alone.
+#[derive(Clone, Default)]
+pub struct CancelToken {
+    inner: Arc<CancelInner>,
+}
+
+#[derive(Default)]
+struct CancelInner {
+    cancelled: AtomicBool,
+    notify: Notify,
+    children: std::sync::Mutex<Vec<std::sync::Weak<CancelInner>>>,
+}
+
+impl CancelInner {
+    fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+        let children =
+            std::mem::take(&mut *self.children.lock().unwrap_or_else(|e| e.into_inner()));
+        for child in children.iter().filter_map(std::sync::Weak::upgrade) {
+            child.cancel();
+        }
+    }
+}
+
+impl CancelToken {
+    /// A token that is not cancelled.
+    pub fn new() -> Self {
+        CancelToken::default()
+    }
+
+    /// A token cancelled when this one is, and also on its own, without affecting this one.
+    /// The dispatcher gives every call a child of the caller's token, so that a timeout ends
+    /// that call and nothing else sharing the caller's token.
+    pub fn child(&self) -> CancelToken {
+        let child = CancelToken::new();
+        let mut children = self
+            .inner
+            .children
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        children.retain(|weak| weak.strong_count() > 0);
+        children.push(Arc::downgrade(&child.inner));
+        drop(children);
+        if self.is_cancelled() {
+            child.cancel();
+        }
+        child
+    }
+
+    /// Cancels every call holding this token or a child of it. Tools see it through
+    /// [`Context::is_cancelled`].
+    pub fn cancel(&self) {
+        self.inner.cancel();
+    }
+
+    /// Whether this token (or an ancestor) was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// Completes once this token (or an ancestor) is cancelled.
+    pub async fn cancelled(&self) {
+        loop {
+            let notified = self.inner.notify.notified();
+            if self.is_cancelled() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+impl fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CancelToken")
+            .field("cancelled", &self.is_cancelled())
+            .finish()
+    }
+}

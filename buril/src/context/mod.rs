@@ -1,0 +1,194 @@
+//! The context a tool can ask for: cancellation, progress reporting and typed host state.
+
+mod cancel;
+mod env;
+mod progress;
+mod state;
+
+use std::any::type_name;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+pub use cancel::CancelToken;
+pub(crate) use env::{Env, EnvRef};
+pub use progress::{Progress, ProgressSink};
+pub use state::State;
+
+use crate::error::ToolError;
+
+/// Handed to a tool that declares a `&buril::Context` parameter. The parameter never appears
+/// in the tool's schema.
+///
+/// ```
+/// /// Counts to `to`, reporting progress and stopping early when cancelled.
+/// #[buril::tool(off_thread)]
+/// fn demo_count(
+///     /// Where to stop counting.
+///     to: u32,
+///     ctx: &buril::Context,
+/// ) -> Result<u32, buril::ToolError> {
+///     for i in 0..to {
+///         ctx.check_cancelled()?;
+///         ctx.report_progress(f64::from(i), Some(f64::from(to)), None);
+///     }
+///     Ok(to)
+/// }
+/// # fn main() {}
+/// ```
+pub struct Context {
+    // Held inline, not behind an `Arc`: a context is made for every call and rarely cloned, so
+    // a clone's few reference counts cost less than an allocation per call.
+    inner: Inner,
+}
+
+#[derive(Clone)]
+struct Inner {
+    tool: &'static str,
+    /// Made on first use when nobody but the tool itself can cancel the call (no caller's
+    /// token, no deadline, run on the caller's thread): most calls never need one.
+    cancel: OnceLock<CancelToken>,
+    deadline: Option<Instant>,
+    progress: Option<ProgressSink>,
+    /// The dispatcher's host state and a handle to it, shared by all its calls.
+    env: EnvRef,
+}
+
+impl Context {
+    pub(crate) fn new(
+        tool: &'static str,
+        cancel: Option<CancelToken>,
+        deadline: Option<Instant>,
+        progress: Option<ProgressSink>,
+        env: EnvRef,
+    ) -> Self {
+        Context {
+            inner: Inner {
+                tool,
+                cancel: cancel.map(OnceLock::from).unwrap_or_default(),
+                deadline,
+                progress,
+                env,
+            },
+        }
+    }
+
+    /// A context outside any dispatcher, for calling a tool function directly (in unit tests,
+    /// say). It is never cancelled unless `cancel_token` is cancelled and holds `state`.
+    pub fn detached(state: State) -> Self {
+        Context::new(
+            "",
+            Some(CancelToken::new()),
+            None,
+            None,
+            EnvRef::Shared(Arc::new(Env::detached(state))),
+        )
+    }
+
+    /// The name of the tool being called.
+    pub fn tool_name(&self) -> &'static str {
+        self.inner.tool
+    }
+
+    /// The token that cancels this call.
+    pub fn cancel_token(&self) -> &CancelToken {
+        self.inner.cancel.get_or_init(CancelToken::new)
+    }
+
+    /// The call's token if it was made (a token nobody took needs no cancelling).
+    pub(crate) fn made_token(&self) -> Option<CancelToken> {
+        self.inner.cancel.get().cloned()
+    }
+
+    /// When the call's timeout expires, if it has one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.inner.deadline
+    }
+
+    /// Whether the call was cancelled or its deadline has passed. Long-running tools check this
+    /// between steps and stop early.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner
+            .cancel
+            .get()
+            .is_some_and(CancelToken::is_cancelled)
+            || self.inner.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// `Err(ToolError::cancelled())` once the call is cancelled, for use with `?`.
+    pub fn check_cancelled(&self) -> Result<(), ToolError> {
+        if self.is_cancelled() {
+            Err(ToolError::cancelled())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Completes when the call is cancelled or its deadline passes; for `select!` in async tools.
+    pub async fn cancelled(&self) {
+        match self.inner.deadline {
+            Some(deadline) => {
+                tokio::select! {
+                    _ = self.cancel_token().cancelled() => {}
+                    _ = tokio::time::sleep_until(deadline.into()) => {}
+                }
+            }
+            None => self.cancel_token().cancelled().await,
+        }
+    }
+
+    /// Reports progress to whoever is watching the call (an MCP client's progress token, a job's
+    /// status). Does nothing when nobody is.
+    pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(sink) = &self.inner.progress {
+            sink(Progress {
+                tool: self.inner.tool,
+                progress,
+                total,
+                message: message.map(str::to_owned),
+            });
+        }
+    }
+
+    /// The host state of type `T` that the dispatcher was given, or a runtime error naming the
+    /// missing type.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, ToolError> {
+        self.inner.env.state.get::<T>().ok_or_else(|| {
+            ToolError::runtime(format!(
+                "the host did not provide state of type `{}` that the tool `{}` needs",
+                type_name::<T>(),
+                self.inner.tool
+            ))
+        })
+    }
+
+    /// The host state of type `T`, if the dispatcher was given one.
+    pub fn try_state<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.inner.env.state.get::<T>()
+    }
+
+    /// The dispatcher's shared environment, for the dispatch module.
+    pub(crate) fn env(&self) -> &Env {
+        &self.inner.env
+    }
+}
+
+impl Clone for Context {
+    /// A clone shares the call's cancellation token (made now if it was not yet).
+    fn clone(&self) -> Self {
+        let _ = self.cancel_token();
+        Context {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl fmt::Debug for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("tool", &self.inner.tool)
+            .field("cancelled", &self.is_cancelled())
+            .field("deadline", &self.inner.deadline)
+            .finish_non_exhaustive()
+    }
+}

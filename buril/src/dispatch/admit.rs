@@ -1,0 +1,184 @@
+//! Admission, the pipeline's first stage: the name looked up (or its alias), the policy and the
+//! caller's tool view applied, the input measured against the limits and validated.
+//! What comes out is a call ready to run and what will settle it, or the outcome of a refusal.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::core::Core;
+use super::options::CallOptions;
+use super::settle::{Deadline, Settle, with_warning};
+use crate::args::Args;
+use crate::context::{CancelToken, Context};
+use crate::descriptor::ToolDescriptor;
+use crate::envelope::Outcome;
+use crate::error::{ErrorKind, Problem, ToolError};
+use crate::input_limits::drop_iteratively;
+use crate::pattern::ToolView;
+use crate::suggest;
+use crate::validate::Validator;
+
+/// A call that passed admission: the tool, its input, its context and its deadline.
+pub(crate) struct Admitted {
+    pub(crate) tool: &'static ToolDescriptor,
+    pub(crate) args: Args,
+    /// Holds this call's own token (a child of the caller's), made when first needed.
+    pub(crate) ctx: Context,
+    pub(crate) deadline: Option<Deadline>,
+}
+
+/// A call refused at admission: nothing ran.
+pub(crate) struct Refused {
+    /// The tool the name resolved to, if it did.
+    pub(crate) tool: Option<&'static ToolDescriptor>,
+    pub(crate) outcome: Outcome,
+}
+
+impl Refused {
+    fn new(tool: Option<&'static ToolDescriptor>, outcome: Outcome) -> Self {
+        Refused { tool, outcome }
+    }
+}
+
+/// Admits a call of `name` with `input`, or answers why not.
+pub(crate) fn admit(
+    core: &Arc<Core>,
+    name: &str,
+    input: Value,
+    options: CallOptions,
+) -> Result<(Admitted, Settle), Refused> {
+    let Some(found) = core.registry.lookup(name) else {
+        // Measured first all the same: a refused input is freed without recursion.
+        if let Err(exceeded) = core.limits.check(&input) {
+            drop_iteratively(input);
+            return Err(Refused::new(
+                None,
+                Outcome::err(core.limits.error(exceeded)),
+            ));
+        }
+        let suggestions = callable_suggestions(core, name, options.view.as_deref());
+        let message = suggest::unknown_tool(name, &suggestions);
+        let error = ToolError::new(ErrorKind::NotFound, message).with_suggestions(suggestions);
+        return Err(Refused::new(None, Outcome::err(error)));
+    };
+    let tool = found.tool;
+    let warning = found.via_alias.then(|| {
+        format!(
+            "`{name}` is a deprecated name of `{}`; call `{}` instead",
+            tool.name(),
+            tool.name()
+        )
+    });
+    let refuse = |error: ToolError| {
+        Refused::new(
+            Some(tool),
+            with_warning(Outcome::err(error), warning.clone()),
+        )
+    };
+    // Whether the caller may call the tool at all comes first. Rules that disable nothing and
+    // set no timeout allow every tool that is not dangerous: no lock then. Otherwise read once,
+    // under the read lock (no clone of their `Arc`).
+    let mut timeout = options.timeout;
+    if tool.is_dangerous() || !core.rules_open() {
+        let rules = core.rules();
+        if let Err(error) = rules.policy.check(tool) {
+            drop(rules);
+            drop_iteratively(input);
+            return Err(refuse(error));
+        }
+        if timeout.is_none() {
+            timeout = rules.timeouts.for_tool(tool.name());
+        }
+    }
+    if let Some(view) = &options.view
+        && !view.allows(tool.name())
+    {
+        drop_iteratively(input);
+        return Err(refuse(ToolError::new(
+            ErrorKind::Disabled,
+            format!(
+                "the tool `{}` is outside this caller's tool view {view}",
+                tool.name()
+            ),
+        )));
+    }
+    let compiled = tool.compiled();
+    // A tool whose input schema is an object of scalars checks an input's validity and its
+    // size in one pass (such an input nests one level deep). Anything else is measured
+    // before it is validated: a refused input never reaches the (recursive) validator, and is
+    // freed without recursion.
+    let checked = compiled
+        .validator
+        .as_ref()
+        .ok()
+        .and_then(Validator::shape)
+        .and_then(|shape| shape.measure(&input))
+        .is_some_and(|len| core.limits.admits_flat(len));
+    if !checked && let Err(exceeded) = core.limits.check(&input) {
+        drop_iteratively(input);
+        return Err(refuse(core.limits.error(exceeded)));
+    }
+    let validator = compiled.validator.as_ref().map_err(|message| {
+        refuse(ToolError::runtime(format!(
+            "the tool is misconfigured: {message}"
+        )))
+    })?;
+    let input = if input.is_null() {
+        Value::Object(Map::new())
+    } else {
+        input
+    };
+    if !checked {
+        let problems = validator.problems(&input);
+        if !problems.is_empty() {
+            return Err(refuse(ToolError::from_problems(problems)));
+        }
+    }
+    let Value::Object(object) = input else {
+        let problem = Problem::new("", "expected an object");
+        return Err(refuse(ToolError::from_problems(vec![problem])));
+    };
+    let deadline = timeout.map(Deadline::after);
+    let ctx = Context::new(
+        tool.name(),
+        options.cancel.as_ref().map(CancelToken::child),
+        deadline.map(|deadline| deadline.at),
+        options.progress,
+        core.env_for_call(),
+    );
+    let settle = Settle {
+        name: tool.name(),
+        shape: compiled.output_shape,
+        warning,
+        deadline,
+        caller: options.cancel,
+    };
+    let admitted = Admitted {
+        tool,
+        args: Args::new(object),
+        ctx,
+        deadline,
+    };
+    Ok((admitted, settle))
+}
+
+/// Up to three names close to `name` among the tools this caller may call (the policy now,
+/// and `view` when given), best first, for "did you mean".
+pub(crate) fn callable_suggestions(
+    core: &Core,
+    name: &str,
+    view: Option<&ToolView>,
+) -> Vec<String> {
+    let policy = Arc::clone(&core.rules().policy);
+    let callable = core
+        .registry
+        .iter()
+        .filter(|tool| policy.allows(tool) && view.is_none_or(|view| view.allows(tool.name())))
+        .map(|tool| tool.name());
+    suggest::similar(name, callable)
+        .into_iter()
+        .take(3)
+        .map(str::to_owned)
+        .collect()
+}

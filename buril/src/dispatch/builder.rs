@@ -1,0 +1,158 @@
+//! Configuring a dispatcher.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::core::{Core, CoreParts, Dispatcher};
+use super::main_thread::{MainQueue, MainThread};
+use super::rules::{Rules, Timeouts};
+use crate::context::State;
+use crate::input_limits::Limits;
+use crate::policy::Policy;
+use crate::registry::{Registry, registry};
+
+/// Configures a [`Dispatcher`].
+pub struct DispatcherBuilder {
+    registry: Option<&'static Registry>,
+    policy: Policy,
+    state: State,
+    timeouts: Timeouts,
+    main_thread: MainThread,
+    worker_threads: usize,
+    limits: Limits,
+}
+
+impl Default for DispatcherBuilder {
+    fn default() -> Self {
+        DispatcherBuilder {
+            registry: None,
+            policy: Policy::default(),
+            state: State::new(),
+            timeouts: Timeouts::new(),
+            main_thread: MainThread::Owned,
+            worker_threads: 2,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl DispatcherBuilder {
+    /// Dispatches over `registry` instead of every `#[tool]` in the binary.
+    pub fn registry(mut self, registry: &'static Registry) -> Self {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// Which tools may run. Default: all but the dangerous ones.
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Changes the policy set so far (the CLI adds its `--enable`/`--disable` flags this way,
+    /// on top of the host's rules).
+    pub fn update_policy(mut self, update: impl FnOnce(Policy) -> Policy) -> Self {
+        self.policy = update(self.policy);
+        self
+    }
+
+    /// Adds typed host state, handed to tools through [`Context::state`].
+    ///
+    /// [`Context::state`]: crate::Context::state
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// The timeout of every call without a more specific one. Default: none.
+    ///
+    /// A call with a timeout answers `type: "timeout"` once it passes, and the tool's context
+    /// reports cancellation so that it can stop. The caller stops waiting at the deadline
+    /// unless the tool runs on the calling thread itself (a main-thread tool called from the
+    /// main thread), which cannot be interrupted; such a call answers `timeout` when it ends
+    /// late.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeouts.default = Some(timeout);
+        self
+    }
+
+    /// The timeout of one tool, by name.
+    pub fn tool_timeout(mut self, tool: impl Into<String>, timeout: Duration) -> Self {
+        self.timeouts.per_tool.insert(tool.into(), timeout);
+        self
+    }
+
+    /// Who runs the main-thread tools. Default: [`MainThread::Owned`].
+    pub fn main_thread(mut self, main_thread: MainThread) -> Self {
+        self.main_thread = main_thread;
+        self
+    }
+
+    /// Worker threads of the runtime that runs async tools. Default: 2.
+    pub fn worker_threads(mut self, threads: usize) -> Self {
+        self.worker_threads = threads.max(1);
+        self
+    }
+
+    /// The largest input a call may have, in bytes of its compact JSON text (escapes inside
+    /// strings, and a float's digits past its first decimal, not counted). A larger input
+    /// answers `validation` before it is validated. Default: [`DEFAULT_MAX_INPUT_BYTES`]
+    /// (4 MiB). The CLI and the MCP server apply it to the raw text they read, before parsing.
+    ///
+    /// [`DEFAULT_MAX_INPUT_BYTES`]: crate::DEFAULT_MAX_INPUT_BYTES
+    pub fn max_input_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_bytes = bytes;
+        self
+    }
+
+    /// The deepest nesting of arrays and objects a call's input may have (`{}` is one level).
+    /// A deeper input answers `validation` before it is validated, and is measured and freed
+    /// without recursion. Default: [`DEFAULT_MAX_INPUT_DEPTH`] (64); at most 100 is useful, as
+    /// validation and JSON parsing recurse once per level.
+    ///
+    /// [`DEFAULT_MAX_INPUT_DEPTH`]: crate::DEFAULT_MAX_INPUT_DEPTH
+    pub fn max_input_depth(mut self, depth: usize) -> Self {
+        self.limits.max_depth = depth;
+        self
+    }
+
+    /// The dispatcher. With [`MainThread::Host`], the calling thread becomes the main thread.
+    pub fn build(self) -> Dispatcher {
+        let registry = self.registry.unwrap_or_else(registry);
+        let dispatcher = Dispatcher {
+            core: Core::new(CoreParts {
+                registry,
+                rules: Rules {
+                    policy: Arc::new(self.policy),
+                    timeouts: Timeouts::new(),
+                },
+                state: self.state,
+                main: MainQueue::new(self.main_thread),
+                worker_threads: self.worker_threads,
+                limits: self.limits,
+            }),
+        };
+        if !self.timeouts.is_empty() {
+            dispatcher.set_timeouts(self.timeouts);
+        }
+        dispatcher
+    }
+}
+
+impl Default for Dispatcher {
+    fn default() -> Self {
+        Dispatcher::new()
+    }
+}
+
+impl Dispatcher {
+    /// A dispatcher over every `#[tool]` in the binary, with default settings.
+    pub fn new() -> Self {
+        DispatcherBuilder::default().build()
+    }
+
+    /// Configures a dispatcher.
+    pub fn builder() -> DispatcherBuilder {
+        DispatcherBuilder::default()
+    }
+}

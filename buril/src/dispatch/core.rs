@@ -1,0 +1,305 @@
+//! What every clone of a dispatcher shares, and the handles to it.
+
+use std::any::Any;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, Weak};
+
+use tokio::runtime::Runtime;
+
+use super::main_thread::MainQueue;
+use super::rules::{Rules, Timeouts};
+use crate::context::{Context, Env, EnvRef};
+use crate::input_limits::Limits;
+use crate::policy::Policy;
+use crate::registry::Registry;
+
+/// Runs tools by name: looks the name up, applies the host's [`Policy`], validates the input
+/// against the tool's schema (reporting every problem at once), runs the tool on the right
+/// thread with its timeout, contains panics, and answers with an [`Outcome`].
+///
+/// A `Dispatcher` is cheap to clone; clones share everything.
+///
+/// ```
+/// use serde_json::json;
+///
+/// /// Adds two numbers.
+/// #[buril::tool]
+/// fn math_add(
+///     /// The first addend.
+///     a: f64,
+///     /// The second addend.
+///     b: f64,
+/// ) -> f64 {
+///     a + b
+/// }
+///
+/// let dispatcher = buril::Dispatcher::new();
+/// let envelope = dispatcher.call("math_add", json!({"a": 1, "b": 2.5}));
+/// assert_eq!(envelope, json!({"ok": true, "data": {"result": 3.5}}));
+///
+/// let envelope = dispatcher.call("math_add", json!({"a": "one"}));
+/// assert_eq!(envelope["type"], "validation");
+/// assert_eq!(envelope["problems"].as_array().unwrap().len(), 2);
+/// ```
+///
+/// [`Outcome`]: crate::Outcome
+#[derive(Clone)]
+pub struct Dispatcher {
+    pub(crate) core: Arc<Core>,
+}
+
+/// The state every clone of one dispatcher shares.
+pub(crate) struct Core {
+    pub(crate) registry: &'static Registry,
+    /// The policy and timeouts, swapped whole; a call reads them once.
+    rules: RwLock<Arc<Rules>>,
+    /// Whether the rules disable nothing and set no timeout, so that a call to a tool that is
+    /// not dangerous need not read them. Written under `rules`' write lock.
+    rules_open: AtomicBool,
+    pub(crate) env: Arc<Env>,
+    pub(crate) main: Arc<MainQueue>,
+    runtime: OnceLock<Runtime>,
+    worker_threads: usize,
+    pub(crate) limits: Limits,
+}
+
+/// What the builder hands the core.
+pub(crate) struct CoreParts {
+    pub(crate) registry: &'static Registry,
+    pub(crate) rules: Rules,
+    pub(crate) state: crate::context::State,
+    pub(crate) main: Arc<MainQueue>,
+    pub(crate) worker_threads: usize,
+    pub(crate) limits: Limits,
+}
+
+impl Core {
+    pub(crate) fn new(parts: CoreParts) -> Arc<Core> {
+        Arc::new_cyclic(|core: &Weak<Core>| {
+            let handle: Weak<dyn Any + Send + Sync> = core.clone();
+            Core {
+                registry: parts.registry,
+                rules_open: AtomicBool::new(parts.rules.are_open()),
+                rules: RwLock::new(Arc::new(parts.rules)),
+                env: Arc::new(Env {
+                    state: parts.state,
+                    dispatcher: handle,
+                }),
+                main: parts.main,
+                runtime: OnceLock::new(),
+                worker_threads: parts.worker_threads,
+                limits: parts.limits,
+            }
+        })
+    }
+
+    /// Whether a call to a tool that is not dangerous may skip reading the rules.
+    #[inline]
+    pub(crate) fn rules_open(&self) -> bool {
+        self.rules_open.load(Ordering::Acquire)
+    }
+
+    /// The rules as they are now, under the read lock (no clone of their `Arc`).
+    pub(crate) fn rules(&self) -> RwLockReadGuard<'_, Arc<Rules>> {
+        self.rules.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Replaces the rules with what `change` makes of them; answers the previous ones.
+    pub(crate) fn change_rules(&self, change: impl FnOnce(&Rules) -> Rules) -> Arc<Rules> {
+        let mut slot = self.rules.write().unwrap_or_else(|e| e.into_inner());
+        let rules = change(&slot);
+        self.rules_open.store(rules.are_open(), Ordering::Release);
+        std::mem::replace(&mut *slot, Arc::new(rules))
+    }
+
+    /// The runtime that runs async tools and the blocking pool, started on first use.
+    pub(crate) fn runtime(&self) -> &Runtime {
+        self.runtime.get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(self.worker_threads)
+                .thread_name("buril-worker")
+                .enable_time()
+                .build()
+                .expect("the runtime for async tools could not be started")
+        })
+    }
+
+    /// The environment a call's context holds: borrowed from the process-wide dispatcher, which
+    /// lives as long as the process; counted for any other.
+    pub(crate) fn env_for_call(self: &Arc<Self>) -> EnvRef {
+        match GLOBAL.get() {
+            Some(global) if Arc::ptr_eq(&global.core, self) => {
+                EnvRef::Static(global.core.env.as_ref())
+            }
+            _ => EnvRef::Shared(Arc::clone(&self.env)),
+        }
+    }
+}
+
+impl Drop for Core {
+    fn drop(&mut self) {
+        self.main.close();
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+static GLOBAL: OnceLock<Dispatcher> = OnceLock::new();
+
+impl Dispatcher {
+    /// The tools this dispatcher serves.
+    pub fn registry(&self) -> &'static Registry {
+        self.core.registry
+    }
+
+    /// The policy deciding which tools may run, as it is now.
+    pub fn policy(&self) -> Arc<Policy> {
+        Arc::clone(&self.core.rules().policy)
+    }
+
+    /// Replaces the policy, for every clone of this dispatcher; calls already admitted go on.
+    /// Returns the previous policy. A server uses this to apply a changed configuration and
+    /// then tells its clients that the tool list changed.
+    pub fn set_policy(&self, policy: Policy) -> Arc<Policy> {
+        let policy = Arc::new(policy);
+        let previous = self.core.change_rules(|rules| Rules {
+            policy,
+            timeouts: rules.timeouts.clone(),
+        });
+        Arc::clone(&previous.policy)
+    }
+
+    /// The timeouts of calls that set none, as they are now.
+    pub fn timeouts(&self) -> Timeouts {
+        self.core.rules().timeouts.clone()
+    }
+
+    /// Replaces the timeouts of calls that set none, for every clone of this dispatcher (tools
+    /// named by an alias are stored under their own names); calls already admitted keep theirs.
+    /// Returns the previous timeouts.
+    pub fn set_timeouts(&self, timeouts: Timeouts) -> Timeouts {
+        let timeouts = self.resolve_timeouts(timeouts);
+        let previous = self.core.change_rules(|rules| Rules {
+            policy: Arc::clone(&rules.policy),
+            timeouts,
+        });
+        previous.timeouts.clone()
+    }
+
+    /// Timeouts kept under the tools' own names, so that a call by an alias finds them too.
+    pub(crate) fn resolve_timeouts(&self, timeouts: Timeouts) -> Timeouts {
+        let registry = self.core.registry;
+        Timeouts {
+            default: timeouts.default,
+            per_tool: timeouts
+                .per_tool
+                .into_iter()
+                .map(|(name, timeout)| {
+                    let name = registry
+                        .get(&name)
+                        .map_or(name, |tool| tool.name().to_owned());
+                    (name, timeout)
+                })
+                .collect(),
+        }
+    }
+
+    /// The timeout that applies to `tool` (by name or alias) when a call sets none.
+    pub fn timeout_for(&self, tool: &str) -> Option<std::time::Duration> {
+        let name = self.core.registry.get(tool).map_or(tool, |t| t.name());
+        self.core.rules().timeouts.for_tool(name)
+    }
+
+    /// The input limits: (max_input_bytes, max_input_depth).
+    pub fn input_limits(&self) -> (usize, usize) {
+        let limits = self.core.limits;
+        (limits.max_bytes, limits.max_depth)
+    }
+
+    /// Checks the raw JSON text of an input against the input limits before it is parsed (its
+    /// length, and how deep its brackets nest outside strings); the error is the `validation`
+    /// error a call with that input answers.
+    pub fn check_input_text(&self, text: &[u8]) -> Result<(), crate::error::ToolError> {
+        let limits = self.core.limits;
+        limits
+            .check_text(text)
+            .map_err(|exceeded| limits.error(exceeded))
+    }
+
+    /// Whether `tool` may run under the current policy.
+    pub fn allows(&self, tool: &crate::descriptor::ToolDescriptor) -> bool {
+        self.core.rules().policy.allows(tool)
+    }
+
+    /// A handle that does not keep the dispatcher alive: host state that needs the dispatcher
+    /// it lives in (a job system starting calls of its own, say) holds this, so that the two do
+    /// not keep each other alive.
+    pub fn downgrade(&self) -> WeakDispatcher {
+        WeakDispatcher {
+            core: Arc::downgrade(&self.core),
+        }
+    }
+
+    /// The process-wide dispatcher behind [`crate::call`]: the one installed with
+    /// [`install_global`](Self::install_global), or a default one.
+    pub fn global() -> &'static Dispatcher {
+        GLOBAL.get_or_init(Dispatcher::new)
+    }
+
+    /// Makes this dispatcher the one [`crate::call`] uses. Fails (giving it back) when the
+    /// global dispatcher was already set or used.
+    pub fn install_global(self) -> Result<(), Dispatcher> {
+        GLOBAL.set(self)
+    }
+}
+
+impl Context {
+    /// The dispatcher running this call, for a tool that calls other tools (or starts work that
+    /// does) with the same registry, policy, host state and main thread. `None` for a
+    /// [`detached`](Self::detached) context, or once every clone of the dispatcher is gone.
+    ///
+    /// Calls made through it follow the usual threading rules: from a main-thread tool, other
+    /// main-thread tools run at once on the same thread; from an off-thread tool, they wait for
+    /// the main thread, so an off-thread tool must not wait on them while the host's main thread
+    /// waits on it.
+    pub fn dispatcher(&self) -> Option<Dispatcher> {
+        let core = self.env().dispatcher.upgrade()?.downcast::<Core>().ok()?;
+        Some(Dispatcher { core })
+    }
+}
+
+/// A [`Dispatcher`] that may be gone: see [`Dispatcher::downgrade`]. The default one never
+/// upgrades.
+#[derive(Clone, Default)]
+pub struct WeakDispatcher {
+    core: Weak<Core>,
+}
+
+impl WeakDispatcher {
+    /// The dispatcher, while any clone of it is alive.
+    pub fn upgrade(&self) -> Option<Dispatcher> {
+        self.core.upgrade().map(|core| Dispatcher { core })
+    }
+}
+
+impl fmt::Debug for WeakDispatcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WeakDispatcher")
+            .field("alive", &(self.core.strong_count() > 0))
+            .finish()
+    }
+}
+
+impl fmt::Debug for Dispatcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rules = self.core.rules();
+        f.debug_struct("Dispatcher")
+            .field("tools", &self.core.registry.len())
+            .field("policy", &rules.policy)
+            .field("timeouts", &rules.timeouts)
+            .field("main_thread", &self.core.main.mode())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,150 @@
+//! Execution: a call placed, started and waited for, by a blocking waiter or an async one. The
+//! two waiters share the placement rules; they differ only in how they wait.
+
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use super::admit::Admitted;
+use super::core::Core;
+use super::place::{Place, Waiter, place, run_in_place, start};
+use super::settle::{CallResult, dropped, late, shut_down, timeout_error};
+use crate::context::CancelToken;
+use crate::error::ToolError;
+
+/// How long an async tool that was cancelled or timed out may go on to finish cleanly (it sees
+/// the cancellation through its context) before its task is dropped.
+pub(crate) const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
+/// Runs `call`, blocking the calling thread until it ends, its deadline passes or it is
+/// cancelled.
+pub(crate) fn execute_blocking(core: &Core, call: Admitted) -> CallResult {
+    let name = call.tool.name();
+    let deadline = call.deadline;
+    let at = place(core, &call, Waiter::Blocking);
+    if at == Place::Here {
+        return late(run_in_place(core, call), name, deadline);
+    }
+    let cancel = call.ctx.cancel_token().clone();
+    let (tx, rx) = mpsc::sync_channel(1);
+    let task = start(core, at, call, tx);
+    // Waits in slices, to see a cancellation that comes while the result does not.
+    const SLICE: Duration = Duration::from_millis(20);
+    let result = loop {
+        let now = Instant::now();
+        let mut slice = SLICE;
+        if let Some(deadline) = deadline {
+            if now >= deadline.at {
+                cancel.cancel();
+                break Err(timeout_error(name, deadline.timeout));
+            }
+            slice = slice.min(deadline.at - now);
+        }
+        match rx.recv_timeout(slice) {
+            Ok(result) => break result,
+            Err(RecvTimeoutError::Timeout) if cancel.is_cancelled() => {
+                break Err(ToolError::cancelled());
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break Err(shut_down(name)),
+        }
+    };
+    if result.is_err()
+        && let Some(task) = task
+    {
+        abort_after_grace(core.runtime().handle(), task);
+    }
+    result
+}
+
+/// Runs `call` in the caller's task, whatever executor drives it: the tool itself runs where it
+/// is placed, and the deadline is a timer of the dispatcher's runtime. No hop through another
+/// task on the way, so a call costs the caller one wake-up.
+pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
+    let name = call.tool.name();
+    let deadline = call.deadline;
+    let at = place(core, &call, Waiter::Async);
+    if at == Place::Here {
+        // Never blocks, by its author's word: run in the caller's task, no thread hop; its
+        // deadline is checked when it returns.
+        let token = call.ctx.made_token();
+        let result = late(run_in_place(core, call), name, deadline);
+        if result.is_err()
+            && let Some(token) = token
+        {
+            token.cancel();
+        }
+        return result;
+    }
+    let cancel = call.ctx.cancel_token().clone();
+    let (tx, rx) = tokio::sync::oneshot::channel::<CallResult>();
+    // Aborts (after the grace period) an async tool whose call ends without its result:
+    // timed out, cancelled, or this future dropped.
+    let mut task =
+        AbortOnDrop(start(core, at, call, tx).map(|task| (core.runtime().handle().clone(), task)));
+    let result = match deadline {
+        Some(deadline) => {
+            // A timer of the dispatcher's runtime, which has one whatever the caller runs on.
+            let expired = {
+                let _runtime = core.runtime().enter();
+                tokio::time::sleep_until(deadline.at.into())
+            };
+            tokio::select! {
+                result = rx => result.unwrap_or_else(|_| Err(dropped(name))),
+                _ = expired => Err(timeout_error(name, deadline.timeout)),
+                _ = cancel.cancelled() => Err(ToolError::cancelled()),
+            }
+        }
+        None => tokio::select! {
+            result = rx => result.unwrap_or_else(|_| Err(dropped(name))),
+            _ = cancel.cancelled() => Err(ToolError::cancelled()),
+        },
+    };
+    if result.is_err() {
+        cancel.cancel();
+    } else {
+        task.0 = None;
+    }
+    result
+}
+
+fn abort_after_grace(handle: &tokio::runtime::Handle, task: tokio::task::JoinHandle<()>) {
+    if task.is_finished() {
+        return;
+    }
+    handle.spawn(async move {
+        tokio::time::sleep(CANCEL_GRACE).await;
+        task.abort();
+    });
+}
+
+/// An async tool's task, aborted after [`CANCEL_GRACE`] when dropped unfinished.
+struct AbortOnDrop(Option<(tokio::runtime::Handle, tokio::task::JoinHandle<()>)>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some((handle, task)) = self.0.take() {
+            abort_after_grace(&handle, task);
+        }
+    }
+}
+
+/// Cancels a call whose caller went away (its future dropped).
+pub(crate) struct CancelOnDrop(Option<CancelToken>);
+
+impl CancelOnDrop {
+    pub(crate) fn new(token: CancelToken) -> Self {
+        CancelOnDrop(Some(token))
+    }
+
+    pub(crate) fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(token) = self.0.take() {
+            token.cancel();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! What a caller may say about one call.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::context::{CancelToken, ProgressSink};
+use crate::pattern::ToolView;
+
+/// Per-call settings for [`Dispatcher::invoke_with`] and [`Dispatcher::invoke_async`].
+///
+/// ```
+/// use std::time::Duration;
+///
+/// let cancel = buril::CancelToken::new();
+/// let options = buril::CallOptions::new()
+///     .timeout(Duration::from_secs(5))
+///     .cancel(cancel.clone());
+/// assert_eq!(options.timeout, Some(Duration::from_secs(5)));
+/// ```
+///
+/// [`Dispatcher::invoke_with`]: crate::Dispatcher::invoke_with
+/// [`Dispatcher::invoke_async`]: crate::Dispatcher::invoke_async
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// Overrides the tool's timeout for this call.
+    pub timeout: Option<Duration>,
+    /// Cancels the call when cancelled; the tool sees it through its context.
+    pub cancel: Option<CancelToken>,
+    /// Receives the tool's progress reports.
+    pub progress: Option<ProgressSink>,
+    /// Restricts the call to the tools of a view (an agent's); outside it the call answers
+    /// `disabled`.
+    pub view: Option<Arc<ToolView>>,
+}
+
+impl CallOptions {
+    /// No per-call settings: the dispatcher's timeout, nobody cancelling, no progress, every
+    /// tool the policy allows.
+    pub fn new() -> Self {
+        CallOptions::default()
+    }
+
+    /// Sets the call's timeout.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sets the token that cancels the call.
+    pub fn cancel(mut self, token: CancelToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+
+    /// Sets who receives the tool's progress reports.
+    pub fn progress(mut self, sink: ProgressSink) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
+    /// Restricts the call to the tools of `view`.
+    pub fn view(mut self, view: Arc<ToolView>) -> Self {
+        self.view = Some(view);
+        self
+    }
+}
+
+impl fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("timeout", &self.timeout)
+            .field("cancel", &self.cancel)
+            .field("progress", &self.progress.is_some())
+            .field("view", &self.view)
+            .finish()
+    }
+}

@@ -1,0 +1,134 @@
+//! Placement, the pipeline's second stage: where an admitted call runs, decided once, and
+//! starting it there.
+//!
+//! | the tool | a blocking caller | an async caller |
+//! | --- | --- | --- |
+//! | main-thread, caller on the main thread | here | the main queue |
+//! | main-thread, any other caller | the main queue | the main queue |
+//! | sync `off_thread`, `inline` | here | here |
+//! | sync `off_thread`, no deadline | here | the blocking pool |
+//! | sync `off_thread`, with a deadline | the blocking pool | the blocking pool |
+//! | async `off_thread` | a task | a task |
+//!
+//! A call placed *here* runs on the caller's thread or task and cannot be interrupted: its
+//! deadline is checked when it returns. Every other placement answers through a [`Reply`] that
+//! the caller's waiter (blocking or async, in `execute.rs`) waits on with the deadline and the
+//! caller's cancellation.
+
+use tokio::task::JoinHandle;
+
+use super::admit::Admitted;
+use super::core::Core;
+use super::run::{run_async, run_here, run_sync};
+use super::settle::CallResult;
+use crate::descriptor::Invoke;
+
+/// Where a call runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// On the caller's thread or task, now.
+    Here,
+    /// Queued for the host's main thread.
+    MainQueue,
+    /// On a thread of the dispatcher's blocking pool.
+    BlockingPool,
+    /// As a task of the dispatcher's runtime.
+    Task,
+}
+
+/// Who waits for the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Waiter {
+    /// A thread that blocks until the call ends (`invoke_with`).
+    Blocking,
+    /// A future awaited on any executor (`invoke_async`).
+    Async,
+}
+
+/// Where `call` runs when `waiter` waits for it.
+pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
+    let tool = call.tool;
+    if !tool.is_off_thread() {
+        return match waiter {
+            Waiter::Blocking if core.main.is_current() => Place::Here,
+            _ => Place::MainQueue,
+        };
+    }
+    match tool.invoke() {
+        Invoke::Sync(_) if tool.is_inline() => Place::Here,
+        // No deadline to keep: a blocking caller may as well run it itself.
+        Invoke::Sync(_) if waiter == Waiter::Blocking && call.deadline.is_none() => Place::Here,
+        Invoke::Sync(_) => Place::BlockingPool,
+        Invoke::Async(_) => Place::Task,
+    }
+}
+
+/// Where a call's result goes: the channel its waiter waits on.
+pub(crate) trait Reply: Send + 'static {
+    fn send(self, result: CallResult);
+}
+
+impl Reply for std::sync::mpsc::SyncSender<CallResult> {
+    fn send(self, result: CallResult) {
+        // The waiter may have stopped waiting (a timeout): the result is discarded.
+        let _ = std::sync::mpsc::SyncSender::send(&self, result);
+    }
+}
+
+impl Reply for tokio::sync::oneshot::Sender<CallResult> {
+    fn send(self, result: CallResult) {
+        let _ = tokio::sync::oneshot::Sender::send(self, result);
+    }
+}
+
+/// Runs `call` here, on the caller's thread (async tools driven to completion on it).
+pub(crate) fn run_in_place(core: &Core, call: Admitted) -> CallResult {
+    let Admitted {
+        tool, args, ctx, ..
+    } = call;
+    let invoke = tool.invoke();
+    match invoke {
+        Invoke::Sync(function) => run_sync(tool.name(), function, &ctx, args),
+        Invoke::Async(_) => {
+            let handle = core.runtime().handle();
+            run_here(tool.name(), invoke, ctx, args, Some(handle))
+        }
+    }
+}
+
+/// Starts `call` at `place` (anything but [`Place::Here`]: the main queue, or else the blocking
+/// pool for a sync tool and a task for an async one), answering through `reply`. The task of an
+/// async tool is returned, so that a call ending without its result can abort it.
+pub(crate) fn start(
+    core: &Core,
+    place: Place,
+    call: Admitted,
+    reply: impl Reply,
+) -> Option<JoinHandle<()>> {
+    let Admitted {
+        tool, args, ctx, ..
+    } = call;
+    let name = tool.name();
+    let invoke = tool.invoke();
+    match (place, invoke) {
+        (Place::MainQueue, invoke) => {
+            // The runtime an async tool needs on the main thread (none for a sync tool, so that
+            // sync-only hosts never start the runtime).
+            let handle =
+                matches!(invoke, Invoke::Async(_)).then(|| core.runtime().handle().clone());
+            core.main.submit(Box::new(move || {
+                reply.send(run_here(name, invoke, ctx, args, handle.as_ref()));
+            }));
+            None
+        }
+        (_, Invoke::Sync(function)) => {
+            core.runtime().spawn_blocking(move || {
+                reply.send(run_sync(name, function, &ctx, args));
+            });
+            None
+        }
+        (_, Invoke::Async(function)) => Some(core.runtime().spawn(async move {
+            reply.send(run_async(name, function, ctx, args).await);
+        })),
+    }
+}

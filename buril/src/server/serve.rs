@@ -1,0 +1,137 @@
+//! A server over one dispatcher's tools, and serving one client over a byte stream.
+
+use std::fmt;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use rmcp::ServiceExt;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use super::error::ServerError;
+use super::handler::Handler;
+use super::http::{self, HttpServer};
+use super::options::ServerOptions;
+use super::state::ServerState;
+use super::{frame, stdio};
+use crate::context::CancelToken;
+use crate::dispatch::Dispatcher;
+
+/// A server over one dispatcher's tools. Cheap to clone; clones share everything, so one
+/// server can serve stdio and HTTP at once, and every client hears of changes.
+#[derive(Clone)]
+pub struct Server {
+    state: Arc<ServerState>,
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("enabled_tools", &self.enabled_tools())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// A server over `dispatcher`'s tools. Fails when a rule names no tool or family, or the
+    /// config file is missing (when required) or wrong. Applies the rules to the dispatcher's
+    /// policy at once.
+    pub fn new(dispatcher: Dispatcher, options: ServerOptions) -> Result<Server, ServerError> {
+        Ok(Server {
+            state: Arc::new(ServerState::new(dispatcher, options)?),
+        })
+    }
+
+    /// The names of the tools clients can list and call now, sorted.
+    pub fn enabled_tools(&self) -> Vec<&'static str> {
+        self.state.enabled_tools()
+    }
+
+    /// Reads the config file again and applies it. When the set of enabled tools changed,
+    /// tells every connected client (`notifications/tools/list_changed`) and answers `true`.
+    pub async fn reload(&self) -> Result<bool, ServerError> {
+        self.state.reload_and_notify().await
+    }
+
+    /// Serves one client over standard input and output until the input ends.
+    ///
+    /// When they are pipes (as when an MCP client starts the server), they are read and
+    /// written through the runtime's reactor, so the runtime must have IO enabled (as
+    /// `#[tokio::main]` and [`Builder::enable_all`](tokio::runtime::Builder::enable_all) give).
+    pub async fn serve_stdio(&self) -> Result<(), ServerError> {
+        let (stdin, stdout) = stdio::open();
+        self.serve_io(stdin, stdout).await
+    }
+
+    /// Serves one client over a byte stream pair (newline-delimited JSON-RPC) until `reader`
+    /// ends.
+    pub async fn serve_io<R, W>(&self, reader: R, writer: W) -> Result<(), ServerError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        self.state.watch_config();
+        // A subscription never ends by itself; the end of the input ends it.
+        let ended = CancelToken::new();
+        let max_frame = self.state.max_frame_bytes();
+        let reader = WatchEnd {
+            inner: reader,
+            ended: ended.clone(),
+        };
+        let transport = frame::LineTransport::new(reader, writer, max_frame);
+        let handler = Handler::new(Arc::clone(&self.state)).ending_with(ended);
+        let running = match handler.serve(transport).await {
+            Ok(running) => running,
+            // The client left before choosing a protocol version: nothing to serve.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(error) => {
+                return Err(ServerError::Protocol(format!(
+                    "the MCP session failed: {error}"
+                )));
+            }
+        };
+        running
+            .waiting()
+            .await
+            .map_err(|error| ServerError::Protocol(format!("the MCP session failed: {error}")))?;
+        Ok(())
+    }
+
+    /// Binds a Streamable HTTP endpoint (`/mcp`) on `addr`; [`HttpServer::run`] serves it.
+    /// Use port 0 for any free port and read it from [`HttpServer::local_addr`].
+    pub async fn bind_http(&self, addr: SocketAddr) -> Result<HttpServer, ServerError> {
+        http::bind(Arc::clone(&self.state), addr).await
+    }
+
+    /// Serves Streamable HTTP on `addr` until the process ends.
+    pub async fn serve_http(&self, addr: SocketAddr) -> Result<(), ServerError> {
+        self.bind_http(addr).await?.run().await
+    }
+}
+
+/// A reader that cancels a token when it reaches its end or fails.
+struct WatchEnd<R> {
+    inner: R,
+    ended: CancelToken,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for WatchEnd<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        match &poll {
+            Poll::Ready(Ok(())) if buf.filled().len() == before && buf.remaining() > 0 => {
+                self.ended.cancel();
+            }
+            Poll::Ready(Err(_)) => self.ended.cancel(),
+            _ => {}
+        }
+        poll
+    }
+}
