@@ -6,7 +6,9 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
-use super::{Model, ModelError, ModelFuture, ModelReply, ModelRequest, Report, ToolCall};
+use super::interface::{
+    Model, ModelError, ModelFuture, ModelReply, ModelRequest, Report, ToolCall,
+};
 
 type Respond = Box<dyn Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync>;
 
