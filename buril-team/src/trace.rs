@@ -38,6 +38,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use buril::JobStatus;
 use serde::{Deserialize, Serialize};
@@ -125,6 +126,21 @@ pub struct CallRecord {
 
 fn first_attempt() -> u32 {
     1
+}
+
+/// A run's trace while the run goes: the run appends its calls and its end, the team reads it
+/// to answer queries and to record it.
+pub(crate) struct LiveTrace(Mutex<Trace>);
+
+impl LiveTrace {
+    pub(crate) fn new(trace: Trace) -> Self {
+        LiveTrace(Mutex::new(trace))
+    }
+
+    /// The trace, locked (a panic while it was locked leaves it as it was).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Trace> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// Why a trace could not be read or written.
