@@ -165,6 +165,9 @@ impl Runner {
         });
         {
             let mut trace = self.trace.lock();
+            // The trace holds the input schema's hash of every tool called (for replay to tell
+            // a changed schema from a changed answer), also of one the dispatcher refused. Read
+            // after the call, for the record only: the call is the dispatcher's.
             if let Some(tool) = self.dispatcher.registry().get(&call.tool) {
                 trace
                     .schemas

@@ -8,7 +8,7 @@
 //! another, and main-thread tools called from there run at once, in order, with nothing else
 //! interleaved, whichever way the host drives its main thread.
 
-use buril::{Context, Dispatcher, Input, ToolError, ToolView};
+use buril::{Context, Dispatcher, Input, ToolError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -114,7 +114,8 @@ fn agent_team_list_specialists(
         .unwrap_or(Value::Null);
     let mut specialists = Vec::new();
     for specialist in team.specialists() {
-        let view = ToolView::parse(&specialist.tool_view)
+        let view = specialist
+            .view()
             .map_err(|e| ToolError::runtime(e.to_string()))?;
         let (tools, missing) = resolve_view(&dispatcher, &view);
         let tools = tools

@@ -293,15 +293,15 @@ pub fn write_atomic_with(
         .create_new(true)
         .open(&temporary)?;
     /// Removes the temporary file unless the rename happened (an error or a panic).
-    struct Cleanup<'a>(Option<&'a Path>);
-    impl Drop for Cleanup<'_> {
+    struct RemoveOnDrop<'a>(Option<&'a Path>);
+    impl Drop for RemoveOnDrop<'_> {
         fn drop(&mut self) {
             if let Some(path) = self.0 {
                 let _ = fs::remove_file(path);
             }
         }
     }
-    let mut cleanup = Cleanup(Some(&temporary));
+    let mut cleanup = RemoveOnDrop(Some(&temporary));
     write(&mut file)?;
     file.flush()?;
     file.sync_all()?;

@@ -10,7 +10,7 @@ use super::interface::{
     Model, ModelError, ModelFuture, ModelReply, ModelRequest, Report, ToolCall,
 };
 
-type Respond = Box<dyn Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync>;
+type Responder = Box<dyn Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync>;
 
 /// One answer of a [`ScriptedModel`].
 pub enum Step {
@@ -22,7 +22,7 @@ pub enum Step {
     Fail(String),
     /// Answer with whatever the function makes of the request (to use an id from an earlier
     /// result, say).
-    Respond(Respond),
+    Respond(Responder),
 }
 
 impl fmt::Debug for Step {
