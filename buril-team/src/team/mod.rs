@@ -26,6 +26,7 @@ pub use self::error::{TeamError, TeamReplayError, WaitError};
 pub use self::state::Team;
 pub use self::view::resolve_view;
 pub use self::wire::{CallSummary, Handoff, HandoffRequest, Recording, RunStatus};
+
 use crate::model::ModelRequest;
 use crate::replay::{self, ReplayOptions, ReplayReport};
 use crate::runner::Runner;
