@@ -90,8 +90,8 @@ impl Url {
     }
 }
 
-/// An HTTP answer: the status code and the body.
-pub(crate) struct Answer {
+/// An HTTP response: the status code and the body.
+pub(crate) struct Response {
     pub(crate) status: u16,
     pub(crate) body: Bytes,
 }
@@ -102,7 +102,7 @@ pub(crate) async fn post_json(
     headers: &[(String, String)],
     body: Vec<u8>,
     timeout: Duration,
-) -> Result<Answer, String> {
+) -> Result<Response, String> {
     let request = build(url, headers, body)?;
     let exchange = async {
         let tcp = TcpStream::connect((url.host.as_str(), url.port))
@@ -146,7 +146,7 @@ fn build(
         .map_err(|error| format!("the request could not be built: {error}"))
 }
 
-async fn send<S>(io: S, request: Request<Full<Bytes>>) -> Result<Answer, String>
+async fn send<S>(io: S, request: Request<Full<Bytes>>) -> Result<Response, String>
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
@@ -170,7 +170,7 @@ where
             .await
             .map_err(|error| format!("the answer could not be read: {error}"))?
             .to_bytes();
-        Ok(Answer { status, body })
+        Ok(Response { status, body })
     };
     tokio::select! {
         answer = response => answer,

@@ -2,7 +2,7 @@
 //! the job's cancellation, record everything, until a report or a failure.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use buril::{
     CallOptions, Dispatcher, ErrorKind, JobContext, JobOutcome, JobStatus, Outcome, ToolView,
@@ -10,32 +10,38 @@ use buril::{
 use serde_json::{Value, json};
 
 use crate::model::{Model, ModelReply, ModelRequest, Report, ToolCall, Turn};
-use crate::team::Run;
-use crate::trace::{CallRecord, schema_hash};
+use crate::trace::{CallRecord, LiveTrace, schema_hash};
 
 /// How a run ended.
-enum End {
+enum RunEnd {
     Done(Report),
     Errored { report: String, error: String },
     Blocked(String),
     Cancelled,
 }
 
-/// What became of one call, retries included.
-enum Step {
+/// What became of one call, its retry included: an envelope for the model, or the end of the
+/// run.
+enum CallResult {
     Answered(Value),
-    End(End),
+    RunEnds(RunEnd),
 }
 
+/// A handoff's run, as its job runs it.
 pub(crate) struct Runner {
     pub(crate) job: JobContext,
+    /// Every call goes through it, with the view and the job's cancellation.
     pub(crate) dispatcher: Dispatcher,
     pub(crate) model: Arc<dyn Model>,
+    /// What the model is asked; its history grows with every call.
     pub(crate) request: ModelRequest,
     pub(crate) view: Arc<ToolView>,
-    pub(crate) run: Arc<Run>,
+    /// The run's trace, which the team reads and records while the run goes.
+    pub(crate) trace: Arc<LiveTrace>,
     pub(crate) max_steps: usize,
-    pub(crate) call_timeout: Option<std::time::Duration>,
+    /// The timeout of each call, instead of the dispatcher's; `None` leaves it to the
+    /// dispatcher.
+    pub(crate) call_timeout: Option<Duration>,
 }
 
 impl Runner {
@@ -44,29 +50,29 @@ impl Runner {
         self.finish(end)
     }
 
-    async fn steps(&mut self) -> End {
+    async fn steps(&mut self) -> RunEnd {
         for _ in 0..self.max_steps {
             if self.job.is_cancelled() {
-                return End::Cancelled;
+                return RunEnd::Cancelled;
             }
             let reply = {
                 let answer = self.model.complete(&self.request);
                 tokio::select! {
                     reply = answer => reply,
-                    _ = self.job.cancelled() => return End::Cancelled,
+                    _ = self.job.cancelled() => return RunEnd::Cancelled,
                 }
             };
             let calls = match reply {
                 Err(error) => {
                     let error = format!("the model failed: {error}");
-                    return End::Errored {
+                    return RunEnd::Errored {
                         report: error.clone(),
                         error,
                     };
                 }
-                Ok(ModelReply::Report(report)) => return End::Done(report),
+                Ok(ModelReply::Report(report)) => return RunEnd::Done(report),
                 Ok(ModelReply::ToolCalls(calls)) if calls.is_empty() => {
-                    return End::Done(Report::default());
+                    return RunEnd::Done(Report::default());
                 }
                 Ok(ModelReply::ToolCalls(calls)) => calls,
             };
@@ -75,12 +81,12 @@ impl Runner {
             });
             for call in calls {
                 match self.call_with_retry(&call).await {
-                    Step::Answered(envelope) => self.request.history.push(Turn::Result {
+                    CallResult::Answered(envelope) => self.request.history.push(Turn::Result {
                         call_id: call.id.clone(),
                         tool: call.tool.clone(),
                         envelope,
                     }),
-                    Step::End(end) => return end,
+                    CallResult::RunEnds(end) => return end,
                 }
             }
         }
@@ -88,7 +94,7 @@ impl Runner {
             "the specialist did not report within {} model steps",
             self.max_steps
         );
-        End::Errored {
+        RunEnd::Errored {
             report: error.clone(),
             error,
         }
@@ -96,28 +102,28 @@ impl Runner {
 
     /// Runs a call; a failure is retried once (never a cancellation, a missing tool or one
     /// outside the view), and a second failure ends the run with the error verbatim.
-    async fn call_with_retry(&mut self, call: &ToolCall) -> Step {
+    async fn call_with_retry(&mut self, call: &ToolCall) -> CallResult {
         let mut attempt = 1;
         loop {
             if self.job.is_cancelled() {
-                return Step::End(End::Cancelled);
+                return CallResult::RunEnds(RunEnd::Cancelled);
             }
             let outcome = self.call(call, attempt).await;
             let Some(error) = outcome.error() else {
-                return Step::Answered(outcome.into_envelope());
+                return CallResult::Answered(outcome.into_envelope());
             };
             match error.kind() {
-                _ if self.job.is_cancelled() => return Step::End(End::Cancelled),
-                ErrorKind::Cancelled => return Step::End(End::Cancelled),
+                _ if self.job.is_cancelled() => return CallResult::RunEnds(RunEnd::Cancelled),
+                ErrorKind::Cancelled => return CallResult::RunEnds(RunEnd::Cancelled),
                 ErrorKind::NotFound => {
-                    return Step::End(End::Blocked(format!(
+                    return CallResult::RunEnds(RunEnd::Blocked(format!(
                         "blocked: the specialist called `{}`, which is not in the registry: {}",
                         call.tool,
                         error.message()
                     )));
                 }
                 ErrorKind::Disabled => {
-                    return Step::End(End::Blocked(format!(
+                    return CallResult::RunEnds(RunEnd::Blocked(format!(
                         "blocked: the call to `{}` was refused: {}",
                         call.tool,
                         error.message()
@@ -131,7 +137,7 @@ impl Runner {
                          again: {error}",
                         call.tool
                     );
-                    return Step::End(End::Errored { report, error });
+                    return CallResult::RunEnds(RunEnd::Errored { report, error });
                 }
             }
         }
@@ -156,7 +162,10 @@ impl Runner {
             "attempt": attempt,
         });
         {
-            let mut trace = self.run.trace();
+            let mut trace = self.trace.lock();
+            // The trace holds the input schema's hash of every tool called (for replay to tell
+            // a changed schema from a changed answer), also of one the dispatcher refused. Read
+            // after the call, for the record only: the call is the dispatcher's.
             if let Some(tool) = self.dispatcher.registry().get(&call.tool) {
                 trace
                     .schemas
@@ -183,25 +192,25 @@ impl Runner {
         outcome
     }
 
-    fn finish(self, end: End) -> JobOutcome {
-        let mut trace = self.run.trace();
+    fn finish(self, end: RunEnd) -> JobOutcome {
+        let mut trace = self.trace.lock();
         let outcome = match end {
-            End::Done(report) => {
+            RunEnd::Done(report) => {
                 trace.report = Some(report.text.clone());
                 trace.artifact = report.artifact.clone();
                 JobOutcome::done(json!({"report": report.text, "artifact": report.artifact}))
             }
-            End::Errored { report, error } => {
+            RunEnd::Errored { report, error } => {
                 trace.report = Some(report.clone());
                 trace.error = Some(error.clone());
                 JobOutcome::errored(error).with_output(json!({"report": report}))
             }
-            End::Blocked(reason) => {
+            RunEnd::Blocked(reason) => {
                 trace.report = Some(reason.clone());
                 trace.error = Some(reason.clone());
                 JobOutcome::blocked(reason.clone()).with_output(json!({"report": reason}))
             }
-            End::Cancelled => {
+            RunEnd::Cancelled => {
                 let report = format!(
                     "cancelled after {} tool calls; nothing was retried",
                     trace.calls.len()

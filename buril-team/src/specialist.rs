@@ -12,6 +12,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::model::OpenAiCompatible;
+
 /// A specialist declared in code: everything is `'static`, so that it can live in the
 /// [`SPECIALISTS`] slice. Register one with [`specialist!`](crate::specialist!).
 #[derive(Debug, Clone, Copy)]
@@ -197,8 +199,8 @@ pub struct ModelConfig {
 
 impl ModelConfig {
     /// The client this entry describes.
-    pub fn client(&self) -> Result<crate::OpenAiCompatible, ConfigError> {
-        let mut client = crate::OpenAiCompatible::new(&self.base_url, &self.model);
+    pub fn client(&self) -> Result<OpenAiCompatible, ConfigError> {
+        let mut client = OpenAiCompatible::new(&self.base_url, &self.model);
         if let Some(var) = &self.api_key_env {
             client = client.api_key_env(var);
         }

@@ -8,13 +8,14 @@
 //! another, and main-thread tools called from there run at once, in order, with nothing else
 //! interleaved, whichever way the host drives its main thread.
 
-use buril::{Context, Dispatcher, Input, ToolError, ToolView};
+use buril::{Context, Dispatcher, Input, ToolError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::replay::{ReplayOptions, ReplayReport, replay_file};
-use crate::team::{Handoff, HandoffRequest, Recording, RunStatus, Team, resolve_view};
+use crate::replay::{ReplayError, ReplayOptions, ReplayReport, replay_file};
+use crate::team::{Handoff, HandoffRequest, Recording, RunStatus, Team, TeamError, resolve_view};
+use crate::trace::TraceError;
 
 fn team(ctx: &Context) -> Result<&Team, ToolError> {
     ctx.state::<Team>()
@@ -113,7 +114,8 @@ fn agent_team_list_specialists(
         .unwrap_or(Value::Null);
     let mut specialists = Vec::new();
     for specialist in team.specialists() {
-        let view = ToolView::parse(&specialist.tool_view)
+        let view = specialist
+            .view()
             .map_err(|e| ToolError::runtime(e.to_string()))?;
         let (tools, missing) = resolve_view(&dispatcher, &view);
         let tools = tools
@@ -173,7 +175,7 @@ fn agent_team_handoff(
     let team = team(ctx)?;
     let dispatcher = dispatcher(ctx)?;
     team.start(&dispatcher, request)
-        .map_err(crate::TeamError::into_tool_error)
+        .map_err(TeamError::into_tool_error)
 }
 
 /// Polls a run: its status (`running`, `done`, `errored`, `blocked` or `cancelled`), the calls
@@ -250,8 +252,8 @@ fn agent_team_replay(
         cancel: Some(ctx.cancel_token().clone()),
     };
     replay_file(&path, &dispatcher, &options).map_err(|error| match error {
-        crate::ReplayError::Cancelled => ToolError::cancelled(),
-        crate::ReplayError::Trace(crate::TraceError::Io { error, .. })
+        ReplayError::Cancelled => ToolError::cancelled(),
+        ReplayError::Trace(TraceError::Io { error, .. })
             if error.kind() == std::io::ErrorKind::NotFound =>
         {
             ToolError::invalid(format!("no trace at `{trace_path}`"))

@@ -38,6 +38,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use buril::JobStatus;
 use serde::{Deserialize, Serialize};
@@ -125,6 +126,21 @@ pub struct CallRecord {
 
 fn first_attempt() -> u32 {
     1
+}
+
+/// A run's trace while the run goes: the run appends its calls and its end, the team reads it
+/// to answer queries and to record it.
+pub(crate) struct LiveTrace(Mutex<Trace>);
+
+impl LiveTrace {
+    pub(crate) fn new(trace: Trace) -> Self {
+        LiveTrace(Mutex::new(trace))
+    }
+
+    /// The trace, locked (a panic while it was locked leaves it as it was).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Trace> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// Why a trace could not be read or written.
@@ -277,15 +293,15 @@ pub fn write_atomic_with(
         .create_new(true)
         .open(&temporary)?;
     /// Removes the temporary file unless the rename happened (an error or a panic).
-    struct Cleanup<'a>(Option<&'a Path>);
-    impl Drop for Cleanup<'_> {
+    struct RemoveOnDrop<'a>(Option<&'a Path>);
+    impl Drop for RemoveOnDrop<'_> {
         fn drop(&mut self) {
             if let Some(path) = self.0 {
                 let _ = fs::remove_file(path);
             }
         }
     }
-    let mut cleanup = Cleanup(Some(&temporary));
+    let mut cleanup = RemoveOnDrop(Some(&temporary));
     write(&mut file)?;
     file.flush()?;
     file.sync_all()?;

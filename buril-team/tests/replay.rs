@@ -248,6 +248,53 @@ fn ignored_pointers_are_not_compared() {
     );
 }
 
+#[test]
+fn drift_pointers_escape_slash_and_tilde_and_ignored_pointers_read_them_back() {
+    let (_fx, path, _) = recorded_run();
+    // The recording answered a key with `/` and `~` in it, which the tool no longer gives.
+    let mut trace = Trace::read(&path).unwrap();
+    trace.calls[0].envelope["data"]["a/b~c"] = json!({"n": 1});
+    let (_dir, dispatcher) = fresh_project();
+    let report = replay(&trace, &dispatcher, &ReplayOptions::default()).unwrap();
+    assert_eq!(
+        report.drift,
+        Some(Drift::Envelope {
+            call: 0,
+            tool: "scene_list".to_owned(),
+            pointer: "/data/a~1b~0c".to_owned(),
+            expected: Some(json!({"n": 1})),
+            actual: None,
+        }),
+        "{}",
+        report.message
+    );
+    assert_eq!(
+        report.message,
+        "drift: calls[0] (`scene_list`): the envelope differs at `/data/a~1b~0c`: recorded \
+         {\"n\":1}, now absent"
+    );
+
+    // Ignored pointers are read back token by token: the pointer as reported, or a `*` in the
+    // key's place, covers it.
+    for ignored in ["/data/a~1b~0c", "/data/*"] {
+        let (_dir, dispatcher) = fresh_project();
+        let options = ReplayOptions::default().ignore(ignored);
+        let report = replay(&trace, &dispatcher, &options).unwrap();
+        assert!(report.is_match(), "{ignored}: {}", report.message);
+    }
+    // The key unescaped is two other segments, and a pointer below the key covers only what is
+    // under it: the key is still missing.
+    for ignored in ["/data/a/b~c", "/data/a~1b~0c/n"] {
+        let (_dir, dispatcher) = fresh_project();
+        let options = ReplayOptions::default().ignore(ignored);
+        let report = replay(&trace, &dispatcher, &options).unwrap();
+        let Some(Drift::Envelope { pointer, .. }) = &report.drift else {
+            panic!("{ignored}: {report:?}");
+        };
+        assert_eq!(pointer, "/data/a~1b~0c", "{ignored}");
+    }
+}
+
 /// A registry of every tool linked into this test, less `without`, plus `with`.
 fn registry(without: &str, with: Option<&'static ToolDescriptor>) -> &'static Registry {
     let tools = buril::TOOLS
@@ -284,6 +331,24 @@ fn a_tool_missing_from_the_registry_drifts_as_missing() {
         report.message,
         "drift: calls[2] (`gameobject_find`): the tool is missing from the registry"
     );
+}
+
+#[test]
+fn a_tool_that_was_missing_when_recorded_replays_by_its_answer() {
+    let fx = Fixture::new(ScriptedModel::new().call("clothing_rig", json!({"garment": "Jacket"})));
+    let handle = fx.handoff(json!({
+        "specialist": "asset-librarian",
+        "brief": "Rig the jacket.",
+        "tool_view": ["*"],
+    }));
+    assert_eq!(fx.wait(&handle).status, JobStatus::Blocked);
+    let trace = fx.team.trace(&handle).unwrap();
+    assert_eq!(trace.calls[0].envelope["type"], "not_found");
+    // Still missing: the dispatcher answers as it did, so the call matches.
+    let (_dir, dispatcher) = fresh_project();
+    let report = replay(&trace, &dispatcher, &ReplayOptions::default()).unwrap();
+    assert!(report.is_match(), "{}", report.message);
+    assert_eq!((report.replayed, report.skipped), (1, 0));
 }
 
 const fn meta(name: &'static str) -> ToolMeta {

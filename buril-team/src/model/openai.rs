@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::{Model, ModelError, ModelFuture, ModelReply, ModelRequest, Report, ToolCall, Turn};
+use super::interface::{
+    Model, ModelError, ModelFuture, ModelReply, ModelRequest, Report, ToolCall, Turn,
+};
 use crate::http::{self, Url};
 
 /// A model served by an OpenAI-compatible chat-completions API (`POST

@@ -6,9 +6,11 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
-use super::{Model, ModelError, ModelFuture, ModelReply, ModelRequest, Report, ToolCall};
+use super::interface::{
+    Model, ModelError, ModelFuture, ModelReply, ModelRequest, Report, ToolCall,
+};
 
-type Respond = Box<dyn Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync>;
+type Responder = Box<dyn Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync>;
 
 /// One answer of a [`ScriptedModel`].
 pub enum Step {
@@ -20,7 +22,7 @@ pub enum Step {
     Fail(String),
     /// Answer with whatever the function makes of the request (to use an id from an earlier
     /// result, say).
-    Respond(Respond),
+    Respond(Responder),
 }
 
 impl fmt::Debug for Step {

@@ -1,16 +1,19 @@
 //! Replay: the calls of a trace re-issued in order against the current registry, with no
-//! model, each envelope compared with the recorded one.
+//! model, each envelope compared with the recorded one (`compare`).
+
+mod compare;
 
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use buril::{CallOptions, CancelToken, Dispatcher, PatternError, ToolView};
+use buril::{CallOptions, CancelToken, Dispatcher, ErrorKind, PatternError, ToolView};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use self::compare::{IgnoredPointers, first_difference};
 use crate::trace::{Trace, TraceError, schema_hash};
 
 /// How to replay.
@@ -18,7 +21,8 @@ use crate::trace::{Trace, TraceError, schema_hash};
 pub struct ReplayOptions {
     /// JSON pointers into the envelopes whose values are not compared, because they change
     /// from run to run (a timestamp, a duration). A `*` segment matches any one segment, and a
-    /// pointer covers everything under it: `/data/entries/*/time`.
+    /// pointer covers everything under it: `/data/entries/*/time`. Segments are escaped as in
+    /// the drift's pointers (RFC 6901): `~1` for `/`, `~0` for `~`.
     pub ignore: Vec<String>,
     /// The timeout of each call, if any.
     pub call_timeout: Option<Duration>,
@@ -216,10 +220,16 @@ pub fn replay(
     options: &ReplayOptions,
 ) -> Result<ReplayReport, ReplayError> {
     let view = Arc::new(ToolView::parse(&trace.tool_view).map_err(ReplayError::View)?);
-    let registry = dispatcher.registry();
+    let ignored = IgnoredPointers::parse(&options.ignore);
+    let cancelled = || {
+        options
+            .cancel
+            .as_ref()
+            .is_some_and(CancelToken::is_cancelled)
+    };
     let mut replayed = 0;
     let mut skipped = 0;
-    let report = |result, replayed, skipped, drift: Option<Drift>| {
+    let report = |replayed, skipped, drift: Option<Drift>| {
         let message = match &drift {
             None => format!(
                 "match: {replayed} of {} calls replayed as recorded{}",
@@ -234,7 +244,10 @@ pub fn replay(
         };
         ReplayReport {
             handle: trace.handle.clone(),
-            result,
+            result: match drift {
+                None => ReplayResult::Match,
+                Some(_) => ReplayResult::Drift,
+            },
             calls: trace.calls.len(),
             replayed,
             skipped,
@@ -248,40 +261,11 @@ pub fn replay(
             skipped += 1;
             continue;
         }
-        if options
-            .cancel
-            .as_ref()
-            .is_some_and(CancelToken::is_cancelled)
-        {
+        if cancelled() {
             return Err(ReplayError::Cancelled);
         }
-        match registry.get(&call.tool) {
-            None if recorded_type != Some("not_found") => {
-                let drift = Drift::MissingTool {
-                    call: index,
-                    tool: call.tool.clone(),
-                };
-                return Ok(report(ReplayResult::Drift, replayed, skipped, Some(drift)));
-            }
-            None => {}
-            Some(tool) => {
-                let recorded = trace
-                    .schemas
-                    .get(tool.name())
-                    .or_else(|| trace.schemas.get(&call.tool));
-                let now = schema_hash(tool.input_schema());
-                if let Some(recorded) = recorded
-                    && *recorded != now
-                {
-                    let drift = Drift::SchemaChanged {
-                        call: index,
-                        tool: call.tool.clone(),
-                        expected: recorded.clone(),
-                        actual: now,
-                    };
-                    return Ok(report(ReplayResult::Drift, replayed, skipped, Some(drift)));
-                }
-            }
+        if let Some(drift) = schema_drift(trace, index, dispatcher) {
+            return Ok(report(replayed, skipped, Some(drift)));
         }
         let outcome = dispatcher.invoke_with(&call.tool, call.input.clone(), {
             let mut call = CallOptions::new().view(Arc::clone(&view));
@@ -289,110 +273,49 @@ pub fn replay(
             call.cancel = options.cancel.clone();
             call
         });
-        if options
-            .cancel
-            .as_ref()
-            .is_some_and(CancelToken::is_cancelled)
-        {
+        if cancelled() {
             return Err(ReplayError::Cancelled);
         }
+        // A tool that is gone drifts as missing, unless it was missing when recorded too (then
+        // the answers are compared like any other).
+        if outcome.error_kind() == Some(ErrorKind::NotFound) && recorded_type != Some("not_found") {
+            let drift = Drift::MissingTool {
+                call: index,
+                tool: call.tool.clone(),
+            };
+            return Ok(report(replayed, skipped, Some(drift)));
+        }
         let actual = outcome.into_envelope();
-        let ignore: Vec<Vec<&str>> = options.ignore.iter().map(|p| segments(p)).collect();
-        if let Some((pointer, expected, actual)) =
-            first_difference(&call.envelope, &actual, &mut Vec::new(), &ignore)
-        {
+        if let Some(difference) = first_difference(&call.envelope, &actual, &ignored) {
             let drift = Drift::Envelope {
                 call: index,
                 tool: call.tool.clone(),
-                pointer,
-                expected,
-                actual,
+                pointer: difference.pointer,
+                expected: difference.expected,
+                actual: difference.actual,
             };
-            return Ok(report(ReplayResult::Drift, replayed, skipped, Some(drift)));
+            return Ok(report(replayed, skipped, Some(drift)));
         }
         replayed += 1;
     }
-    Ok(report(ReplayResult::Match, replayed, skipped, None))
+    Ok(report(replayed, skipped, None))
 }
 
-/// The segments of a JSON pointer, unescaped lazily (compared escaped on both sides).
-fn segments(pointer: &str) -> Vec<&str> {
-    pointer.split('/').skip(1).collect()
-}
-
-fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
-fn pointer(path: &[String]) -> String {
-    path.iter().map(|s| format!("/{s}")).collect()
-}
-
-fn ignored(path: &[String], ignore: &[Vec<&str>]) -> bool {
-    ignore.iter().any(|pattern| {
-        pattern.len() <= path.len()
-            && pattern
-                .iter()
-                .zip(path)
-                .all(|(want, have)| *want == "*" || want == have)
+/// The drift of call `index` when its tool's input schema is not the one recorded: the call
+/// is then not made, since its input was written for the old schema. `None` for a tool that is
+/// missing (the dispatcher answers for it) or that the trace has no hash for.
+fn schema_drift(trace: &Trace, index: usize, dispatcher: &Dispatcher) -> Option<Drift> {
+    let call = &trace.calls[index];
+    let tool = dispatcher.registry().get(&call.tool)?;
+    let recorded = trace
+        .schemas
+        .get(tool.name())
+        .or_else(|| trace.schemas.get(&call.tool))?;
+    let now = schema_hash(tool.input_schema());
+    (*recorded != now).then(|| Drift::SchemaChanged {
+        call: index,
+        tool: call.tool.clone(),
+        expected: recorded.clone(),
+        actual: now,
     })
-}
-
-type Difference = (String, Option<Value>, Option<Value>);
-
-/// The first place, in document order, where `expected` and `actual` differ.
-fn first_difference(
-    expected: &Value,
-    actual: &Value,
-    path: &mut Vec<String>,
-    ignore: &[Vec<&str>],
-) -> Option<Difference> {
-    if ignored(path, ignore) {
-        return None;
-    }
-    match (expected, actual) {
-        (Value::Object(want), Value::Object(have)) => {
-            for (key, value) in want {
-                path.push(escape(key));
-                let found = match have.get(key) {
-                    Some(other) => first_difference(value, other, path, ignore),
-                    None if ignored(path, ignore) => None,
-                    None => Some((pointer(path), Some(value.clone()), None)),
-                };
-                path.pop();
-                if found.is_some() {
-                    return found;
-                }
-            }
-            for (key, value) in have {
-                if !want.contains_key(key) {
-                    path.push(escape(key));
-                    let found = (!ignored(path, ignore))
-                        .then(|| (pointer(path), None, Some(value.clone())));
-                    path.pop();
-                    if found.is_some() {
-                        return found;
-                    }
-                }
-            }
-            None
-        }
-        (Value::Array(want), Value::Array(have)) => {
-            for index in 0..want.len().max(have.len()) {
-                path.push(index.to_string());
-                let found = match (want.get(index), have.get(index)) {
-                    (Some(a), Some(b)) => first_difference(a, b, path, ignore),
-                    _ if ignored(path, ignore) => None,
-                    (a, b) => Some((pointer(path), a.cloned(), b.cloned())),
-                };
-                path.pop();
-                if found.is_some() {
-                    return found;
-                }
-            }
-            None
-        }
-        (a, b) if a == b => None,
-        (a, b) => Some((pointer(path), Some(a.clone()), Some(b.clone()))),
-    }
 }
