@@ -2,9 +2,11 @@
 //! [`buril::ToolDescriptor`]s (what `#[buril::tool]` emits, minus the function) leaked into a
 //! [`buril::Registry`], and [`buril_codegen::ToolSource`]s for the code generators.
 
-use buril::schema::InputSchema;
-use buril::{Args, Context, Invoke, Registry, SourceLocation, ToolDescriptor, ToolError};
-use buril::{ToolMeta, schema};
+use buril::__private as schema;
+use buril::__private::InputSchema;
+use buril::__private::{Args, Invoke};
+use buril::ToolMeta;
+use buril::{Context, Registry, SourceLocation, ToolDescriptor, ToolError};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Value, json};
 

@@ -13,8 +13,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use buril::cli::clap::{Arg, ArgAction, Command, value_parser};
 use buril::cli::{Extension, Invocation};
+use clap::{Arg, ArgAction, Command, value_parser};
 
 use crate::generator::{FileState, Generator};
 

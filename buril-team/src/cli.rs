@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use buril::DispatcherBuilder;
-use buril::cli::clap::{Arg, ArgAction, Command};
 use buril::cli::{Extension, Invocation};
+use clap::{Arg, ArgAction, Command};
 use serde_json::json;
 
 use crate::replay::{ReplayOptions, replay_file};
@@ -47,7 +47,7 @@ pub fn extension_with(
                 .value_name("TRACE")
                 .required(true)
                 .num_args(1..)
-                .value_parser(buril::cli::clap::value_parser!(PathBuf))
+                .value_parser(clap::value_parser!(PathBuf))
                 .help("Trace files, or folders whose *.json files are traces (in name order)"),
         )
         .arg(

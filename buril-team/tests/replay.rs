@@ -7,9 +7,10 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use buril::__private::{Args, Invoke};
 use buril::{
-    Annotations, Args, Context, Dispatcher, Invoke, JobStatus, Registry, SourceLocation,
-    ToolDescriptor, ToolError, ToolMeta,
+    Annotations, Context, Dispatcher, JobStatus, Registry, SourceLocation, ToolDescriptor,
+    ToolError, ToolMeta,
 };
 use buril_team::trace::{write_atomic, write_atomic_with};
 use buril_team::{
@@ -297,7 +298,7 @@ fn drift_pointers_escape_slash_and_tilde_and_ignored_pointers_read_them_back() {
 
 /// A registry of every tool linked into this test, less `without`, plus `with`.
 fn registry(without: &str, with: Option<&'static ToolDescriptor>) -> &'static Registry {
-    let tools = buril::TOOLS
+    let tools = buril::__private::TOOLS
         .iter()
         .filter(|t| t.name() != without)
         .chain(with);

@@ -25,7 +25,6 @@ use std::time::Duration;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// The `clap` version the CLI is built with, for [`Extension`] commands.
-pub use clap;
 use serde_json::{Map, Value, json};
 
 use crate::descriptor::ToolDescriptor;

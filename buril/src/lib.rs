@@ -83,6 +83,7 @@
 #![warn(missing_docs)]
 
 mod args;
+#[cfg(feature = "cli")]
 pub mod cli;
 mod compiled;
 mod context;
@@ -91,14 +92,14 @@ mod dispatch;
 mod envelope;
 mod error;
 mod input_limits;
-pub mod jobs;
+mod jobs;
 mod output;
 mod pattern;
 pub mod pointer;
 mod policy;
 pub mod profile;
 mod registry;
-pub mod schema;
+mod schema;
 #[cfg(feature = "server")]
 pub mod server;
 mod suggest;
@@ -110,11 +111,8 @@ pub mod __private;
 
 pub use buril_macros::tool;
 
-pub use crate::args::Args;
 pub use crate::context::{CancelToken, Context, Progress, ProgressSink, State};
-pub use crate::descriptor::{
-    Annotations, BoxFuture, Invoke, SchemaFn, SourceLocation, ToolDescriptor, ToolMeta,
-};
+pub use crate::descriptor::{Annotations, SourceLocation, ToolDescriptor, ToolMeta};
 pub use crate::dispatch::{
     CallOptions, Dispatcher, DispatcherBuilder, MainThread, Timeouts, WeakDispatcher,
 };
@@ -122,11 +120,9 @@ pub use crate::envelope::Outcome;
 pub use crate::error::{ErrorKind, Problem, ToolError};
 pub use crate::input_limits::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH};
 pub use crate::jobs::{JobContext, JobId, JobOutcome, JobSnapshot, JobStatus, Jobs};
-pub use crate::output::ToolResult;
 pub use crate::pattern::{PatternError, ToolPattern, ToolView};
 pub use crate::policy::Policy;
-pub use crate::profile::Profile;
-pub use crate::registry::{Lookup, Registry, RegistryError, TOOLS, registry, try_registry};
+pub use crate::registry::{Lookup, Registry, RegistryError, registry, try_registry};
 
 /// The whole input of a tool that takes a single input struct instead of one parameter per
 /// property. The struct's field doc comments describe the properties.

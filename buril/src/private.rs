@@ -9,12 +9,14 @@ pub use serde_json::Value;
 pub use crate::args::{Args, taken};
 pub use crate::context::Context;
 pub use crate::descriptor::{
-    Annotations, BoxFuture, Invoke, SourceLocation, ToolDescriptor, ToolMeta,
+    Annotations, BoxFuture, Invoke, SchemaFn, SourceLocation, ToolDescriptor, ToolMeta,
 };
 pub use crate::error::ToolError;
 pub use crate::output::{ToolResult, to_output};
 pub use crate::registry::TOOLS;
-pub use crate::schema::{InputSchema, root_schema};
+pub use crate::schema::{
+    InputSchema, empty_object_schema, input_generator, output_generator, root_schema,
+};
 
 /// The output of a tool returning `()`.
 #[inline]

@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 use std::process::ExitCode;
 
+use buril::__private::{Args, Invoke};
 use buril::cli::Cli;
 use buril::profile::{self, Profile, ProfileError, limits};
-use buril::{Args, Context, Invoke, Registry, SourceLocation, ToolDescriptor, ToolError, ToolMeta};
+use buril::{Context, Registry, SourceLocation, ToolDescriptor, ToolError, ToolMeta};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -1,10 +1,10 @@
 //! The registry: lookup by name and alias, order, families, hand-built descriptors, duplicates,
 //! and a dispatcher over a registry of its own.
 
-use buril::schema::{InputSchema, root_schema};
+use buril::__private::{Args, BoxFuture, Invoke};
+use buril::__private::{InputSchema, root_schema};
 use buril::{
-    Args, BoxFuture, Context, Dispatcher, Invoke, Policy, Registry, SourceLocation, ToolDescriptor,
-    ToolError, ToolMeta,
+    Context, Dispatcher, Policy, Registry, SourceLocation, ToolDescriptor, ToolError, ToolMeta,
 };
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Value, json};

@@ -576,13 +576,13 @@ fn an_input_struct_rejects_unknown_properties_like_parameters_do() {
 fn unit_outputs_are_the_empty_object() {
     for name in ["tst_idle", "tst_settle", "tst_void"] {
         let (input, output) = schemas_of(name);
-        assert_eq!(output, &buril::schema::empty_object_schema(), "{name}");
+        assert_eq!(output, &buril::__private::empty_object_schema(), "{name}");
         assert_eq!(
             output,
             &json!({"type": "object", "properties": {}, "additionalProperties": false})
         );
         // No parameters: an empty object, and no `required`.
-        assert_eq!(input, &buril::schema::empty_object_schema(), "{name}");
+        assert_eq!(input, &buril::__private::empty_object_schema(), "{name}");
         assert_eq!(
             buril::call(name, json!({})),
             json!({"ok": true, "data": {}}),
@@ -672,19 +672,19 @@ fn schemas_are_byte_identical_across_generations() {
     // Two independent generations through the same builder, and a hand-built descriptor with the
     // schema function the attribute writes, all give the same bytes.
     fn golden_input(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        buril::schema::InputSchema::new(generator)
+        buril::__private::InputSchema::new(generator)
             .param::<String>("name", "Who to greet.", true)
             .param::<Option<u32>>("limit", "How many times, at most.", false)
             .finish()
     }
     fn golden_output(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        buril::schema::root_schema::<u64>(generator)
+        buril::__private::root_schema::<u64>(generator)
     }
-    fn never(_: &buril::Context, _: buril::Args) -> Result<Value, buril::ToolError> {
+    fn never(_: &buril::Context, _: buril::__private::Args) -> Result<Value, buril::ToolError> {
         Err(buril::ToolError::runtime("not called"))
     }
-    let a = golden_input(&mut buril::schema::input_generator()).to_value();
-    let b = golden_input(&mut buril::schema::input_generator()).to_value();
+    let a = golden_input(&mut buril::__private::input_generator()).to_value();
+    let b = golden_input(&mut buril::__private::input_generator()).to_value();
     assert_eq!(
         serde_json::to_string(&a).unwrap(),
         serde_json::to_string(&b).unwrap()
@@ -695,7 +695,7 @@ fn schemas_are_byte_identical_across_generations() {
             meta.description = "The golden tool.".into();
             meta
         },
-        buril::Invoke::Sync(never),
+        buril::__private::Invoke::Sync(never),
         golden_input,
         golden_output,
     );

@@ -40,6 +40,7 @@ use crate::envelope::Outcome;
 use crate::pattern::ToolView;
 
 /// A call at the end of the pipeline, for front ends that map more than its outcome.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub(crate) struct Finished {
     /// The tool the name resolved to (`None`: no tool has that name).
     pub(crate) tool: Option<&'static ToolDescriptor>,

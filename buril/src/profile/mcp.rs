@@ -1,6 +1,6 @@
 //! The `mcp` profile: the tool object of `tools/list` (MCP 2025-11-25).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::error::Issue;
 use super::limits::MCP_NAME;
@@ -36,10 +36,11 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
     Ok(Value::Object(definition))
 }
 
+#[cfg(feature = "cli")]
 /// The form `list --json` prints: `{name, description, inputSchema, outputSchema,
 /// annotations}`, `annotations` always present (empty when none is set).
 pub(crate) fn listing(tool: &ToolDescriptor) -> Value {
-    json!({
+    serde_json::json!({
         "name": tool.name(),
         "description": tool.description(),
         "inputSchema": tool.input_schema(),

@@ -71,6 +71,7 @@
 //! While it serves, the server owns the dispatcher's policy: it sets it to the host's policy
 //! at start plus the options' and the config file's rules.
 
+#[cfg(feature = "cli")]
 mod cli;
 mod config;
 mod defaults;
@@ -88,6 +89,7 @@ mod stdio;
 
 use std::net::SocketAddr;
 
+#[cfg(feature = "cli")]
 pub use self::cli::{extension, extension_with};
 pub use self::defaults::{
     DEFAULT_CONFIG_FILE, DEFAULT_KEEP_RESULTS, DEFAULT_MAX_RESULT_BYTES, DEFAULT_OUTPUT_DIR,
