@@ -1,16 +1,23 @@
 //! The job system: handles, statuses, partial output, tool-call counts, cooperative
 //! cancellation, waiting, panics, retention, and a long-running tool that uses jobs as host
 //! state.
+//!
+//! Nothing here asserts how long something took: the tests follow events (channels, the
+//! job's own status) and, for the timeouts of waits, a paused Tokio clock. `WAIT` only bounds
+//! the wait for an event that must come, so that a broken build fails instead of hanging.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
 
 use buril::{CallOptions, Context, Dispatcher, JobContext, JobOutcome, JobStatus, Jobs, ToolError};
 use serde_json::{Value, json};
 
-const WAIT: Duration = Duration::from_secs(10);
+/// The longest the tests wait for an event that must come.
+const WAIT: Duration = Duration::from_secs(30);
 
 fn is_handle(text: &str, prefix: &str) -> bool {
     text.strip_prefix(prefix)
@@ -37,39 +44,38 @@ fn handles_are_prefixed_distinct_and_well_formed() {
 #[test]
 fn a_job_reports_partial_output_tool_calls_and_its_output() {
     let jobs = Jobs::new();
-    let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let rx = std::sync::Mutex::new(rx);
+    let (reported, on_report) = mpsc::channel::<()>();
+    let (release, on_release) = mpsc::channel::<()>();
+    let on_release = Mutex::new(on_release);
     let id = jobs.spawn_blocking("steps", move |job| {
         job.set_partial(json!({"step": 1}));
         job.count_tool_call();
         job.count_tool_call();
+        reported.send(()).unwrap();
         // Wait until the test has looked at the partial output.
-        let _ = rx.lock().unwrap().recv_timeout(WAIT);
+        let _ = on_release.lock().unwrap().recv_timeout(WAIT);
         JobOutcome::done(json!({"steps": 2}))
     });
     // Running, with its partial output.
-    let deadline = Instant::now() + WAIT;
-    let running = loop {
-        let snapshot = jobs.get(id.as_str()).unwrap();
-        if snapshot.tool_calls == 2 {
-            break snapshot;
-        }
-        assert!(Instant::now() < deadline, "no progress: {snapshot:?}");
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    on_report
+        .recv_timeout(WAIT)
+        .expect("the job never reported its progress");
+    let running = jobs.get(id.as_str()).unwrap();
+    assert_eq!(running.tool_calls, 2);
     assert_eq!(running.status, JobStatus::Running);
     assert_eq!(running.partial, json!({"step": 1}));
     assert_eq!(running.output, Value::Null);
     assert_eq!(running.label, "steps");
-    tx.send(()).unwrap();
+    release.send(()).unwrap();
 
     let done = jobs.wait_for(id.as_str(), WAIT).unwrap();
     assert_eq!(done.status, JobStatus::Done);
     assert_eq!(done.output, json!({"steps": 2}));
     assert_eq!(done.error, None);
     assert_eq!(done.tool_calls, 2);
-    // The duration stops with the job.
-    std::thread::sleep(Duration::from_millis(20));
+    // The duration stops with the job: the clock moves on (the sleep only makes sure it does),
+    // the job's duration does not.
+    thread::sleep(Duration::from_millis(20));
     assert_eq!(jobs.get(id.as_str()).unwrap().duration, done.duration);
 
     let json = serde_json::to_value(&done).unwrap();
@@ -116,22 +122,21 @@ fn cancelling_is_cooperative_and_seen_by_the_work() {
     let jobs = Jobs::new();
     let saw = Arc::new(AtomicBool::new(false));
     let seen = Arc::clone(&saw);
+    // The work ends only when it sees the cancellation.
     let id = jobs.spawn("waits", move |job: JobContext| async move {
         tokio::select! {
             _ = job.cancelled() => {
                 seen.store(true, Ordering::SeqCst);
                 JobOutcome::cancelled()
             }
-            _ = tokio::time::sleep(Duration::from_secs(30)) => JobOutcome::done(Value::Null),
+            _ = std::future::pending::<()>() => JobOutcome::done(Value::Null),
         }
     });
-    let started = Instant::now();
     let snapshot = jobs.cancel(id.as_str()).unwrap();
     assert!(snapshot.cancel_requested);
     let ended = jobs.wait_for(id.as_str(), WAIT).unwrap();
-    assert_eq!(ended.status, JobStatus::Cancelled);
+    assert_eq!(ended.status, JobStatus::Cancelled, "the work never stopped");
     assert!(saw.load(Ordering::SeqCst));
-    assert!(started.elapsed() < Duration::from_secs(5));
     // Cancelling again changes nothing.
     assert_eq!(
         jobs.cancel(id.as_str()).unwrap().status,
@@ -143,19 +148,96 @@ fn cancelling_is_cooperative_and_seen_by_the_work() {
 #[test]
 fn waiting_stops_at_the_timeout_with_the_job_still_running() {
     let jobs = Jobs::new();
+    // A job that only ends when cancelled.
     let id = jobs.spawn("slow", |job: JobContext| async move {
         job.cancelled().await;
         JobOutcome::cancelled()
     });
-    let started = Instant::now();
-    let snapshot = jobs
-        .wait_for(id.as_str(), Duration::from_millis(50))
+    // The wait comes back, at its timeout, with the job still running.
+    let (answer, answered) = mpsc::channel();
+    let waiter = {
+        let (jobs, id) = (jobs.clone(), id.clone());
+        thread::spawn(move || {
+            let _ = answer.send(jobs.wait_for(id.as_str(), Duration::from_millis(50)));
+        })
+    };
+    let snapshot = answered
+        .recv_timeout(WAIT)
+        .expect("wait_for did not stop at its timeout")
         .unwrap();
+    waiter.join().unwrap();
     assert_eq!(snapshot.status, JobStatus::Running);
-    assert!(started.elapsed() >= Duration::from_millis(50));
-    assert!(started.elapsed() < Duration::from_secs(5));
     assert!(jobs.wait_for("job_0000000", WAIT).is_none());
     jobs.cancel(id.as_str());
+    assert_eq!(
+        jobs.wait_for(id.as_str(), WAIT).unwrap().status,
+        JobStatus::Cancelled
+    );
+}
+
+#[test]
+fn waiting_ends_when_the_job_ends() {
+    let jobs = Jobs::new();
+    let (release, on_release) = mpsc::channel::<()>();
+    let on_release = Mutex::new(on_release);
+    let id = jobs.spawn_blocking("held", move |_| {
+        let _ = on_release.lock().unwrap().recv_timeout(WAIT);
+        JobOutcome::done(json!("released"))
+    });
+    let (waiting, on_waiting) = mpsc::channel();
+    let (answer, answered) = mpsc::channel();
+    let waiter = {
+        let (jobs, id) = (jobs.clone(), id.clone());
+        thread::spawn(move || {
+            waiting.send(()).unwrap();
+            let _ = answer.send(jobs.wait_for(id.as_str(), WAIT));
+        })
+    };
+    on_waiting.recv_timeout(WAIT).unwrap();
+    // The waiter is waiting (or about to); the job ends only now, and the wait ends with it,
+    // as done.
+    release.send(()).unwrap();
+    let snapshot = answered
+        .recv_timeout(WAIT)
+        .expect("wait_for did not end with the job")
+        .unwrap();
+    waiter.join().unwrap();
+    assert_eq!(snapshot.status, JobStatus::Done, "{snapshot:?}");
+    assert_eq!(snapshot.output, json!("released"));
+}
+
+/// On a paused clock, which moves only when every task waits for a timer: a wait for a job
+/// that does not end lasts exactly its timeout, and a wait for a job that ends lasts no time.
+#[tokio::test(flavor = "current_thread", start_paused = true)]
+async fn async_waiting_keeps_its_timeout_on_a_paused_clock() {
+    let jobs = Jobs::new().with_runtime(tokio::runtime::Handle::current());
+    let slow = jobs.spawn("slow", |job: JobContext| async move {
+        job.cancelled().await;
+        JobOutcome::cancelled()
+    });
+    let timeout = Duration::from_secs(3600);
+    let start = tokio::time::Instant::now();
+    let still = jobs.wait(slow.as_str(), timeout).await.unwrap();
+    assert_eq!(still.status, JobStatus::Running);
+    assert!(start.elapsed() >= timeout, "{:?}", start.elapsed());
+
+    let (release, on_release) = tokio::sync::oneshot::channel::<()>();
+    let held = jobs.spawn("held", |_| async move {
+        let _ = on_release.await;
+        JobOutcome::done(json!("released"))
+    });
+    let waiter = {
+        let (jobs, held) = (jobs.clone(), held.clone());
+        tokio::spawn(async move { jobs.wait(held.as_str(), timeout).await })
+    };
+    // Let the waiter start waiting, then end the job.
+    tokio::task::yield_now().await;
+    let start = tokio::time::Instant::now();
+    release.send(()).unwrap();
+    let done = waiter.await.unwrap().unwrap();
+    assert_eq!(done.status, JobStatus::Done);
+    assert!(start.elapsed() < timeout, "{:?}", start.elapsed());
+    jobs.cancel(slow.as_str());
 }
 
 #[test]

@@ -1,14 +1,34 @@
 //! Main-thread tools run on one thread, one at a time; off-thread tools run concurrently; host
 //! pumping, nested calls and async callers.
+//!
+//! Nothing here asserts how long something took: the tests follow events (calls meeting,
+//! queue lengths, the order calls ran in, a deadline the tool sees pass). `WAIT` only bounds
+//! the wait for an event that must come, and `LONG` is a timeout no call here comes near, given
+//! to make calls take the path of calls with a deadline.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
 use buril::{CallOptions, Context, Dispatcher, MainThread, ToolError};
 use serde_json::{Value, json};
+
+/// The longest the tests wait for an event that must come.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A call timeout that only sends calls down the path of calls with a deadline.
+const LONG: Duration = Duration::from_secs(120);
+
+/// Waits, at most `WAIT`, until `done` holds.
+fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < WAIT, "{what} never happened");
+        thread::sleep(Duration::from_millis(1));
+    }
+}
 
 /// What the tools of one dispatcher observed, handed to them as host state.
 #[derive(Default)]
@@ -17,8 +37,11 @@ struct Tracker {
     overlaps: AtomicUsize,
     main_threads: Mutex<HashSet<ThreadId>>,
     main_names: Mutex<HashSet<String>>,
-    off_in_flight: AtomicUsize,
-    off_max: AtomicUsize,
+    /// How many `th_meet` calls have arrived.
+    arrived: Mutex<usize>,
+    arrival: Condvar,
+    /// The arguments of `th_record` calls, in the order they ran.
+    order: Mutex<Vec<i64>>,
 }
 
 impl Tracker {
@@ -118,7 +141,8 @@ async fn th_where_async() -> String {
     format!("{:?}", thread::current().id())
 }
 
-/// Waits (at most two seconds) until `count` calls of it are running at the same time.
+/// Waits until `count` calls of it have arrived (at most `WAIT`), so that it answers `true` only
+/// when `count` calls were running at the same time.
 #[buril::tool(off_thread)]
 fn th_meet(
     /// How many calls must meet.
@@ -126,20 +150,26 @@ fn th_meet(
     ctx: &buril::Context,
 ) -> bool {
     let tracker = tracked(ctx);
-    let now = tracker.off_in_flight.fetch_add(1, Ordering::SeqCst) + 1;
-    tracker.off_max.fetch_max(now, Ordering::SeqCst);
-    let start = Instant::now();
-    let met = loop {
-        if tracker.off_max.load(Ordering::SeqCst) >= count {
-            break true;
-        }
-        if start.elapsed() > Duration::from_secs(2) {
-            break false;
-        }
-        thread::sleep(Duration::from_millis(1));
-    };
-    tracker.off_in_flight.fetch_sub(1, Ordering::SeqCst);
-    met
+    let mut arrived = tracker.arrived.lock().unwrap();
+    *arrived += 1;
+    tracker.arrival.notify_all();
+    let (arrived, _) = tracker
+        .arrival
+        .wait_timeout_while(arrived, WAIT, |arrived| *arrived < count)
+        .unwrap();
+    *arrived >= count
+}
+
+/// Records `n` in the order it runs, on the main thread, and answers `n + 10`.
+#[buril::tool]
+fn th_record(
+    /// The number to record.
+    n: i64,
+    ctx: &buril::Context,
+) -> i64 {
+    let tracker = tracked(ctx);
+    tracker.main(|| tracker.order.lock().unwrap().push(n));
+    n + 10
 }
 
 /// The dispatcher the nesting tools call through.
@@ -242,7 +272,7 @@ fn off_thread_tools_run_concurrently() {
     for caller in callers {
         assert_eq!(*result(&caller.join().unwrap()), true);
     }
-    assert!(tracker.off_max.load(Ordering::SeqCst) >= 3);
+    assert_eq!(*tracker.arrived.lock().unwrap(), 3);
 
     // On workers too (calls with a timeout).
     let (d, tracker) = tracked_dispatcher();
@@ -250,7 +280,7 @@ fn off_thread_tools_run_concurrently() {
         .map(|_| {
             let d = d.clone();
             thread::spawn(move || {
-                let options = CallOptions::new().timeout(Duration::from_secs(5));
+                let options = CallOptions::new().timeout(LONG);
                 d.invoke_with("th_meet", json!({"count": 2}), options)
                     .into_envelope()
             })
@@ -259,7 +289,7 @@ fn off_thread_tools_run_concurrently() {
     for caller in callers {
         assert_eq!(*result(&caller.join().unwrap()), true);
     }
-    assert!(tracker.off_max.load(Ordering::SeqCst) >= 2);
+    assert_eq!(*tracker.arrived.lock().unwrap(), 2);
 }
 
 #[test]
@@ -284,7 +314,7 @@ fn eight_threads_of_mixed_calls_all_answer_correctly() {
                             json!(-(t * 1000 + i)),
                         ),
                         _ => {
-                            let options = CallOptions::new().timeout(Duration::from_secs(10));
+                            let options = CallOptions::new().timeout(LONG);
                             let outcome = d.invoke_with("th_mul", json!({"a": i, "b": 3}), options);
                             (outcome.into_envelope(), json!(i * 3))
                         }
@@ -306,7 +336,11 @@ fn eight_threads_of_mixed_calls_all_answer_correctly() {
 
 #[test]
 fn host_mode_runs_other_threads_calls_when_pumped() {
-    let d = Dispatcher::builder().main_thread(MainThread::Host).build();
+    let tracker = Arc::new(Tracker::default());
+    let d = Dispatcher::builder()
+        .main_thread(MainThread::Host)
+        .state(Arc::clone(&tracker))
+        .build();
     let here = format!("{:?}", thread::current().id());
 
     // On the main thread itself: inline, at once.
@@ -314,23 +348,14 @@ fn host_mode_runs_other_threads_calls_when_pumped() {
     assert_eq!(*result(&d.call("th_where_async", json!({}))), here);
     assert_eq!(d.pump(), 0);
 
-    // From another thread: queued until pumped.
+    // From another thread: queued until pumped, then run by the pump, on this thread.
     let caller = {
         let d = d.clone();
         thread::spawn(move || d.call("th_where", json!({})))
     };
-    let start = Instant::now();
-    while d.pending_main_thread_calls() == 0 {
-        assert!(
-            start.elapsed() < Duration::from_secs(2),
-            "the call never queued"
-        );
-        thread::sleep(Duration::from_millis(2));
-    }
-    thread::sleep(Duration::from_millis(50));
-    assert!(!caller.is_finished(), "the call ran without a pump");
-    assert_eq!(d.pending_main_thread_calls(), 1);
-    assert_eq!(d.pump(), 1);
+    wait_until("the call's queueing", || d.pending_main_thread_calls() == 1);
+    assert!(!caller.is_finished(), "the call answered without a pump");
+    assert_eq!(d.pump(), 1, "the pump did not run the queued call");
     assert_eq!(*result(&caller.join().unwrap()), here);
     assert_eq!(d.pending_main_thread_calls(), 0);
 
@@ -341,19 +366,23 @@ fn host_mode_runs_other_threads_calls_when_pumped() {
     };
     assert_eq!(*result(&caller.join().unwrap()), 6);
 
-    // Several queued calls run in order on one pump.
+    // Several queued calls run in the order they queued, one at a time, on one pump.
     let callers: Vec<_> = (0..3)
         .map(|i| {
-            let d = d.clone();
-            thread::spawn(move || d.call("th_add", json!({"a": i, "b": 10})))
+            let caller = {
+                let d = d.clone();
+                thread::spawn(move || d.call("th_record", json!({"n": i})))
+            };
+            wait_until("the call's queueing", || {
+                d.pending_main_thread_calls() == i as usize + 1
+            });
+            caller
         })
         .collect();
-    let start = Instant::now();
-    while d.pending_main_thread_calls() < 3 {
-        assert!(start.elapsed() < Duration::from_secs(2));
-        thread::sleep(Duration::from_millis(2));
-    }
+    assert!(tracker.order.lock().unwrap().is_empty());
     assert_eq!(d.pump(), 3);
+    assert_eq!(*tracker.order.lock().unwrap(), [0, 1, 2]);
+    assert_eq!(tracker.overlaps.load(Ordering::SeqCst), 0);
     for (i, caller) in callers.into_iter().enumerate() {
         assert_eq!(*result(&caller.join().unwrap()), i as i64 + 10);
     }
@@ -376,9 +405,7 @@ fn a_main_thread_tool_can_call_tools_through_the_dispatcher() {
     thread::spawn(move || {
         let _ = tx.send(d.call("th_outer", json!({"n": 5})));
     });
-    let envelope = rx
-        .recv_timeout(Duration::from_secs(5))
-        .expect("a nested call deadlocked");
+    let envelope = rx.recv_timeout(WAIT).expect("a nested call deadlocked");
     // (5 + 1) + (5 * 2) + (-5)
     assert_eq!(envelope, json!({"ok": true, "data": {"result": 11}}));
 }
@@ -391,9 +418,7 @@ fn an_async_main_thread_tool_can_call_tools_through_the_dispatcher() {
     thread::spawn(move || {
         let _ = tx.send(d.call("th_outer_async", json!({"n": 5})));
     });
-    let envelope = rx
-        .recv_timeout(Duration::from_secs(5))
-        .expect("a nested call deadlocked");
+    let envelope = rx.recv_timeout(WAIT).expect("a nested call deadlocked");
     // (5 + 1) + (-5)
     assert_eq!(envelope, json!({"ok": true, "data": {"result": 1}}));
 }
@@ -465,15 +490,19 @@ fn th_where_inline() -> String {
     format!("{:?}", thread::current().id())
 }
 
-/// Sleeps `ms` milliseconds on the calling thread (an `inline` tool that breaks its word), then
-/// records that it returned.
+/// Blocks the calling thread until its call's deadline has passed, when `overrun` (an `inline`
+/// tool that breaks its word), then records that it returned.
 #[buril::tool(off_thread, inline)]
 fn th_slow_inline(
-    /// How long to sleep.
-    ms: u64,
+    /// Whether to run past the deadline.
+    overrun: bool,
     ctx: &buril::Context,
 ) -> bool {
-    thread::sleep(Duration::from_millis(ms));
+    if overrun && let Some(deadline) = ctx.deadline() {
+        while Instant::now() <= deadline {
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
     if let Some(returned) = ctx.try_state::<Arc<AtomicBool>>() {
         returned.store(true, Ordering::SeqCst);
     }
@@ -486,8 +515,8 @@ fn th_boom_inline() -> bool {
     panic!("inline boom")
 }
 
-fn with_timeout(ms: u64) -> CallOptions {
-    CallOptions::new().timeout(Duration::from_millis(ms))
+fn with_timeout(timeout: Duration) -> CallOptions {
+    CallOptions::new().timeout(timeout)
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -497,7 +526,7 @@ async fn an_inline_tool_runs_in_the_calling_task() {
     let inline = d.call_async("th_where_inline", json!({})).await;
     assert_eq!(*result(&inline), here);
     let timed = d
-        .invoke_async("th_where_inline", json!({}), with_timeout(5_000))
+        .invoke_async("th_where_inline", json!({}), with_timeout(LONG))
         .await;
     assert_eq!(timed.data(), Some(&json!({"result": here})));
     // The same tool without `inline` is handed to the blocking pool.
@@ -511,10 +540,10 @@ async fn an_inline_tool_runs_in_the_calling_task() {
 fn an_inline_tool_with_a_timeout_runs_on_the_calling_thread() {
     let d = Dispatcher::new();
     let here = format!("{:?}", thread::current().id());
-    let inline = d.invoke_with("th_where_inline", json!({}), with_timeout(5_000));
+    let inline = d.invoke_with("th_where_inline", json!({}), with_timeout(LONG));
     assert_eq!(inline.data(), Some(&json!({"result": here})));
     // Without `inline`, a call with a timeout runs on a worker so that the timeout can answer.
-    let pooled = d.invoke_with("th_where_pooled", json!({}), with_timeout(5_000));
+    let pooled = d.invoke_with("th_where_pooled", json!({}), with_timeout(LONG));
     assert_ne!(pooled.data(), Some(&json!({"result": here})));
 }
 
@@ -523,9 +552,14 @@ async fn an_inline_tool_past_its_deadline_is_answered_as_a_timeout_when_it_retur
     let returned = Arc::new(AtomicBool::new(false));
     let d = Dispatcher::builder().state(returned.clone()).build();
     let outcome = d
-        .invoke_async("th_slow_inline", json!({"ms": 80}), with_timeout(10))
+        .invoke_async(
+            "th_slow_inline",
+            json!({"overrun": true}),
+            with_timeout(Duration::from_millis(10)),
+        )
         .await;
-    // Not interrupted: the tool ran to its end, then the late result became a timeout.
+    // Not interrupted: the tool ran to its end, past the deadline, then the late result became
+    // a timeout.
     assert!(returned.load(Ordering::SeqCst));
     assert_eq!(
         outcome.error_kind(),
@@ -534,7 +568,11 @@ async fn an_inline_tool_past_its_deadline_is_answered_as_a_timeout_when_it_retur
     );
     // In time, the same tool answers.
     let outcome = d
-        .invoke_async("th_slow_inline", json!({"ms": 1}), with_timeout(5_000))
+        .invoke_async(
+            "th_slow_inline",
+            json!({"overrun": false}),
+            with_timeout(LONG),
+        )
         .await;
     assert_eq!(outcome.data(), Some(&json!({"result": true})));
 }
