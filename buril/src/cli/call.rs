@@ -1,0 +1,127 @@
+//! `call`: one call through a dispatcher, its envelope printed.
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::messages::usage;
+use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder};
+use crate::envelope::Outcome;
+use crate::error::{Problem, ToolError};
+use crate::pattern::ToolPattern;
+use crate::policy::Policy;
+use crate::registry::Registry;
+
+/// How the host adjusts the dispatcher before a call (host state, timeouts, policy).
+pub(crate) type Configure = Box<dyn FnOnce(DispatcherBuilder) -> DispatcherBuilder>;
+
+pub(crate) struct CallFlags {
+    pub(crate) timeout: Option<f64>,
+    pub(crate) enable: Vec<String>,
+    pub(crate) disable: Vec<String>,
+    pub(crate) allow_dangerous: bool,
+    pub(crate) compact: bool,
+}
+
+
+pub(crate) fn call(
+    configure: Configure,
+    registry: &'static Registry,
+    name: &str,
+    input: Option<&str>,
+    flags: CallFlags,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<ExitCode> {
+    // The flags add to the host's policy; the host's `disable` rules still win.
+    let mut enable = Vec::new();
+    for text in &flags.enable {
+        match text.parse::<ToolPattern>() {
+            Ok(pattern) => enable.push(pattern),
+            Err(error) => return usage(err, &error.to_string()),
+        }
+    }
+    let mut disable = Vec::new();
+    for text in &flags.disable {
+        match text.parse::<ToolPattern>() {
+            Ok(pattern) => disable.push(pattern),
+            Err(error) => return usage(err, &error.to_string()),
+        }
+    }
+    let allow_dangerous = flags.allow_dangerous;
+    let update = move |policy: Policy| {
+        let allow = policy.dangerous_allowed() || allow_dangerous;
+        let policy = enable.into_iter().fold(policy, Policy::enable);
+        disable
+            .into_iter()
+            .fold(policy, Policy::disable)
+            .allow_dangerous(allow)
+    };
+    let mut options = CallOptions::default();
+    if let Some(seconds) = flags.timeout {
+        match Duration::try_from_secs_f64(seconds) {
+            Ok(timeout) if seconds > 0.0 => options.timeout = Some(timeout),
+            _ => return usage(err, "--timeout takes a positive number of seconds"),
+        }
+    }
+    let builder = configure(DispatcherBuilder::default().registry(registry));
+    let dispatcher = builder.update_policy(update).build();
+    let outcome = match parse_input(input, &dispatcher) {
+        Ok(input) => dispatcher.invoke_with(name, input, options),
+        Err(error) => Outcome::err(error),
+    };
+    let text = if flags.compact {
+        serde_json::to_string(&outcome)?
+    } else {
+        serde_json::to_string_pretty(&outcome)?
+    };
+    writeln!(out, "{text}")?;
+    Ok(if outcome.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+
+/// Reads and parses a call's input, applying the dispatcher's input limits to the raw text
+/// first: standard input is read no further than one byte past `max_input_bytes`.
+fn parse_input(input: Option<&str>, dispatcher: &Dispatcher) -> Result<Value, ToolError> {
+    let text = match input {
+        None => return Ok(Value::Object(Map::new())),
+        Some("-") => {
+            let (max_bytes, _) = dispatcher.input_limits();
+            let mut bytes = Vec::new();
+            io::stdin()
+                .take(
+                    u64::try_from(max_bytes)
+                        .unwrap_or(u64::MAX)
+                        .saturating_add(1),
+                )
+                .read_to_end(&mut bytes)
+                .map_err(|error| {
+                    ToolError::invalid(format!("standard input could not be read: {error}"))
+                })?;
+            dispatcher.check_input_text(&bytes)?;
+            String::from_utf8(bytes).map_err(|error| {
+                ToolError::from_problems(vec![Problem::new(
+                    "",
+                    format!(
+                        "the input is not valid UTF-8 (at byte {})",
+                        error.utf8_error().valid_up_to()
+                    ),
+                )])
+            })?
+        }
+        Some(text) => text.to_owned(),
+    };
+    dispatcher.check_input_text(text.as_bytes())?;
+    serde_json::from_str(&text).map_err(|error| {
+        ToolError::from_problems(vec![Problem::new(
+            "",
+            format!("the input is not valid JSON: {error}"),
+        )])
+    })
+}

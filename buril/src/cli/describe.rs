@@ -1,0 +1,156 @@
+//! `describe`: one tool in full, its schema read back as a list of parameters.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+
+use super::messages::unknown_tool;
+use crate::profile::mcp;
+use crate::registry::Registry;
+
+pub(crate) fn describe(
+    registry: &Registry,
+    name: &str,
+    as_json: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<ExitCode> {
+    let Some(tool) = registry.get(name) else {
+        writeln!(err, "{}", unknown_tool(registry, name))?;
+        return Ok(ExitCode::from(1));
+    };
+    if as_json {
+        let mut value = mcp::listing(tool);
+        if let Value::Object(map) = &mut value {
+            map.insert("family".into(), tool.family().into());
+            map.insert("aliases".into(), json!(tool.aliases()));
+            map.insert("offThread".into(), tool.is_off_thread().into());
+            map.insert("inline".into(), tool.is_inline().into());
+            map.insert("dangerous".into(), tool.is_dangerous().into());
+            map.insert("async".into(), tool.is_async().into());
+            map.insert("location".into(), tool.location().to_string().into());
+        }
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{}", tool.name())?;
+    if let Some(title) = &tool.annotations().title {
+        writeln!(out, "  {title}")?;
+    }
+    writeln!(out)?;
+    for line in tool.description().lines() {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "family:    {}", tool.family())?;
+    let thread = if tool.is_inline() {
+        "the calling thread (off_thread, inline)"
+    } else if tool.is_off_thread() {
+        "any thread (off_thread)"
+    } else {
+        "main thread"
+    };
+    writeln!(out, "runs on:   {thread}")?;
+    if tool.is_async() {
+        writeln!(out, "async:     yes")?;
+    }
+    if tool.is_dangerous() {
+        writeln!(out, "dangerous: yes (off until the host enables it)")?;
+    }
+    if !tool.aliases().is_empty() {
+        writeln!(out, "aliases:   {} (deprecated)", tool.aliases().join(", "))?;
+    }
+    let annotations = mcp::annotations(tool);
+    if annotations.as_object().is_some_and(|a| !a.is_empty()) {
+        writeln!(out, "hints:     {annotations}")?;
+    }
+    writeln!(
+        out,
+        "defined:   {} ({})",
+        tool.location(),
+        tool.location().module
+    )?;
+    writeln!(out)?;
+    write_parameters(tool.input_schema(), out)?;
+    writeln!(out, "\ninput schema:")?;
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(tool.input_schema())?
+    )?;
+    writeln!(out, "\noutput schema:")?;
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(tool.output_schema())?
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_parameters(schema: &Value, out: &mut dyn Write) -> io::Result<()> {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = properties.filter(|p| !p.is_empty()) else {
+        return writeln!(out, "parameters: none");
+    };
+    writeln!(out, "parameters:")?;
+    for (name, property) in properties {
+        let need = if required.contains(&name.as_str()) {
+            "required"
+        } else {
+            "optional"
+        };
+        let description = property
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "  {name}: {} ({need})  {}",
+            type_summary(property),
+            description.lines().next().unwrap_or_default()
+        )?;
+    }
+    Ok(())
+}
+
+/// A short type name for a property schema: `string`, `number | null`, `array of string`,
+/// `SceneInfo`.
+fn type_summary(schema: &Value) -> String {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        return reference.rsplit('/').next().unwrap_or(reference).to_owned();
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        let names: Vec<String> = values.iter().map(Value::to_string).collect();
+        return names.join(" | ");
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "array" => {
+            let items = schema.get("items").map(type_summary).unwrap_or_default();
+            format!("array of {items}")
+        }
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        _ => {
+            for key in ["anyOf", "oneOf"] {
+                if let Some(variants) = schema.get(key).and_then(Value::as_array) {
+                    return variants
+                        .iter()
+                        .map(type_summary)
+                        .collect::<Vec<_>>()
+                        .join(" | ");
+                }
+            }
+            "any".to_owned()
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! Subcommands other crates add to the CLI.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use crate::registry::Registry;
+
+/// What an [`Extension`] command runs with.
+pub struct Invocation<'a> {
+    /// The parsed arguments of the extension's subcommand.
+    pub matches: &'a clap::ArgMatches,
+    /// The tools of the binary.
+    pub registry: &'static Registry,
+    /// Standard output.
+    pub out: &'a mut dyn Write,
+    /// Standard error.
+    pub err: &'a mut dyn Write,
+}
+
+type Run = Box<dyn FnOnce(Invocation<'_>) -> ExitCode>;
+
+/// A subcommand added to the CLI by another crate (code generation, a server), so that one
+/// binary gets every command with one line each.
+pub struct Extension {
+    pub(crate) command: clap::Command,
+    pub(crate) run: Run,
+}
+
+impl Extension {
+    /// A subcommand: its `clap` definition (its name is the subcommand's) and what it runs.
+    pub fn new(
+        command: clap::Command,
+        run: impl FnOnce(Invocation<'_>) -> ExitCode + 'static,
+    ) -> Self {
+        Extension {
+            command,
+            run: Box::new(run),
+        }
+    }
+}

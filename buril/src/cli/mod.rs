@@ -1,0 +1,199 @@
+//! A command-line interface over a binary's tools: `list`, `describe`, `call` and `schema`.
+//!
+//! Any crate with tools gets it with one line:
+//!
+//! ```no_run
+//! fn main() -> std::process::ExitCode {
+//!     buril::cli::main()
+//! }
+//! ```
+//!
+//! A host with state to hand its tools uses [`Cli`]:
+//!
+//! ```no_run
+//! # struct Project;
+//! fn main() -> std::process::ExitCode {
+//!     buril::cli::Cli::new().configure(|dispatcher| dispatcher.state(Project)).run()
+//! }
+//! ```
+
+mod args;
+mod call;
+mod describe;
+mod extension;
+mod list;
+mod messages;
+mod schema;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches};
+
+use self::args::{Args, Command};
+use self::call::{CallFlags, Configure, call};
+use self::describe::describe;
+pub use self::extension::{Extension, Invocation};
+use self::list::list;
+use self::schema::{SchemaForm, schema};
+use crate::dispatch::DispatcherBuilder;
+use crate::registry::{Registry, try_registry};
+
+/// Runs the command line over every tool in the binary, with default settings.
+pub fn main() -> ExitCode {
+    Cli::new().run()
+}
+
+
+/// The command line, configurable by the host.
+pub struct Cli {
+    configure: Configure,
+    registry: Option<&'static Registry>,
+    extensions: Vec<Extension>,
+}
+
+impl Default for Cli {
+    fn default() -> Self {
+        Cli::new()
+    }
+}
+
+impl Cli {
+    /// The command line over every `#[tool]` in the binary.
+    pub fn new() -> Self {
+        Cli {
+            configure: Box::new(|builder| builder),
+            registry: None,
+            extensions: Vec::new(),
+        }
+    }
+
+    /// Adds a subcommand.
+    pub fn extend(mut self, extension: Extension) -> Self {
+        self.extensions.push(extension);
+        self
+    }
+
+    /// Adjusts the dispatcher before calls (host state, timeouts, policy).
+    pub fn configure(
+        mut self,
+        configure: impl FnOnce(DispatcherBuilder) -> DispatcherBuilder + 'static,
+    ) -> Self {
+        self.configure = Box::new(configure);
+        self
+    }
+
+    /// Serves `registry` instead of every `#[tool]` in the binary.
+    pub fn registry(mut self, registry: &'static Registry) -> Self {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// Parses the process's arguments and runs the command.
+    pub fn run(self) -> ExitCode {
+        // Unlocked handles: a lock held for the whole command would block every other thread
+        // that writes (a tool logging to stderr while a server runs, say).
+        self.run_with(std::env::args_os(), &mut io::stdout(), &mut io::stderr())
+    }
+
+    /// Runs the command given by `args` (the first is the program name), writing to `out` and
+    /// `err`. Exit codes: 0 on success, 1 when a call answers `ok: false` or a tool is unknown,
+    /// 2 on a usage error.
+    pub fn run_with<I, T>(mut self, args: I, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let mut command = Args::command();
+        for extension in &self.extensions {
+            command = command.subcommand(extension.command.clone());
+        }
+        let parsed = command.try_get_matches_from(args).and_then(|matches| {
+            let extension = matches.subcommand_name().and_then(|name| {
+                self.extensions
+                    .iter()
+                    .position(|e| e.command.get_name() == name)
+            });
+            match extension {
+                Some(index) => Ok((matches, Some(index), None)),
+                None => Args::from_arg_matches(&matches).map(|args| (matches, None, Some(args))),
+            }
+        });
+        let (matches, extension, args) = match parsed {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                let code = if error.use_stderr() { 2 } else { 0 };
+                let text = error.render().to_string();
+                let _ = if error.use_stderr() {
+                    write!(err, "{text}")
+                } else {
+                    write!(out, "{text}")
+                };
+                return ExitCode::from(code);
+            }
+        };
+        let registry = match self.registry.map(Ok).unwrap_or_else(try_registry) {
+            Ok(registry) => registry,
+            Err(error) => {
+                let _ = writeln!(err, "error: {error}");
+                return ExitCode::from(2);
+            }
+        };
+        if let Some(index) = extension {
+            let extension = self.extensions.swap_remove(index);
+            let Some((_, sub_matches)) = matches.subcommand() else {
+                return ExitCode::from(2);
+            };
+            return (extension.run)(Invocation {
+                matches: sub_matches,
+                registry,
+                out,
+                err,
+            });
+        }
+        let Some(args) = args else {
+            return ExitCode::from(2);
+        };
+        let result = match args.command {
+            Command::List { json, family } => list(registry, json, family.as_deref(), out),
+            Command::Describe { name, json } => describe(registry, &name, json, out, err),
+            Command::Call {
+                name,
+                input,
+                timeout,
+                enable,
+                disable,
+                allow_dangerous,
+                compact,
+            } => {
+                let options = CallFlags {
+                    timeout,
+                    enable,
+                    disable,
+                    allow_dangerous,
+                    compact,
+                };
+                call(self.configure, registry, &name, input.as_deref(), options, out, err)
+            }
+            Command::Schema {
+                profile,
+                name,
+                chat_completions,
+            } => {
+                let form = SchemaForm {
+                    profile,
+                    chat_completions,
+                };
+                schema(registry, form, name.as_deref(), out, err)
+            }
+        };
+        match result {
+            Ok(code) => code,
+            Err(error) => {
+                let _ = writeln!(err, "error: {error}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
