@@ -5,7 +5,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, GenericArgument, Ident, ItemFn, Pat, PathArguments, ReturnType, Type};
 
-use crate::ctxt::Ctxt;
+use crate::diagnostics::Diagnostics;
 
 /// The annotated function.
 pub struct ToolFn {
@@ -63,30 +63,30 @@ pub enum Return {
 }
 
 impl ToolFn {
-    pub fn from_item(cx: &Ctxt, mut item: ItemFn) -> ToolFn {
+    pub fn from_item(diag: &Diagnostics, mut item: ItemFn) -> ToolFn {
         let sig = &item.sig;
         if let Some(constness) = &sig.constness {
-            cx.error_spanned_by(constness, "a tool cannot be a `const fn`: remove `const`");
+            diag.error_spanned_by(constness, "a tool cannot be a `const fn`: remove `const`");
         }
         if let Some(unsafety) = &sig.unsafety {
-            cx.error_spanned_by(
+            diag.error_spanned_by(
                 unsafety,
                 "a tool cannot be `unsafe`: the dispatcher calls it with whatever input passed \
                  validation; make it safe and check the input inside",
             );
         }
         if let Some(abi) = &sig.abi {
-            cx.error_spanned_by(abi, "a tool cannot have an `extern` ABI: remove it");
+            diag.error_spanned_by(abi, "a tool cannot have an `extern` ABI: remove it");
         }
         if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-            cx.error_spanned_by(
+            diag.error_spanned_by(
                 &sig.generics,
                 "a tool cannot be generic: its schema must be known at compile time; use concrete \
                  types",
             );
         }
         if let Some(variadic) = &sig.variadic {
-            cx.error_spanned_by(variadic, "a tool cannot be variadic");
+            diag.error_spanned_by(variadic, "a tool cannot be variadic");
         }
         let ident = sig.ident.clone();
         let is_async = sig.asyncness.is_some();
@@ -96,7 +96,7 @@ impl ToolFn {
         let mut params = Vec::new();
         for arg in item.sig.inputs.iter_mut() {
             match arg {
-                FnArg::Receiver(receiver) => cx.error_spanned_by(
+                FnArg::Receiver(receiver) => diag.error_spanned_by(
                     &*receiver,
                     "a tool is a free function: it cannot take `self`; move it out of the `impl` \
                      block and pass state through `&buril::Context`",
@@ -104,7 +104,7 @@ impl ToolFn {
                 FnArg::Typed(typed) => {
                     let docs = doc_text(&typed.attrs);
                     typed.attrs.retain(|attr| !attr.path().is_ident("doc"));
-                    if let Some(param) = parse_param(cx, typed, docs) {
+                    if let Some(param) = parse_param(diag, typed, docs) {
                         params.push(param);
                     }
                 }
@@ -121,12 +121,12 @@ impl ToolFn {
     }
 }
 
-fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<Param> {
+fn parse_param(diag: &Diagnostics, typed: &syn::PatType, docs: Option<String>) -> Option<Param> {
     let tokens = typed.to_token_stream();
     let ty = &*typed.ty;
     if is_context(ty) {
         let Some(ident) = binding_ident(&typed.pat) else {
-            cx.error_spanned_by(
+            diag.error_spanned_by(
                 &typed.pat,
                 "bind the context to a name: `ctx: &buril::Context`",
             );
@@ -142,14 +142,14 @@ fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<
         && let Some(mutability) = &reference.mutability
         && last_segment_is(&reference.elem, "Context")
     {
-        cx.error_spanned_by(
+        diag.error_spanned_by(
             mutability,
             "the context is shared, not exclusive: take it as `&buril::Context`",
         );
         return None;
     }
     if last_segment_is(ty, "Context") {
-        cx.error_spanned_by(ty, "take the context by reference: `ctx: &buril::Context`");
+        diag.error_spanned_by(ty, "take the context by reference: `ctx: &buril::Context`");
         return None;
     }
     if let Some(inner) = generic_arg(ty, "Input") {
@@ -162,7 +162,7 @@ fn parse_param(cx: &Ctxt, typed: &syn::PatType, docs: Option<String>) -> Option<
         });
     }
     let Some(ident) = binding_ident(&typed.pat) else {
-        cx.error_spanned_by(
+        diag.error_spanned_by(
             &typed.pat,
             "a tool parameter must be a plain name (`path: String`): each one names a property of \
              the input; to take the whole input as one struct use `buril::Input(args): \

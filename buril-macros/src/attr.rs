@@ -6,7 +6,7 @@ use syn::parse::Parser;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, Lit, LitBool};
 
-use crate::ctxt::Ctxt;
+use crate::diagnostics::Diagnostics;
 use crate::symbol::*;
 
 /// A value with the span of the tokens it came from.
@@ -36,7 +36,7 @@ pub struct Attrs {
 }
 
 impl Attrs {
-    pub fn parse(cx: &Ctxt, args: TokenStream) -> Attrs {
+    pub fn parse(diag: &Diagnostics, args: TokenStream) -> Attrs {
         let mut attrs = Attrs::default();
         let mut seen: Vec<String> = Vec::new();
         let parser = syn::meta::parser(|meta| {
@@ -49,28 +49,33 @@ impl Attrs {
                     quote::quote!(#path).to_string().replace(' ', "")
                 });
             if seen.contains(&key) {
-                cx.error_spanned_by(&meta.path, format!("duplicate key `{key}`: give it once"));
+                diag.error_spanned_by(&meta.path, format!("duplicate key `{key}`: give it once"));
                 return skip_value(&meta);
             }
             seen.push(key.clone());
-            if let Err(error) = attrs.parse_key(cx, &key, &meta) {
-                cx.syn_error(error);
+            if let Err(error) = attrs.parse_key(diag, &key, &meta) {
+                diag.syn_error(error);
                 return skip_value(&meta);
             }
             Ok(())
         });
         if let Err(error) = parser.parse2(args) {
-            cx.syn_error(error);
+            diag.syn_error(error);
         }
         attrs
     }
 
-    fn parse_key(&mut self, cx: &Ctxt, key: &str, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    fn parse_key(
+        &mut self,
+        diag: &Diagnostics,
+        key: &str,
+        meta: &ParseNestedMeta<'_>,
+    ) -> syn::Result<()> {
         match key {
             NAME => self.name = Some(string_value(meta, key)?),
             FAMILY => self.family = Some(string_value(meta, key)?),
             TITLE => self.title = Some(string_value(meta, key)?.value),
-            ALIASES => self.aliases = string_list(cx, meta)?,
+            ALIASES => self.aliases = string_list(diag, meta)?,
             OFF_THREAD => self.off_thread = flag(meta)?,
             INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
             DANGEROUS => self.dangerous = flag(meta)?,
@@ -86,7 +91,7 @@ impl Attrs {
                     message.push_str(&format!(": did you mean `{close}`?"));
                 }
                 message.push_str(&format!(" (the keys are: {})", ALL.join(", ")));
-                cx.error_spanned_by(&meta.path, message);
+                diag.error_spanned_by(&meta.path, message);
                 skip_value(meta)?;
             }
         }
@@ -115,7 +120,7 @@ fn string_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Sp<String>
 }
 
 /// `aliases = ["a", "b"]`.
-fn string_list(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Sp<String>>> {
+fn string_list(diag: &Diagnostics, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Sp<String>>> {
     let usage = "`aliases` takes a list of former names: `aliases = [\"old_name\"]`";
     if !meta.input.peek(syn::Token![=]) {
         return Err(meta.error(usage));
@@ -133,7 +138,7 @@ fn string_list(cx: &Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Sp<Stri
                 value: lit.value(),
                 span: lit.span(),
             }),
-            other => cx.error_spanned_by(other, usage),
+            other => diag.error_spanned_by(other, usage),
         }
     }
     Ok(names)

@@ -3,7 +3,7 @@
 
 use crate::ast::{Param, ParamKind, Return, ToolFn};
 use crate::attr::{Attrs, Sp};
-use crate::ctxt::Ctxt;
+use crate::diagnostics::Diagnostics;
 use crate::naming;
 
 /// The tool's name and family after the checks.
@@ -12,7 +12,7 @@ pub struct Resolved {
     pub family: String,
 }
 
-pub fn check(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) -> Resolved {
+pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     let name = attrs.name.clone().unwrap_or_else(|| Sp {
         value: function
             .ident
@@ -21,31 +21,31 @@ pub fn check(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) -> Resolved {
             .to_owned(),
         span: function.ident.span(),
     });
-    let name_ok = check_name(cx, &name, attrs.family.as_ref());
-    let family = check_family(cx, &name, attrs.family.as_ref(), name_ok);
-    check_aliases(cx, &name, &attrs.aliases, &family);
-    check_description(cx, function, &name);
-    check_param_docs(cx, attrs, function);
-    check_param_kinds(cx, function);
-    check_return(cx, function);
-    check_inline(cx, attrs, function);
+    let name_ok = check_name(diag, &name, attrs.family.as_ref());
+    let family = check_family(diag, &name, attrs.family.as_ref(), name_ok);
+    check_aliases(diag, &name, &attrs.aliases, &family);
+    check_description(diag, function, &name);
+    check_param_docs(diag, attrs, function);
+    check_param_kinds(diag, function);
+    check_return(diag, function);
+    check_inline(diag, attrs, function);
     Resolved { name, family }
 }
 
 /// `inline` runs a sync tool on the caller's thread: the tool must be allowed off the main
 /// thread, and an async tool has no thread of its own to save.
-fn check_inline(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
+fn check_inline(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
     let Some(span) = attrs.inline else {
         return;
     };
     if function.is_async {
-        cx.error_at(
+        diag.error_at(
             span,
             "`inline` is for sync tools: an `async fn` tool already runs as a task, without a \
              thread of its own; remove `inline`",
         );
     } else if !attrs.off_thread {
-        cx.error_at(
+        diag.error_at(
             span,
             "`inline` runs the tool on whatever thread calls it, so it must be allowed off the \
              main thread: write `#[buril::tool(off_thread, inline)]`",
@@ -55,11 +55,11 @@ fn check_inline(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
 
 /// The name is `<family>_<verb>[_<noun>...]`, lowercase snake case, at most 64 characters.
 /// Returns whether the name is valid.
-fn check_name(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) -> bool {
+fn check_name(diag: &Diagnostics, name: &Sp<String>, family: Option<&Sp<String>>) -> bool {
     let family = family.map(|f| f.value.as_str());
     match naming::check_name(&name.value, "tool name", family) {
         Some(message) => {
-            cx.error_at(name.span, message);
+            diag.error_at(name.span, message);
             false
         }
         None => true,
@@ -69,7 +69,7 @@ fn check_name(cx: &Ctxt, name: &Sp<String>, family: Option<&Sp<String>>) -> bool
 /// An explicit family is itself snake case and is the name's prefix; the default family is the
 /// name's first segment. An invalid name was reported already, with the family in its fix.
 fn check_family(
-    cx: &Ctxt,
+    diag: &Diagnostics,
     name: &Sp<String>,
     family: Option<&Sp<String>>,
     name_ok: bool,
@@ -78,7 +78,7 @@ fn check_family(
         return name.value.split('_').next().unwrap_or_default().to_owned();
     };
     if !naming::is_valid_family(&family.value) {
-        cx.error_at(
+        diag.error_at(
             family.span,
             format!(
                 "family `{}` is not lowercase snake case (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`); use `{}`",
@@ -88,7 +88,7 @@ fn check_family(
         );
     } else if name_ok && !name.value.starts_with(&format!("{}_", family.value)) {
         let verb = name.value.rsplit('_').next().unwrap_or("verb");
-        cx.error_at(
+        diag.error_at(
             family.span,
             format!(
                 "family `{}` must be the prefix of the tool name `{}` (`<family>_<verb>...`): \
@@ -101,14 +101,14 @@ fn check_family(
 }
 
 /// Aliases follow the naming rule, differ from the name and from each other.
-fn check_aliases(cx: &Ctxt, name: &Sp<String>, aliases: &[Sp<String>], family: &str) {
+fn check_aliases(diag: &Diagnostics, name: &Sp<String>, aliases: &[Sp<String>], family: &str) {
     let family = (!family.is_empty()).then_some(family);
     for (i, alias) in aliases.iter().enumerate() {
         if let Some(message) = naming::check_name(&alias.value, "alias", family) {
-            cx.error_at(alias.span, message);
+            diag.error_at(alias.span, message);
         }
         if alias.value == name.value {
-            cx.error_at(
+            diag.error_at(
                 alias.span,
                 format!("alias `{}` is the tool's own name: remove it", alias.value),
             );
@@ -117,7 +117,7 @@ fn check_aliases(cx: &Ctxt, name: &Sp<String>, aliases: &[Sp<String>], family: &
             .iter()
             .any(|earlier| earlier.value == alias.value)
         {
-            cx.error_at(
+            diag.error_at(
                 alias.span,
                 format!("alias `{}` is listed twice: remove one", alias.value),
             );
@@ -126,9 +126,9 @@ fn check_aliases(cx: &Ctxt, name: &Sp<String>, aliases: &[Sp<String>], family: &
 }
 
 /// A tool has a description: its doc comment is what the model plans with.
-fn check_description(cx: &Ctxt, function: &ToolFn, name: &Sp<String>) {
+fn check_description(diag: &Diagnostics, function: &ToolFn, name: &Sp<String>) {
     if function.docs.is_none() {
-        cx.error_at(
+        diag.error_at(
             function.ident.span(),
             format!(
                 "tool `{}` has no description: add a doc comment (`/// What it does and when to \
@@ -140,7 +140,7 @@ fn check_description(cx: &Ctxt, function: &ToolFn, name: &Sp<String>) {
 }
 
 /// Every parameter has a description, unless the tool opts out.
-fn check_param_docs(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
+fn check_param_docs(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
     if attrs.undocumented_params {
         return;
     }
@@ -148,7 +148,7 @@ fn check_param_docs(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
         if let ParamKind::Property(property) = &param.kind
             && property.docs.is_none()
         {
-            cx.error_at(
+            diag.error_at(
                 param.ident.span(),
                 format!(
                     "parameter `{}` has no description: add a doc comment (`/// ...`) above it, \
@@ -161,27 +161,27 @@ fn check_param_docs(cx: &Ctxt, attrs: &Attrs, function: &ToolFn) {
 }
 
 /// At most one context; an `Input<T>` parameter is the whole input, so it stands alone.
-fn check_param_kinds(cx: &Ctxt, function: &ToolFn) {
+fn check_param_kinds(diag: &Diagnostics, function: &ToolFn) {
     let of_kind = |want: fn(&ParamKind) -> bool| -> Vec<&Param> {
         function.params.iter().filter(|p| want(&p.kind)).collect()
     };
     let contexts = of_kind(|k| matches!(k, ParamKind::Context));
     for extra in contexts.iter().skip(1) {
-        cx.error_spanned_by(
+        diag.error_spanned_by(
             &extra.tokens,
             "a tool takes at most one `&buril::Context`: remove this one",
         );
     }
     let inputs = of_kind(|k| matches!(k, ParamKind::Input { .. }));
     for extra in inputs.iter().skip(1) {
-        cx.error_spanned_by(
+        diag.error_spanned_by(
             &extra.tokens,
             "a tool takes at most one `buril::Input<T>`: merge the structs",
         );
     }
     if !inputs.is_empty() {
         for property in of_kind(|k| matches!(k, ParamKind::Property(_))) {
-            cx.error_spanned_by(
+            diag.error_spanned_by(
                 &property.tokens,
                 format!(
                     "`{}` cannot sit beside `buril::Input<T>`, which is the whole input: move it \
@@ -194,9 +194,9 @@ fn check_param_kinds(cx: &Ctxt, function: &ToolFn) {
 }
 
 /// Never signal failure with null: `Option` outputs are rejected.
-fn check_return(cx: &Ctxt, function: &ToolFn) {
+fn check_return(diag: &Diagnostics, function: &ToolFn) {
     if let Return::Option(ty) = &function.ret {
-        cx.error_spanned_by(
+        diag.error_spanned_by(
             ty,
             "a tool cannot return `Option`: never signal failure with null, the model reads it as \
              success with no data; return `Result<T, buril::ToolError>` and an error that says \

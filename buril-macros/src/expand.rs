@@ -14,7 +14,7 @@ use syn::{Ident, ItemFn, LitStr};
 use crate::ast::{ParamKind, Return, ToolFn};
 use crate::attr::Attrs;
 use crate::check::{self, Resolved};
-use crate::ctxt::Ctxt;
+use crate::diagnostics::Diagnostics;
 
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let item: ItemFn = match syn::parse2(item.clone()) {
@@ -28,12 +28,12 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
             return quote!(#error #item);
         }
     };
-    let cx = Ctxt::new();
-    let attrs = Attrs::parse(&cx, args);
-    let function = ToolFn::from_item(&cx, item);
-    let resolved = check::check(&cx, &attrs, &function);
+    let diag = Diagnostics::new();
+    let attrs = Attrs::parse(&diag, args);
+    let function = ToolFn::from_item(&diag, item);
+    let resolved = check::check(&diag, &attrs, &function);
     let stripped = &function.item;
-    match cx.check() {
+    match diag.check() {
         Ok(()) => {
             let registration = registration(&attrs, &function, &resolved);
             // Each parameter is a property of the input, so long parameter lists are normal.

@@ -3,14 +3,14 @@
 //!
 //! The macro is a small compiler: `attr` parses the attribute's keys, `ast` models the
 //! function, `check` applies the rules (the naming lint among them, in `naming`) and
-//! collects every violation in a `ctxt::Ctxt`, and `expand` writes the registration. On
+//! collects every violation in a `ctxt::Diagnostics`, and `expand` writes the registration. On
 //! any error the function is re-emitted untouched beside the errors, so that the rest of the
 //! crate still compiles and only the real problems are shown.
 
 mod ast;
 mod attr;
 mod check;
-mod ctxt;
+mod diagnostics;
 mod expand;
 mod naming;
 mod symbol;

@@ -72,7 +72,6 @@ pub(crate) enum Command {
     },
 }
 
-
 /// Parses `--profile`, offering the profiles' names in help and errors.
 fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
     use clap::builder::{PossibleValuesParser, TypedValueParser};

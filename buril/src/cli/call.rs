@@ -25,7 +25,6 @@ pub(crate) struct CallFlags {
     pub(crate) compact: bool,
 }
 
-
 pub(crate) fn call(
     configure: Configure,
     registry: &'static Registry,
@@ -84,7 +83,6 @@ pub(crate) fn call(
         ExitCode::from(1)
     })
 }
-
 
 /// Reads and parses a call's input, applying the dispatcher's input limits to the raw text
 /// first: standard input is read no further than one byte past `max_input_bytes`.

@@ -45,7 +45,6 @@ pub fn main() -> ExitCode {
     Cli::new().run()
 }
 
-
 /// The command line, configurable by the host.
 pub struct Cli {
     configure: Configure,
@@ -174,7 +173,15 @@ impl Cli {
                     allow_dangerous,
                     compact,
                 };
-                call(self.configure, registry, &name, input.as_deref(), options, out, err)
+                call(
+                    self.configure,
+                    registry,
+                    &name,
+                    input.as_deref(),
+                    options,
+                    out,
+                    err,
+                )
             }
             Command::Schema {
                 profile,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::admit::Admitted;
 use super::core::Core;
 use super::place::{Place, Waiter, place, run_in_place, start};
-use super::settle::{CallResult, dropped, late, shut_down, timeout_error};
+use super::settle::{CallResult, discard_if_late, dropped, shut_down, timeout_error};
 use crate::context::CancelToken;
 use crate::error::ToolError;
 
@@ -22,7 +22,7 @@ pub(crate) fn execute_blocking(core: &Core, call: Admitted) -> CallResult {
     let deadline = call.deadline;
     let at = place(core, &call, Waiter::Blocking);
     if at == Place::Here {
-        return late(run_in_place(core, call), name, deadline);
+        return discard_if_late(run_in_place(core, call), name, deadline);
     }
     let cancel = call.ctx.cancel_token().clone();
     let (tx, rx) = mpsc::sync_channel(1);
@@ -67,7 +67,7 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
         // Never blocks, by its author's word: run in the caller's task, no thread hop; its
         // deadline is checked when it returns.
         let token = call.ctx.made_token();
-        let result = late(run_in_place(core, call), name, deadline);
+        let result = discard_if_late(run_in_place(core, call), name, deadline);
         if result.is_err()
             && let Some(token) = token
         {

@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use super::settle::{CallResult, skipped};
+use super::settle::{CallResult, cancelled_before_start};
 use crate::args::Args;
 use crate::context::Context as CallContext;
 use crate::descriptor::Invoke;
@@ -21,9 +21,9 @@ pub(crate) fn run_sync(
     args: Args,
 ) -> CallResult {
     if ctx.is_cancelled() {
-        return Err(skipped(name));
+        return Err(cancelled_before_start(name));
     }
-    flatten(name, catch_unwind(AssertUnwindSafe(|| function(ctx, args))))
+    contain_panic(name, catch_unwind(AssertUnwindSafe(|| function(ctx, args))))
 }
 
 /// Runs a tool on the calling thread (the main thread): a sync tool directly, an async one
@@ -37,9 +37,9 @@ pub(crate) fn run_here(
 ) -> CallResult {
     match (invoke, handle) {
         (Invoke::Sync(function), _) => run_sync(name, function, &ctx, args),
-        (Invoke::Async(_), _) if ctx.is_cancelled() => Err(skipped(name)),
+        (Invoke::Async(_), _) if ctx.is_cancelled() => Err(cancelled_before_start(name)),
         (Invoke::Async(function), Some(handle)) => {
-            flatten(name, block_on(handle, CatchUnwind(function(ctx, args))))
+            contain_panic(name, block_on(handle, CatchUnwind(function(ctx, args))))
         }
         (Invoke::Async(_), None) => Err(ToolError::runtime(format!(
             "the async tool `{name}` was run without a runtime"
@@ -54,7 +54,7 @@ pub(crate) async fn run_async(
     ctx: CallContext,
     args: Args,
 ) -> CallResult {
-    flatten(name, CatchUnwind(function(ctx, args)).await)
+    contain_panic(name, CatchUnwind(function(ctx, args)).await)
 }
 
 /// Polls a future, turning a panic inside it into an `Err`.
@@ -87,7 +87,7 @@ fn panic_error(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
 }
 
 /// Flattens a caught result.
-fn flatten(tool: &str, caught: Result<CallResult, Box<dyn Any + Send>>) -> CallResult {
+fn contain_panic(tool: &str, caught: Result<CallResult, Box<dyn Any + Send>>) -> CallResult {
     caught.unwrap_or_else(|payload| Err(panic_error(tool, payload.as_ref())))
 }
 

@@ -80,7 +80,11 @@ pub(crate) fn with_warning(outcome: Outcome, warning: Option<String>) -> Outcome
 
 /// A call that ran on the waiting thread itself (it could not be interrupted) and ended after
 /// its deadline: a timeout, its result discarded.
-pub(crate) fn late(result: CallResult, name: &str, deadline: Option<Deadline>) -> CallResult {
+pub(crate) fn discard_if_late(
+    result: CallResult,
+    name: &str,
+    deadline: Option<Deadline>,
+) -> CallResult {
     match deadline {
         Some(deadline) if Instant::now() > deadline.at => {
             Err(timeout_error(name, deadline.timeout))
@@ -90,7 +94,7 @@ pub(crate) fn late(result: CallResult, name: &str, deadline: Option<Deadline>) -
 }
 
 /// The error of a call cancelled (or timed out) before its tool started.
-pub(crate) fn skipped(name: &str) -> ToolError {
+pub(crate) fn cancelled_before_start(name: &str) -> ToolError {
     ToolError::new(
         ErrorKind::Cancelled,
         format!("the call to `{name}` was cancelled or timed out before it started"),
@@ -147,10 +151,10 @@ mod tests {
             at: Instant::now() - Duration::from_millis(1),
             timeout: Duration::from_millis(5),
         };
-        let late_result = late(Ok(Value::Null), "demo_tool", Some(passed));
+        let late_result = discard_if_late(Ok(Value::Null), "demo_tool", Some(passed));
         assert_eq!(late_result.unwrap_err().kind(), ErrorKind::Timeout);
         let ahead = Deadline::after(Duration::from_secs(3600));
-        assert!(late(Ok(Value::Null), "demo_tool", Some(ahead)).is_ok());
-        assert!(late(Ok(Value::Null), "demo_tool", None).is_ok());
+        assert!(discard_if_late(Ok(Value::Null), "demo_tool", Some(ahead)).is_ok());
+        assert!(discard_if_late(Ok(Value::Null), "demo_tool", None).is_ok());
     }
 }

@@ -76,7 +76,7 @@ pub use self::snapshot::JobSnapshot;
 pub use self::status::JobStatus;
 
 use self::cell::JobCell;
-use self::outcome::settle;
+use self::outcome::outcome_of_task;
 use self::runtime::JobRuntime;
 use self::table::Table;
 
@@ -189,7 +189,7 @@ impl Jobs {
         let task = handle.spawn(future);
         let id = cell.id().clone();
         handle.spawn(async move {
-            cell.finish(settle(task.await));
+            cell.finish(outcome_of_task(task.await));
         });
         id
     }
@@ -206,7 +206,7 @@ impl Jobs {
         let task = handle.spawn_blocking(move || work(context));
         let id = cell.id().clone();
         handle.spawn(async move {
-            cell.finish(settle(task.await));
+            cell.finish(outcome_of_task(task.await));
         });
         id
     }

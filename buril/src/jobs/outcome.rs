@@ -80,7 +80,7 @@ impl From<Result<Value, ToolError>> for JobOutcome {
 }
 
 /// The outcome of a job's task, panics included.
-pub(super) fn settle(joined: Result<JobOutcome, tokio::task::JoinError>) -> JobOutcome {
+pub(super) fn outcome_of_task(joined: Result<JobOutcome, tokio::task::JoinError>) -> JobOutcome {
     match joined {
         Ok(outcome) => outcome,
         Err(error) if error.is_panic() => {

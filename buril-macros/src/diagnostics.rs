@@ -5,16 +5,16 @@ use std::fmt::Display;
 
 use quote::ToTokens;
 
-/// The error collector. Dropping it without calling [`check`](Ctxt::check) panics, so that no
+/// The error collector. Dropping it without calling [`check`](Diagnostics::check) panics, so that no
 /// error is ever lost.
 #[derive(Default)]
-pub struct Ctxt {
+pub struct Diagnostics {
     errors: RefCell<Option<Vec<syn::Error>>>,
 }
 
-impl Ctxt {
+impl Diagnostics {
     pub fn new() -> Self {
-        Ctxt {
+        Diagnostics {
             errors: RefCell::new(Some(Vec::new())),
         }
     }
@@ -34,13 +34,17 @@ impl Ctxt {
         self.errors
             .borrow_mut()
             .as_mut()
-            .expect("Ctxt used after check")
+            .expect("Diagnostics used after check")
             .push(error);
     }
 
     /// All recorded errors combined into one, or `Ok` when there were none.
     pub fn check(self) -> Result<(), syn::Error> {
-        let errors = self.errors.borrow_mut().take().expect("Ctxt checked twice");
+        let errors = self
+            .errors
+            .borrow_mut()
+            .take()
+            .expect("Diagnostics checked twice");
         let mut iter = errors.into_iter();
         let Some(mut combined) = iter.next() else {
             return Ok(());
@@ -52,7 +56,7 @@ impl Ctxt {
     }
 }
 
-impl Drop for Ctxt {
+impl Drop for Diagnostics {
     fn drop(&mut self) {
         if !std::thread::panicking() && self.errors.borrow().is_some() {
             panic!("forgot to check for errors");
