@@ -51,6 +51,7 @@ fn run(invocation: Invocation<'_>) -> ExitCode {
         registry,
         out,
         err,
+        ..
     } = invocation;
     let Some(dir) = matches.get_one::<PathBuf>("out") else {
         let _ = writeln!(err, "error: --out DIR is required");

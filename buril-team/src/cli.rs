@@ -84,6 +84,7 @@ fn run(
         registry,
         out,
         err,
+        ..
     } = invocation;
     let paths: Vec<PathBuf> = matches
         .get_many::<PathBuf>("traces")

@@ -66,6 +66,7 @@ impl fmt::Display for ErrorKind {
 
 /// One thing wrong with a call's input, located by a JSON pointer into the input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Problem {
     /// JSON pointer into the input (`""` is the input object itself, `/path` a property).
     pub path: String,

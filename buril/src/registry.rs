@@ -15,6 +15,7 @@ pub static TOOLS: [ToolDescriptor];
 
 /// How a name resolved in the registry.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Lookup {
     /// The tool.
     pub tool: &'static ToolDescriptor,
@@ -100,6 +101,7 @@ fn tail_word(rest: &[u8]) -> u64 {
 
 /// Two tools claim the same name (or one's alias is another's name).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RegistryError {
     /// Each name claimed more than once, with every place claiming it.
     pub duplicates: Vec<(String, Vec<String>)>,

@@ -181,15 +181,19 @@ fn progress_reaches_the_callers_sink() {
     let options = CallOptions::new().progress(sink);
     let outcome = d.invoke_with("ctx_work", json!({"steps": 3}), options);
     assert_eq!(outcome.data(), Some(&json!({"result": 3})));
-    let expected: Vec<Progress> = (1..=3)
-        .map(|step| Progress {
-            tool: "ctx_work",
-            progress: f64::from(step),
-            total: Some(3.0),
-            message: Some(format!("step {step}")),
+    let expected: Vec<(&str, f64, Option<f64>, Option<String>)> = (1..=3)
+        .map(|step| {
+            let message = Some(format!("step {step}"));
+            ("ctx_work", f64::from(step), Some(3.0), message)
         })
         .collect();
-    assert_eq!(*seen.lock().unwrap(), expected);
+    let reports: Vec<_> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|p: &Progress| (p.tool, p.progress, p.total, p.message.clone()))
+        .collect();
+    assert_eq!(reports, expected);
 
     let (sink, seen) = recorder();
     let options = CallOptions::new()

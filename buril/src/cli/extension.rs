@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use crate::registry::Registry;
 
 /// What an [`Extension`] command runs with.
+#[non_exhaustive]
 pub struct Invocation<'a> {
     /// The parsed arguments of the extension's subcommand.
     pub matches: &'a clap::ArgMatches,

@@ -7,6 +7,7 @@ pub type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;
 
 /// One progress report from a running tool.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Progress {
     /// The tool that reported it.
     pub tool: &'static str,

@@ -7,6 +7,7 @@ use crate::error::{ErrorKind, ToolError};
 
 /// How a job ended: what its work returns.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct JobOutcome {
     /// The final status; a work that returns [`JobStatus::Running`] is taken as done.
     pub status: JobStatus,

@@ -11,6 +11,7 @@ use super::status::JobStatus;
 
 /// A job as it is at one moment.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[non_exhaustive]
 pub struct JobSnapshot {
     /// The handle.
     pub id: JobId,

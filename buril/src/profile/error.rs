@@ -7,6 +7,7 @@ use super::kind::Profile;
 /// A tool that a profile cannot express, with the reason. The tool is left out of that
 /// profile's definitions rather than changed into something that means less or more.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ProfileError {
     /// The tool's name.
     pub tool: String,
@@ -38,6 +39,7 @@ impl std::error::Error for ProfileError {}
 /// Something worth knowing about a definition that was rendered: for OpenAI, why a tool is
 /// not strict.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Note {
     /// Where it applies, as in [`ProfileError::pointer`].
     pub pointer: String,

@@ -20,6 +20,7 @@ use super::walk::{INPUT, Object, child, is_array, is_object, resolve, subschemas
 
 /// A provider's rule for names (of tools, or of parameters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NameRule {
     /// The rule, as the provider writes it.
     pub pattern: &'static str,
@@ -101,6 +102,7 @@ pub const GEMINI_PARAMETER: NameRule = NameRule {
 
 /// A long enum: more than `values` string values may total at most `chars` characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LongEnum {
     /// Enums with more values than this are checked.
     pub values: usize,
@@ -110,6 +112,7 @@ pub struct LongEnum {
 
 /// Limits on the size of one schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaLimits {
     /// The most object properties, counted over the whole schema.
     pub max_properties: Option<usize>,

@@ -63,6 +63,7 @@ pub use self::openai::chat_completions_tool;
 
 /// One tool's definition for a profile, with notes on it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Definition {
     /// The tool's name.
     pub tool: String,
