@@ -56,6 +56,10 @@ echo "== lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 # The agent team's TLS client is behind a feature: lint it too, so that it keeps compiling.
 cargo clippy -p buril-team --features rustls --all-targets --locked -- -D warnings
+# buril's optional pieces (the CLI, the server) must each build without the other.
+cargo clippy -p buril --no-default-features --locked -- -D warnings
+cargo clippy -p buril --no-default-features --features server --locked -- -D warnings
+cargo clippy -p buril --no-default-features --features cli --locked -- -D warnings
 
 echo "== docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
