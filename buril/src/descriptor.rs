@@ -221,7 +221,8 @@ pub struct ToolDescriptor {
 
 impl ToolDescriptor {
     /// A descriptor. The `#[tool]` attribute calls this; hand-built descriptors (generated
-    /// tools, tests) can too.
+    /// tools, tests) can too, with the plumbing of `buril::__private` (not public API).
+    #[doc(hidden)]
     pub const fn new(
         meta: ToolMeta,
         invoke: Invoke,
@@ -294,6 +295,7 @@ impl ToolDescriptor {
     }
 
     /// How the dispatcher runs the tool.
+    #[doc(hidden)]
     pub fn invoke(&self) -> Invoke {
         self.invoke
     }

@@ -59,7 +59,7 @@ impl CancelToken {
     }
 
     /// Cancels every call holding this token or a child of it. Tools see it through
-    /// [`Context::is_cancelled`].
+    /// [`Context::is_cancelled`](super::Context::is_cancelled).
     pub fn cancel(&self) {
         self.inner.cancel();
     }

@@ -4,7 +4,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
 
-/// Typed host state, one value per type, handed to tools through [`Context::state`].
+/// Typed host state, one value per type, handed to tools through [`Context::state`](super::Context::state).
 #[derive(Default)]
 pub struct State {
     values: HashMap<TypeId, Box<dyn Any + Send + Sync>>,
