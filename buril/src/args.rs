@@ -96,13 +96,7 @@ impl Args {
     /// Deserializes the whole input object into `T` (a tool taking a single input struct).
     pub fn whole<T: DeserializeOwned>(&mut self) -> Option<T> {
         let object = self.object.take().unwrap_or_default();
-        match T::deserialize(Value::Object(object)) {
-            Ok(value) => Some(value),
-            Err(error) => {
-                self.problems.push(Problem::new("", error.to_string()));
-                None
-            }
-        }
+        self.deserialize(String::new(), Value::Object(object))
     }
 
     /// `Ok` when every parameter was taken; otherwise a validation error listing each failure.
@@ -115,15 +109,81 @@ impl Args {
     }
 
     fn convert<T: DeserializeOwned>(&mut self, name: &str, value: Value) -> Option<T> {
-        match T::deserialize(value) {
+        self.deserialize(pointer::child("", name), value)
+    }
+
+    /// Deserializes `value`, found at `at`. A number with no fractional part is an integer in
+    /// JSON Schema (`1.0`, `1e2`, `-0`), so the schema accepts it wherever it says `integer`;
+    /// such numbers are made integers first, so that serde does too. A value serde refuses is
+    /// reported at its exact pointer (a struct's field, an array's item), not at the parameter.
+    fn deserialize<T: DeserializeOwned>(&mut self, at: String, mut value: Value) -> Option<T> {
+        integral_floats_as_integers(&mut value);
+        let result = match value {
+            // Scalars fail where they are: no path to track.
+            Value::Array(_) | Value::Object(_) => {
+                serde_path_to_error::deserialize(value).map_err(|error| {
+                    let inner = pointer_of(error.path());
+                    (format!("{at}{inner}"), error.into_inner())
+                })
+            }
+            scalar => T::deserialize(scalar).map_err(|error| (at, error)),
+        };
+        match result {
             Ok(value) => Some(value),
-            Err(error) => {
-                self.problems
-                    .push(Problem::new(pointer::child("", name), error.to_string()));
+            Err((at, error)) => {
+                self.problems.push(Problem::new(at, error.to_string()));
                 None
             }
         }
     }
+}
+
+/// Turns every number of `value` that is a float with no fractional part, within the range of
+/// `u64` or `i64`, into that integer (`-0.0` into `0`).
+fn integral_floats_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            if let Some(integer) = number.as_f64().and_then(integer_of) {
+                *number = integer;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_floats_as_integers),
+        Value::Object(object) => object.values_mut().for_each(integral_floats_as_integers),
+        _ => {}
+    }
+}
+
+/// The integer `f` is, when it has no fractional part and fits `u64` or `i64`.
+fn integer_of(f: f64) -> Option<serde_json::Number> {
+    // 2^64 and -2^63, exactly: every integral float below the first and at or above the second
+    // converts without loss.
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    const I64_START: f64 = -9_223_372_036_854_775_808.0;
+    if f.fract() != 0.0 {
+        return None;
+    }
+    if (0.0..U64_END).contains(&f) || f == 0.0 {
+        Some((f as u64).into())
+    } else if (I64_START..0.0).contains(&f) {
+        Some((f as i64).into())
+    } else {
+        None
+    }
+}
+
+/// The JSON pointer of a path serde_path_to_error tracked (`""` for the value itself).
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut at = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer::push(&mut at, &index.to_string()),
+            Segment::Map { key } => pointer::push(&mut at, key),
+            // An enum's variant is its tag's value or its key: the pointer stays on the value.
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    at
 }
 
 /// Whether two property names are equal. Names are short: up to 16 bytes they are compared
@@ -168,7 +228,65 @@ pub fn taken<T>(value: Option<T>) -> T {
 
 #[cfg(test)]
 mod tests {
-    use super::same_name;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn integral_floats_become_integers_and_others_stay() {
+        let mut value = json!({
+            "a": 1.0, "b": 1e2, "c": -0.0, "d": -3.0, "e": 1.5, "f": 1e300,
+            "g": [2.0, "x", 0.25], "h": 18446744073709551615u64, "i": -9.3e18,
+        });
+        integral_floats_as_integers(&mut value);
+        assert_eq!(
+            value,
+            json!({
+                "a": 1, "b": 100, "c": 0, "d": -3, "e": 1.5, "f": 1e300,
+                "g": [2, "x", 0.25], "h": 18446744073709551615u64, "i": -9.3e18,
+            })
+        );
+        assert!(value["a"].is_u64() && value["d"].is_i64() && value["f"].is_f64());
+    }
+
+    #[test]
+    fn a_refused_value_is_reported_at_its_exact_pointer() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Item {
+            count: u8,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Whole {
+            max_results: u32,
+            items: Vec<Item>,
+        }
+        let mut args = Args::new(
+            json!({"max_results": "ten", "items": [{"count": 1}, {"count": "x"}]})
+                .as_object()
+                .cloned()
+                .unwrap(),
+        );
+        assert!(args.whole::<Whole>().is_none());
+        let error = args.finish().unwrap_err();
+        assert_eq!(error.problems()[0].path, "/max_results");
+
+        let mut args = Args::new(
+            json!({"items": [{"count": 1}, {"count": "x"}]})
+                .as_object()
+                .cloned()
+                .unwrap(),
+        );
+        assert!(args.required::<Vec<Item>>("items").is_none());
+        let error = args.finish().unwrap_err();
+        assert_eq!(error.problems()[0].path, "/items/1/count");
+
+        let mut args = Args::new(json!({"n": 7.0, "m": -0.0}).as_object().cloned().unwrap());
+        assert_eq!(args.required::<u64>("n"), Some(7));
+        assert_eq!(args.required::<i8>("m"), Some(0));
+        assert!(args.finish().is_ok());
+    }
 
     #[test]
     fn same_name_agrees_with_equality() {

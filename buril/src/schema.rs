@@ -49,16 +49,27 @@ pub(crate) fn wrap_result(mut schema: Value) -> Value {
     root
 }
 
-/// Fixes what providers reject in schemars output: every array schema gets `items`.
+/// Makes schemars' output say exactly what the function accepts, in a form every client reads:
+///
+/// - every array schema gets `items` (providers reject arrays without it);
+/// - every integer schema carries the range of its Rust type (schemars writes `minimum: 0` for
+///   `u32` and `u64` and no bounds at all for `i32`, `i64`, `isize`, `usize`), so that a number
+///   the schema accepts always fits the parameter; a bound the author set stays when it is
+///   tighter;
+/// - `format`s that no JSON Schema validator knows (schemars' `int32`, `uint64`, `double`, ...)
+///   are dropped: the bounds carry their meaning, and clients log every unknown format they
+///   meet. The formats JSON Schema defines (`date-time`, `uuid`, `ipv4`, ...) stay.
+///
+/// Literal values (`const`, `enum`, `default`, `examples`) are left as they are.
 pub(crate) fn normalize(schema: &mut Value) {
     match schema {
         Value::Object(object) => {
-            let is_array = match object.get("type") {
-                Some(Value::String(t)) => t == "array",
-                Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
+            let types = |object: &Map<String, Value>, name: &str| match object.get("type") {
+                Some(Value::String(t)) => t == name,
+                Some(Value::Array(types)) => types.iter().any(|t| t == name),
                 _ => false,
             };
-            if is_array && !object.contains_key("items") {
+            if types(object, "array") && !object.contains_key("items") {
                 let items = if object.contains_key("prefixItems") {
                     Value::Bool(false)
                 } else {
@@ -66,12 +77,107 @@ pub(crate) fn normalize(schema: &mut Value) {
                 };
                 object.insert("items".into(), items);
             }
-            for value in object.values_mut() {
-                normalize(value);
+            let format = object.get("format").and_then(Value::as_str);
+            if let Some(format) = format
+                && !is_standard_format(format)
+            {
+                let range = types(object, "integer")
+                    .then(|| integer_range(format))
+                    .flatten();
+                // The bounds take the format's place: `type`, `minimum`, `maximum`, the rest.
+                let at = object.keys().position(|key| key == "format").unwrap_or(0);
+                object.shift_remove("format");
+                if let Some((min, max)) = range {
+                    let after = tighten(object, "minimum", min, at, |new, old| new > old);
+                    tighten(object, "maximum", max, after, |new, old| new < old);
+                }
+            }
+            for (key, value) in object.iter_mut() {
+                if !matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
+                    normalize(value);
+                }
             }
         }
         Value::Array(values) => values.iter_mut().for_each(normalize),
         _ => {}
+    }
+}
+
+/// The formats JSON Schema 2020-12 defines, which validators know.
+fn is_standard_format(format: &str) -> bool {
+    matches!(
+        format,
+        "date-time"
+            | "date"
+            | "time"
+            | "duration"
+            | "email"
+            | "idn-email"
+            | "hostname"
+            | "idn-hostname"
+            | "ipv4"
+            | "ipv6"
+            | "uri"
+            | "uri-reference"
+            | "iri"
+            | "iri-reference"
+            | "uuid"
+            | "uri-template"
+            | "json-pointer"
+            | "relative-json-pointer"
+            | "regex"
+    )
+}
+
+/// The values a Rust integer type of schemars' `format` can take, as far as a JSON number can
+/// reach it (128-bit types receive at most what a JSON parser keeps exactly: `i64` to `u64`).
+pub(crate) fn integer_range(format: &str) -> Option<(i128, i128)> {
+    let range = |min: i128, max: i128| Some((min, max));
+    match format {
+        "int8" => range(i8::MIN.into(), i8::MAX.into()),
+        "int16" => range(i16::MIN.into(), i16::MAX.into()),
+        "int32" => range(i32::MIN.into(), i32::MAX.into()),
+        "int64" => range(i64::MIN.into(), i64::MAX.into()),
+        "int" => range(isize::MIN as i128, isize::MAX as i128),
+        "int128" => range(i64::MIN.into(), u64::MAX.into()),
+        "uint8" => range(0, u8::MAX.into()),
+        "uint16" => range(0, u16::MAX.into()),
+        "uint32" => range(0, u32::MAX.into()),
+        "uint64" | "uint128" => range(0, u64::MAX.into()),
+        "uint" => range(0, usize::MAX as i128),
+        _ => None,
+    }
+}
+
+/// Sets `key` to `bound` unless the schema's own bound is tighter (`tighter(new, old)` says
+/// whether the type's bound is); a new key goes at index `at`. Answers the index after `key`.
+fn tighten(
+    object: &mut Map<String, Value>,
+    key: &str,
+    bound: i128,
+    at: usize,
+    tighter: impl Fn(f64, f64) -> bool,
+) -> usize {
+    if let Some(index) = object.keys().position(|k| k == key) {
+        let looser = object
+            .get(key)
+            .and_then(Value::as_f64)
+            .is_none_or(|old| tighter(bound as f64, old));
+        if looser {
+            object.insert(key.into(), integer_value(bound));
+        }
+        return index + 1;
+    }
+    let at = at.min(object.len());
+    object.shift_insert(at, key.into(), integer_value(bound));
+    at + 1
+}
+
+fn integer_value(n: i128) -> Value {
+    match (u64::try_from(n), i64::try_from(n)) {
+        (Ok(n), _) => Value::from(n),
+        (_, Ok(n)) => Value::from(n),
+        _ => Value::from(n as f64),
     }
 }
 

@@ -501,17 +501,33 @@ fn every_tool_is_either_defined_or_reported_by_every_profile() {
 fn mcp_gives_the_tool_object_of_tools_list() {
     let definition = rendered(Profile::Mcp, "pf_move");
     let moved = tool("pf_move");
+    // The registry's schema, with its one `type: ["string", "null"]` written as an `anyOf`.
+    let mut portable = moved.input_schema().clone();
+    assert_eq!(
+        portable["properties"]["note"]["type"],
+        json!(["string", "null"])
+    );
+    portable["properties"]["note"] = json!({
+        "anyOf": [{"type": "string"}, {"type": "null"}],
+        "description": "A note for the log.",
+    });
     assert_eq!(
         definition,
         json!({
             "name": "pf_move",
             "title": "Move",
             "description": "Moves a point.",
-            "inputSchema": moved.input_schema(),
+            "inputSchema": portable,
             "outputSchema": moved.output_schema(),
             "annotations": {"title": "Move", "readOnlyHint": true, "idempotentHint": true},
         })
     );
+    // No type arrays: the nullable types are `anyOf`s, which portability checks accept.
+    walk(&definition, "", &mut |schema, pointer| {
+        if let Some(kind) = schema.get("type") {
+            assert!(kind.is_string(), "{pointer}: {kind}");
+        }
+    });
     let ping = rendered(Profile::Mcp, "pf_ping");
     assert_eq!(
         ping,
@@ -563,7 +579,12 @@ fn openai_gives_a_strict_function_tool() {
                         "description": "How to move it.",
                     },
                     "note": {"type": ["string", "null"], "description": "A note for the log."},
-                    "steps": {"type": "integer", "minimum": 0, "description": "How many steps."},
+                    "steps": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": u64::MAX,
+                        "description": "How many steps.",
+                    },
                     "via": {
                         "type": "array",
                         "items": {"$ref": "#/$defs/Point"},
@@ -864,8 +885,8 @@ fn anthropic_gives_the_input_schema_unchanged() {
                     "name": {"type": "string", "description": "Who to greet."},
                     "times": {
                         "type": ["integer", "null"],
-                        "format": "uint32",
                         "minimum": 0,
+                        "maximum": 4_294_967_295u64,
                         "description": "How many times.",
                     },
                 },
@@ -901,8 +922,8 @@ fn gemini_gives_an_openapi_subset_with_refs_inlined() {
     let point = json!({
         "type": "object",
         "properties": {
-            "x": {"type": "number", "format": "double", "description": "Metres along x."},
-            "y": {"type": "number", "format": "double", "description": "Metres along y."},
+            "x": {"type": "number", "description": "Metres along x."},
+            "y": {"type": "number", "description": "Metres along y."},
         },
         "required": ["x", "y"],
     });
@@ -926,7 +947,12 @@ fn gemini_gives_an_openapi_subset_with_refs_inlined() {
                         "nullable": true,
                     },
                     "note": {"type": "string", "description": "A note for the log.", "nullable": true},
-                    "steps": {"type": "integer", "minimum": 0, "description": "How many steps."},
+                    "steps": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": u64::MAX,
+                        "description": "How many steps.",
+                    },
                     "via": {"type": "array", "items": a_point, "description": "Points to pass through."},
                 },
                 "required": ["point", "steps", "via"],
@@ -943,8 +969,12 @@ fn gemini_gives_an_openapi_subset_with_refs_inlined() {
 #[test]
 fn gemini_output_has_no_refs_consts_schema_keys_or_type_arrays() {
     let (definitions, _) = profile::definitions(Profile::Gemini, buril::registry());
-    assert_eq!(definitions.len(), 6);
-    for definition in &definitions {
+    let subset: Vec<&Value> = definitions
+        .iter()
+        .filter(|d| d.get("parametersJsonSchema").is_none())
+        .collect();
+    assert_eq!(subset.len(), 6);
+    for definition in subset {
         let mut keys = Vec::new();
         all_keys(definition, &mut keys);
         for banned in [
@@ -1031,30 +1061,49 @@ fn gemini_schemas_accept_what_the_tool_accepts() {
     );
 }
 
+/// What the OpenAPI subset cannot express goes to Gemini as full JSON Schema, with a note.
+fn as_json_schema(descriptor: &'static ToolDescriptor) -> buril::profile::Note {
+    let rendered = profile::render(Profile::Gemini, descriptor).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        rendered.value.get("parameters").is_none(),
+        "{:#}",
+        rendered.value
+    );
+    let mut expected = descriptor.input_schema().clone();
+    expected.as_object_mut().unwrap().remove("$schema");
+    assert_eq!(rendered.value["parametersJsonSchema"], expected);
+    assert_eq!(rendered.value["name"], descriptor.name());
+    let [note] = <[_; 1]>::try_from(rendered.notes).expect("one note");
+    assert!(
+        note.message
+            .starts_with("given as `parametersJsonSchema` (full JSON Schema), since Gemini's"),
+        "{note}"
+    );
+    note
+}
+
 #[test]
-fn gemini_reports_recursive_types_and_open_maps() {
-    let error = rejected(Profile::Gemini, tool("pf_walk"));
-    assert_eq!(error.tool, "pf_walk");
+fn gemini_takes_recursive_types_and_open_maps_as_json_schema() {
+    let note = as_json_schema(tool("pf_walk"));
     assert_eq!(
-        error.pointer,
+        note.pointer,
         "/inputSchema/$defs/Tree/properties/children/items"
     );
     assert!(
-        error
-            .reason
-            .starts_with("a recursive type (`Tree` contains itself)"),
-        "{error}"
+        note.message
+            .contains("a recursive type (`Tree` contains itself)"),
+        "{note}"
     );
 
-    let error = rejected(Profile::Gemini, tool("pf_scale"));
+    let note = as_json_schema(tool("pf_scale"));
     assert_eq!(
-        error.pointer,
+        note.pointer,
         "/inputSchema/properties/weights/additionalProperties"
     );
-    assert!(error.reason.starts_with("an open map"), "{error}");
+    assert!(note.message.contains("an open map"), "{note}");
 
-    let error = rejected(Profile::Gemini, hand("pf_overlap", overlapping));
-    assert_eq!(error.pointer, "/inputSchema/properties/v/oneOf");
+    let note = as_json_schema(hand("pf_overlap", overlapping));
+    assert_eq!(note.pointer, "/inputSchema/properties/v/oneOf");
 }
 
 #[test]
@@ -1171,28 +1220,36 @@ fn schema_lists_rejected_tools_on_stderr_and_exits_1() {
     assert_eq!(
         names,
         [
-            "pf_act", "pf_draw", "pf_greet", "pf_label", "pf_move", "pf_ping"
+            "pf_act", "pf_draw", "pf_greet", "pf_label", "pf_move", "pf_ping", "pf_scale",
+            "pf_walk"
         ]
     );
-    assert!(
-        err.starts_with("4 tools cannot be given to gemini:\n"),
-        "{err}"
-    );
+    // The tools given as full JSON Schema are noted, with the reason.
     assert!(
         err.contains(
-            "  `pf_walk` at /inputSchema/$defs/Tree/properties/children/items: a recursive type"
+            "note: `pf_walk`: given as `parametersJsonSchema` (full JSON Schema), since Gemini's \
+             OpenAPI subset cannot express it: a recursive type"
         ),
         "{err}"
     );
-    for name in ["pf_dashed", "pf_dig", "pf_scale"] {
+    assert!(
+        err.contains("note: `pf_scale`: given as `parametersJsonSchema`"),
+        "{err}"
+    );
+    // Names and sizes Gemini refuses in either form are errors.
+    assert!(
+        err.contains("2 tools cannot be given to gemini:\n"),
+        "{err}"
+    );
+    for name in ["pf_dashed", "pf_dig"] {
         assert!(err.contains(&format!("  `{name}` at ")), "{err}");
     }
 
-    let (code, out, err) = run(Cli::new(), &["schema", "--profile", "gemini", "pf_walk"]);
+    let (code, out, err) = run(Cli::new(), &["schema", "--profile", "gemini", "pf_dig"]);
     assert_eq!(code, ExitCode::from(1));
     assert_eq!(out, "");
     assert!(
-        err.starts_with("1 tool cannot be given to gemini:\n  `pf_walk` at "),
+        err.starts_with("1 tool cannot be given to gemini:\n  `pf_dig` at "),
         "{err}"
     );
 }

@@ -88,6 +88,15 @@ fn val_guard_body(
     format!("{path} {count} {mode:?}")
 }
 
+/// Counts steps.
+#[buril::tool(off_thread)]
+fn val_steps(
+    /// How many steps.
+    count: u32,
+) -> u32 {
+    count
+}
+
 /// Takes nested input.
 #[buril::tool(off_thread)]
 fn val_nested(
@@ -198,7 +207,10 @@ fn a_wrong_type_names_the_expected_and_the_given_value() {
     );
 
     let problems_list = problems_of(json!({"path": "p", "count": -1, "mode": "walk"}));
-    assert_eq!(message_at(&problems_list, "/count"), "must be at least 0");
+    assert_eq!(
+        message_at(&problems_list, "/count"),
+        "expected an integer from 0 to 4294967295, got the number -1"
+    );
 
     let problems_list = problems_of(json!({"path": "p", "count": 1.5, "mode": "walk"}));
     assert_eq!(
@@ -349,7 +361,10 @@ fn several_problems_are_reported_at_once_with_json_pointers() {
         message_at(&problems, "/a/b/1"),
         "expected an integer, got the string \"two\""
     );
-    assert_eq!(message_at(&problems, "/a/b/2"), "must be at least 0");
+    assert_eq!(
+        message_at(&problems, "/a/b/2"),
+        "expected an integer from 0 to 4294967295, got the number -3"
+    );
     assert_eq!(
         message_at(&problems, "/a/label"),
         "expected null or a string, got the number 5"
@@ -460,7 +475,8 @@ fn the_body_does_not_run_when_validation_fails() {
         json!({"path": "p", "count": "1", "mode": "walk"}),
         json!({"path": "p", "count": 1, "mode": "fly"}),
         json!({"path": "p", "count": 1, "mode": "walk", "extra": 0}),
-        json!({"path": "p", "count": 2.0, "mode": "walk"}),
+        json!({"path": "p", "count": 2.5, "mode": "walk"}),
+        json!({"path": "p", "count": 4_294_967_296u64, "mode": "walk"}),
         json!([]),
         Value::Null,
     ];
@@ -476,6 +492,43 @@ fn the_body_does_not_run_when_validation_fails() {
     );
     assert_eq!(envelope["data"]["result"], "p 1 Walk");
     assert_eq!(GUARD_BODY_RUNS.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn integer_valued_numbers_reach_an_integer_parameter() {
+    // JSON Schema counts `2.0`, `2e0` and `-0` as integers, so the published schema accepts
+    // them; the tool must get them.
+    for count in [json!(2.0), json!(2e0), json!(2)] {
+        let envelope = buril::call("val_steps", json!({"count": count}));
+        assert_eq!(envelope["data"]["result"], 2, "{count}: {envelope}");
+    }
+    let envelope = buril::call("val_steps", json!({"count": -0.0}));
+    assert_eq!(envelope["data"]["result"], 0, "{envelope}");
+    // The largest `u32`, as a float too; one more is out of the published range.
+    let envelope = buril::call("val_steps", json!({"count": 4_294_967_295.0}));
+    assert_eq!(envelope["data"]["result"], 4_294_967_295u64, "{envelope}");
+    let envelope = buril::call("val_steps", json!({"count": 4_294_967_296.0}));
+    assert_eq!(
+        message_at(&problems_in(&envelope), "/count"),
+        "expected an integer from 0 to 4294967295, got the number 4294967296.0"
+    );
+}
+
+#[test]
+fn null_input_is_no_input() {
+    // MCP sends an object or no `arguments` at all; `null` is taken as no input, `{}`.
+    assert_eq!(
+        buril::call("val_guard_body", Value::Null),
+        buril::call("val_guard_body", json!({}))
+    );
+    let missing = problems_in(&buril::call("val_guard_body", Value::Null));
+    let paths: Vec<&str> = missing.iter().map(|(path, _)| path.as_str()).collect();
+    assert_eq!(paths, ["/count", "/mode", "/path"], "{missing:?}");
+    assert!(
+        missing
+            .iter()
+            .all(|(_, m)| m == "missing required property")
+    );
 }
 
 #[test]

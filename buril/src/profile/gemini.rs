@@ -18,15 +18,19 @@
 //! - `additionalProperties: false` is dropped: Gemini's schema has no such field. The model may
 //!   then invent a property, and the tool's own validation refuses it with a clear message.
 //!
-//! Reported, because dropping them would change what the tool accepts: open maps
-//! (`additionalProperties` with a schema), free-form or empty objects (Gemini needs
-//! properties), values of any type, tuples, several non-null types, non-string enum or const
-//! values, and keywords outside the subset (`allOf`, `not`, `exclusiveMinimum`, `multipleOf`,
-//! `uniqueItems`, `patternProperties`, ...). A tool without parameters gets no `parameters`.
+//! What the subset cannot express, because dropping it would change what the tool accepts
+//! (open maps: `additionalProperties` with a schema; free-form or empty objects, since Gemini
+//! needs properties; values of any type, tuples, several non-null types, non-string enum or
+//! const values, and keywords outside the subset: `allOf`, `not`, `exclusiveMinimum`,
+//! `multipleOf`, `uniqueItems`, `patternProperties`, ...), goes to Gemini as full JSON Schema
+//! instead: the declaration's `parametersJsonSchema` takes the tool's input schema as the
+//! registry gives it, and a [`Note`](super::Note) says so and why. Every tool reaches Gemini one
+//! way or the other; only a name Gemini refuses is an error. A tool without parameters gets no
+//! `parameters`.
 
 use serde_json::{Value, json};
 
-use super::error::Issue;
+use super::error::{Issue, Note};
 use super::limits::{GEMINI, GEMINI_NAME, GEMINI_PARAMETER};
 use super::union::exclusive;
 use super::walk::{
@@ -59,8 +63,10 @@ const DROP: &[&str] = &["$schema", "$id", "$defs", "definitions"];
 /// Keywords that may sit beside `$ref` or a union and override the result.
 const OVERRIDES: &[&str] = &["title", "description", "default"];
 
-/// `{name, description, parameters}` (no `parameters` for a tool without any).
-pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
+/// `{name, description, parameters}` (no `parameters` for a tool without any), or `{name,
+/// description, parametersJsonSchema}` with a note when the OpenAPI subset cannot express the
+/// input.
+pub(crate) fn render(tool: &ToolDescriptor) -> Result<(Value, Vec<Note>), Issue> {
     GEMINI_NAME
         .check(tool.name())
         .map_err(|reason| Issue::new("/name", reason))?;
@@ -69,8 +75,10 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
     let properties = schema.get("properties").and_then(Value::as_object);
     let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
     if properties.is_none_or(|p| p.is_empty()) && closed {
-        return Ok(json!({"name": tool.name(), "description": tool.description()}));
+        let value = json!({"name": tool.name(), "description": tool.description()});
+        return Ok((value, Vec::new()));
     }
+    // Names and sizes bind both forms: they are errors, not reasons to switch.
     for name in properties.into_iter().flat_map(|p| p.keys()) {
         GEMINI_PARAMETER
             .check(name)
@@ -80,13 +88,35 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
         root: schema,
         inlining: vec!["#".to_owned()],
     };
-    let parameters = converter.convert(schema, INPUT)?.finish();
-    GEMINI.check(schema, &parameters)?;
-    Ok(json!({
-        "name": tool.name(),
-        "description": tool.description(),
-        "parameters": parameters,
-    }))
+    match converter.convert(schema, INPUT) {
+        Ok(node) => {
+            let parameters = node.finish();
+            GEMINI.check(schema, &parameters)?;
+            let value = json!({
+                "name": tool.name(),
+                "description": tool.description(),
+                "parameters": parameters,
+            });
+            Ok((value, Vec::new()))
+        }
+        Err(issue) => {
+            GEMINI.check(schema, schema)?;
+            let mut full = schema.clone();
+            if let Some(object) = full.as_object_mut() {
+                object.remove("$schema");
+            }
+            let note = issue.into_note(
+                "given as `parametersJsonSchema` (full JSON Schema), since Gemini's OpenAPI \
+                 subset cannot express it: ",
+            );
+            let value = json!({
+                "name": tool.name(),
+                "description": tool.description(),
+                "parametersJsonSchema": full,
+            });
+            Ok((value, vec![note]))
+        }
+    }
 }
 
 /// A converted schema, with the descriptions of enum values still to be appended to its

@@ -8,7 +8,8 @@ use super::walk::{Object, check_root_object};
 use crate::descriptor::ToolDescriptor;
 
 /// `{name, title?, description, inputSchema, outputSchema, annotations?}`: the schemas as the
-/// registry gives them (2020-12, root object, no `$schema`); `title` and `annotations` only when
+/// registry gives them (2020-12, root object, no `$schema`), with each nullable type written in
+/// the form the most clients take ([`portable_nullables`]); `title` and `annotations` only when
 /// set.
 pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
     MCP_NAME
@@ -27,13 +28,78 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
         definition.insert("title".into(), title.as_ref().into());
     }
     definition.insert("description".into(), tool.description().into());
-    definition.insert("inputSchema".into(), tool.input_schema().clone());
-    definition.insert("outputSchema".into(), tool.output_schema().clone());
+    let mut input = tool.input_schema().clone();
+    portable_nullables(&mut input);
+    let mut output = tool.output_schema().clone();
+    portable_nullables(&mut output);
+    definition.insert("inputSchema".into(), input);
+    definition.insert("outputSchema".into(), output);
     let annotations = annotations(tool);
     if annotations.as_object().is_some_and(|a| !a.is_empty()) {
         definition.insert("annotations".into(), annotations);
     }
     Ok(Value::Object(definition))
+}
+
+/// Rewrites each `type: [T, "null"]` (schemars' `Option<T>`) as `anyOf: [{type: T, …}, {type:
+/// "null"}]`, which every JSON Schema client reads and portability checks (the Inspector's
+/// `--strict`) do not warn on. The keywords that constrain `T` move into its branch; annotations
+/// (`description`, `title`, `default`, …) stay beside the `anyOf`. Accepts exactly what the
+/// original did.
+pub(crate) fn portable_nullables(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            for (key, value) in object.iter_mut() {
+                if !matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
+                    portable_nullables(value);
+                }
+            }
+            let Some(Value::Array(types)) = object.get("type") else {
+                return;
+            };
+            let [first, second] = types.as_slice() else {
+                return;
+            };
+            let other = match (first.as_str(), second.as_str()) {
+                (Some("null"), Some(other)) | (Some(other), Some("null")) if other != "null" => {
+                    other.to_owned()
+                }
+                _ => return,
+            };
+            const STAY: &[&str] = &[
+                "description",
+                "title",
+                "default",
+                "examples",
+                "deprecated",
+                "readOnly",
+                "writeOnly",
+                "$comment",
+                "$defs",
+                "$schema",
+            ];
+            let mut branch = Map::new();
+            branch.insert("type".into(), Value::String(other));
+            let keys: Vec<String> = object
+                .keys()
+                .filter(|key| *key != "type" && !STAY.contains(&key.as_str()))
+                .cloned()
+                .collect();
+            for key in keys {
+                if let Some(value) = object.remove(&key) {
+                    branch.insert(key, value);
+                }
+            }
+            object.remove("type");
+            let null = serde_json::json!({"type": "null"});
+            object.insert(
+                "anyOf".into(),
+                Value::Array(vec![Value::Object(branch), null]),
+            );
+        }
+        Value::Array(items) => items.iter_mut().for_each(portable_nullables),
+        _ => {}
+    }
 }
 
 #[cfg(feature = "cli")]

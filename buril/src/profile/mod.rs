@@ -12,10 +12,10 @@
 //!
 //! | profile | tool object | schema |
 //! | --- | --- | --- |
-//! | `mcp` | `{name, title?, description, inputSchema, outputSchema, annotations?}` | as the registry gives it |
+//! | `mcp` | `{name, title?, description, inputSchema, outputSchema, annotations?}` | as the registry gives it, each `type: [T, "null"]` written as `anyOf: [{type: T}, {type: "null"}]`, the form portability checks accept |
 //! | `openai` | `{"type": "function", name, description, parameters, strict}` (Responses API; [`chat_completions_tool`] gives the Chat Completions form) | strict whenever the schema allows it, otherwise unchanged with `strict: false` and a [`Note`] saying why |
 //! | `anthropic` | `{name, description, input_schema}` | unchanged; a root `oneOf`/`anyOf`/`allOf` is reported |
-//! | `gemini` | `{name, description, parameters?}` | Gemini's OpenAPI 3.0 subset: `$ref` inlined, `nullable`, no `const`, `$schema`, `$defs` or `additionalProperties`; recursive types and open maps are reported |
+//! | `gemini` | `{name, description, parameters?}`, or `{name, description, parametersJsonSchema}` | Gemini's OpenAPI 3.0 subset: `$ref` inlined, `nullable`, no `const`, `$schema`, `$defs` or `additionalProperties`; a tool the subset cannot express (recursive types, open maps, ...) goes as full JSON Schema in `parametersJsonSchema`, with a [`Note`] saying why |
 //!
 //! ```
 //! use buril::profile::{self, Profile};
@@ -79,7 +79,7 @@ pub fn render(profile: Profile, tool: &ToolDescriptor) -> Result<Definition, Pro
         Profile::Mcp => mcp::render(tool).map(|value| (value, Vec::new())),
         Profile::OpenAi => openai::render(tool),
         Profile::Anthropic => anthropic::render(tool).map(|value| (value, Vec::new())),
-        Profile::Gemini => gemini::render(tool).map(|value| (value, Vec::new())),
+        Profile::Gemini => gemini::render(tool),
     };
     match rendered {
         Ok((value, notes)) => Ok(Definition {

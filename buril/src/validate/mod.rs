@@ -53,17 +53,30 @@ impl Validator {
         if self.inner.is_valid(input) {
             return Vec::new();
         }
-        let mut problems = Vec::new();
+        // Missing required properties are listed whatever the cap: a model that leaves one out
+        // must learn of it in the first answer. The cap applies to the rest.
+        let mut missing = Vec::new();
+        let mut others = Vec::new();
         let mut extra = 0usize;
         for error in self.inner.iter_errors(input) {
+            let is_missing = matches!(error.kind(), ValidationErrorKind::Required { .. });
             for problem in self.describe(&error) {
-                if problems.len() < MAX_PROBLEMS {
-                    problems.push(problem);
+                if is_missing {
+                    missing.push(problem);
+                } else if others.len() < MAX_PROBLEMS.saturating_sub(missing.len()) {
+                    others.push(problem);
                 } else {
                     extra += 1;
                 }
             }
         }
+        let kept = MAX_PROBLEMS.saturating_sub(missing.len());
+        if others.len() > kept {
+            extra += others.len() - kept;
+            others.truncate(kept);
+        }
+        let mut problems = missing;
+        problems.append(&mut others);
         if extra > 0 {
             problems.push(Problem::new(
                 "",
@@ -78,11 +91,25 @@ impl Validator {
         let instance = error.instance();
         let one = |message: String| vec![Problem::new(path.clone(), message)];
         match error.kind() {
-            ValidationErrorKind::Type { kind } => one(format!(
-                "expected {}, got {}",
-                expected_types(kind),
-                describe(instance)
-            )),
+            ValidationErrorKind::Type { kind } => {
+                // A value of the wrong type for an enum: say the values, not the type.
+                let at = error.schema_path().to_string();
+                let schema = at
+                    .strip_suffix("/type")
+                    .and_then(|location| self.schema_at(location));
+                match schema.and_then(allowed_values) {
+                    Some(values) => one(format!(
+                        "expected one of {}, got {}",
+                        values.join(", "),
+                        describe(instance)
+                    )),
+                    None => one(format!(
+                        "expected {}, got {}",
+                        expected_types(kind),
+                        describe(instance)
+                    )),
+                }
+            }
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 vec![Problem::new(
@@ -119,42 +146,58 @@ impl Validator {
                 compact(expected_value),
                 describe(instance)
             )),
-            ValidationErrorKind::Minimum { limit } => one(format!("must be at least {limit}")),
-            ValidationErrorKind::Maximum { limit } => one(format!("must be at most {limit}")),
-            ValidationErrorKind::ExclusiveMinimum { limit } => {
-                one(format!("must be greater than {limit}"))
+            ValidationErrorKind::Minimum { .. }
+            | ValidationErrorKind::Maximum { .. }
+            | ValidationErrorKind::ExclusiveMinimum { .. }
+            | ValidationErrorKind::ExclusiveMaximum { .. } => {
+                let at = error.schema_path().to_string();
+                let schema = at
+                    .rsplit_once('/')
+                    .and_then(|(location, _)| self.schema_at(location));
+                one(format!(
+                    "expected {}, got {}",
+                    range_words(schema.unwrap_or(&Value::Null)),
+                    describe(instance)
+                ))
             }
-            ValidationErrorKind::ExclusiveMaximum { limit } => {
-                one(format!("must be less than {limit}"))
+            ValidationErrorKind::MinLength { limit } => one(format!(
+                "must be at least {limit} characters long, got {}",
+                describe(instance)
+            )),
+            ValidationErrorKind::MaxLength { limit } => one(format!(
+                "must be at most {limit} characters long, got {}",
+                describe(instance)
+            )),
+            ValidationErrorKind::MinItems { limit } => one(format!(
+                "must have at least {limit} items, got {}",
+                describe(instance)
+            )),
+            ValidationErrorKind::MaxItems { limit } => one(format!(
+                "must have at most {limit} items, got {}",
+                describe(instance)
+            )),
+            ValidationErrorKind::MinProperties { limit } => one(format!(
+                "must have at least {limit} properties, got {}",
+                describe(instance)
+            )),
+            ValidationErrorKind::MaxProperties { limit } => one(format!(
+                "must have at most {limit} properties, got {}",
+                describe(instance)
+            )),
+            ValidationErrorKind::UniqueItems => {
+                one(format!("items must be unique, got {}", describe(instance)))
             }
-            ValidationErrorKind::MinLength { limit } => {
-                one(format!("must be at least {limit} characters long"))
-            }
-            ValidationErrorKind::MaxLength { limit } => {
-                one(format!("must be at most {limit} characters long"))
-            }
-            ValidationErrorKind::MinItems { limit } => {
-                one(format!("must have at least {limit} items"))
-            }
-            ValidationErrorKind::MaxItems { limit } => {
-                one(format!("must have at most {limit} items"))
-            }
-            ValidationErrorKind::MinProperties { limit } => {
-                one(format!("must have at least {limit} properties"))
-            }
-            ValidationErrorKind::MaxProperties { limit } => {
-                one(format!("must have at most {limit} properties"))
-            }
-            ValidationErrorKind::UniqueItems => one("items must be unique".to_owned()),
-            ValidationErrorKind::Pattern { pattern } => {
-                one(format!("must match the pattern `{pattern}`"))
-            }
-            ValidationErrorKind::MultipleOf { multiple_of } => {
-                one(format!("must be a multiple of {multiple_of}"))
-            }
+            ValidationErrorKind::Pattern { pattern } => one(format!(
+                "must match the pattern `{pattern}`, got {}",
+                describe(instance)
+            )),
+            ValidationErrorKind::MultipleOf { multiple_of } => one(format!(
+                "must be a multiple of {multiple_of}, got {}",
+                describe(instance)
+            )),
             ValidationErrorKind::AnyOf { context }
             | ValidationErrorKind::OneOfNotValid { context } => {
-                self.describe_variants(&path, instance, context)
+                self.describe_variants(&path, error.schema_path().to_string(), instance, context)
             }
             ValidationErrorKind::OneOfMultipleValid { .. } => {
                 one("matches more than one of the allowed variants; make it unambiguous".to_owned())
@@ -169,9 +212,14 @@ impl Validator {
     fn describe_variants(
         &self,
         path: &str,
+        keyword_location: String,
         instance: &Value,
         context: &[Vec<ValidationError<'static>>],
     ) -> Vec<Problem> {
+        // The location of the schema holding the `anyOf`/`oneOf`.
+        let keyword_location = keyword_location
+            .rsplit_once('/')
+            .map_or(String::new(), |(location, _)| location.to_owned());
         // A string enum with documented values: `oneOf` of constants.
         let constants: Option<Vec<String>> = context
             .iter()
@@ -202,6 +250,16 @@ impl Validator {
             .filter(|errors| !errors.iter().any(|e| is_type_mismatch_at(e, path)))
             .collect();
         match fitting.as_slice() {
+            [] if let Some(values) = self.schema_at(&keyword_location).and_then(allowed_values) => {
+                vec![Problem::new(
+                    path,
+                    format!(
+                        "expected one of {}, got {}",
+                        values.join(", "),
+                        describe(instance)
+                    ),
+                )]
+            }
             [] => {
                 let expected: Vec<String> = context
                     .iter()
@@ -248,6 +306,26 @@ impl Validator {
         }
     }
 
+    /// The schema at a keyword location of a validation error (a JSON pointer into the schema
+    /// that goes through `$ref`s), resolving each `$ref` on the way.
+    fn schema_at(&self, location: &str) -> Option<&Value> {
+        let mut node = &self.schema;
+        for token in location.split('/').skip(1) {
+            let token = crate::pointer::unescape(token);
+            node = if token == "$ref" {
+                let reference = node.get("$ref")?.as_str()?;
+                self.schema.pointer(reference.strip_prefix('#')?)?
+            } else {
+                match node {
+                    Value::Object(object) => object.get(token.as_ref())?,
+                    Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                    _ => return None,
+                }
+            };
+        }
+        Some(node)
+    }
+
     /// The property names the schema allows at the location of an `additionalProperties` error.
     fn known_properties(&self, error: &ValidationError<'_>) -> Vec<String> {
         let keyword_path = error.schema_path().to_string();
@@ -262,6 +340,73 @@ impl Validator {
             .and_then(Value::as_object)
             .map(|properties| properties.keys().cloned().collect())
             .unwrap_or_default()
+    }
+}
+
+/// The values a schema allows, when it is an enum: `enum`, or `oneOf`/`anyOf` of `const`s (what
+/// schemars writes for documented variants), rendered as JSON.
+fn allowed_values(schema: &Value) -> Option<Vec<String>> {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return Some(values.iter().map(compact).collect());
+    }
+    let variants = schema
+        .get("oneOf")
+        .or_else(|| schema.get("anyOf"))
+        .and_then(Value::as_array)?;
+    let values: Option<Vec<String>> = variants
+        .iter()
+        .map(|variant| {
+            variant.get("const").map(compact).or_else(|| {
+                match variant.get("enum").and_then(Value::as_array)?.as_slice() {
+                    [one] => Some(compact(one)),
+                    _ => None,
+                }
+            })
+        })
+        .collect();
+    values.filter(|values| !values.is_empty())
+}
+
+/// The numbers a schema allows, in words: `an integer from 0 to 4294967295`, `a number greater
+/// than 0`.
+fn range_words(schema: &Value) -> String {
+    let what = match schema.get("type") {
+        Some(Value::String(t)) if t == "integer" => "an integer",
+        Some(Value::Array(types)) if types.iter().any(|t| t == "integer") => "an integer",
+        _ => "a number",
+    };
+    let bound = |key: &str| {
+        schema
+            .get(key)
+            .filter(|v| v.is_number())
+            .map(Value::to_string)
+    };
+    let low = bound("minimum")
+        .map(|n| (n, false))
+        .or_else(|| bound("exclusiveMinimum").map(|n| (n, true)));
+    let high = bound("maximum")
+        .map(|n| (n, false))
+        .or_else(|| bound("exclusiveMaximum").map(|n| (n, true)));
+    match (low, high) {
+        (Some((low, false)), Some((high, false))) => format!("{what} from {low} to {high}"),
+        (low, high) => {
+            let mut parts = Vec::new();
+            match low {
+                Some((n, false)) => parts.push(format!("at least {n}")),
+                Some((n, true)) => parts.push(format!("greater than {n}")),
+                None => {}
+            }
+            match high {
+                Some((n, false)) => parts.push(format!("at most {n}")),
+                Some((n, true)) => parts.push(format!("less than {n}")),
+                None => {}
+            }
+            if parts.is_empty() {
+                what.to_owned()
+            } else {
+                format!("{what} {}", parts.join(" and "))
+            }
+        }
     }
 }
 
@@ -319,5 +464,128 @@ fn list_values(options: &Value) -> String {
     match options.as_array() {
         Some(values) => values.iter().map(compact).collect::<Vec<_>>().join(", "),
         None => compact(options),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, json};
+
+    use super::*;
+
+    fn messages(schema: Value, input: Value) -> Vec<(String, String)> {
+        let validator = Validator::new("demo_tool", &schema).expect("a schema");
+        validator
+            .problems(&input)
+            .into_iter()
+            .map(|p| (p.path, p.message))
+            .collect()
+    }
+
+    fn one(schema: Value, input: Value) -> String {
+        let found = messages(schema, input);
+        assert_eq!(found.len(), 1, "{found:?}");
+        found[0].1.clone()
+    }
+
+    fn object(properties: Value) -> Value {
+        json!({"type": "object", "properties": properties, "additionalProperties": false})
+    }
+
+    #[test]
+    fn an_enum_given_another_type_lists_its_values() {
+        let level = json!({"oneOf": [
+            {"type": "string", "const": "info", "description": "Plain."},
+            {"type": "string", "const": "warning"},
+            {"type": "string", "const": "error"},
+        ]});
+        let mut schema = object(json!({"level": {"$ref": "#/$defs/Level"}, "plain": {
+            "type": "string", "enum": ["a", "b"]
+        }}));
+        schema["$defs"] = json!({"Level": level});
+        assert_eq!(
+            one(schema.clone(), json!({"level": true})),
+            "expected one of \"info\", \"warning\", \"error\", got true"
+        );
+        assert_eq!(
+            one(schema.clone(), json!({"level": "warn"})),
+            "expected one of \"info\", \"warning\", \"error\", got the string \"warn\""
+        );
+        let found = messages(schema, json!({"plain": 3}));
+        assert!(
+            found
+                .iter()
+                .all(|(_, m)| m == "expected one of \"a\", \"b\", got the number 3"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn ranges_are_said_in_words_with_the_value_sent() {
+        let schema = object(json!({
+            "n": {"type": "integer", "minimum": 0, "maximum": 4294967295u64},
+            "low": {"type": "integer", "minimum": 1},
+            "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+        }));
+        assert_eq!(
+            one(schema.clone(), json!({"n": 5_000_000_000u64})),
+            "expected an integer from 0 to 4294967295, got the number 5000000000"
+        );
+        assert_eq!(
+            one(schema.clone(), json!({"low": 0})),
+            "expected an integer at least 1, got the number 0"
+        );
+        assert_eq!(
+            one(schema, json!({"ratio": 0})),
+            "expected a number greater than 0 and at most 1, got the number 0"
+        );
+    }
+
+    #[test]
+    fn other_failures_echo_a_preview_of_the_value() {
+        let schema = object(json!({
+            "name": {"type": "string", "minLength": 3, "pattern": "^[a-z]+$"},
+            "items": {"type": "array", "maxItems": 1},
+        }));
+        let long = "X".repeat(500);
+        let found = messages(schema.clone(), json!({"name": long}));
+        let pattern = &found.iter().find(|(_, m)| m.contains("pattern")).unwrap().1;
+        assert!(pattern.starts_with("must match the pattern `^[a-z]+$`, got the string \"XXX"));
+        assert!(pattern.ends_with("...") && pattern.len() < 120, "{pattern}");
+        assert_eq!(
+            one(schema, json!({"items": [1, 2]})),
+            "must have at most 1 items, got an array of 2 items"
+        );
+    }
+
+    #[test]
+    fn a_capped_list_keeps_every_missing_required_property() {
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        for i in 0..40 {
+            properties.insert(format!("r{i:02}"), json!({"type": "string"}));
+            required.push(json!(format!("r{i:02}")));
+            properties.insert(format!("o{i:02}"), json!({"type": "string"}));
+        }
+        let schema = json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false,
+        });
+        // Forty wrong optional values and forty missing required properties.
+        let input: Map<String, Value> = (0..40).map(|i| (format!("o{i:02}"), json!(1))).collect();
+        let found = messages(schema, Value::Object(input));
+        let missing = found
+            .iter()
+            .filter(|(_, m)| m == "missing required property")
+            .count();
+        assert_eq!(missing, 40, "{found:?}");
+        let last = &found.last().unwrap().1;
+        assert_eq!(
+            last,
+            "40 more problems not listed; fix the ones above first"
+        );
+        assert_eq!(found.len(), 41);
     }
 }

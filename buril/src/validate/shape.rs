@@ -41,17 +41,64 @@ impl Types {
     }
 }
 
-/// Bounds are kept only when they are integers no larger than 2^53 in size, so that comparing
-/// them with any JSON number, whether stored as `u64`, `i64` or `f64`, is exact.
-const EXACT: f64 = 9_007_199_254_740_992.0;
+/// A bound of a number: an integer (any that a JSON number stores exactly: the range of
+/// every Rust integer type fits), compared exactly with every JSON number, whether stored as
+/// `u64`, `i64` or `f64`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Bound(i128);
+
+impl Bound {
+    /// The bound `value` sets, when it is an integer stored exactly.
+    fn of(value: &Value) -> Option<Bound> {
+        if let Some(n) = value.as_u64() {
+            return Some(Bound(n.into()));
+        }
+        if let Some(n) = value.as_i64() {
+            return Some(Bound(n.into()));
+        }
+        // A bound written as a float: exact when integral and within 2^53.
+        let f = value.as_f64()?;
+        (f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0).then_some(Bound(f as i128))
+    }
+
+    /// Whether `number` is below this bound.
+    fn is_above(self, number: &Number) -> bool {
+        compare(number, self.0) == std::cmp::Ordering::Less
+    }
+
+    /// Whether `number` is above this bound.
+    fn is_below(self, number: &Number) -> bool {
+        compare(number, self.0) == std::cmp::Ordering::Greater
+    }
+}
+
+/// `number` compared with the integer `bound`, exactly.
+fn compare(number: &Number, bound: i128) -> std::cmp::Ordering {
+    if let Some(n) = number.as_u64() {
+        return i128::from(n).cmp(&bound);
+    }
+    if let Some(n) = number.as_i64() {
+        return i128::from(n).cmp(&bound);
+    }
+    let f = number.as_f64().unwrap_or(f64::NAN);
+    // Integral floats are exact integers; `as` saturates past i128's range, where no bound is.
+    if f.fract() == 0.0 {
+        return (f as i128).cmp(&bound);
+    }
+    // A fraction lies between two integers: compare its floor, and a tie means above.
+    match (f.floor() as i128).cmp(&bound) {
+        std::cmp::Ordering::Equal => std::cmp::Ordering::Greater,
+        other => other,
+    }
+}
 
 #[derive(Debug)]
 struct Property {
     name: Box<str>,
     types: Types,
     required: bool,
-    minimum: Option<f64>,
-    maximum: Option<f64>,
+    minimum: Option<Bound>,
+    maximum: Option<Bound>,
 }
 
 /// An object schema whose properties are all scalars, checked in one pass.
@@ -171,11 +218,11 @@ impl Property {
                 // the validator treats formats as annotations.
                 "format" => numeric_keyword = true,
                 "minimum" => {
-                    minimum = Some(exact_bound(value)?);
+                    minimum = Some(Bound::of(value)?);
                     numeric_keyword = true;
                 }
                 "maximum" => {
-                    maximum = Some(exact_bound(value)?);
+                    maximum = Some(Bound::of(value)?);
                     numeric_keyword = true;
                 }
                 key if is_annotation(key) => {}
@@ -212,46 +259,9 @@ impl Property {
     }
 
     fn within(&self, number: &Number) -> bool {
-        if self.minimum.is_none() && self.maximum.is_none() {
-            return true;
-        }
-        // Bounds are integers of at most 2^53: exact as i128, and exact against any f64.
-        let (below, above) = if let Some(n) = number.as_u64() {
-            let n = i128::from(n);
-            (
-                self.minimum.is_some_and(|m| n < m as i128),
-                self.maximum.is_some_and(|m| n > m as i128),
-            )
-        } else if let Some(n) = number.as_i64() {
-            let n = i128::from(n);
-            (
-                self.minimum.is_some_and(|m| n < m as i128),
-                self.maximum.is_some_and(|m| n > m as i128),
-            )
-        } else {
-            let Some(n) = number.as_f64() else {
-                return false;
-            };
-            (
-                self.minimum.is_some_and(|m| n < m),
-                self.maximum.is_some_and(|m| n > m),
-            )
-        };
-        !below && !above
+        !self.minimum.is_some_and(|min| min.is_above(number))
+            && !self.maximum.is_some_and(|max| max.is_below(number))
     }
-}
-
-/// A bound that compares exactly with every number, or `None`.
-fn exact_bound(value: &Value) -> Option<f64> {
-    let bound = value.as_f64()?;
-    let exact = bound.fract() == 0.0 && bound.abs() <= EXACT;
-    // A bound stored as a u64/i64 beyond 2^53 would have been rounded by `as_f64`.
-    let stored_exactly = value
-        .as_i64()
-        .map(|n| n.unsigned_abs() <= EXACT as u64)
-        .or_else(|| value.as_u64().map(|n| n <= EXACT as u64))
-        .unwrap_or(true);
-    (exact && stored_exactly).then_some(bound)
 }
 
 /// Whether `number` is an integer in JSON Schema's sense (`1.0` is).
@@ -314,6 +324,20 @@ mod tests {
             json!(4_294_967_295u64),
             json!(4_294_967_296u64),
             json!(4_294_967_295.5),
+            // Around the bounds of the 32- and 64-bit types, as integers and as floats.
+            json!(2_147_483_647),
+            json!(2_147_483_648u64),
+            json!(-2_147_483_648i64),
+            json!(-2_147_483_649i64),
+            json!(i64::MIN as f64),
+            json!(-9.3e18),
+            json!(9.3e18),
+            json!(u64::MAX as f64),
+            json!(1.8e19),
+            json!(2.0e19),
+            json!(u64::MAX - 1),
+            json!(i64::MAX as u64 + 1),
+            json!(i64::MIN + 1),
         ];
         values.extend(numbers);
         values
@@ -361,6 +385,16 @@ mod tests {
                 "additionalProperties": false
             }),
             json!({"type": "object", "properties": {}, "additionalProperties": false}),
+            // The bounds the schema normalisation gives every integer type (beyond 2^53).
+            json!({
+                "type": "object",
+                "properties": {
+                    "i32": {"type": "integer", "minimum": -2147483648i64, "maximum": 2147483647},
+                    "i64": {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
+                    "u64": {"type": ["integer", "null"], "minimum": 0, "maximum": u64::MAX}
+                },
+                "additionalProperties": false
+            }),
         ]
     }
 
@@ -457,7 +491,9 @@ mod tests {
             "u8": u8, "u16": u16, "u32": u32, "u64": u64, "usize": usize,
             "i8": i8, "i16": i16, "i32": i32, "i64": i64, "isize": isize,
         );
-        schema.finish().to_value()
+        let mut schema = schema.finish().to_value();
+        crate::schema::normalize(&mut schema);
+        schema
     }
 
     #[test]
@@ -529,7 +565,6 @@ mod tests {
             json!({"type": "object", "properties": {"p": {"type": "object"}}}),
             json!({"type": "object", "properties": {"p": {"anyOf": [{"type": "string"}]}}}),
             json!({"type": "object", "properties": {"p": {"type": "number", "minimum": 0.5}}}),
-            json!({"type": "object", "properties": {"p": {"type": "integer", "maximum": 18446744073709551615u64}}}),
             json!({"type": "object", "properties": {"p": {"type": "number", "exclusiveMinimum": 0}}}),
             json!({"type": "object", "properties": {"p": {}}}),
             json!({"type": "object", "properties": {"p": true}}),
