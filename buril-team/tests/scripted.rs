@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use buril::{Context, JobStatus, ToolError};
@@ -293,6 +293,49 @@ fn a_call_that_fails_once_succeeds_on_its_retry() {
 static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
 /// How many `slowtest_hold` calls started.
 static STARTED: AtomicUsize = AtomicUsize::new(0);
+/// Whether `slowtest_hold` returned.
+static HOLD_ENDED: AtomicBool = AtomicBool::new(false);
+/// Opened by the test to let `slowtest_hold` return once it saw its cancellation.
+static HOLD_GATE: Gate = Gate::new();
+
+/// Shut until the test opens it.
+struct Gate {
+    open: Mutex<bool>,
+    opened: Condvar,
+}
+
+impl Gate {
+    const fn new() -> Self {
+        Gate {
+            open: Mutex::new(false),
+            opened: Condvar::new(),
+        }
+    }
+
+    fn open(&self) {
+        *self.open.lock().unwrap() = true;
+        self.opened.notify_all();
+    }
+
+    /// Waits until the gate is open, or `WAIT` passed.
+    fn pass(&self) {
+        let open = self.open.lock().unwrap();
+        drop(
+            self.opened
+                .wait_timeout_while(open, WAIT, |open| !*open)
+                .unwrap(),
+        );
+    }
+}
+
+/// Waits, at most `WAIT`, until `done` holds.
+fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < WAIT, "{what} never happened");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
 
 /// How long `slowtest_wait` waited.
 #[derive(Serialize, JsonSchema)]
@@ -311,7 +354,8 @@ fn slowtest_wait(
     wait(ms, ctx, |_| {})
 }
 
-/// As `slowtest_wait`, counting its starts and remembering whether it saw a cancellation.
+/// As `slowtest_wait`, counting its starts and remembering whether it saw a cancellation; once
+/// it saw one, it returns only when the test opens its gate.
 #[buril::tool]
 fn slowtest_hold(
     /// How long to wait.
@@ -319,7 +363,12 @@ fn slowtest_hold(
     ctx: &Context,
 ) -> Result<Waited, ToolError> {
     STARTED.fetch_add(1, Ordering::SeqCst);
-    wait(ms, ctx, |_| SAW_CANCEL.store(true, Ordering::SeqCst))
+    let waited = wait(ms, ctx, |_| SAW_CANCEL.store(true, Ordering::SeqCst));
+    if waited.is_err() {
+        HOLD_GATE.pass();
+    }
+    HOLD_ENDED.store(true, Ordering::SeqCst);
+    waited
 }
 
 fn wait(ms: u64, ctx: &Context, on_cancel: impl Fn(&Context)) -> Result<Waited, ToolError> {
@@ -338,7 +387,8 @@ fn wait(ms: u64, ctx: &Context, on_cancel: impl Fn(&Context)) -> Result<Waited, 
 fn cancelling_mid_run_reaches_the_running_tool_and_nothing_is_retried() {
     let model = shared(
         ScriptedModel::new()
-            .call("slowtest_hold", json!({"ms": 15_000}))
+            // The tool waits until cancelled; its time only bounds that.
+            .call("slowtest_hold", json!({"ms": WAIT.as_millis() as u64}))
             .report("never reached"),
     );
     let fx = Fixture::with(
@@ -347,27 +397,23 @@ fn cancelling_mid_run_reaches_the_running_tool_and_nothing_is_retried() {
             .model("default", Arc::clone(&model)),
     );
     let handle = fx.handoff(json!({"specialist": "waiter", "brief": "Wait."}));
-    let deadline = Instant::now() + WAIT;
-    while STARTED.load(Ordering::SeqCst) == 0 {
-        assert!(Instant::now() < deadline, "the tool never started");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until("the tool's start", || STARTED.load(Ordering::SeqCst) == 1);
     // The tool holds the main thread; the cancel tool runs off it.
-    let cancelled_at = Instant::now();
     let cancel = fx.ok("agent_team_cancel", json!({"handle": handle}));
     assert_eq!(cancel["handle"], handle.as_str());
     let run = fx.wait(&handle);
-    assert!(cancelled_at.elapsed() < Duration::from_secs(5));
     assert_eq!(run.status, JobStatus::Cancelled, "{run:?}");
-    // The run ends as soon as the dispatcher gives up on the call; the tool stops at its next
-    // check of its context.
-    while !SAW_CANCEL.load(Ordering::SeqCst) {
-        assert!(
-            Instant::now() < deadline,
-            "the tool never saw the cancellation"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    // The run ends as soon as the dispatcher gives up on the call, with the tool still there:
+    // it sees the cancellation at its next check of its context, and then stays until let go.
+    assert!(
+        !HOLD_ENDED.load(Ordering::SeqCst),
+        "the run ended only once its tool did"
+    );
+    wait_until("the tool's sight of the cancellation", || {
+        SAW_CANCEL.load(Ordering::SeqCst)
+    });
+    HOLD_GATE.open();
+    wait_until("the tool's end", || HOLD_ENDED.load(Ordering::SeqCst));
     assert_eq!(run.tool_calls, 1, "no retry after a cancellation");
     assert_eq!(run.calls[0].error_type.as_deref(), Some("cancelled"));
     assert_eq!(model.remaining(), 1, "the model was not asked again");
@@ -614,7 +660,8 @@ async fn the_headless_api_hands_off_and_waits() {
             .specialist(Specialist::new("waiter", "Waits.").tool_view(["slowtest_*"]))
             .model(
                 "default",
-                ScriptedModel::new().call("slowtest_wait", json!({"ms": 2_000})),
+                // Until cancelled: its time only bounds the wait.
+                ScriptedModel::new().call("slowtest_wait", json!({"ms": WAIT.as_millis() as u64})),
             ),
     );
     let handle = slow

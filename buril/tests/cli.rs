@@ -1,7 +1,8 @@
 //! The command line: `list`, `describe` and `call`, their output and exit codes.
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use buril::cli::Cli;
 use buril::{Policy, ToolError};
@@ -36,9 +37,65 @@ fn cli_greet(
 fn cli_sleep(
     /// Milliseconds.
     ms: u64,
+    ctx: &buril::Context,
 ) -> u64 {
-    std::thread::sleep(Duration::from_millis(ms));
+    // Given a gate as host state, the call is held at it instead, until the test opens it.
+    match ctx.try_state::<Arc<Gate>>() {
+        Some(gate) => gate.pass(),
+        None => std::thread::sleep(Duration::from_millis(ms)),
+    }
     ms
+}
+
+/// The longest a test waits for an event that must come, and the longest a call stays held at a
+/// gate that is never opened.
+const WAIT: Duration = Duration::from_secs(30);
+
+/// Shut until the test opens it; records whether the tool held at it started and ended.
+#[derive(Default)]
+struct Gate {
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    open: bool,
+    entered: bool,
+    ended: bool,
+}
+
+impl Gate {
+    /// The tool's side: waits until the gate is open (or `WAIT` passed).
+    fn pass(&self) {
+        let mut state = self.state.lock().unwrap();
+        state.entered = true;
+        let (mut state, _) = self
+            .changed
+            .wait_timeout_while(state, WAIT, |state| !state.open)
+            .unwrap();
+        state.ended = true;
+        self.changed.notify_all();
+    }
+
+    fn ended(&self) -> bool {
+        self.state.lock().unwrap().ended
+    }
+
+    /// Opens the gate and waits for the tool held at it, if it started, to end.
+    fn open(&self) {
+        let mut state = self.state.lock().unwrap();
+        state.open = true;
+        self.changed.notify_all();
+        let (state, _) = self
+            .changed
+            .wait_timeout_while(state, WAIT, |state| state.entered && !state.ended)
+            .unwrap();
+        assert!(
+            !state.entered || state.ended,
+            "the tool did not end once let go"
+        );
+    }
 }
 
 /// Always fails.
@@ -334,13 +391,22 @@ fn call_failures_exit_one() {
 
 #[test]
 fn call_timeout_answers_timeout() {
-    let start = Instant::now();
-    let (code, out, _) = run(&["call", "cli_sleep", r#"{"ms": 600}"#, "--timeout", "0.05"]);
-    assert!(
-        start.elapsed() < Duration::from_millis(450),
-        "{:?}",
-        start.elapsed()
+    // The call is held at a gate that opens only after its answer: the answer comes at the
+    // deadline, not when the tool ends.
+    let gate = Arc::new(Gate::default());
+    let cli = Cli::new().configure({
+        let gate = Arc::clone(&gate);
+        move |builder| builder.state(gate)
+    });
+    let (code, out, _) = run_cli(
+        cli,
+        &["call", "cli_sleep", r#"{"ms": 0}"#, "--timeout", "0.05"],
     );
+    assert!(
+        !gate.ended(),
+        "the call was answered only once its tool ended"
+    );
+    gate.open();
     assert_eq!(code, ExitCode::from(1));
     let envelope = parse(&out);
     assert_eq!(envelope["type"], "timeout");
@@ -348,7 +414,8 @@ fn call_timeout_answers_timeout() {
         envelope["error"].as_str().unwrap().contains("within 50 ms"),
         "{envelope}"
     );
-    let (code, out, _) = run(&["call", "cli_sleep", r#"{"ms": 1}"#, "--timeout", "5"]);
+    // A timeout no call here comes near.
+    let (code, out, _) = run(&["call", "cli_sleep", r#"{"ms": 1}"#, "--timeout", "120"]);
     assert_eq!(code, ExitCode::SUCCESS, "{out}");
 
     for bad in ["0", "-1", "nan"] {
@@ -452,8 +519,13 @@ fn configure_hands_state_and_settings_to_the_dispatcher() {
     assert_eq!(code, ExitCode::from(1));
     assert_eq!(parse(&out)["type"], "runtime");
 
-    let cli = Cli::new().configure(|builder| builder.timeout(Duration::from_millis(40)));
-    let (code, out, _) = run_cli(cli, &["call", "cli_sleep", r#"{"ms": 500}"#]);
+    let gate = Arc::new(Gate::default());
+    let cli = Cli::new().configure({
+        let gate = Arc::clone(&gate);
+        move |builder| builder.state(gate).timeout(Duration::from_millis(40))
+    });
+    let (code, out, _) = run_cli(cli, &["call", "cli_sleep", r#"{"ms": 0}"#]);
+    gate.open();
     assert_eq!(code, ExitCode::from(1));
     assert_eq!(parse(&out)["type"], "timeout");
 }

@@ -81,15 +81,20 @@ async fn ctx_work_async(
     steps
 }
 
-/// Reports what the context says about the call.
+/// Where `ctx_inspect` leaves the deadline its context gave, for the host to read.
+#[derive(Default)]
+struct SeenDeadline(Mutex<Option<Instant>>);
+
+/// Reports what the context says about the call, and leaves its deadline with the host.
 #[buril::tool(off_thread)]
 fn ctx_inspect(ctx: &buril::Context) -> serde_json::Value {
+    if let Some(seen) = ctx.try_state::<Arc<SeenDeadline>>() {
+        *seen.0.lock().unwrap() = ctx.deadline();
+    }
     json!({
         "tool": ctx.tool_name(),
         "cancelled": ctx.is_cancelled(),
-        "deadline_ms": ctx
-            .deadline()
-            .map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64),
+        "deadline": ctx.deadline().is_some(),
     })
 }
 
@@ -226,21 +231,36 @@ async fn progress_reaches_the_sink_of_an_async_call() {
 
 #[test]
 fn the_context_knows_the_tool_and_its_deadline() {
-    let d = Dispatcher::new();
+    let seen = Arc::new(SeenDeadline::default());
+    let d = Dispatcher::builder().state(Arc::clone(&seen)).build();
     let envelope = d.call("ctx_inspect", json!({}));
     // A `Value` output may be anything, so it is always wrapped.
     assert_eq!(
         envelope["data"]["result"],
-        json!({"tool": "ctx_inspect", "cancelled": false, "deadline_ms": null})
+        json!({"tool": "ctx_inspect", "cancelled": false, "deadline": false})
     );
-    let options = CallOptions::new().timeout(Duration::from_secs(30));
-    let outcome = d.invoke_with("ctx_inspect", json!({}), options);
-    let remaining = outcome.data().unwrap()["result"]["deadline_ms"]
-        .as_u64()
-        .unwrap();
+    assert_eq!(*seen.0.lock().unwrap(), None);
+    // The deadline is the timeout counted from when the call was made: between the timeout
+    // after the moment before the call and the timeout after the moment it answered.
+    let timeout = Duration::from_secs(30);
+    let before = Instant::now();
+    let outcome = d.invoke_with(
+        "ctx_inspect",
+        json!({}),
+        CallOptions::new().timeout(timeout),
+    );
+    let after = Instant::now();
+    assert_eq!(
+        outcome.data().unwrap()["result"],
+        json!({"tool": "ctx_inspect", "cancelled": false, "deadline": true})
+    );
+    let deadline = seen.0.lock().unwrap().expect("the tool saw no deadline");
     assert!(
-        remaining > 20_000 && remaining <= 30_000,
-        "remaining {remaining} ms"
+        before + timeout <= deadline && deadline <= after + timeout,
+        "the deadline is {:?} after the moment before the call, which answered {:?} after it, \
+         for a timeout of {timeout:?}",
+        deadline.saturating_duration_since(before),
+        after - before,
     );
 }
 

@@ -1,40 +1,124 @@
-//! Panics are contained; timeouts and cancellation answer promptly and reach the tool.
+//! Panics are contained; timeouts and cancellation answer at once and reach the tool.
+//!
+//! Nothing here asserts how long something took. A tool past its timeout, or cancelled, is held
+//! at a gate that only the test opens, so "the caller stopped waiting before the tool ended" is
+//! an order of events: the answer comes while the tool is still held, then the test lets it go.
+//! A tool that must outlast a timeout sleeps longer than it, or waits until its own deadline has
+//! passed. `WAIT` only bounds the wait for an event that must come, and `LONG` is a timeout no
+//! call here comes near, given to calls that must not time out.
 
 use std::future::Future;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use buril::{CallOptions, CancelToken, Dispatcher, MainThread, ToolError};
 use serde_json::{Value, json};
 
-/// The tags of the calls that saw their cancellation.
-static SAW_CANCEL: Mutex<Vec<String>> = Mutex::new(Vec::new());
-/// The tags `pt_watch` started with.
-static STARTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// The longest the tests wait for an event that must come, and the longest a gated tool stays
+/// held when its gate is never opened (so that no test leaves it running).
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A call timeout that no call here comes near.
+const LONG: Duration = Duration::from_secs(120);
+
 /// Run counts of `pt_count_main`, one slot per test that uses it.
 static RUNS: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
-/// Set once `pt_hold_main` has started.
-static HOLDING: AtomicBool = AtomicBool::new(false);
 
-/// How long the watching tools wait between seeing their cancellation and stopping.
-const LINGER: Duration = Duration::from_millis(100);
-
-fn saw_cancel(tag: &str) -> bool {
-    SAW_CANCEL.lock().unwrap().iter().any(|t| t == tag)
+/// What happened to the call of a tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Event {
+    /// Its tool started.
+    Entered,
+    /// Its tool ended: returned, panicked, or its future was dropped.
+    Ended,
+    /// The test opened its gate.
+    Opened,
+    /// Its tool saw its cancellation.
+    SawCancel,
 }
 
-/// Waits up to two seconds for `tag` to see its cancellation.
-fn wait_for_cancel(tag: &str) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(2) {
-        if saw_cancel(tag) {
-            return true;
-        }
-        thread::sleep(Duration::from_millis(5));
+/// Every event so far, with its tag, and a signal for each new one.
+static EVENTS: Mutex<Vec<(Event, String)>> = Mutex::new(Vec::new());
+static CHANGED: Condvar = Condvar::new();
+
+fn record(event: Event, tag: &str) {
+    EVENTS.lock().unwrap().push((event, tag.to_owned()));
+    CHANGED.notify_all();
+}
+
+fn has(events: &[(Event, String)], event: Event, tag: &str) -> bool {
+    events.iter().any(|(e, t)| *e == event && t == tag)
+}
+
+fn happened(event: Event, tag: &str) -> bool {
+    has(&EVENTS.lock().unwrap(), event, tag)
+}
+
+/// Waits, at most `WAIT`, for `event` of `tag`; whether it came.
+fn wait_for(event: Event, tag: &str) -> bool {
+    let events = EVENTS.lock().unwrap();
+    let (events, _) = CHANGED
+        .wait_timeout_while(events, WAIT, |events| !has(events, event, tag))
+        .unwrap();
+    has(&events, event, tag)
+}
+
+/// Records `Ended` for its tag when dropped: when the tool returns, panics, or its future is
+/// dropped.
+struct Ending(String);
+
+impl Drop for Ending {
+    fn drop(&mut self) {
+        record(Event::Ended, &self.0);
     }
-    false
+}
+
+/// The body of the gated tools: holds until the test opens the gate of `tag` (or `WAIT`
+/// passed), ignoring cancellation.
+fn hold(tag: &str) -> Ending {
+    record(Event::Entered, tag);
+    let ending = Ending(tag.to_owned());
+    wait_for(Event::Opened, tag);
+    ending
+}
+
+/// As [`hold`], for async tools: waits without blocking the thread.
+async fn hold_async(tag: &str) -> Ending {
+    record(Event::Entered, tag);
+    let ending = Ending(tag.to_owned());
+    let start = Instant::now();
+    while !happened(Event::Opened, tag) && start.elapsed() < WAIT {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    ending
+}
+
+/// Opens the gate of `tag`, and waits for its tool, if it started, to end.
+fn open(tag: &str) {
+    record(Event::Opened, tag);
+    let events = EVENTS.lock().unwrap();
+    let (events, _) = CHANGED
+        .wait_timeout_while(events, WAIT, |events| {
+            has(events, Event::Entered, tag) && !has(events, Event::Ended, tag)
+        })
+        .unwrap();
+    assert!(
+        !has(&events, Event::Entered, tag) || has(&events, Event::Ended, tag),
+        "the tool of `{tag}` did not end once let go"
+    );
+}
+
+/// Once the call of `tag` has been answered: checks that its tool had not ended by then (the
+/// caller stopped waiting while the tool was held at its gate, or before it even started), then
+/// lets the tool go.
+fn answered_while_held(tag: &str) {
+    assert!(
+        !happened(Event::Ended, tag),
+        "the call of `{tag}` was answered only once its tool ended"
+    );
+    open(tag);
 }
 
 /// Panics with a static message, on the main thread.
@@ -122,24 +206,44 @@ fn pt_sleep_main(
     ms
 }
 
-/// Sleeps asynchronously, ignoring cancellation.
+/// Held at the gate of `tag` until the test opens it, ignoring cancellation, anywhere.
 #[buril::tool(off_thread)]
-async fn pt_sleep_async(
-    /// Milliseconds.
-    ms: u64,
-) -> u64 {
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    ms
+fn pt_block(
+    /// The gate.
+    tag: String,
+) -> u8 {
+    let _ending = hold(&tag);
+    0
 }
 
-/// Sleeps asynchronously on the main thread, ignoring cancellation.
+/// Held at the gate of `tag`, ignoring cancellation, on the main thread.
 #[buril::tool]
-async fn pt_sleep_async_main(
-    /// Milliseconds.
-    ms: u64,
-) -> u64 {
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    ms
+fn pt_block_main(
+    /// The gate.
+    tag: String,
+) -> u8 {
+    let _ending = hold(&tag);
+    0
+}
+
+/// Held at the gate of `tag` asynchronously, ignoring cancellation.
+#[buril::tool(off_thread)]
+async fn pt_block_async(
+    /// The gate.
+    tag: String,
+) -> u8 {
+    let _ending = hold_async(&tag).await;
+    0
+}
+
+/// Held at the gate of `tag` asynchronously on the main thread, ignoring cancellation.
+#[buril::tool]
+async fn pt_block_async_main(
+    /// The gate.
+    tag: String,
+) -> u8 {
+    let _ending = hold_async(&tag).await;
+    0
 }
 
 /// Counts its runs in `slot`, on the main thread.
@@ -151,72 +255,74 @@ fn pt_count_main(
     RUNS[slot].fetch_add(1, Ordering::SeqCst) + 1
 }
 
-/// Holds the main thread for `ms` milliseconds, saying when it has started.
+/// On the main thread: when `overrun`, runs until its call's deadline has passed (a tool that
+/// nothing interrupts, run to its end past its deadline); then returns.
 #[buril::tool]
-fn pt_hold_main(
-    /// Milliseconds.
-    ms: u64,
-) -> u64 {
-    HOLDING.store(true, Ordering::SeqCst);
-    thread::sleep(Duration::from_millis(ms));
-    ms
+fn pt_outlast_main(
+    /// Which call.
+    tag: String,
+    /// Whether to run past the deadline.
+    overrun: bool,
+    ctx: &buril::Context,
+) -> bool {
+    record(Event::Entered, &tag);
+    let _ending = Ending(tag);
+    if overrun && let Some(deadline) = ctx.deadline() {
+        while Instant::now() <= deadline {
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+    true
 }
 
-/// Works until cancelled (at most two seconds), then records `tag`.
+/// Works until its call is cancelled or times out (at most `WAIT`), then records that it saw it.
 #[buril::tool(off_thread)]
 fn pt_watch(
-    /// Recorded once the call sees its cancellation.
+    /// Which call.
     tag: String,
     ctx: &buril::Context,
 ) -> Result<u8, ToolError> {
-    STARTED.lock().unwrap().push(tag.clone());
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(2) {
-        if ctx.is_cancelled() {
-            SAW_CANCEL.lock().unwrap().push(tag);
-            // Stop a little later, so that the dispatcher's own verdict comes first.
-            thread::sleep(LINGER);
-            return Err(ToolError::cancelled());
-        }
-        thread::sleep(Duration::from_millis(5));
-    }
-    Ok(0)
+    watch(&tag, ctx)
 }
 
-/// Works on the main thread until cancelled (at most two seconds), then records `tag`.
+/// As `pt_watch`, on the main thread.
 #[buril::tool]
 fn pt_watch_main(
-    /// Recorded once the call sees its cancellation.
+    /// Which call.
     tag: String,
     ctx: &buril::Context,
 ) -> Result<u8, ToolError> {
+    watch(&tag, ctx)
+}
+
+fn watch(tag: &str, ctx: &buril::Context) -> Result<u8, ToolError> {
+    record(Event::Entered, tag);
     let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(2) {
+    while start.elapsed() < WAIT {
         if ctx.is_cancelled() {
-            SAW_CANCEL.lock().unwrap().push(tag);
-            // Stop a little later, so that the dispatcher's own verdict comes first.
-            thread::sleep(LINGER);
+            record(Event::SawCancel, tag);
             return Err(ToolError::cancelled());
         }
-        thread::sleep(Duration::from_millis(5));
+        thread::sleep(Duration::from_millis(1));
     }
     Ok(0)
 }
 
-/// Waits for cancellation asynchronously (at most two seconds), then records `tag`.
+/// Waits for its call's cancellation asynchronously (at most `WAIT`), then records that it saw
+/// it.
 #[buril::tool(off_thread)]
 async fn pt_watch_async(
-    /// Recorded once the call sees its cancellation.
+    /// Which call.
     tag: String,
     ctx: &buril::Context,
 ) -> Result<u8, ToolError> {
+    record(Event::Entered, &tag);
     tokio::select! {
         _ = ctx.cancelled() => {
-            SAW_CANCEL.lock().unwrap().push(tag);
-            tokio::time::sleep(LINGER).await;
+            record(Event::SawCancel, &tag);
             Err(ToolError::cancelled())
         }
-        _ = tokio::time::sleep(Duration::from_secs(2)) => Ok(0),
+        _ = tokio::time::sleep(WAIT) => Ok(0),
     }
 }
 
@@ -235,8 +341,24 @@ fn with_timeout(ms: u64) -> CallOptions {
     CallOptions::new().timeout(Duration::from_millis(ms))
 }
 
+fn with_long_timeout() -> CallOptions {
+    CallOptions::new().timeout(LONG)
+}
+
 fn kind(envelope: &Value) -> &str {
     envelope["type"].as_str().unwrap_or("<ok>")
+}
+
+/// After a call of `tag` timed out: its tool, if it had started by the time the call was
+/// answered, saw the cancellation. (A sync tool whose call reaches it only after the deadline is
+/// skipped, never run, and then there is nothing to see.)
+fn saw_cancel_if_it_ran(tag: &str) {
+    if happened(Event::Entered, tag) {
+        assert!(
+            wait_for(Event::SawCancel, tag),
+            "the tool of `{tag}` never saw its cancellation"
+        );
+    }
 }
 
 #[test]
@@ -265,7 +387,7 @@ fn panicking_sync_tools_answer_panic_and_the_dispatcher_keeps_serving() {
         "the tool `pt_boom_any` panicked: no message"
     );
     // Off the main thread on a worker (a call with a timeout).
-    let outcome = d.invoke_with("pt_boom_fmt", json!({"n": 8}), with_timeout(2000));
+    let outcome = d.invoke_with("pt_boom_fmt", json!({"n": 8}), with_long_timeout());
     assert_eq!(
         outcome.error().unwrap().message(),
         "the tool `pt_boom_fmt` panicked: bad number 8"
@@ -321,53 +443,55 @@ async fn panics_are_contained_in_async_calls_too() {
 }
 
 #[test]
-fn an_off_thread_tool_past_its_timeout_answers_promptly() {
+fn an_off_thread_tool_past_its_timeout_answers_before_it_ends() {
     let d = Dispatcher::builder()
         .timeout(Duration::from_millis(50))
         .build();
-    let start = Instant::now();
-    let envelope = d.call("pt_sleep", json!({"ms": 600}));
-    let elapsed = start.elapsed();
+    let envelope = d.call("pt_block", json!({"tag": "default-off"}));
     assert_eq!(
         envelope,
         json!({
             "ok": false,
             "type": "timeout",
-            "error": "the tool `pt_sleep` did not finish within 50 ms; it was asked to stop and \
+            "error": "the tool `pt_block` did not finish within 50 ms; it was asked to stop and \
                       its result, if any, is discarded"
         })
     );
-    assert!(elapsed < Duration::from_millis(450), "took {elapsed:?}");
-    // A call that fits answers normally.
-    assert_eq!(d.call("pt_sleep", json!({"ms": 1}))["data"]["result"], 1);
-}
-
-#[test]
-fn an_async_tool_past_its_timeout_answers_promptly() {
-    let d = Dispatcher::new();
-    let start = Instant::now();
-    let outcome = d.invoke_with("pt_sleep_async", json!({"ms": 600}), with_timeout(50));
-    assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
-    let outcome2 = d.invoke_with("pt_sleep_async_main", json!({"ms": 600}), with_timeout(50));
-    assert_eq!(outcome2.error_kind(), Some(buril::ErrorKind::Timeout));
-    assert!(
-        start.elapsed() < Duration::from_millis(900),
-        "took {:?}",
-        start.elapsed()
+    answered_while_held("default-off");
+    // A call that ends before a default timeout answers normally (a default no call comes
+    // near, so that this does not depend on how fast the machine is).
+    let roomy = Dispatcher::builder().timeout(LONG).build();
+    assert_eq!(
+        roomy.call("pt_sleep", json!({"ms": 1}))["data"]["result"],
+        1
     );
 }
 
 #[test]
-fn a_main_thread_tool_past_its_timeout_answers_promptly() {
+fn an_async_tool_past_its_timeout_answers_before_it_ends() {
     let d = Dispatcher::new();
-    let start = Instant::now();
-    let outcome = d.invoke_with("pt_sleep_main", json!({"ms": 600}), with_timeout(50));
-    assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
-    assert!(
-        start.elapsed() < Duration::from_millis(450),
-        "took {:?}",
-        start.elapsed()
+    let outcome = d.invoke_with(
+        "pt_block_async",
+        json!({"tag": "async-off"}),
+        with_timeout(50),
     );
+    assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
+    answered_while_held("async-off");
+    let outcome = d.invoke_with(
+        "pt_block_async_main",
+        json!({"tag": "async-main"}),
+        with_timeout(50),
+    );
+    assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
+    answered_while_held("async-main");
+}
+
+#[test]
+fn a_main_thread_tool_past_its_timeout_answers_before_it_ends() {
+    let d = Dispatcher::new();
+    let outcome = d.invoke_with("pt_block_main", json!({"tag": "main"}), with_timeout(50));
+    assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
+    answered_while_held("main");
 }
 
 #[test]
@@ -375,19 +499,14 @@ fn a_queued_main_thread_call_whose_timeout_passes_never_runs() {
     let d = Dispatcher::new();
     let busy = {
         let d = d.clone();
-        thread::spawn(move || d.call("pt_hold_main", json!({"ms": 300})))
+        thread::spawn(move || d.call("pt_block_main", json!({"tag": "hog"})))
     };
-    // Let the long call occupy the main thread first.
-    let start = Instant::now();
-    while !HOLDING.load(Ordering::SeqCst) {
-        assert!(
-            start.elapsed() < Duration::from_secs(2),
-            "the call never started"
-        );
-        thread::sleep(Duration::from_millis(2));
-    }
+    // The long call occupies the main thread first, and keeps it until the test lets it go.
+    assert!(wait_for(Event::Entered, "hog"), "the call never started");
     let outcome = d.invoke_with("pt_count_main", json!({"slot": 0}), with_timeout(40));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
+    assert!(!happened(Event::Ended, "hog"));
+    open("hog");
     assert_eq!(busy.join().unwrap()["ok"], true);
     // The main thread is free again: the next call runs, the timed-out one never did.
     let after = d.call("pt_count_main", json!({"slot": 0}));
@@ -399,45 +518,59 @@ fn a_queued_main_thread_call_whose_timeout_passes_never_runs() {
 #[test]
 fn a_main_thread_call_on_the_main_thread_itself_answers_timeout_when_it_ends_late() {
     let d = Dispatcher::builder().main_thread(MainThread::Host).build();
-    let start = Instant::now();
-    let outcome = d.invoke_with("pt_sleep_main", json!({"ms": 150}), with_timeout(20));
-    // It ran inline (nothing can interrupt it), so it took its full time.
-    assert!(start.elapsed() >= Duration::from_millis(150));
+    let outcome = d.invoke_with(
+        "pt_outlast_main",
+        json!({"tag": "inline-late", "overrun": true}),
+        with_timeout(20),
+    );
+    // It ran inline (nothing can interrupt it): it ran past its deadline to its end, and only
+    // then was the call answered, as a timeout.
+    assert!(happened(Event::Ended, "inline-late"));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
-    let outcome = d.invoke_with("pt_sleep_main", json!({"ms": 1}), with_timeout(2000));
-    assert!(outcome.is_ok());
+    let outcome = d.invoke_with(
+        "pt_outlast_main",
+        json!({"tag": "inline-in-time", "overrun": false}),
+        with_long_timeout(),
+    );
+    assert_eq!(outcome.data(), Some(&json!({"result": true})));
 }
 
 #[test]
 fn timeouts_are_chosen_per_call_then_per_tool_then_default() {
     let d = Dispatcher::builder()
-        .timeout(Duration::from_secs(5))
+        .timeout(LONG)
         .tool_timeout("pt_sleep", Duration::from_millis(40))
+        .tool_timeout("pt_block", Duration::from_millis(40))
         .build();
     assert_eq!(d.timeout_for("pt_sleep"), Some(Duration::from_millis(40)));
-    assert_eq!(d.timeout_for("pt_sleep_main"), Some(Duration::from_secs(5)));
+    assert_eq!(d.timeout_for("pt_sleep_main"), Some(LONG));
     assert_eq!(Dispatcher::new().timeout_for("pt_sleep"), None);
 
-    // The per-tool timeout applies to that tool only.
-    let start = Instant::now();
-    let envelope = d.call("pt_sleep", json!({"ms": 500}));
+    // The per-tool timeout applies to that tool only: a call of it past 40 ms times out, a call
+    // of another tool that runs longer than 40 ms does not.
+    let envelope = d.call("pt_block", json!({"tag": "per-tool"}));
     assert_eq!(kind(&envelope), "timeout");
     assert!(
         envelope["error"].as_str().unwrap().contains("within 40 ms"),
         "{envelope}"
     );
-    assert!(start.elapsed() < Duration::from_millis(400));
+    answered_while_held("per-tool");
     assert_eq!(d.call("pt_sleep_main", json!({"ms": 60}))["ok"], true);
 
     // A per-call timeout overrides the tool's, both ways.
-    let outcome = d.invoke_with("pt_sleep", json!({"ms": 80}), with_timeout(3000));
+    let outcome = d.invoke_with("pt_sleep", json!({"ms": 80}), with_long_timeout());
     assert!(outcome.is_ok(), "{outcome:?}");
-    let outcome = d.invoke_with("pt_sleep_main", json!({"ms": 500}), with_timeout(30));
+    let outcome = d.invoke_with(
+        "pt_block_main",
+        json!({"tag": "per-call"}),
+        with_timeout(30),
+    );
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
     assert!(
         outcome.error().unwrap().message().contains("within 30 ms"),
         "{outcome:?}"
     );
+    answered_while_held("per-call");
 }
 
 #[test]
@@ -445,7 +578,7 @@ fn a_timed_out_tool_sees_its_cancellation() {
     let d = Dispatcher::new();
     let outcome = d.invoke_with("pt_watch", json!({"tag": "sync-off"}), with_timeout(50));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
-    assert!(wait_for_cancel("sync-off"));
+    saw_cancel_if_it_ran("sync-off");
 
     let outcome = d.invoke_with(
         "pt_watch_main",
@@ -453,15 +586,16 @@ fn a_timed_out_tool_sees_its_cancellation() {
         with_timeout(50),
     );
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
-    assert!(wait_for_cancel("sync-main"));
+    saw_cancel_if_it_ran("sync-main");
 
+    // An async tool is always run, even past its deadline, and sees it at once.
     let outcome = d.invoke_with(
         "pt_watch_async",
-        json!({"tag": "async-off"}),
+        json!({"tag": "async-watch"}),
         with_timeout(50),
     );
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
-    assert!(wait_for_cancel("async-off"));
+    assert!(wait_for(Event::SawCancel, "async-watch"));
 
     // Without a timeout nothing is cancelled.
     let token = CancelToken::new();
@@ -471,12 +605,17 @@ fn a_timed_out_tool_sees_its_cancellation() {
     assert!(!token.is_cancelled());
 }
 
-fn cancel_after(ms: u64) -> (CancelToken, thread::JoinHandle<()>) {
+/// A token, and a thread that cancels it once the tool of `tag` has started.
+fn cancel_once_started(tag: &str) -> (CancelToken, thread::JoinHandle<()>) {
     let token = CancelToken::new();
     let handle = {
         let token = token.clone();
+        let tag = tag.to_owned();
         thread::spawn(move || {
-            thread::sleep(Duration::from_millis(ms));
+            assert!(
+                wait_for(Event::Entered, &tag),
+                "the tool of `{tag}` never started"
+            );
             token.cancel();
         })
     };
@@ -492,35 +631,37 @@ fn a_cancel_token_cancels_the_call() {
     let d = Dispatcher::new();
 
     // A main-thread tool that ignores cancellation: the caller stops waiting.
-    let (token, canceller) = cancel_after(40);
-    let start = Instant::now();
+    let (token, canceller) = cancel_once_started("token-main");
     let envelope = d
-        .invoke_with("pt_sleep_main", json!({"ms": 600}), with_cancel(&token))
+        .invoke_with(
+            "pt_block_main",
+            json!({"tag": "token-main"}),
+            with_cancel(&token),
+        )
         .into_envelope();
     assert_eq!(
         envelope,
         json!({"ok": false, "type": "cancelled", "error": "the call was cancelled"})
     );
-    assert!(
-        start.elapsed() < Duration::from_millis(450),
-        "took {:?}",
-        start.elapsed()
-    );
+    answered_while_held("token-main");
     canceller.join().unwrap();
 
     // An off-thread tool that checks its context stops itself.
-    let (token, canceller) = cancel_after(40);
+    let (token, canceller) = cancel_once_started("token-off");
     let outcome = d.invoke_with("pt_watch", json!({"tag": "token-off"}), with_cancel(&token));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Cancelled));
-    assert!(saw_cancel("token-off"));
+    assert!(wait_for(Event::SawCancel, "token-off"));
     canceller.join().unwrap();
 
-    // An async tool.
-    let (token, canceller) = cancel_after(40);
-    let start = Instant::now();
-    let outcome = d.invoke_with("pt_sleep_async", json!({"ms": 600}), with_cancel(&token));
+    // An async tool that ignores cancellation.
+    let (token, canceller) = cancel_once_started("token-async");
+    let outcome = d.invoke_with(
+        "pt_block_async",
+        json!({"tag": "token-async"}),
+        with_cancel(&token),
+    );
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Cancelled));
-    assert!(start.elapsed() < Duration::from_millis(450));
+    answered_while_held("token-async");
     canceller.join().unwrap();
 
     // A token cancelled before the call: the tool never starts.
@@ -528,48 +669,49 @@ fn a_cancel_token_cancels_the_call() {
     token.cancel();
     let outcome = d.invoke_with("pt_count_main", json!({"slot": 1}), with_cancel(&token));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Cancelled));
-    // Give a wrongly queued call time to run, then check it did not.
-    thread::sleep(Duration::from_millis(700));
-    assert_eq!(RUNS[1].load(Ordering::SeqCst), 0);
+    // Main-thread calls run in the order they were queued: had the cancelled call been queued
+    // and run, it would have run before this one, which would count 2.
+    let after = d.call("pt_count_main", json!({"slot": 1}));
+    assert_eq!(after, json!({"ok": true, "data": {"result": 1}}));
+    assert_eq!(RUNS[1].load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn async_calls_time_out_and_cancel_too() {
     let d = Dispatcher::new();
     for name in [
-        "pt_sleep",
-        "pt_sleep_main",
-        "pt_sleep_async",
-        "pt_sleep_async_main",
+        "pt_block",
+        "pt_block_main",
+        "pt_block_async",
+        "pt_block_async_main",
     ] {
-        let start = Instant::now();
+        let tag = format!("async-call-{name}");
         let outcome = d
-            .invoke_async(name, json!({"ms": 600}), with_timeout(50))
+            .invoke_async(name, json!({"tag": tag}), with_timeout(50))
             .await;
         assert_eq!(
             outcome.error_kind(),
             Some(buril::ErrorKind::Timeout),
             "{name}"
         );
-        assert!(
-            start.elapsed() < Duration::from_millis(450),
-            "{name}: {:?}",
-            start.elapsed()
-        );
+        answered_while_held(&tag);
     }
     let outcome = d
         .invoke_async("pt_watch", json!({"tag": "async-call"}), with_timeout(50))
         .await;
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
-    assert!(wait_for_cancel("async-call"));
+    saw_cancel_if_it_ran("async-call");
 
-    let (token, canceller) = cancel_after(40);
-    let start = Instant::now();
+    let (token, canceller) = cancel_once_started("async-call-cancelled");
     let outcome = d
-        .invoke_async("pt_sleep_async", json!({"ms": 600}), with_cancel(&token))
+        .invoke_async(
+            "pt_block_async",
+            json!({"tag": "async-call-cancelled"}),
+            with_cancel(&token),
+        )
         .await;
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Cancelled));
-    assert!(start.elapsed() < Duration::from_millis(450));
+    answered_while_held("async-call-cancelled");
     canceller.join().unwrap();
 }
 
@@ -583,20 +725,20 @@ fn async_calls_need_no_timer_from_the_callers_executor() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        for name in ["pt_sleep", "pt_sleep_async", "pt_sleep_main"] {
-            let start = Instant::now();
+        for name in ["pt_block", "pt_block_async", "pt_block_main"] {
+            let tag = format!("no-timer-{name}");
             let outcome = d
-                .invoke_async(name, json!({"ms": 600}), with_timeout(50))
+                .invoke_async(name, json!({"tag": tag}), with_timeout(50))
                 .await;
             assert_eq!(
                 outcome.error_kind(),
                 Some(buril::ErrorKind::Timeout),
                 "{name}"
             );
-            assert!(start.elapsed() < Duration::from_millis(450), "{name}");
+            answered_while_held(&tag);
         }
         let outcome = d
-            .invoke_async("pt_echo", json!({"n": 7}), with_timeout(5_000))
+            .invoke_async("pt_echo", json!({"n": 7}), with_long_timeout())
             .await;
         assert!(outcome.is_ok(), "{outcome:?}");
 
@@ -604,40 +746,36 @@ fn async_calls_need_no_timer_from_the_callers_executor() {
         let call = d.invoke_async(
             "pt_watch",
             json!({"tag": "dropped-call"}),
-            with_timeout(5_000),
+            with_long_timeout(),
         );
         let mut call = Box::pin(call);
         let waker = std::task::Waker::noop();
         let mut cx = std::task::Context::from_waker(waker);
         assert!(call.as_mut().poll(&mut cx).is_pending());
         // Once the tool runs (a call dropped before its tool starts never runs it).
-        let start = Instant::now();
-        while !STARTED.lock().unwrap().iter().any(|t| t == "dropped-call") {
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "the tool never started"
-            );
-            thread::sleep(Duration::from_millis(2));
-        }
+        assert!(
+            wait_for(Event::Entered, "dropped-call"),
+            "the tool never started"
+        );
         drop(call);
     });
-    assert!(wait_for_cancel("dropped-call"));
+    assert!(wait_for(Event::SawCancel, "dropped-call"));
 }
 
 #[test]
-
 fn a_timeout_does_not_cancel_the_callers_token() {
     let d = Dispatcher::new();
     let session = CancelToken::new();
     let options = CallOptions::new()
         .timeout(Duration::from_millis(30))
         .cancel(session.clone());
-    let outcome = d.invoke_with("pt_sleep", json!({"ms": 300}), options);
+    let outcome = d.invoke_with("pt_block", json!({"tag": "session"}), options);
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
     assert!(
         !session.is_cancelled(),
         "the caller's token was cancelled by a timeout"
     );
+    answered_while_held("session");
     let outcome = d.invoke_with("pt_echo", json!({"n": 5}), with_cancel(&session));
     assert!(outcome.is_ok(), "{outcome:?}");
 }

@@ -446,9 +446,12 @@ fn the_mcp_server_survives_huge_deep_truncated_and_batched_frames() {
 
 #[test]
 fn a_client_that_disconnects_mid_call_ends_the_stdio_session_cleanly() {
+    // The longest the test waits for an event that must come. The call below would last an
+    // hour, and its timeout too: a server that waited for it would not end within this.
+    const WAIT: Duration = Duration::from_secs(60);
     let dir = TempDir::new().unwrap();
     let mut child = Command::new(harness::fixture_binary())
-        .args(["serve", "--timeout", "30"])
+        .args(["serve", "--timeout", "3600"])
         .current_dir(dir.path())
         .env("RUST_BACKTRACE", "0")
         .stdin(Stdio::piped())
@@ -471,28 +474,62 @@ fn a_client_that_disconnects_mid_call_ends_the_stdio_session_cleanly() {
     assert!(line.contains("serverInfo"), "{line}");
     send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
     send(
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fixture_sleep","arguments":{"ms":20000}}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fixture_sleep","arguments":{"ms":3600000}}}"#,
     );
-    std::thread::sleep(Duration::from_millis(300));
-    // The client goes away mid-call: both pipes close.
+    // Mid-call: asked through another call, the server says the sleep has started. A thread
+    // reads its answers and, once it has that one, lets the output pipe go.
+    let (answers, answered) = mpsc::channel::<Value>();
+    let reader = std::thread::spawn(move || {
+        for line in stdout.lines() {
+            let Ok(line) = line else { return false };
+            let Ok(answer) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            let started = answer["result"]["structuredContent"]["sleeps_started"] == 1;
+            if answers.send(answer).is_err() || started {
+                return started;
+            }
+        }
+        false
+    });
+    let mut id = 1;
+    loop {
+        id += 1;
+        send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"fixture_stats","arguments":{{}}}}}}"#
+        ));
+        let answer = loop {
+            let answer = answered
+                .recv_timeout(WAIT)
+                .expect("the server did not answer fixture_stats");
+            if answer["id"] == id {
+                break answer;
+            }
+        };
+        if answer["result"]["structuredContent"]["sleeps_started"] == 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(reader.join().unwrap(), "the reader stopped early");
+    // The client goes away mid-call: both pipes close (the reader has let its own go).
     drop(stdin);
-    drop(stdout);
     let start = std::time::Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(15),
-            "the server did not end after its client left"
-        );
-        std::thread::sleep(Duration::from_millis(50));
+        if start.elapsed() >= WAIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the server did not end after its client left");
+        }
+        std::thread::sleep(Duration::from_millis(10));
     };
     assert!(
         status.code().is_some(),
         "the server died by a signal: {status}"
     );
-    assert!(start.elapsed() < Duration::from_secs(15));
 }
 
 #[test]

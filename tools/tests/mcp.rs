@@ -359,11 +359,11 @@ fn typescript_client_makes_100_concurrent_calls_over_stdio() {
 }
 
 /// The client gives up on a 30 s call after 0.3 s; `notifications/cancelled` reaches the
-/// tool, which sees its context cancelled before its deadline.
+/// tool, which sees its context cancelled before its deadline (the fixture counts only those,
+/// so the count shows the call was cancelled, not that it ran its 30 s).
 fn check_cancel(report: &Value) {
     assert_eq!(report["gave_up"], true, "{report}");
     assert_eq!(report["stats"]["sleeps_cancelled"], 1, "{report}");
-    assert!(report["seconds"].as_f64().unwrap() < 20.0, "{report}");
 }
 
 #[test]
