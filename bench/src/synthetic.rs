@@ -122,21 +122,12 @@ pub fn sources(n: usize) -> Vec<buril_codegen::ToolSource> {
                 },
                 "required": ["done", "items", "elapsed"]
             });
-            buril_codegen::ToolSource {
-                name: name(i),
-                description: format!("Runs synthetic tool number {i}."),
-                family: family(i),
-                aliases: Vec::new(),
-                input_schema: input,
-                output_schema: output,
-                dangerous: false,
-                off_thread: true,
-                title: None,
-                read_only: Some(i % 2 == 0),
-                destructive: None,
-                idempotent: None,
-                open_world: None,
-            }
+            let mut source = buril_codegen::ToolSource::new(name(i), input, output);
+            source.meta.description = format!("Runs synthetic tool number {i}.").into();
+            source.meta.family = family(i).into();
+            source.meta.off_thread = true;
+            source.meta.annotations.read_only = Some(i % 2 == 0);
+            source
         })
         .collect()
 }

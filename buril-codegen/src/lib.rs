@@ -9,19 +9,15 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+mod collections;
 pub mod csharp;
 mod generator;
 pub mod ir;
+mod metadata_hash;
 pub mod skills;
 mod source;
 pub mod typescript;
 pub mod writer;
-
-/// The lookup tables of normalisation and the writers: hash maps with a fast, fixed hasher (the
-/// keys are the registry's own names; with thousands of tools SipHash was 8% of generation).
-pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
-/// See [`HashMap`].
-pub(crate) type HashSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
 
 pub use csharp::CSharp;
 pub use generator::{Error, FileState, Generator, Report};

@@ -43,7 +43,10 @@ impl LanguageWriter for Skills {
     fn write(&self, api: &Api) -> Result<Vec<GeneratedFile>, WriterError> {
         let mut families: BTreeMap<&str, Vec<&ToolDef>> = BTreeMap::new();
         for tool in &api.tools {
-            families.entry(tool.family.as_str()).or_default().push(tool);
+            families
+                .entry(tool.meta.family.as_ref())
+                .or_default()
+                .push(tool);
         }
         let mut files = Vec::new();
         for (family, tools) in families {
@@ -72,8 +75,8 @@ impl Skills {
             .map(|t| {
                 format!(
                     "{}: {}",
-                    t.name,
-                    lowercase_first(&first_sentence(&t.description))
+                    t.meta.name,
+                    lowercase_first(&first_sentence(&t.meta.description))
                 )
             })
             .collect();
@@ -111,24 +114,24 @@ impl Skills {
     }
 
     fn tool(&self, api: &Api, tool: &ToolDef, out: &mut String) {
-        out.push_str(&format!("## `{}`\n\n", tool.name));
-        out.push_str(&markdown_text(&tool.description));
+        let meta = &tool.meta;
+        out.push_str(&format!("## `{}`\n\n", meta.name));
+        out.push_str(&markdown_text(&meta.description));
         out.push_str("\n\n");
         let mut notes = Vec::new();
-        if tool.dangerous {
+        if meta.dangerous {
             notes.push("dangerous: off until the host enables it".to_owned());
         }
-        if tool.read_only == Some(true) {
+        if meta.annotations.read_only == Some(true) {
             notes.push("read-only".to_owned());
         }
-        if tool.destructive == Some(true) {
+        if meta.annotations.destructive == Some(true) {
             notes.push("destructive".to_owned());
         }
-        if !tool.aliases.is_empty() {
+        if !meta.aliases.is_empty() {
             notes.push(format!(
                 "formerly {}",
-                tool.aliases
-                    .iter()
+                meta.alias_names()
                     .map(|a| format!("`{a}`"))
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -137,7 +140,7 @@ impl Skills {
         if !notes.is_empty() {
             out.push_str(&format!("*{}*\n\n", notes.join("; ")));
         }
-        match api.types.get(&tool.input) {
+        match api.types.get(&tool.input_type) {
             Some(TypeDef::Struct(input)) if !input.fields.is_empty() => {
                 out.push_str("Parameters:\n\n");
                 for field in &input.fields {
@@ -147,7 +150,7 @@ impl Skills {
             }
             _ => out.push_str("Parameters: none.\n\n"),
         }
-        if let Some(TypeDef::Struct(output)) = api.types.get(&tool.output)
+        if let Some(TypeDef::Struct(output)) = api.types.get(&tool.output_type)
             && !output.fields.is_empty()
         {
             let fields: Vec<String> = output
@@ -160,7 +163,7 @@ impl Skills {
         out.push_str(&format!(
             "```sh\n{} call {} '{}'\n```\n",
             self.command,
-            tool.name,
+            meta.name,
             example_input(api, tool).replace('\'', "'\\''")
         ));
     }
@@ -226,7 +229,7 @@ fn type_name(api: &Api, ty: &TypeRef) -> String {
 /// An input with every required property, filled with placeholder values.
 fn example_input(api: &Api, tool: &ToolDef) -> String {
     let mut parts = Vec::new();
-    if let Some(TypeDef::Struct(input)) = api.types.get(&tool.input) {
+    if let Some(TypeDef::Struct(input)) = api.types.get(&tool.input_type) {
         for field in input.fields.iter().filter(|f| f.required) {
             parts.push(format!(
                 "\"{}\": {}",

@@ -109,7 +109,7 @@ fn the_hash_changes_with_the_metadata() {
     };
     let sources = ToolSource::from_registry(buril::registry());
     let mut changed = sources.clone();
-    changed[0].description.push_str(" More.");
+    changed[0].meta.description.to_mut().push_str(" More.");
     assert_eq!(header(sources.clone()), header(sources.clone()));
     assert_ne!(header(sources), header(changed));
 }

@@ -16,14 +16,14 @@ fn every_tool_has_input_and_output_structs() {
     assert!(api.tools.len() >= 35 + 12, "{}", api.tools.len());
     for tool in &api.tools {
         assert!(
-            matches!(api.types.get(&tool.input), Some(TypeDef::Struct(_))),
+            matches!(api.types.get(&tool.input_type), Some(TypeDef::Struct(_))),
             "{}",
-            tool.name
+            tool.meta.name
         );
         assert!(
-            matches!(api.types.get(&tool.output), Some(TypeDef::Struct(_))),
+            matches!(api.types.get(&tool.output_type), Some(TypeDef::Struct(_))),
             "{}",
-            tool.name
+            tool.meta.name
         );
     }
 }
@@ -82,10 +82,10 @@ fn a_collision_is_reported_not_resolved() {
     let mut sources = ToolSource::from_registry(buril::registry());
     let mut clone = sources
         .iter()
-        .find(|s| s.name == "zoo_shape")
+        .find(|s| s.meta.name == "zoo_shape")
         .unwrap()
         .clone();
-    clone.name = "zoo_shape_other".into();
+    clone.meta.name = "zoo_shape_other".into();
     // Same type name, different shape.
     clone.input_schema["$defs"]["Shape"] = serde_json::json!({"type": "string", "enum": ["a"]});
     sources.push(clone);

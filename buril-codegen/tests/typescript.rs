@@ -106,16 +106,16 @@ fn the_generated_code_has_no_any_and_no_injected_tags() {
     // Block tags: only the `@deprecated` the writer puts on aliases: their `toolAliases`
     // entries and their functions (`switch` is reserved: `switch_`).
     let mut aliases = BTreeSet::new();
-    for alias in sources.iter().flat_map(|s| s.aliases.iter()) {
+    for alias in sources.iter().flat_map(|s| s.meta.alias_names()) {
         let function = buril_codegen::ir::camel_case(alias);
         aliases.insert(format!("{function}_"));
         aliases.insert(function);
-        aliases.insert(alias.clone());
+        aliases.insert(alias.to_owned());
     }
     let mut linkable: BTreeSet<String> = api(&sources).types.into_keys().collect();
     linkable.extend(["BurilToolError".to_owned(), "ErrorType".to_owned()]);
     for tool in &sources {
-        let function = buril_codegen::ir::camel_case(&tool.name);
+        let function = buril_codegen::ir::camel_case(&tool.meta.name);
         linkable.insert(format!("{function}_"));
         linkable.insert(function);
     }
@@ -144,7 +144,7 @@ fn the_generated_code_has_no_any_and_no_injected_tags() {
         links > sources.len(),
         "the writer's own links were not found"
     );
-    let alias_count = sources.iter().map(|s| s.aliases.len()).sum::<usize>();
+    let alias_count = sources.iter().map(|s| s.meta.aliases.len()).sum::<usize>();
     assert_eq!(deprecated, alias_count * 2, "{docs:?}");
 }
 
@@ -162,12 +162,12 @@ fn samples_source() -> (String, Vec<(String, Value)>) {
         let tool = api
             .tools
             .iter()
-            .find(|t| t.name == sample.tool)
+            .find(|t| t.meta.name == sample.tool)
             .expect("the sample's tool is generated");
         let ty = if sample.side == "input" {
-            &tool.input
+            &tool.input_type
         } else {
-            &tool.output
+            &tool.output_type
         };
         let json = serde_json::to_string_pretty(&sample.value).expect("JSON");
         source.push_str(&format!("const s{i}: T.{ty} = {json};\n"));
@@ -480,22 +480,23 @@ fn hostile_names_and_descriptions_compile_and_embed_unchanged() {
         serde_json::from_str(&folder.node("out/print.js", &[])).expect("node prints JSON");
     let printed_tools = printed["tools"].as_array().expect("tools");
     let mut sorted: Vec<&ToolSource> = sources.iter().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    sorted.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
     assert_eq!(printed_tools.len(), sorted.len());
     for (source, tool) in sorted.iter().zip(printed_tools) {
-        assert_eq!(tool["name"], json!(source.name));
+        let meta = &source.meta;
+        assert_eq!(tool["name"], json!(meta.name));
         assert_eq!(
             tool["description"],
-            json!(source.description),
+            json!(meta.description),
             "{}",
-            source.name
+            meta.name
         );
         assert_eq!(
             tool.get("title"),
-            source.title.as_ref().map(|t| json!(t)).as_ref()
+            meta.annotations.title.as_ref().map(|t| json!(t)).as_ref()
         );
-        same_json(&source.name, &source.input_schema, &tool["inputSchema"]);
-        same_json(&source.name, &source.output_schema, &tool["outputSchema"]);
+        same_json(&meta.name, &source.input_schema, &tool["inputSchema"]);
+        same_json(&meta.name, &source.output_schema, &tool["outputSchema"]);
     }
     let hostile = printed_tools
         .iter()
@@ -579,10 +580,10 @@ fn name_collisions_are_errors_never_renames() {
     assert!(message.contains("`ShapeCircle`"), "{message}");
     // An alias's function and a tool's function, and an alias naming another tool.
     let mut aliased = plain("scene_open");
-    aliased.aliases = vec!["scene_load".into()];
+    aliased.meta.aliases = vec!["scene_load".into()].into();
     let message = writer_error(&[aliased.clone(), plain("scene_load_")]);
     assert!(message.contains("`sceneLoad`"), "{message}");
-    aliased.aliases = vec!["scene_close".into()];
+    aliased.meta.aliases = vec!["scene_close".into()].into();
     let message = writer_error(&[aliased, plain("scene_close")]);
     assert!(message.contains("`scene_close`"), "{message}");
     // A name that cannot become an identifier.

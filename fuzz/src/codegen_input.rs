@@ -27,24 +27,15 @@ pub fn tool_from(data: &[u8]) -> ToolSource {
             "required": [property]
         })
     });
-    let family = name.split('_').next().unwrap_or_default().to_owned();
-    ToolSource {
-        name: name.clone(),
-        description: description.clone(),
-        family,
-        aliases: vec![format!("{name}_old")],
-        input_schema,
-        output_schema: json!({
-            "type": "object",
-            "properties": {"echo": {"type": "string", "description": description}},
-            "required": ["echo"]
-        }),
-        dangerous: false,
-        off_thread: true,
-        title: Some(property_description),
-        read_only: None,
-        destructive: None,
-        idempotent: None,
-        open_world: None,
-    }
+    let output_schema = json!({
+        "type": "object",
+        "properties": {"echo": {"type": "string", "description": description}},
+        "required": ["echo"]
+    });
+    let mut source = ToolSource::new(name.clone(), input_schema, output_schema);
+    source.meta.description = description.into();
+    source.meta.aliases = vec![format!("{name}_old").into()].into();
+    source.meta.off_thread = true;
+    source.meta.annotations.title = Some(property_description.into());
+    source
 }

@@ -1,78 +1,28 @@
 //! `Buril.Client.cs`: the typed methods of `BurilClient`, one per tool and one per deprecated
-//! alias (marked `[Obsolete]`, calling the tool by its current name).
+//! alias (marked `[Obsolete]`, calling the tool by its current name), as the plan names them.
 
-use crate::ir::{Api, TypeDef, pascal_case};
-use crate::writer::{SourceWriter, WriterError};
-
-use super::names::{CLIENT_MEMBERS, Members, OBJECT_MEMBERS, What, check_type_name, identifier};
-use super::text::{Code, code, string_literal, summary};
-
-/// A method of the client.
-struct Method {
-    name: String,
-    tool: usize,
-    /// The alias it stands for, if it is a deprecated name.
-    alias: Option<String>,
-}
-
-/// Names the client's methods, failing on any clash.
-fn methods(api: &Api) -> Result<Vec<Method>, WriterError> {
-    let mut members = Members::new("BurilClient");
-    for name in CLIENT_MEMBERS.iter().chain(OBJECT_MEMBERS) {
-        if *name != "BurilClient" {
-            members.add(name, What::ClientItself)?;
-        }
-    }
-    let mut out = Vec::new();
-    for (index, tool) in api.tools.iter().enumerate() {
-        let what = What::ToolMethod(&tool.name);
-        check_type_name(&tool.pascal, what)?;
-        members.add(&tool.pascal, what)?;
-        out.push(Method {
-            name: tool.pascal.clone(),
-            tool: index,
-            alias: None,
-        });
-        for alias in &tool.aliases {
-            let name = pascal_case(alias);
-            check_type_name(&name, What::AliasMethod(alias))?;
-            members.add(
-                &name,
-                What::Alias {
-                    alias,
-                    tool: &tool.name,
-                },
-            )?;
-            out.push(Method {
-                name,
-                tool: index,
-                alias: Some(alias.clone()),
-            });
-        }
-    }
-    Ok(out)
-}
-
-/// Checks the client's method names.
-pub(crate) fn check(api: &Api) -> Result<(), WriterError> {
-    methods(api).map(|_| ())
-}
+use super::doc::{Code, code, summary};
+use super::identifiers::identifier;
+use super::literal::string_literal;
+use super::plan::CSharpPlan;
+use crate::ir::{Api, TypeDef};
+use crate::writer::SourceWriter;
 
 /// Writes the client's typed methods.
-pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), WriterError> {
-    let methods = methods(api)?;
+pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_>) {
     w.line("public sealed partial class BurilClient");
     w.line("{");
     w.indent();
-    for (index, method) in methods.iter().enumerate() {
+    for (index, method) in plan.methods.iter().enumerate() {
         if index > 0 {
             w.blank();
         }
-        let tool = &api.tools[method.tool];
-        let input = identifier(&tool.input);
-        let output = identifier(&tool.output);
+        let tool = method.tool;
+        let meta = &tool.meta;
+        let input = identifier(&tool.input_type);
+        let output = identifier(&tool.output_type);
         let name = identifier(&method.name);
-        let input_optional = match api.types.get(&tool.input) {
+        let input_optional = match api.types.get(&tool.input_type) {
             Some(TypeDef::Struct(def)) => def.fields.iter().all(|f| !f.required),
             _ => false,
         };
@@ -81,9 +31,9 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), Writer
         } else {
             format!("{input} input")
         };
-        match &method.alias {
+        match method.alias {
             None => {
-                summary(w, Code(&tool.name), Some(&tool.description));
+                summary(w, Code(&meta.name), Some(&meta.description));
                 w.line_fmt(format_args!(
                     "/// <param name=\"input\">The input{}.</param>",
                     if input_optional {
@@ -99,14 +49,14 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), Writer
                 w.indent();
                 w.line_fmt(format_args!(
                     "return Call<{output}>({}, input);",
-                    string_literal(&tool.name)
+                    string_literal(&meta.name)
                 ));
             }
             Some(alias) => {
                 w.line_fmt(format_args!(
                     "/// <summary>Deprecated: {} is a former name of {}; call <see cref=\"{}\"/>.</summary>",
                     code(alias),
-                    code(&tool.name),
+                    code(&meta.name),
                     identifier(&tool.pascal)
                 ));
                 w.line("/// <param name=\"input\">The input.</param>");
@@ -115,7 +65,7 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), Writer
                     "[global::System.Obsolete({})]",
                     string_literal(&format!(
                         "`{alias}` was renamed: use {} (`{}`)",
-                        tool.pascal, tool.name
+                        tool.pascal, meta.name
                     ))
                 ));
                 w.line_fmt(format_args!("public {output} {name}({parameter})"));
@@ -129,5 +79,4 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api) -> Result<(), Writer
     }
     w.dedent();
     w.line("}");
-    Ok(())
 }

@@ -13,26 +13,33 @@
 //!   string enums, tagged unions (an abstract base, a class per variant and a converter) and
 //!   untagged unions (the JSON value and typed accessors).
 //!
-//! Integers beyond 32 bits are `System.Numerics.BigInteger` (the top of `Buril.Types.cs` says why). Names
-//! that would clash are reported as [`WriterError`]s; nothing is renamed silently except a
-//! property named like its class or an `object` member, which gets a trailing `_`.
+//! Integers beyond 32 bits are `System.Numerics.BigInteger` (the top of `Buril.Types.cs` says
+//! why). Every name is decided before anything is written (`plan.rs`), as the TypeScript writer
+//! does: names that would clash are reported as [`WriterError`]s; nothing is renamed silently
+//! except a property named like its class or an `object` member, which gets a trailing `_`.
+//!
+//! `Buril.Runtime.cs` is a C# file of this crate, `runtime/csharp/Buril.Runtime.cs`, written
+//! out after the header as it is.
 
+mod classes;
 mod client;
-mod names;
+mod doc;
+mod error;
+mod identifiers;
+mod literal;
+mod name_tables;
+mod plan;
+mod properties;
 mod runtime;
-mod text;
 mod tools;
+mod type_refs;
 mod types;
+mod unions;
 
-use crate::HashMap;
-
-use crate::ir::{Api, TypeDef};
+use self::error::LANGUAGE;
+use self::plan::CSharpPlan;
+use crate::ir::Api;
 use crate::writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError, header_lines};
-
-use names::{TypeNames, What};
-
-/// The language's name in errors.
-const LANGUAGE: &str = "C#";
 
 /// The namespace of everything generated.
 pub const NAMESPACE: &str = "Buril.Generated";
@@ -47,13 +54,12 @@ impl LanguageWriter for CSharp {
     }
 
     fn write(&self, api: &Api) -> Result<Vec<GeneratedFile>, WriterError> {
-        check_type_names(api)?;
-        client::check(api)?;
+        let plan = CSharpPlan::new(api)?;
 
         let mut files = Vec::new();
 
         let mut w = file(api, &[], 1024);
-        client::write_client(&mut w, api)?;
+        client::write_client(&mut w, api, &plan);
         files.push(finish(w, "csharp/Buril.Client.cs"));
 
         let mut w = SourceWriter::new("    ");
@@ -68,11 +74,11 @@ impl LanguageWriter for CSharp {
         });
 
         let mut w = file(api, &[], 4096);
-        tools::write_tools(&mut w, api)?;
+        tools::write_tools(&mut w, api, &plan);
         files.push(finish(w, "csharp/Buril.Tools.cs"));
 
         let mut w = file(api, types::PREAMBLE, 4096);
-        types::write_types(&mut w, api, &fallback_summaries(api))?;
+        types::write_types(&mut w, api, &plan)?;
         files.push(finish(w, "csharp/Buril.Types.cs"));
 
         files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -114,68 +120,15 @@ fn finish(mut w: SourceWriter, path: &str) -> GeneratedFile {
     }
 }
 
-/// Takes every generated type name, failing on a clash with another or with the runtime.
-fn check_type_names(api: &Api) -> Result<(), WriterError> {
-    let mut names = TypeNames::with_runtime();
-    for def in api.types.values() {
-        let name = def.name();
-        match def {
-            TypeDef::Struct(_) => names.add(name, What::Class(name))?,
-            TypeDef::Enum(_) => names.add(name, What::Enum(name))?,
-            TypeDef::TaggedUnion(union) => {
-                names.add(name, What::TaggedUnion(name))?;
-                names.add(types::converter_name(name), What::Converter(name))?;
-                for variant in &union.variants {
-                    names.add(
-                        variant.name.as_str(),
-                        What::Variant {
-                            tag: &variant.tag_value,
-                            union: name,
-                        },
-                    )?;
-                }
-            }
-            TypeDef::Untagged(_) => {
-                names.add(name, What::Union(name))?;
-                names.add(types::converter_name(name), What::Converter(name))?;
-            }
-        }
-    }
-    for tool in &api.tools {
-        names.add(tools::tool_class(tool), What::ToolClass(&tool.name))?;
-    }
-    Ok(())
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Summaries for types without a description: the inputs and outputs of the tools.
-fn fallback_summaries(api: &Api) -> HashMap<&str, Fallback<'_>> {
-    let mut out = HashMap::with_capacity_and_hasher(2 * api.tools.len(), Default::default());
-    for tool in &api.tools {
-        out.insert(tool.input.as_str(), Fallback::Input(&tool.name));
-        out.insert(tool.output.as_str(), Fallback::Output(&tool.name));
-    }
-    out
-}
-
-/// The summary of a tool's input or output type, by the tool's wire name; worded as it is
-/// written.
-#[derive(Clone, Copy)]
-pub(crate) enum Fallback<'a> {
-    /// "The input of `tool`."
-    Input(&'a str),
-    /// "What `tool` answers."
-    Output(&'a str),
-}
-
-impl std::fmt::Display for Fallback<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fallback::Input(tool) => write!(f, "The input of {}.", text::Code(tool)),
-            Fallback::Output(tool) => write!(
-                f,
-                "What {} answers (the envelope's <c>data</c>).",
-                text::Code(tool)
-            ),
-        }
+    /// The runtime file is in the namespace of everything generated, block-scoped.
+    #[test]
+    fn the_runtime_is_in_the_namespace() {
+        let opening = format!("\nnamespace {NAMESPACE}\n{{\n");
+        assert_eq!(runtime::RUNTIME.matches(&opening).count(), 1);
+        assert!(runtime::RUNTIME.ends_with("\n}\n"));
     }
 }

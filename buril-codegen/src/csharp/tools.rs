@@ -1,45 +1,41 @@
 //! `Buril.Tools.cs`: one abstract `ITool` class per tool, for the editor side to implement, and
 //! the catalog of every tool.
 
+use super::doc::{Code, code, remarks, summary};
+use super::identifiers::{Ident, identifier};
+use super::literal::{Literal, string_literal};
+use super::plan::CSharpPlan;
 use crate::ir::{Api, ToolDef};
-use crate::writer::{SourceWriter, WriterError};
-
-use super::names::{Ident, identifier};
-use super::text::{Code, Literal, code, remarks, string_literal, summary};
-
-/// The abstract tool class of a tool.
-pub(crate) fn tool_class(tool: &ToolDef) -> String {
-    format!("{}Tool", tool.pascal)
-}
+use crate::writer::SourceWriter;
 
 /// Writes the tool classes and the catalog.
-pub(crate) fn write_tools(w: &mut SourceWriter, api: &Api) -> Result<(), WriterError> {
-    for tool in &api.tools {
-        write_tool(w, tool);
+pub(crate) fn write_tools(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_>) {
+    for (tool, class) in api.tools.iter().zip(&plan.tool_classes) {
+        write_tool(w, tool, class);
         w.blank();
     }
-    write_catalog(w, api);
-    Ok(())
+    write_catalog(w, api, plan);
 }
 
-fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
-    let class = identifier(&tool_class(tool));
-    let input = identifier(&tool.input);
-    let output = identifier(&tool.output);
-    summary(w, Code(&tool.name), Some(&tool.description));
+/// Writes the abstract class `class` of one tool (a checked identifier, from the plan).
+fn write_tool(w: &mut SourceWriter, tool: &ToolDef, class: &str) {
+    let meta = &tool.meta;
+    let input = identifier(&tool.input_type);
+    let output = identifier(&tool.output_type);
+    summary(w, Code(&meta.name), Some(&meta.description));
     let mut notes = vec![format!(
         "The tool {}. Subclass it and implement <see cref=\"Execute\"/>; <see cref=\"Run\"/> reads the input and wraps the output in the envelope.",
-        Code(&tool.name)
+        Code(&meta.name)
     )];
-    if tool.dangerous {
+    if meta.dangerous {
         notes.push("Dangerous: it stays off until a host enables it.".to_owned());
     }
-    if !tool.aliases.is_empty() {
-        let aliases: Vec<String> = tool.aliases.iter().map(|a| code(a)).collect();
+    if !meta.aliases.is_empty() {
+        let aliases: Vec<String> = meta.alias_names().map(code).collect();
         notes.push(format!("Deprecated former names: {}.", aliases.join(", ")));
     }
     remarks(w, &notes);
-    if tool.off_thread {
+    if meta.off_thread {
         w.line("[OffThreadAttribute]");
     }
     w.line_fmt(format_args!(
@@ -48,17 +44,21 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
     w.line("{");
     w.indent();
     let constants = [
-        ("ToolName", "The wire name.", &tool.name),
-        ("ToolDescription", "The description.", &tool.description),
+        ("ToolName", "The wire name.", meta.name.as_ref()),
+        (
+            "ToolDescription",
+            "The description.",
+            meta.description.as_ref(),
+        ),
         (
             "InputSchema",
             "The JSON Schema of the input, as JSON text.",
-            &tool.input_schema_json,
+            tool.input_schema_json.as_str(),
         ),
         (
             "OutputSchema",
             "The JSON Schema of the output (the envelope's <c>data</c>), as JSON text.",
-            &tool.output_schema_json,
+            tool.output_schema_json.as_str(),
         ),
     ];
     for (name, doc, value) in constants {
@@ -116,7 +116,8 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef) {
     w.line("}");
 }
 
-fn write_catalog(w: &mut SourceWriter, api: &Api) {
+/// Writes `BurilCatalog`: every tool's metadata, and lookup by name or alias.
+fn write_catalog(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_>) {
     w.line("/// <summary>Every tool of these bindings, sorted by name.</summary>");
     w.line("public static partial class BurilCatalog");
     w.line("{");
@@ -124,30 +125,30 @@ fn write_catalog(w: &mut SourceWriter, api: &Api) {
     w.line("private static readonly BurilToolInfo[] tools = new BurilToolInfo[]");
     w.line("{");
     w.indent();
-    for tool in &api.tools {
-        let class = identifier(&tool_class(tool));
+    for (tool, class) in api.tools.iter().zip(&plan.tool_classes) {
+        let meta = &tool.meta;
         w.line("new BurilToolInfo(");
         w.indent();
         w.line_fmt(format_args!("{class}.ToolName,"));
-        match &tool.title {
+        match &meta.annotations.title {
             Some(title) => w.line_fmt(format_args!("{},", Literal(title))),
             None => w.line("null,"),
         };
         w.line_fmt(format_args!("{class}.ToolDescription,"));
-        w.line_fmt(format_args!("{},", Literal(&tool.family)));
-        if tool.aliases.is_empty() {
+        w.line_fmt(format_args!("{},", Literal(&meta.family)));
+        if meta.aliases.is_empty() {
             w.line("new string[0],");
         } else {
-            let aliases: Vec<String> = tool.aliases.iter().map(|a| string_literal(a)).collect();
+            let aliases: Vec<String> = meta.alias_names().map(string_literal).collect();
             w.line_fmt(format_args!("new string[] {{ {} }},", aliases.join(", ")));
         }
         w.line_fmt(format_args!("typeof({class}),"));
-        w.line_fmt(format_args!("typeof({}),", Ident(&tool.input)));
-        w.line_fmt(format_args!("typeof({}),", Ident(&tool.output)));
+        w.line_fmt(format_args!("typeof({}),", Ident(&tool.input_type)));
+        w.line_fmt(format_args!("typeof({}),", Ident(&tool.output_type)));
         w.line_fmt(format_args!("{class}.InputSchema,"));
         w.line_fmt(format_args!("{class}.OutputSchema,"));
-        w.line_fmt(format_args!("{},", tool.dangerous));
-        w.line_fmt(format_args!("{}),", tool.off_thread));
+        w.line_fmt(format_args!("{},", meta.dangerous));
+        w.line_fmt(format_args!("{}),", meta.off_thread));
         w.dedent();
     }
     w.dedent();

@@ -1,55 +1,36 @@
-//! `client.ts`: `callTool`, one typed function per tool, and a deprecated forwarding function
-//! per alias.
+//! `client.ts`: `callTool` (fixed: `runtime/typescript/client.ts`), one typed function per
+//! tool, and a deprecated forwarding function per alias.
 
 use super::jsdoc::{Doc, escape};
-use super::literal::string_literal;
-use super::plan::Plan;
+use super::plan::TypeScriptPlan;
+use super::strings::string_literal;
 use crate::ir::{Api, ToolDef, TypeDef};
 use crate::writer::SourceWriter;
 
-/// The names `client.ts` exports besides the per-tool functions.
-pub(crate) const EXPORTS: &[&str] = &["callTool"];
+/// The fixed start of `client.ts`: its imports, a blank line, and `callTool`.
+const FIXED: &str = include_str!("../../runtime/typescript/client.ts");
 
-/// `callTool`: the same for every API.
-const CALL_TOOL: &str = r#"/**
- * Calls the tool `name` through `transport`: resolves with the tool's output, or rejects with a
- * {@link BurilToolError} when the envelope says `ok: false`. Warnings of a successful call go to
- * `transport.warn`, when it is set.
- */
-export async function callTool<K extends keyof ToolMap>(
-  transport: ToolTransport,
-  name: K,
-  input: ToolMap[K]["input"],
-): Promise<ToolMap[K]["output"]> {
-  const envelope = await transport.call(name, input);
-  if (typeof envelope !== "object" || envelope === null || typeof envelope.ok !== "boolean") {
-    throw new TypeError(`${name}: the transport answered something that is not an envelope`);
-  }
-  if (!envelope.ok) {
-    throw new BurilToolError(name, envelope);
-  }
-  if (envelope.warnings !== undefined && envelope.warnings.length > 0) {
-    transport.warn?.(name, envelope.warnings);
-  }
-  return envelope.data as ToolMap[K]["output"];
-}"#;
+/// The import the typed functions need, written after the fixed imports when there are tools
+/// (an unused import would fail `--noUnusedLocals`).
+const TYPES_IMPORT: &str = "import type * as Types from \"./types.js\";";
 
 /// Writes the body of `client.ts` (after the header).
-pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) {
-    w.line("import { BurilToolError } from \"./envelope.js\";");
-    w.line("import type { ToolTransport } from \"./envelope.js\";");
-    w.line("import type { ToolMap } from \"./tools.js\";");
+pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &TypeScriptPlan) {
+    let (imports, call_tool) = FIXED.split_once("\n\n").unwrap_or(("", FIXED));
+    for line in imports.lines() {
+        w.line(line);
+    }
     if !api.tools.is_empty() {
-        w.line("import type * as Types from \"./types.js\";");
+        w.line(TYPES_IMPORT);
     }
     w.blank();
-    for line in CALL_TOOL.lines() {
+    for line in call_tool.lines() {
         w.line(line);
     }
     for (tool, names) in api.tools.iter().zip(&plan.tools) {
         w.blank();
-        let name = escape(&tool.name);
-        let doc = Doc::new().text(&tool.description).paragraph(format!(
+        let name = escape(&tool.meta.name);
+        let doc = Doc::new().text(&tool.meta.description).paragraph(format!(
             "Calls `{name}`; rejects with a {{@link BurilToolError}} when the call fails."
         ));
         write_function(w, api, tool, &names.function, doc);
@@ -69,21 +50,36 @@ pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) {
 fn write_function(w: &mut SourceWriter, api: &Api, tool: &ToolDef, function: &str, doc: Doc) {
     doc.write(w);
     // An input without required properties may be left out.
-    let default = match api.types.get(&tool.input) {
+    let default = match api.types.get(&tool.input_type) {
         Some(TypeDef::Struct(input)) if input.fields.iter().all(|f| !f.required) => " = {}",
         _ => "",
     };
     w.line_fmt(format_args!("export function {function}("));
     w.indent();
     w.line("transport: ToolTransport,");
-    w.line_fmt(format_args!("input: Types.{}{default},", tool.input));
+    w.line_fmt(format_args!("input: Types.{}{default},", tool.input_type));
     w.dedent();
-    w.line_fmt(format_args!("): Promise<Types.{}> {{", tool.output));
+    w.line_fmt(format_args!("): Promise<Types.{}> {{", tool.output_type));
     w.indent();
     w.line_fmt(format_args!(
         "return callTool(transport, {}, input);",
-        string_literal(&tool.name)
+        string_literal(&tool.meta.name)
     ));
     w.dedent();
     w.line("}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixed part is imports only up to its first blank line, and `callTool` after it.
+    #[test]
+    fn the_fixed_part_is_imports_then_call_tool() {
+        let (imports, call_tool) = FIXED.split_once("\n\n").expect("a blank line");
+        assert!(imports.lines().all(|line| line.starts_with("import ")));
+        assert!(call_tool.starts_with("/**\n"));
+        assert!(call_tool.contains("export async function callTool<"));
+        assert!(!FIXED.contains(TYPES_IMPORT));
+    }
 }

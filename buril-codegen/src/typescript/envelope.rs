@@ -1,151 +1,50 @@
 //! `envelope.ts`: the wire envelope, the transport interface and the error a failed call
-//! rejects with. The same for every API.
+//! rejects with. The same for every API: `runtime/typescript/envelope.ts`, as it is.
 
-use super::layout::write_list;
 use crate::writer::SourceWriter;
 
-/// The names `envelope.ts` exports.
-pub(crate) const EXPORTS: &[&str] = &[
-    "ErrorType",
-    "errorTypes",
-    "Problem",
-    "EnvelopeSuccess",
-    "EnvelopeFailure",
-    "Envelope",
-    "ToolTransport",
-    "BurilToolError",
-];
-
-/// The failure kinds of `buril::ErrorKind`, with their meaning.
-const ERROR_TYPES: &[(&str, &str)] = &[
-    (
-        "validation",
-        "The input does not match the tool's schema, or the tool rejected it: retry with \
-         corrected input.",
-    ),
-    ("runtime", "The tool ran and failed."),
-    ("panic", "The tool panicked; the host keeps serving."),
-    ("not_found", "No tool has that name."),
-    (
-        "disabled",
-        "The tool exists but the host's policy does not allow it.",
-    ),
-    ("timeout", "The call did not finish within its timeout."),
-    ("cancelled", "The call was cancelled."),
-];
-
-/// The body of `envelope.ts`, after the header. Plain text: nothing in it comes from the API.
-const BODY: &str = r#"/** One thing wrong with a call's input. */
-export interface Problem {
-  /** A JSON pointer into the input (`""` is the input itself, `/path` a property). */
-  path: string;
-  /** What is wrong, in words a model can act on. */
-  message: string;
-}
-
-/** The envelope of a successful call. */
-export interface EnvelopeSuccess {
-  ok: true;
-  /** The tool's output. */
-  data: unknown;
-  /** Warnings reported with the result, such as the use of a deprecated tool name. */
-  warnings?: string[];
-}
-
-/** The envelope of a failed call. */
-export interface EnvelopeFailure {
-  ok: false;
-  /** Why the call failed. */
-  type: ErrorType;
-  /** The message. */
-  error: string;
-  /** Every problem found in the input (validation failures). */
-  problems?: Problem[];
-  /** Tool names the caller may have meant (unknown tools). */
-  suggestions?: string[];
-  /** Warnings reported with the result. */
-  warnings?: string[];
-}
-
-/**
- * What every call answers with: `{"ok": true, "data": ...}` or
- * `{"ok": false, "type": ..., "error": ...}`.
- */
-export type Envelope = EnvelopeSuccess | EnvelopeFailure;
-
-/**
- * How calls reach the tools: a process, an HTTP endpoint, an MCP client, an in-memory
- * dispatcher. The typed functions of `client.ts` call through it.
- */
-export interface ToolTransport {
-  /** Calls the tool `name` with `input` and resolves with its envelope, failures included. */
-  call(name: string, input: unknown): Promise<Envelope>;
-  /** Receives the warnings of a successful call (for example the use of a deprecated name). */
-  warn?(name: string, warnings: readonly string[]): void;
-}
-
-/** The error a call rejects with when its envelope says `ok: false`. */
-export class BurilToolError extends Error {
-  override name = "BurilToolError";
-  /** The tool that was called. */
-  readonly tool: string;
-  /** Why the call failed. */
-  readonly type: ErrorType;
-  /** The message of the envelope. */
-  readonly error: string;
-  /** Every problem found in the input (validation failures; otherwise empty). */
-  readonly problems: readonly Problem[];
-  /** Tool names the caller may have meant (unknown tools; otherwise empty). */
-  readonly suggestions: readonly string[];
-  /** Warnings reported with the failure. */
-  readonly warnings: readonly string[];
-
-  /** The error for the failed call of `tool` that answered `failure`. */
-  constructor(tool: string, failure: EnvelopeFailure) {
-    super(`${tool} failed (${failure.type}): ${failure.error}`);
-    Object.setPrototypeOf(this, new.target.prototype);
-    this.tool = tool;
-    this.type = failure.type;
-    this.error = failure.error;
-    this.problems = failure.problems ?? [];
-    this.suggestions = failure.suggestions ?? [];
-    this.warnings = failure.warnings ?? [];
-  }
-}
-"#;
+/// The body of `envelope.ts`, after the header.
+const FIXED: &str = include_str!("../../runtime/typescript/envelope.ts");
 
 /// Writes the body of `envelope.ts` (after the header).
 pub(crate) fn write(w: &mut SourceWriter) {
-    w.line("/** Why a call failed: the `type` of a failed envelope. */");
-    w.line("export type ErrorType =");
-    w.indent();
-    for (i, (name, meaning)) in ERROR_TYPES.iter().enumerate() {
-        w.line_fmt(format_args!("/** {meaning} */"));
-        let end = if i + 1 == ERROR_TYPES.len() { ";" } else { "" };
-        w.line_fmt(format_args!("| \"{name}\"{end}"));
-    }
-    w.dedent();
-    w.blank();
-    let names: Vec<String> = ERROR_TYPES
-        .iter()
-        .map(|(name, _)| format!("\"{name}\""))
-        .collect();
-    w.line("/** Every {@link ErrorType}. */");
-    write_list(w, "export const errorTypes = [", &names, "] as const;");
-    w.blank();
-    for line in BODY.lines() {
+    for line in FIXED.lines() {
         w.line(line);
     }
 }
 
 #[cfg(test)]
-mod error_kinds {
-    use super::ERROR_TYPES;
+mod tests {
+    use super::FIXED;
+
+    /// The string values of the union `export type {name} =` (one `| "value"` per line).
+    fn union_values(name: &str) -> Vec<&'static str> {
+        let start = format!("export type {name} =\n");
+        let union = &FIXED[FIXED.find(&start).expect("the union") + start.len()..];
+        union
+            .lines()
+            .map(str::trim)
+            .take_while(|line| line.starts_with("/**") || line.starts_with('|'))
+            .filter_map(|line| line.strip_prefix("| \""))
+            .map(|line| line.trim_end_matches(';').trim_end_matches('"'))
+            .collect()
+    }
+
+    /// The string items of the list `export const {name} = [` (one per line).
+    fn list_items(name: &str) -> Vec<&'static str> {
+        let start = format!("export const {name} = [\n");
+        let list = &FIXED[FIXED.find(&start).expect("the list") + start.len()..];
+        list.lines()
+            .map(str::trim)
+            .take_while(|line| !line.starts_with(']'))
+            .map(|line| line.trim_end_matches(',').trim_matches('"'))
+            .collect()
+    }
 
     #[test]
     fn every_error_kind_of_the_runtime_is_listed() {
         let runtime: Vec<&str> = buril::ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
-        let listed: Vec<&str> = ERROR_TYPES.iter().map(|(name, _)| *name).collect();
-        assert_eq!(listed, runtime);
+        assert_eq!(union_values("ErrorType"), runtime);
+        assert_eq!(list_items("errorTypes"), runtime);
     }
 }

@@ -10,6 +10,11 @@
 //! | `client.ts` | `callTool(transport, name, input)`, a typed function per tool (`sceneOpen`) and a deprecated one per alias |
 //! | `index.ts` | re-exports the other four |
 //!
+//! The parts that are the same for every API are TypeScript files of this crate, under
+//! `runtime/typescript/`: `envelope.ts` (all of `envelope.ts`), `client.ts` (the start of
+//! `client.ts`: its imports and `callTool`) and `tool-handlers.ts` (the end of `tools.ts`).
+//! Every exported name is decided before anything is written (`plan.rs`).
+//!
 //! The code passes `tsc --strict --exactOptionalPropertyTypes --noUnusedLocals` (and more; see
 //! the crate's `tests/typescript.rs`) as CommonJS and as an ES module. Relative imports end in
 //! `.js`, as `--moduleResolution nodenext` requires.
@@ -39,18 +44,21 @@
 
 mod client;
 mod envelope;
+mod exported_names;
+mod fixed_exports;
+mod identifiers;
 mod jsdoc;
+mod json_literal;
+mod keys;
 mod layout;
-mod literal;
-mod names;
 mod plan;
+mod strings;
 mod tools;
 mod types;
 
+use self::plan::TypeScriptPlan;
 use crate::ir::Api;
 use crate::writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError, header_lines};
-
-use plan::Plan;
 
 /// Writes TypeScript that passes `tsc --strict --exactOptionalPropertyTypes --noUnusedLocals`.
 #[derive(Debug, Clone, Default)]
@@ -69,7 +77,7 @@ impl LanguageWriter for TypeScript {
             language: self.language(),
             message,
         };
-        let plan = Plan::new(api).map_err(error)?;
+        let plan = TypeScriptPlan::new(api).map_err(error)?;
         let mut client_ts = start(api, 512);
         client::write(&mut client_ts, api, &plan);
         let mut envelope_ts = start(api, 0);
@@ -109,5 +117,56 @@ fn finish(name: &str, w: SourceWriter) -> GeneratedFile {
     GeneratedFile {
         path: format!("{FOLDER}/{name}"),
         contents: w.finish(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::normalize;
+
+    /// The names a file declares with `export` (re-exports aside), sorted.
+    fn exported(text: &str) -> Vec<&str> {
+        let mut names: Vec<&str> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("export "))
+            .filter_map(|declaration| {
+                declaration
+                    .split_whitespace()
+                    .find(|word| {
+                        !matches!(
+                            *word,
+                            "type" | "interface" | "const" | "class" | "async" | "function"
+                        )
+                    })
+                    .map(|word| word.split(['<', '(', ':', '=']).next().unwrap_or(word))
+            })
+            .filter(|name| *name != "*")
+            .collect();
+        names.sort_unstable();
+        names
+    }
+
+    /// Without tools, each file exports exactly the names the plan claims for it.
+    #[test]
+    fn the_claimed_exports_are_what_the_files_export() {
+        let files = TypeScript
+            .write(&normalize(&[]).expect("no tools"))
+            .expect("files");
+        let int64 = [fixed_exports::INT64];
+        for (name, claimed) in [
+            ("envelope.ts", fixed_exports::ENVELOPE),
+            ("tools.ts", fixed_exports::TOOLS),
+            ("client.ts", fixed_exports::CLIENT),
+            ("types.ts", &int64[..]),
+        ] {
+            let file = files
+                .iter()
+                .find(|file| file.path == format!("{FOLDER}/{name}"))
+                .expect("the file");
+            let mut claimed = claimed.to_vec();
+            claimed.sort_unstable();
+            assert_eq!(exported(&file.contents), claimed, "{name}");
+        }
     }
 }

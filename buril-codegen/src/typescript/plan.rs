@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::HashSet;
-
-use super::names::{Registry, What, value_name};
-use super::{client, envelope, tools, types};
+use super::exported_names::{ExportedItem, ExportedNames};
+use super::fixed_exports;
+use super::identifiers::value_name;
+use crate::collections::HashSet;
 use crate::ir::{Api, TypeDef, camel_case};
 
 /// The names of one tool's generated items.
@@ -22,42 +22,42 @@ pub(crate) struct ToolNames {
 
 /// The names of everything the TypeScript writer generates for an [`Api`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Plan {
+pub(crate) struct TypeScriptPlan {
     /// Per tool, in the order of [`Api::tools`].
     pub(crate) tools: Vec<ToolNames>,
     /// The constant listing a string enum's values, by the enum's type name: `urgencyValues`.
     pub(crate) enum_values: BTreeMap<String, String>,
 }
 
-impl Plan {
+impl TypeScriptPlan {
     /// Decides every name, or says which two things would share one.
-    pub(crate) fn new(api: &Api) -> Result<Plan, String> {
-        let mut registry = Registry::default();
+    pub(crate) fn new(api: &Api) -> Result<TypeScriptPlan, String> {
+        let mut exported = ExportedNames::default();
         for (file, names) in [
-            ("envelope.ts", envelope::EXPORTS),
-            ("tools.ts", tools::EXPORTS),
-            ("client.ts", client::EXPORTS),
+            ("envelope.ts", fixed_exports::ENVELOPE),
+            ("tools.ts", fixed_exports::TOOLS),
+            ("client.ts", fixed_exports::CLIENT),
         ] {
             for name in names {
-                let what = What::Runtime { name, file };
+                let owner = ExportedItem::Runtime { name, file };
                 if name.starts_with(|c: char| c.is_ascii_uppercase()) {
-                    registry.claim_type(*name, what)?;
+                    exported.claim_type(*name, owner)?;
                 } else {
-                    registry.claim_value(*name, what)?;
+                    exported.claim_value(*name, owner)?;
                 }
             }
         }
-        registry.claim_type(types::INT64, What::Int64)?;
+        exported.claim_type(fixed_exports::INT64, ExportedItem::Int64)?;
         let mut enum_values = BTreeMap::new();
         for def in api.types.values() {
             let name = def.name();
-            registry.claim_type(name, What::Type(name))?;
+            exported.claim_type(name, ExportedItem::Type(name))?;
             match def {
                 TypeDef::TaggedUnion(union) => {
                     for variant in &union.variants {
-                        registry.claim_type(
+                        exported.claim_type(
                             variant.name.as_str(),
-                            What::Variant {
+                            ExportedItem::Variant {
                                 tag: &variant.tag_value,
                                 union: name,
                             },
@@ -66,7 +66,7 @@ impl Plan {
                 }
                 TypeDef::Enum(_) => {
                     let constant = format!("{}Values", camel_case(name));
-                    registry.claim_value(constant.clone(), What::EnumValues(name))?;
+                    exported.claim_value(constant.clone(), ExportedItem::EnumValues(name))?;
                     enum_values.insert(name.to_owned(), constant);
                 }
                 TypeDef::Struct(_) | TypeDef::Untagged(_) => {}
@@ -75,13 +75,14 @@ impl Plan {
         let mut wire = HashSet::default();
         let mut tools = Vec::with_capacity(api.tools.len());
         for tool in &api.tools {
-            if !wire.insert(tool.name.as_str()) {
-                return Err(format!("two tools are named `{}`", tool.name));
+            let name = &tool.meta.name;
+            if !wire.insert(name.as_ref()) {
+                return Err(format!("two tools are named `{name}`"));
             }
             let function = value_name(&tool.camel);
-            registry.claim_value(function.clone(), What::ClientFunction(&tool.name))?;
+            exported.claim_value(function.clone(), ExportedItem::ClientFunction(name))?;
             let constant = format!("{}Tool", tool.camel);
-            registry.claim_value(constant.clone(), What::DefinitionConstant(&tool.name))?;
+            exported.claim_value(constant.clone(), ExportedItem::DefinitionConstant(name))?;
             tools.push(ToolNames {
                 function,
                 constant,
@@ -89,24 +90,24 @@ impl Plan {
             });
         }
         for (tool, names) in api.tools.iter().zip(&mut tools) {
-            for alias in &tool.aliases {
-                if !wire.insert(alias.as_str()) {
+            for alias in tool.meta.alias_names() {
+                if !wire.insert(alias) {
                     return Err(format!(
                         "`{alias}` (an alias of `{}`) is already the name or alias of a tool",
-                        tool.name
+                        tool.meta.name
                     ));
                 }
                 let function = value_name(&camel_case(alias));
-                registry.claim_value(
+                exported.claim_value(
                     function.clone(),
-                    What::AliasFunction {
+                    ExportedItem::AliasFunction {
                         alias,
-                        tool: &tool.name,
+                        tool: &tool.meta.name,
                     },
                 )?;
-                names.aliases.push((alias.clone(), function));
+                names.aliases.push((alias.to_owned(), function));
             }
         }
-        Ok(Plan { tools, enum_values })
+        Ok(TypeScriptPlan { tools, enum_values })
     }
 }

@@ -3,26 +3,19 @@
 //! types (`ToolMap`, handlers).
 
 use super::jsdoc::{Doc, escape};
+use super::json_literal::json_literal;
+use super::keys::{literal_key, type_key};
 use super::layout::{write_list, write_multiline};
-use super::literal::{json_literal, string_literal};
-use super::names::{literal_key, type_key};
-use super::plan::Plan;
+use super::plan::TypeScriptPlan;
+use super::strings::string_literal;
 use crate::ir::{Api, ToolDef};
 use crate::writer::SourceWriter;
 
-/// The names `tools.ts` exports besides the per-tool constants.
-pub(crate) const EXPORTS: &[&str] = &[
-    "ToolMap",
-    "ToolName",
-    "ToolHandler",
-    "ToolHandlers",
-    "PartialToolHandlers",
-    "tools",
-    "toolAliases",
-];
+/// The handler types that end `tools.ts`: the same for every API.
+const HANDLERS: &str = include_str!("../../runtime/typescript/tool-handlers.ts");
 
 /// Writes the body of `tools.ts` (after the header).
-pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) -> Result<(), String> {
+pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &TypeScriptPlan) -> Result<(), String> {
     if !api.tools.is_empty() {
         w.line("import type * as Types from \"./types.js\";");
         w.blank();
@@ -50,49 +43,39 @@ pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) -> Result<(), 
     Ok(())
 }
 
-/// The handler types: the same for every API.
-const HANDLERS: &str = r#"/** An implementation of the tool `K` in TypeScript. */
-export type ToolHandler<K extends keyof ToolMap> = (
-  input: ToolMap[K]["input"],
-) => ToolMap[K]["output"] | Promise<ToolMap[K]["output"]>;
-
-/** An implementation of every tool. */
-export type ToolHandlers = { [K in keyof ToolMap]: ToolHandler<K> };
-
-/** Implementations of some of the tools. */
-export type PartialToolHandlers = { [K in keyof ToolMap]?: ToolHandler<K> };"#;
-
 fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Result<(), String> {
-    let name = escape(&tool.name);
+    let meta = &tool.meta;
+    let name = escape(&meta.name);
     Doc::new()
-        .text(&tool.description)
+        .text(&meta.description)
         .paragraph(format!(
             "The definition of `{name}`, as MCP's `tools/list` shows it."
         ))
         .write(w);
     w.line_fmt(format_args!("export const {constant} = {{"));
     w.indent();
-    w.line_fmt(format_args!("name: {},", string_literal(&tool.name)));
-    if let Some(title) = &tool.title {
+    w.line_fmt(format_args!("name: {},", string_literal(&meta.name)));
+    if let Some(title) = &meta.annotations.title {
         w.line_fmt(format_args!("title: {},", string_literal(title)));
     }
     w.line_fmt(format_args!(
         "description: {},",
-        string_literal(&tool.description)
+        string_literal(&meta.description)
     ));
     for (key, json) in [
         ("inputSchema", &tool.input_schema_json),
         ("outputSchema", &tool.output_schema_json),
     ] {
         let literal = json_literal(json)
-            .map_err(|e| format!("the {key} of `{}` is not JSON: {e}", tool.name))?;
+            .map_err(|e| format!("the {key} of `{}` is not JSON: {e}", meta.name))?;
         write_multiline(w, &format!("{key}: "), &literal, ",");
     }
+    let annotations = &meta.annotations;
     let hints = [
-        ("readOnlyHint", tool.read_only),
-        ("destructiveHint", tool.destructive),
-        ("idempotentHint", tool.idempotent),
-        ("openWorldHint", tool.open_world),
+        ("readOnlyHint", annotations.read_only),
+        ("destructiveHint", annotations.destructive),
+        ("idempotentHint", annotations.idempotent),
+        ("openWorldHint", annotations.open_world),
     ];
     let hints: Vec<String> = hints
         .iter()
@@ -113,7 +96,7 @@ fn write_aliases(w: &mut SourceWriter, api: &Api) {
     let mut entries: Vec<(&str, &str)> = api
         .tools
         .iter()
-        .flat_map(|t| t.aliases.iter().map(|a| (a.as_str(), t.name.as_str())))
+        .flat_map(|t| t.meta.alias_names().map(|a| (a, t.meta.name.as_ref())))
         .collect();
     entries.sort();
     if entries.is_empty() {
@@ -149,13 +132,18 @@ fn write_tool_map(w: &mut SourceWriter, api: &Api) {
     w.line("export interface ToolMap {");
     w.indent();
     for tool in &api.tools {
-        let summary = tool.description.split("\n\n").next().unwrap_or_default();
+        let summary = tool
+            .meta
+            .description
+            .split("\n\n")
+            .next()
+            .unwrap_or_default();
         Doc::new().text(summary).write(w);
         w.line_fmt(format_args!(
             "{}: {{ input: Types.{}; output: Types.{} }};",
-            type_key(&tool.name),
-            tool.input,
-            tool.output
+            type_key(&tool.meta.name),
+            tool.input_type,
+            tool.output_type
         ));
     }
     w.dedent();

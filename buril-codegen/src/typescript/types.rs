@@ -5,21 +5,19 @@
 
 use std::fmt;
 
-use crate::HashMap;
+use crate::collections::HashMap;
 
+use super::fixed_exports::INT64;
 use super::jsdoc::{Doc, escape};
+use super::keys::{TypeKey, type_key};
 use super::layout::write_list;
-use super::literal::string_literal;
-use super::names::{TypeKey, type_key};
-use super::plan::Plan;
+use super::plan::TypeScriptPlan;
+use super::strings::string_literal;
 use crate::ir::{Api, EnumDef, Field, StructDef, TaggedUnionDef, TypeDef, TypeRef, UntaggedDef};
 use crate::writer::SourceWriter;
 
-/// The name of the alias for 64-bit integers.
-pub(crate) const INT64: &str = "Int64";
-
 /// Writes the body of `types.ts` (after the header).
-pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) {
+pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &TypeScriptPlan) {
     Doc::new()
         .text(
             "A 64-bit integer (Rust `i64`, `u64`, `u32`, `usize`): a plain `number`, because \
@@ -48,10 +46,10 @@ pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &Plan) {
 fn purposes(api: &Api) -> HashMap<&str, String> {
     let mut out = HashMap::with_capacity_and_hasher(2 * api.tools.len(), Default::default());
     for tool in &api.tools {
-        let name = escape(&tool.name);
-        out.insert(tool.input.as_str(), format!("The input of `{name}`."));
+        let name = escape(&tool.meta.name);
+        out.insert(tool.input_type.as_str(), format!("The input of `{name}`."));
         out.insert(
-            tool.output.as_str(),
+            tool.output_type.as_str(),
             format!("The output of `{name}` (the envelope's `data`)."),
         );
     }
@@ -93,7 +91,7 @@ fn write_fields(w: &mut SourceWriter, fields: &[Field]) {
     }
 }
 
-fn write_enum(w: &mut SourceWriter, def: &EnumDef, plan: &Plan) {
+fn write_enum(w: &mut SourceWriter, def: &EnumDef, plan: &TypeScriptPlan) {
     Doc::new().text_opt(def.description.as_deref()).write(w);
     if def.variants.is_empty() {
         w.line_fmt(format_args!("export type {} = never;", def.name));

@@ -72,11 +72,10 @@ fn empty() -> Value {
 }
 
 fn source(name: &str, description: &str, input: Value, output: Value) -> ToolSource {
-    ToolSource {
-        description: description.to_owned(),
-        family: "hostile".to_owned(),
-        ..ToolSource::new(name, input, output)
-    }
+    let mut source = ToolSource::new(name, input, output);
+    source.meta.description = description.to_owned().into();
+    source.meta.family = "hostile".into();
+    source
 }
 
 /// The hostile tool: every string of it is [`TEXT`] or a name that needs quoting.
@@ -129,10 +128,10 @@ pub fn hostile_tool() -> ToolSource {
         "additionalProperties": false,
     });
     let mut tool = source("hostile.tool-name", TEXT, input, output);
-    tool.title = Some(TEXT.to_owned());
-    tool.aliases = vec!["hostile*/alias".to_owned()];
-    tool.read_only = Some(true);
-    tool.open_world = Some(false);
+    tool.meta.annotations.title = Some(TEXT.into());
+    tool.meta.aliases = vec!["hostile*/alias".into()].into();
+    tool.meta.annotations.read_only = Some(true);
+    tool.meta.annotations.open_world = Some(false);
     tool
 }
 
@@ -144,7 +143,7 @@ pub fn keyword_tools() -> Vec<ToolSource> {
         .map(|(i, name)| {
             let mut tool = source(name, TEXT, empty(), empty());
             if i == 0 {
-                tool.aliases = vec!["switch".to_owned()];
+                tool.meta.aliases = vec!["switch".into()].into();
             }
             tool
         })

@@ -1,5 +1,5 @@
-//! String and JSON literals: any text, any JSON value, written so that it cannot end the string
-//! early, inject code, or end an HTML `<script>` element the file might be inlined into.
+//! JSON literals: any JSON value as a TypeScript expression, keys by the key rule, strings as
+//! `strings.rs` writes them.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -7,55 +7,11 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Number;
 
-use super::names::write_literal_key;
+use super::keys::write_literal_key;
+use super::strings::write_string;
 
 /// Objects and arrays shorter than this (on one line) stay on one line.
 const INLINE_WIDTH: usize = 60;
-
-/// A double-quoted string literal with `JSON.stringify`'s escaping, plus `</` as `<\/`, `<!--`
-/// as `\u003c!--`, and U+2028/U+2029 as `\u2028`/`\u2029`. The value is unchanged.
-pub(crate) fn string_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    write_string(&mut out, text);
-    out
-}
-
-/// [`string_literal`], written at the end of `out`.
-pub(crate) fn write_string(out: &mut String, text: &str) {
-    use std::fmt::Write as _;
-    out.push('"');
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if rest.starts_with("</") {
-            out.push_str("<\\/");
-            rest = &rest[2..];
-            continue;
-        }
-        if rest.starts_with("<!--") {
-            out.push_str("\\u003c!--");
-            rest = &rest[4..];
-            continue;
-        }
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-        rest = &rest[c.len_utf8()..];
-    }
-    out.push('"');
-}
 
 /// JSON text as a TypeScript expression, indented by two spaces per level (relative to the
 /// first line, which the caller places). Keys keep their order; `__proto__` is a computed key.
@@ -257,17 +213,6 @@ mod tests {
 
     fn literal(value: &Value) -> String {
         json_literal(&value.to_string()).expect("JSON")
-    }
-
-    #[test]
-    fn strings_cannot_escape() {
-        assert_eq!(string_literal("a\"b\\c"), r#""a\"b\\c""#);
-        assert_eq!(string_literal("</script>"), r#""<\/script>""#);
-        assert_eq!(string_literal("<!-- x"), r#""\u003c!-- x""#);
-        assert_eq!(string_literal("\u{2028}\u{2029}"), r#""\u2028\u2029""#);
-        assert_eq!(string_literal("\u{0}\n"), r#""\u0000\n""#);
-        assert_eq!(string_literal("${x} `t`"), r#""${x} `t`""#);
-        assert_eq!(string_literal("é✓"), "\"é✓\"");
     }
 
     #[test]

@@ -1,0 +1,714 @@
+// The buril runtime for the generated bindings: the ITool contract, the client's transport,
+// the exceptions, and the JSON settings every generated class is read and written with.
+// References: Newtonsoft.Json, System.Numerics, System.Runtime.Serialization.
+
+namespace Buril.Generated
+{
+    /// <summary>
+    /// A tool an agent can call: a name, a description, the JSON Schema of its input, and
+    /// <see cref="Run"/>. The generated <c>{Tool}Tool</c> classes implement it; subclass them.
+    /// </summary>
+    public interface ITool
+    {
+        /// <summary>The stable wire name the agent calls the tool by (<c>scene_open</c>).</summary>
+        string Name { get; }
+
+        /// <summary>What the tool does, for the agent planning its calls.</summary>
+        string Description { get; }
+
+        /// <summary>The JSON Schema of the input, as JSON text.</summary>
+        string InputSchemaJson { get; }
+
+        /// <summary>
+        /// Runs the tool. Returns the envelope: <c>{"ok": true, "data": ...}</c>, or
+        /// <c>{"ok": false, "type": "validation", "error": ...}</c> for input the tool refuses.
+        /// Any other exception is a runtime failure for the dispatcher to report. Parse the
+        /// input with <see cref="BurilJson.Parse"/>, so that strings that look like dates stay
+        /// strings.
+        /// </summary>
+        /// <param name="input">The input object.</param>
+        /// <returns>The envelope, as a <c>JObject</c>.</returns>
+        object Run(global::Newtonsoft.Json.Linq.JObject input);
+    }
+
+    /// <summary>Marks a tool that may run off the editor's main thread.</summary>
+    [global::System.AttributeUsage(global::System.AttributeTargets.Class, Inherited = true, AllowMultiple = false)]
+    public sealed class OffThreadAttribute : global::System.Attribute
+    {
+    }
+
+    /// <summary>
+    /// Carries calls from a <see cref="BurilClient"/> to the tools: a process, a socket, HTTP,
+    /// an in-process dispatcher.
+    /// </summary>
+    public interface IToolTransport
+    {
+        /// <summary>Calls a tool and returns the envelope it answered, as JSON text.</summary>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="inputJson">The input object as JSON text.</param>
+        /// <returns>The envelope: <c>{"ok": true, "data": ...}</c> or <c>{"ok": false, ...}</c>.</returns>
+        string Call(string name, string inputJson);
+    }
+
+    /// <summary>One problem with an input: where (a JSON pointer) and what.</summary>
+    public sealed class BurilProblem
+    {
+        /// <summary>A problem at <paramref name="path"/>.</summary>
+        /// <param name="path">A JSON pointer into the input (<c>""</c> is the input itself).</param>
+        /// <param name="message">What is wrong.</param>
+        public BurilProblem(string path, string message)
+        {
+            Path = path ?? "";
+            Message = message ?? "";
+        }
+
+        /// <summary>A JSON pointer into the input (<c>""</c> is the input itself).</summary>
+        public string Path { get; private set; }
+
+        /// <summary>What is wrong.</summary>
+        public string Message { get; private set; }
+
+        /// <summary>The problem as text: <c>/path: message</c>.</summary>
+        /// <returns>The text.</returns>
+        public override string ToString()
+        {
+            return Path.Length == 0 ? Message : Path + ": " + Message;
+        }
+    }
+
+    /// <summary>
+    /// Thrown by a tool for input it refuses. <see cref="ITool.Run"/> answers it as
+    /// <c>{"ok": false, "type": "validation", ...}</c> so that the agent can retry.
+    /// </summary>
+    public class ToolValidationException : global::System.Exception
+    {
+        /// <summary>Refuses the input for <paramref name="message"/>.</summary>
+        /// <param name="message">Why, in words the agent can act on.</param>
+        public ToolValidationException(string message)
+            : this(message, null)
+        {
+        }
+
+        /// <summary>Refuses the input for the given problems.</summary>
+        /// <param name="message">Why, in words the agent can act on.</param>
+        /// <param name="problems">Where and what, one problem each (may be null).</param>
+        public ToolValidationException(string message, global::System.Collections.Generic.IList<BurilProblem> problems)
+            : base(message)
+        {
+            Problems = new global::System.Collections.ObjectModel.ReadOnlyCollection<BurilProblem>(
+                problems == null ? new BurilProblem[0] : new global::System.Collections.Generic.List<BurilProblem>(problems).ToArray());
+        }
+
+        /// <summary>The problems, possibly none.</summary>
+        public global::System.Collections.Generic.IList<BurilProblem> Problems { get; private set; }
+    }
+
+    /// <summary>
+    /// A call through <see cref="BurilClient"/> failed: the tool answered <c>ok: false</c>, or
+    /// the answer could not be read (<see cref="Type"/> is then <c>"protocol"</c>).
+    /// </summary>
+    public class BurilToolException : global::System.Exception
+    {
+        /// <summary>A failed call.</summary>
+        /// <param name="tool">The tool called.</param>
+        /// <param name="type">The kind of failure (<c>validation</c>, <c>runtime</c>, <c>not_found</c>, <c>protocol</c>, ...).</param>
+        /// <param name="error">The message.</param>
+        /// <param name="problems">The problems with the input (may be null).</param>
+        /// <param name="suggestions">Tool names the caller may have meant (may be null).</param>
+        /// <param name="envelopeJson">The answer as received (may be null).</param>
+        /// <param name="inner">The cause (may be null).</param>
+        public BurilToolException(
+            string tool,
+            string type,
+            string error,
+            global::System.Collections.Generic.IList<BurilProblem> problems,
+            global::System.Collections.Generic.IList<string> suggestions,
+            string envelopeJson,
+            global::System.Exception inner)
+            : base("`" + tool + "` failed (" + type + "): " + error, inner)
+        {
+            Tool = tool;
+            Type = type;
+            Error = error;
+            Problems = new global::System.Collections.ObjectModel.ReadOnlyCollection<BurilProblem>(
+                problems == null ? new BurilProblem[0] : new global::System.Collections.Generic.List<BurilProblem>(problems).ToArray());
+            Suggestions = new global::System.Collections.ObjectModel.ReadOnlyCollection<string>(
+                suggestions == null ? new string[0] : new global::System.Collections.Generic.List<string>(suggestions).ToArray());
+            EnvelopeJson = envelopeJson;
+        }
+
+        /// <summary>The tool called.</summary>
+        public string Tool { get; private set; }
+
+        /// <summary>The envelope's <c>type</c>: <c>validation</c>, <c>runtime</c>, <c>panic</c>, <c>not_found</c>, <c>disabled</c>, <c>timeout</c>, <c>cancelled</c>; or <c>protocol</c> when the answer could not be read.</summary>
+        public string Type { get; private set; }
+
+        /// <summary>The envelope's <c>error</c>.</summary>
+        public string Error { get; private set; }
+
+        /// <summary>The envelope's <c>problems</c>, possibly none.</summary>
+        public global::System.Collections.Generic.IList<BurilProblem> Problems { get; private set; }
+
+        /// <summary>The envelope's <c>suggestions</c>, possibly none.</summary>
+        public global::System.Collections.Generic.IList<string> Suggestions { get; private set; }
+
+        /// <summary>The answer as received, or null.</summary>
+        public string EnvelopeJson { get; private set; }
+    }
+
+    /// <summary>What the bindings know about one tool (see <see cref="BurilCatalog"/>).</summary>
+    public sealed class BurilToolInfo
+    {
+        /// <summary>Describes a tool.</summary>
+        /// <param name="name">The wire name.</param>
+        /// <param name="title">The display title, or null.</param>
+        /// <param name="description">The description.</param>
+        /// <param name="family">The family.</param>
+        /// <param name="aliases">Deprecated former names.</param>
+        /// <param name="toolType">The generated abstract tool class.</param>
+        /// <param name="inputType">The input class.</param>
+        /// <param name="outputType">The output class.</param>
+        /// <param name="inputSchemaJson">The input's JSON Schema as JSON text.</param>
+        /// <param name="outputSchemaJson">The output's JSON Schema as JSON text.</param>
+        /// <param name="dangerous">Whether the tool stays off until a host enables it.</param>
+        /// <param name="offThread">Whether the tool may run off the main thread.</param>
+        public BurilToolInfo(
+            string name,
+            string title,
+            string description,
+            string family,
+            string[] aliases,
+            global::System.Type toolType,
+            global::System.Type inputType,
+            global::System.Type outputType,
+            string inputSchemaJson,
+            string outputSchemaJson,
+            bool dangerous,
+            bool offThread)
+        {
+            Name = name;
+            Title = title;
+            Description = description;
+            Family = family;
+            Aliases = new global::System.Collections.ObjectModel.ReadOnlyCollection<string>(aliases ?? new string[0]);
+            ToolType = toolType;
+            InputType = inputType;
+            OutputType = outputType;
+            InputSchemaJson = inputSchemaJson;
+            OutputSchemaJson = outputSchemaJson;
+            Dangerous = dangerous;
+            OffThread = offThread;
+        }
+
+        /// <summary>The wire name.</summary>
+        public string Name { get; private set; }
+
+        /// <summary>The display title, or null.</summary>
+        public string Title { get; private set; }
+
+        /// <summary>The description.</summary>
+        public string Description { get; private set; }
+
+        /// <summary>The family.</summary>
+        public string Family { get; private set; }
+
+        /// <summary>Deprecated former names, still accepted.</summary>
+        public global::System.Collections.Generic.IList<string> Aliases { get; private set; }
+
+        /// <summary>The generated abstract tool class.</summary>
+        public global::System.Type ToolType { get; private set; }
+
+        /// <summary>The input class.</summary>
+        public global::System.Type InputType { get; private set; }
+
+        /// <summary>The output class.</summary>
+        public global::System.Type OutputType { get; private set; }
+
+        /// <summary>The input's JSON Schema as JSON text.</summary>
+        public string InputSchemaJson { get; private set; }
+
+        /// <summary>The output's JSON Schema as JSON text.</summary>
+        public string OutputSchemaJson { get; private set; }
+
+        /// <summary>Whether the tool stays off until a host enables it.</summary>
+        public bool Dangerous { get; private set; }
+
+        /// <summary>Whether the tool may run off the main thread.</summary>
+        public bool OffThread { get; private set; }
+    }
+
+    /// <summary>
+    /// The JSON settings of the bindings. Read and write the generated classes through these
+    /// (or settings from <see cref="CreateSettings"/>): strings that look like dates stay
+    /// strings, and floating-point numbers are read as <c>double</c>.
+    /// </summary>
+    public static class BurilJson
+    {
+        /// <summary>New settings for the generated classes.</summary>
+        /// <returns>The settings.</returns>
+        public static global::Newtonsoft.Json.JsonSerializerSettings CreateSettings()
+        {
+            return new global::Newtonsoft.Json.JsonSerializerSettings
+            {
+                DateParseHandling = global::Newtonsoft.Json.DateParseHandling.None,
+                FloatParseHandling = global::Newtonsoft.Json.FloatParseHandling.Double,
+                Culture = global::System.Globalization.CultureInfo.InvariantCulture,
+            };
+        }
+
+        /// <summary>A new serializer with <see cref="CreateSettings"/>.</summary>
+        /// <returns>The serializer.</returns>
+        public static global::Newtonsoft.Json.JsonSerializer CreateSerializer()
+        {
+            return global::Newtonsoft.Json.JsonSerializer.Create(CreateSettings());
+        }
+
+        /// <summary>A value as compact JSON text.</summary>
+        /// <param name="value">The value.</param>
+        /// <returns>The JSON text.</returns>
+        public static string Serialize(object value)
+        {
+            return global::Newtonsoft.Json.JsonConvert.SerializeObject(value, global::Newtonsoft.Json.Formatting.None, CreateSettings());
+        }
+
+        /// <summary>Reads JSON text as a <typeparamref name="T"/>.</summary>
+        /// <typeparam name="T">The type to read.</typeparam>
+        /// <param name="json">The JSON text.</param>
+        /// <returns>The value.</returns>
+        public static T Deserialize<T>(string json)
+        {
+            return (T)Deserialize(json, typeof(T));
+        }
+
+        /// <summary>Reads JSON text as a value of <paramref name="type"/>.</summary>
+        /// <param name="json">The JSON text.</param>
+        /// <param name="type">The type to read.</param>
+        /// <returns>The value.</returns>
+        public static object Deserialize(string json, global::System.Type type)
+        {
+            return global::Newtonsoft.Json.JsonConvert.DeserializeObject(json, type, CreateSettings());
+        }
+
+        /// <summary>Parses JSON text, keeping strings as strings; fails on trailing content.</summary>
+        /// <param name="json">The JSON text.</param>
+        /// <returns>The value.</returns>
+        public static global::Newtonsoft.Json.Linq.JToken Parse(string json)
+        {
+            if (json == null)
+            {
+                throw new global::System.ArgumentNullException("json");
+            }
+            using (var reader = new global::Newtonsoft.Json.JsonTextReader(new global::System.IO.StringReader(json)))
+            {
+                reader.DateParseHandling = global::Newtonsoft.Json.DateParseHandling.None;
+                reader.FloatParseHandling = global::Newtonsoft.Json.FloatParseHandling.Double;
+                var token = global::Newtonsoft.Json.Linq.JToken.ReadFrom(reader);
+                while (reader.Read())
+                {
+                    if (reader.TokenType != global::Newtonsoft.Json.JsonToken.Comment)
+                    {
+                        throw new global::Newtonsoft.Json.JsonReaderException("unexpected content after the JSON value");
+                    }
+                }
+                return token;
+            }
+        }
+
+        /// <summary>Reads a JSON value as a <typeparamref name="T"/>.</summary>
+        /// <typeparam name="T">The type to read.</typeparam>
+        /// <param name="token">The JSON value.</param>
+        /// <returns>The value.</returns>
+        public static T FromToken<T>(global::Newtonsoft.Json.Linq.JToken token)
+        {
+            return (T)FromToken(token, typeof(T));
+        }
+
+        /// <summary>Reads a JSON value as a value of <paramref name="type"/>.</summary>
+        /// <param name="token">The JSON value.</param>
+        /// <param name="type">The type to read.</param>
+        /// <returns>The value.</returns>
+        public static object FromToken(global::Newtonsoft.Json.Linq.JToken token, global::System.Type type)
+        {
+            if (token == null)
+            {
+                throw new global::System.ArgumentNullException("token");
+            }
+            return token.ToObject(type, CreateSerializer());
+        }
+
+        /// <summary>A value as a JSON value (<c>null</c> as a JSON null).</summary>
+        /// <param name="value">The value.</param>
+        /// <returns>The JSON value.</returns>
+        public static global::Newtonsoft.Json.Linq.JToken ToToken(object value)
+        {
+            if (value == null)
+            {
+                return global::Newtonsoft.Json.Linq.JValue.CreateNull();
+            }
+            return global::Newtonsoft.Json.Linq.JToken.FromObject(value, CreateSerializer());
+        }
+
+        /// <summary>Tries to read a JSON value as a <typeparamref name="T"/>.</summary>
+        /// <typeparam name="T">The type to read.</typeparam>
+        /// <param name="token">The JSON value.</param>
+        /// <param name="shapeMatches">Whether the value has the JSON type <typeparamref name="T"/> is written as.</param>
+        /// <param name="value">The value read, or the default.</param>
+        /// <returns>Whether the value could be read.</returns>
+        public static bool TryFromToken<T>(global::Newtonsoft.Json.Linq.JToken token, bool shapeMatches, out T value)
+        {
+            value = default(T);
+            if (token == null || !shapeMatches)
+            {
+                return false;
+            }
+            try
+            {
+                value = FromToken<T>(token);
+                return true;
+            }
+            catch (global::Newtonsoft.Json.JsonException)
+            {
+                return false;
+            }
+            catch (global::System.ArgumentException)
+            {
+                return false;
+            }
+            catch (global::System.FormatException)
+            {
+                return false;
+            }
+            catch (global::System.InvalidCastException)
+            {
+                return false;
+            }
+            catch (global::System.OverflowException)
+            {
+                return false;
+            }
+        }
+
+        /// <summary>The success envelope: <c>{"ok": true, "data": data}</c>.</summary>
+        /// <param name="data">The data.</param>
+        /// <returns>The envelope.</returns>
+        public static global::Newtonsoft.Json.Linq.JObject Success(object data)
+        {
+            var envelope = new global::Newtonsoft.Json.Linq.JObject();
+            envelope["ok"] = true;
+            envelope["data"] = ToToken(data);
+            return envelope;
+        }
+
+        /// <summary>A failure envelope: <c>{"ok": false, "type": type, "error": error, "problems": [...]}</c>.</summary>
+        /// <param name="type">The kind of failure (<c>validation</c>, <c>runtime</c>, ...).</param>
+        /// <param name="error">The message.</param>
+        /// <param name="problems">The problems with the input (may be null or empty: then left out).</param>
+        /// <returns>The envelope.</returns>
+        public static global::Newtonsoft.Json.Linq.JObject Failure(string type, string error, global::System.Collections.Generic.IList<BurilProblem> problems)
+        {
+            var envelope = new global::Newtonsoft.Json.Linq.JObject();
+            envelope["ok"] = false;
+            envelope["type"] = type;
+            envelope["error"] = error;
+            if (problems != null && problems.Count > 0)
+            {
+                var list = new global::Newtonsoft.Json.Linq.JArray();
+                foreach (var problem in problems)
+                {
+                    var item = new global::Newtonsoft.Json.Linq.JObject();
+                    item["path"] = problem.Path;
+                    item["message"] = problem.Message;
+                    list.Add(item);
+                }
+                envelope["problems"] = list;
+            }
+            return envelope;
+        }
+
+        /// <summary>
+        /// Runs a typed tool on an input object: reads the input, calls <paramref name="execute"/>
+        /// and wraps its output in the success envelope. Input that cannot be read, and a
+        /// <see cref="ToolValidationException"/> from <paramref name="execute"/>, give the
+        /// validation envelope; other exceptions propagate.
+        /// </summary>
+        /// <typeparam name="TInput">The input class.</typeparam>
+        /// <typeparam name="TOutput">The output class.</typeparam>
+        /// <param name="name">The tool's wire name, for messages.</param>
+        /// <param name="input">The input object (null reads as <c>{}</c>).</param>
+        /// <param name="execute">The tool's typed work.</param>
+        /// <returns>The envelope.</returns>
+        public static global::Newtonsoft.Json.Linq.JObject RunTool<TInput, TOutput>(
+            string name,
+            global::Newtonsoft.Json.Linq.JObject input,
+            global::System.Func<TInput, TOutput> execute)
+            where TInput : class
+            where TOutput : class
+        {
+            if (execute == null)
+            {
+                throw new global::System.ArgumentNullException("execute");
+            }
+            TInput typed;
+            try
+            {
+                typed = FromToken<TInput>(input ?? new global::Newtonsoft.Json.Linq.JObject());
+            }
+            catch (global::Newtonsoft.Json.JsonException error)
+            {
+                return Failure("validation", "invalid input for `" + name + "`: " + error.Message, null);
+            }
+            TOutput output;
+            try
+            {
+                output = execute(typed);
+            }
+            catch (ToolValidationException error)
+            {
+                return Failure("validation", error.Message, error.Problems);
+            }
+            if (output == null)
+            {
+                throw new global::System.InvalidOperationException("the tool `" + name + "` returned null; return an output object");
+            }
+            return Success(output);
+        }
+
+        /// <summary>Reads the object at the reader (for union converters), keeping strings as strings.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject ReadObject(global::Newtonsoft.Json.JsonReader reader, string typeName)
+        {
+            var token = ReadToken(reader);
+            var json = token as global::Newtonsoft.Json.Linq.JObject;
+            if (json == null)
+            {
+                throw new global::Newtonsoft.Json.JsonSerializationException(
+                    "expected an object for `" + typeName + "`, got " + token.Type + " at '" + reader.Path + "'");
+            }
+            return json;
+        }
+
+        /// <summary>Reads the value at the reader (for union converters), keeping strings as strings.</summary>
+        internal static global::Newtonsoft.Json.Linq.JToken ReadToken(global::Newtonsoft.Json.JsonReader reader)
+        {
+            var dates = reader.DateParseHandling;
+            reader.DateParseHandling = global::Newtonsoft.Json.DateParseHandling.None;
+            try
+            {
+                return global::Newtonsoft.Json.Linq.JToken.ReadFrom(reader);
+            }
+            finally
+            {
+                reader.DateParseHandling = dates;
+            }
+        }
+
+        /// <summary>The string value of a tagged union's tag.</summary>
+        internal static string ReadTag(global::Newtonsoft.Json.Linq.JObject json, string tag, string typeName)
+        {
+            var value = json[tag];
+            if (value == null || value.Type != global::Newtonsoft.Json.Linq.JTokenType.String)
+            {
+                throw new global::Newtonsoft.Json.JsonSerializationException(
+                    "`" + typeName + "` needs the string property `" + tag + "` at '" + json.Path + "'");
+            }
+            return (string)value;
+        }
+
+        /// <summary>The error for a tag value no variant has.</summary>
+        internal static global::System.Exception UnknownTag(global::Newtonsoft.Json.Linq.JObject json, string tag, string typeName)
+        {
+            return new global::Newtonsoft.Json.JsonSerializationException(
+                "`" + typeName + "` has no variant with `" + tag + "` = \"" + (string)json[tag] + "\" at '" + json.Path + "'");
+        }
+
+        /// <summary>Fills a union variant from its object.</summary>
+        internal static void Populate(global::Newtonsoft.Json.Linq.JObject json, object target, global::Newtonsoft.Json.JsonSerializer serializer)
+        {
+            using (var reader = json.CreateReader())
+            {
+                serializer.Populate(reader, target);
+            }
+        }
+
+        /// <summary>Writes a JSON value (null as a JSON null).</summary>
+        internal static void WriteToken(global::Newtonsoft.Json.JsonWriter writer, global::Newtonsoft.Json.Linq.JToken token)
+        {
+            if (token == null)
+            {
+                writer.WriteNull();
+            }
+            else
+            {
+                token.WriteTo(writer);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Turns off an inherited converter: the variants of a tagged union are read and written as
+    /// plain objects once the union's converter has picked the variant.
+    /// </summary>
+    internal sealed class BurilNoConverter : global::Newtonsoft.Json.JsonConverter
+    {
+        public override bool CanRead
+        {
+            get { return false; }
+        }
+
+        public override bool CanWrite
+        {
+            get { return false; }
+        }
+
+        public override bool CanConvert(global::System.Type objectType)
+        {
+            return false;
+        }
+
+        public override object ReadJson(global::Newtonsoft.Json.JsonReader reader, global::System.Type objectType, object existingValue, global::Newtonsoft.Json.JsonSerializer serializer)
+        {
+            throw new global::System.NotSupportedException();
+        }
+
+        public override void WriteJson(global::Newtonsoft.Json.JsonWriter writer, object value, global::Newtonsoft.Json.JsonSerializer serializer)
+        {
+            throw new global::System.NotSupportedException();
+        }
+    }
+
+    /// <summary>
+    /// A typed client for the tools: one method per tool (generated in <c>Buril.Client.cs</c>),
+    /// over an <see cref="IToolTransport"/>.
+    /// </summary>
+    public sealed partial class BurilClient
+    {
+        private readonly IToolTransport transport;
+
+        /// <summary>A client sending calls through <paramref name="transport"/>.</summary>
+        /// <param name="transport">The transport.</param>
+        public BurilClient(IToolTransport transport)
+        {
+            if (transport == null)
+            {
+                throw new global::System.ArgumentNullException("transport");
+            }
+            this.transport = transport;
+        }
+
+        /// <summary>The transport calls go through.</summary>
+        public IToolTransport Transport
+        {
+            get { return transport; }
+        }
+
+        /// <summary>
+        /// Calls a tool by name and reads its data as <typeparamref name="TOutput"/>; the typed
+        /// methods use it, and it serves tools these bindings do not know.
+        /// </summary>
+        /// <typeparam name="TOutput">The class to read the data as.</typeparam>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="input">The input: a generated input class, a <c>JObject</c>, or null for <c>{}</c>.</param>
+        /// <returns>The data.</returns>
+        /// <exception cref="BurilToolException">The tool answered <c>ok: false</c>, or the answer could not be read.</exception>
+        public TOutput Call<TOutput>(string name, object input)
+            where TOutput : class
+        {
+            if (name == null)
+            {
+                throw new global::System.ArgumentNullException("name");
+            }
+            string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
+            string envelopeJson = transport.Call(name, inputJson);
+            global::Newtonsoft.Json.Linq.JObject envelope;
+            try
+            {
+                envelope = BurilJson.Parse(envelopeJson ?? "") as global::Newtonsoft.Json.Linq.JObject;
+            }
+            catch (global::Newtonsoft.Json.JsonException error)
+            {
+                throw protocolError(name, "the answer is not JSON: " + error.Message, envelopeJson, error);
+            }
+            if (envelope == null)
+            {
+                throw protocolError(name, "the answer is not a JSON object", envelopeJson, null);
+            }
+            var ok = envelope["ok"];
+            if (ok == null || ok.Type != global::Newtonsoft.Json.Linq.JTokenType.Boolean)
+            {
+                throw protocolError(name, "the answer has no boolean `ok`", envelopeJson, null);
+            }
+            if (!(bool)ok)
+            {
+                throw failure(name, envelope, envelopeJson);
+            }
+            var data = envelope["data"];
+            if (data == null)
+            {
+                throw protocolError(name, "the answer has no `data`", envelopeJson, null);
+            }
+            TOutput output;
+            try
+            {
+                output = BurilJson.FromToken<TOutput>(data);
+            }
+            catch (global::Newtonsoft.Json.JsonException error)
+            {
+                throw protocolError(name, "the data does not match the output type: " + error.Message, envelopeJson, error);
+            }
+            if (output == null)
+            {
+                throw protocolError(name, "the data is null", envelopeJson, null);
+            }
+            return output;
+        }
+
+        private static BurilToolException protocolError(string name, string error, string envelopeJson, global::System.Exception inner)
+        {
+            return new BurilToolException(name, "protocol", error, null, null, envelopeJson, inner);
+        }
+
+        private static BurilToolException failure(string name, global::Newtonsoft.Json.Linq.JObject envelope, string envelopeJson)
+        {
+            var type = envelope["type"];
+            var error = envelope["error"];
+            var problems = new global::System.Collections.Generic.List<BurilProblem>();
+            var problemList = envelope["problems"] as global::Newtonsoft.Json.Linq.JArray;
+            if (problemList != null)
+            {
+                foreach (var item in problemList)
+                {
+                    var problem = item as global::Newtonsoft.Json.Linq.JObject;
+                    if (problem != null)
+                    {
+                        problems.Add(new BurilProblem(textOf(problem["path"]), textOf(problem["message"])));
+                    }
+                }
+            }
+            var suggestions = new global::System.Collections.Generic.List<string>();
+            var suggestionList = envelope["suggestions"] as global::Newtonsoft.Json.Linq.JArray;
+            if (suggestionList != null)
+            {
+                foreach (var item in suggestionList)
+                {
+                    suggestions.Add(textOf(item));
+                }
+            }
+            return new BurilToolException(
+                name,
+                type != null && type.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)type : "unknown",
+                textOf(error),
+                problems,
+                suggestions,
+                envelopeJson,
+                null);
+        }
+
+        private static string textOf(global::Newtonsoft.Json.Linq.JToken token)
+        {
+            if (token == null || token.Type == global::Newtonsoft.Json.Linq.JTokenType.Null)
+            {
+                return "";
+            }
+            return token.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)token : token.ToString(global::Newtonsoft.Json.Formatting.None);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! The names the generated files export besides those of the tools and types (the runtime
+//! parts, the tables of `tools.ts`, the 64-bit integer alias): the writers write them, and the
+//! plan claims them before any tool or type can take one.
+
+/// What `envelope.ts` exports (all of it is fixed: `runtime/typescript/envelope.ts`).
+pub(crate) const ENVELOPE: &[&str] = &[
+    "ErrorType",
+    "errorTypes",
+    "Problem",
+    "EnvelopeSuccess",
+    "EnvelopeFailure",
+    "Envelope",
+    "ToolTransport",
+    "BurilToolError",
+];
+
+/// What `tools.ts` exports besides the per-tool constants: the tables written for the tools,
+/// and the handler types of `runtime/typescript/tool-handlers.ts`.
+pub(crate) const TOOLS: &[&str] = &[
+    "ToolMap",
+    "ToolName",
+    "ToolHandler",
+    "ToolHandlers",
+    "PartialToolHandlers",
+    "tools",
+    "toolAliases",
+];
+
+/// What `client.ts` exports besides the per-tool functions (`runtime/typescript/client.ts`).
+pub(crate) const CLIENT: &[&str] = &["callTool"];
+
+/// The alias for 64-bit integers that `types.ts` exports.
+pub(crate) const INT64: &str = "Int64";
