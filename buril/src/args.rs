@@ -96,7 +96,7 @@ impl Args {
     /// Deserializes the whole input object into `T` (a tool taking a single input struct).
     pub fn whole<T: DeserializeOwned>(&mut self) -> Option<T> {
         let object = self.object.take().unwrap_or_default();
-        self.deserialize(String::new(), Value::Object(object))
+        self.deserialize(None, Value::Object(object))
     }
 
     /// `Ok` when every parameter was taken; otherwise a validation error listing each failure.
@@ -109,32 +109,61 @@ impl Args {
     }
 
     fn convert<T: DeserializeOwned>(&mut self, name: &str, value: Value) -> Option<T> {
-        self.deserialize(pointer::child("", name), value)
+        self.deserialize(Some(name), value)
     }
 
-    /// Deserializes `value`, found at `at`. A number with no fractional part is an integer in
-    /// JSON Schema (`1.0`, `1e2`, `-0`), so the schema accepts it wherever it says `integer`;
-    /// such numbers are made integers first, so that serde does too. A value serde refuses is
-    /// reported at its exact pointer (a struct's field, an array's item), not at the parameter.
-    fn deserialize<T: DeserializeOwned>(&mut self, at: String, mut value: Value) -> Option<T> {
-        integral_floats_as_integers(&mut value);
-        let result = match value {
-            // Scalars fail where they are: no path to track.
-            Value::Array(_) | Value::Object(_) => {
-                serde_path_to_error::deserialize(value).map_err(|error| {
-                    let inner = pointer_of(error.path());
-                    (format!("{at}{inner}"), error.into_inner())
-                })
+    /// Deserializes `value`, the property `name` (the whole input for `None`). A number with no
+    /// fractional part is an integer in JSON Schema (`1.0`, `1e2`, `-0`), so the schema accepts
+    /// it wherever it says `integer`; serde refuses it for an integer type, so such numbers are
+    /// made integers, and the value tried again, when serde refuses the value as it came. A
+    /// value serde refuses is reported at its exact pointer (a struct's field, an array's
+    /// item), not at the parameter. Neither the pointer nor the retry costs a call that
+    /// succeeds the first time anything.
+    fn deserialize<T: DeserializeOwned>(
+        &mut self,
+        name: Option<&str>,
+        mut value: Value,
+    ) -> Option<T> {
+        let at = |inner: &str| {
+            let mut pointer = String::new();
+            if let Some(name) = name {
+                pointer::push(&mut pointer, name);
             }
-            scalar => T::deserialize(scalar).map_err(|error| (at, error)),
+            pointer.push_str(inner);
+            pointer
         };
-        match result {
-            Ok(value) => Some(value),
-            Err((at, error)) => {
-                self.problems.push(Problem::new(at, error.to_string()));
-                None
+        let refused = match value {
+            // A scalar fails where it is, and is cheap to look at first.
+            Value::Number(ref mut number) => {
+                if number.is_f64()
+                    && let Some(integer) = number.as_f64().and_then(integer_of)
+                {
+                    *number = integer;
+                }
+                match T::deserialize(value) {
+                    Ok(value) => return Some(value),
+                    Err(error) => (at(""), error),
+                }
             }
-        }
+            Value::Array(_) | Value::Object(_) => {
+                // Borrowed, so that a refusal can be tried again and located.
+                if let Ok(value) = T::deserialize(&value) {
+                    return Some(value);
+                }
+                integral_floats_as_integers(&mut value);
+                match serde_path_to_error::deserialize::<_, T>(&value) {
+                    Ok(value) => return Some(value),
+                    Err(error) => (at(&pointer_of(error.path())), error.into_inner()),
+                }
+            }
+            scalar => match T::deserialize(scalar) {
+                Ok(value) => return Some(value),
+                Err(error) => (at(""), error),
+            },
+        };
+        self.problems
+            .push(Problem::new(refused.0, refused.1.to_string()));
+        None
     }
 }
 

@@ -20,6 +20,9 @@ pub struct Validator {
     inner: jsonschema::Validator,
     /// The one-pass check of a schema of scalar properties, when the schema is one.
     shape: Option<Shape>,
+    /// Whether the schema has an `enum` or a `const` anywhere: only then can a wrong type be
+    /// worded as the values allowed, so only then is the schema looked at for it.
+    has_values: bool,
 }
 
 impl Validator {
@@ -39,6 +42,7 @@ impl Validator {
             schema: schema.clone(),
             inner,
             shape: Shape::of(schema),
+            has_values: has_values(schema),
         })
     }
 
@@ -93,9 +97,10 @@ impl Validator {
         match error.kind() {
             ValidationErrorKind::Type { kind } => {
                 // A value of the wrong type for an enum: say the values, not the type.
-                let at = error.schema_path().to_string();
-                let schema = at
-                    .strip_suffix("/type")
+                let schema = self
+                    .has_values
+                    .then(|| error.schema_path().as_str().strip_suffix("/type"))
+                    .flatten()
                     .and_then(|location| self.schema_at(location));
                 match schema.and_then(allowed_values) {
                     Some(values) => one(format!(
@@ -150,8 +155,9 @@ impl Validator {
             | ValidationErrorKind::Maximum { .. }
             | ValidationErrorKind::ExclusiveMinimum { .. }
             | ValidationErrorKind::ExclusiveMaximum { .. } => {
-                let at = error.schema_path().to_string();
-                let schema = at
+                let schema = error
+                    .schema_path()
+                    .as_str()
                     .rsplit_once('/')
                     .and_then(|(location, _)| self.schema_at(location));
                 one(format!(
@@ -197,7 +203,7 @@ impl Validator {
             )),
             ValidationErrorKind::AnyOf { context }
             | ValidationErrorKind::OneOfNotValid { context } => {
-                self.describe_variants(&path, error.schema_path().to_string(), instance, context)
+                self.describe_variants(&path, error.schema_path().as_str(), instance, context)
             }
             ValidationErrorKind::OneOfMultipleValid { .. } => {
                 one("matches more than one of the allowed variants; make it unambiguous".to_owned())
@@ -212,14 +218,14 @@ impl Validator {
     fn describe_variants(
         &self,
         path: &str,
-        keyword_location: String,
+        keyword_location: &str,
         instance: &Value,
         context: &[Vec<ValidationError<'static>>],
     ) -> Vec<Problem> {
         // The location of the schema holding the `anyOf`/`oneOf`.
         let keyword_location = keyword_location
             .rsplit_once('/')
-            .map_or(String::new(), |(location, _)| location.to_owned());
+            .map_or("", |(location, _)| location);
         // A string enum with documented values: `oneOf` of constants.
         let constants: Option<Vec<String>> = context
             .iter()
@@ -266,7 +272,7 @@ impl Validator {
                     .flatten()
                     .filter_map(|e| match e.kind() {
                         ValidationErrorKind::Type { kind }
-                            if e.instance_path().to_string() == path =>
+                            if e.instance_path().as_str() == path =>
                         {
                             Some(expected_types(kind))
                         }
@@ -328,7 +334,7 @@ impl Validator {
 
     /// The property names the schema allows at the location of an `additionalProperties` error.
     fn known_properties(&self, error: &ValidationError<'_>) -> Vec<String> {
-        let keyword_path = error.schema_path().to_string();
+        let keyword_path = error.schema_path().as_str();
         let Some(object_path) = keyword_path
             .strip_suffix("/additionalProperties")
             .or_else(|| keyword_path.strip_suffix("/unevaluatedProperties"))
@@ -340,6 +346,19 @@ impl Validator {
             .and_then(Value::as_object)
             .map(|properties| properties.keys().cloned().collect())
             .unwrap_or_default()
+    }
+}
+
+/// Whether `schema` has an `enum` or a `const` anywhere.
+fn has_values(schema: &Value) -> bool {
+    match schema {
+        Value::Object(object) => {
+            object.contains_key("enum")
+                || object.contains_key("const")
+                || object.values().any(has_values)
+        }
+        Value::Array(items) => items.iter().any(has_values),
+        _ => false,
     }
 }
 
@@ -413,7 +432,7 @@ fn range_words(schema: &Value) -> String {
 /// Whether `error` says the value at `path` itself has the wrong type.
 fn is_type_mismatch_at(error: &ValidationError<'_>, path: &str) -> bool {
     matches!(error.kind(), ValidationErrorKind::Type { .. })
-        && error.instance_path().to_string() == path
+        && error.instance_path().as_str() == path
 }
 
 fn expected_types(kind: &TypeKind) -> String {
