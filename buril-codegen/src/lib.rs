@@ -13,7 +13,6 @@ mod collections;
 pub mod csharp;
 mod generator;
 pub mod ir;
-mod metadata_hash;
 pub mod skills;
 mod source;
 pub mod typescript;

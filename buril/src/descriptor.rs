@@ -217,6 +217,8 @@ pub struct ToolDescriptor {
     input_schema: SchemaFn,
     output_schema: SchemaFn,
     compiled: OnceLock<CompiledSchemas>,
+    /// The hash of this tool's metadata, made on first use (see `metadata.rs`).
+    pub(crate) hash: OnceLock<String>,
 }
 
 impl ToolDescriptor {
@@ -235,6 +237,7 @@ impl ToolDescriptor {
             input_schema,
             output_schema,
             compiled: OnceLock::new(),
+            hash: OnceLock::new(),
         }
     }
 
@@ -310,6 +313,12 @@ impl ToolDescriptor {
     /// `{"result": value}`, and this schema says so.
     pub fn output_schema(&self) -> &Value {
         &self.compiled().output
+    }
+
+    /// The compact JSON text of the input and output schemas, as the metadata hash reads them.
+    pub(crate) fn schema_texts(&self) -> [String; 2] {
+        let text = |schema: &Value| serde_json::to_string(schema).unwrap_or_default();
+        [text(self.input_schema()), text(self.output_schema())]
     }
 
     pub(crate) fn compiled(&self) -> &CompiledSchemas {

@@ -93,6 +93,7 @@ mod envelope;
 mod error;
 mod input_limits;
 mod jobs;
+pub mod metadata;
 mod output;
 mod pattern;
 pub mod pointer;

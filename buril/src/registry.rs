@@ -27,6 +27,8 @@ pub struct Lookup {
 pub struct Registry {
     tools: Vec<&'static ToolDescriptor>,
     index: NameIndex,
+    /// The hash of every tool's metadata, made on first use.
+    hash: std::sync::OnceLock<String>,
 }
 
 /// Each name and alias, with its tool and whether it is an alias.
@@ -165,7 +167,28 @@ impl Registry {
             }
             return Err(RegistryError { duplicates });
         }
-        Ok(Registry { tools, index })
+        Ok(Registry {
+            tools,
+            index,
+            hash: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The hash of the tools' metadata ([`metadata::hash`](crate::metadata::hash)): what the
+    /// bindings generated from this registry carry, and what the MCP server answers with.
+    pub fn metadata_hash(&self) -> &str {
+        self.hash.get_or_init(|| {
+            let schemas: Vec<[String; 2]> =
+                self.tools.iter().map(|tool| tool.schema_texts()).collect();
+            crate::metadata::hash(
+                self.tools
+                    .iter()
+                    .zip(&schemas)
+                    .map(|(tool, [input, output])| {
+                        (tool.meta(), [input.as_str(), output.as_str()])
+                    }),
+            )
+        })
     }
 
     /// Every tool, sorted by name.

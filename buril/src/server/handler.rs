@@ -11,9 +11,9 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer, Subscriptio
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
-use super::listing;
 use super::results::call_result;
 use super::state::ServerState;
+use super::{handshake, listing};
 use crate::context::{CancelToken, Progress, ProgressSink};
 use crate::dispatch::CallOptions;
 use crate::error::ErrorKind;
@@ -119,7 +119,13 @@ impl ServerHandler for Handler {
             }
             _ => return Err(self.unknown_tool(name)),
         };
-        Ok(call_result(&self.state, tool.name(), finished.outcome).into())
+        let mut outcome = finished.outcome;
+        if let Some(warning) =
+            handshake::stale_bindings(&context.meta, self.state.registry, Some(tool))
+        {
+            outcome = outcome.with_warning(warning);
+        }
+        Ok(call_result(&self.state, tool.name(), outcome).into())
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -1,8 +1,9 @@
 //! `tools/list`: the MCP definition of each tool, and pages in a stable order.
 
 use rmcp::ErrorData;
-use rmcp::model::{ListToolsResult, Tool};
+use rmcp::model::{ListToolsResult, MetaObject, Tool};
 
+use super::results::server_meta;
 use super::state::ServerState;
 
 /// One page of the enabled tools, sorted by name. The cursor is the name of the last tool of
@@ -38,5 +39,6 @@ pub(crate) fn page(
     let next = more.then(|| tools.last().map(|tool: &Tool| tool.name.to_string()));
     let mut result = ListToolsResult::with_all_items(tools);
     result.next_cursor = next.flatten();
+    result.meta = Some(MetaObject(server_meta(state)));
     Ok(result)
 }

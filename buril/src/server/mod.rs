@@ -78,6 +78,7 @@ mod defaults;
 mod error;
 mod frame;
 mod handler;
+mod handshake;
 mod http;
 mod listing;
 mod notify;

@@ -7,6 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
 use serde_json::{Map, Value, json};
 
+use super::handshake::METADATA_META;
 use super::state::ServerState;
 use crate::envelope::Outcome;
 
@@ -25,7 +26,7 @@ pub(crate) fn call_result(state: &ServerState, tool: &str, outcome: Outcome) -> 
             .unwrap_or_default();
         let mut content = vec![ContentBlock::text(message)];
         content.extend(warnings.into_iter().map(ContentBlock::text));
-        let mut meta = Map::new();
+        let mut meta = server_meta(state);
         meta.insert(ENVELOPE_META.into(), envelope);
         return CallToolResult::error(content).with_meta(Some(MetaObject(meta)));
     }
@@ -57,9 +58,20 @@ pub(crate) fn call_result(state: &ServerState, tool: &str, outcome: Outcome) -> 
         content.push(ContentBlock::text(text));
     }
     content.extend(warnings.into_iter().map(ContentBlock::text));
-    let mut result = CallToolResult::success(content);
+    let mut result =
+        CallToolResult::success(content).with_meta(Some(MetaObject(server_meta(state))));
     result.structured_content = Some(data);
     result
+}
+
+/// What every result's `_meta` carries: the server's metadata hash.
+pub(crate) fn server_meta(state: &ServerState) -> Map<String, Value> {
+    let mut meta = Map::new();
+    meta.insert(
+        METADATA_META.into(),
+        Value::String(state.registry.metadata_hash().to_owned()),
+    );
+    meta
 }
 
 /// Writes `data` (pretty-printed) to a new file in the output folder; answers its path and

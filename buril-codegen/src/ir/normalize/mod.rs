@@ -24,8 +24,8 @@ use self::schema_pointer::SchemaPointer;
 use self::type_table::TypeTable;
 use crate::ir::api::{Api, ToolDef};
 use crate::ir::names::{camel_case, pascal_case};
-use crate::metadata_hash::metadata_hash;
 use crate::source::ToolSource;
+use buril::metadata;
 
 /// Normalises the tools' schemas into an [`Api`]. Fails on constructs no writer can express and
 /// on two different types that would share a name.
@@ -64,7 +64,7 @@ pub fn normalize(sources: &[ToolSource]) -> Result<Api, NormalizeError> {
             output_schema_json: compact_json(&source.output_schema),
         });
     }
-    let hash = metadata_hash(tools.iter().map(|tool| {
+    let hash = metadata::hash(tools.iter().map(|tool| {
         (
             &tool.meta,
             [

@@ -1,23 +1,51 @@
-//! The hash of the tools' metadata that every generated file's header carries: the same tools
-//! give the same hash on every machine, and any change to a name, description, flag,
-//! annotation or schema changes it.
+//! The hash of tools' metadata: what every generated binding's header carries and what the MCP
+//! server answers with, so that a client can tell bindings older than the server. The same tools
+//! give the same hash on every machine, and any change to a name, description, flag, annotation
+//! or schema changes it.
+//!
+//! ```
+//! /// Greets someone.
+//! #[buril::tool]
+//! fn demo_greet(
+//!     /// Who to greet.
+//!     name: String,
+//! ) -> String {
+//!     format!("Hello, {name}!")
+//! }
+//!
+//! let registry = buril::registry();
+//! assert_eq!(registry.metadata_hash().len(), 16);
+//! let tool = registry.get("demo_greet").unwrap();
+//! assert_ne!(tool.metadata_hash(), registry.metadata_hash());
+//! ```
 
 use std::io::{self, Write};
 
-use buril::ToolMeta;
+use crate::descriptor::{ToolDescriptor, ToolMeta};
 
-/// FNV-1a (64 bits, hex) of the tools' metadata, in the order given (the IR's: sorted by name).
+impl ToolDescriptor {
+    /// The hash of this tool's metadata alone ([`hash`] of it): the generated bindings carry it
+    /// per tool, so that a server can say precisely which tool changed since they were
+    /// generated.
+    pub fn metadata_hash(&self) -> &str {
+        self.hash.get_or_init(|| {
+            let [input, output] = self.schema_texts();
+            hash([(self.meta(), [input.as_str(), output.as_str()])])
+        })
+    }
+}
+
+/// FNV-1a (64 bits, 16 hex digits) of the tools' metadata, in the order given (a registry's and
+/// the bindings': sorted by name).
 ///
 /// The JSON of each tool is `{"name": …, "description": …, "family": …, "aliases": …,
 /// "inputSchema": …, "outputSchema": …, "dangerous": …, "offThread": …, "title": …,
 /// "readOnly": …, "destructive": …, "idempotent": …, "openWorld": …}` in compact form, followed
 /// by a zero byte; it is streamed into the hash, never built. The fields from `title` on are
-/// [`buril::Annotations`] as serde writes it, so that a new annotation is hashed without a
+/// [`Annotations`](crate::Annotations) as serde writes it, so that a new annotation is hashed without a
 /// change here. `inline`, `returns_unit` and `location` are left out: they do not change the
 /// bindings. Each tool comes with the compact JSON text of its input and output schemas.
-pub(crate) fn metadata_hash<'a>(
-    tools: impl IntoIterator<Item = (&'a ToolMeta, [&'a str; 2])>,
-) -> String {
+pub fn hash<'a>(tools: impl IntoIterator<Item = (&'a ToolMeta, [&'a str; 2])>) -> String {
     let mut hash = Fnv1a(0xcbf2_9ce4_8422_2325);
     let mut annotations = Vec::with_capacity(128);
     for (meta, schemas) in tools {
@@ -172,12 +200,12 @@ mod tests {
     fn inline_unit_and_location_are_not_hashed() {
         let schema = json!({"type": "object"});
         let text = schema.to_string();
-        let hash = |meta: &ToolMeta| metadata_hash([(meta, [text.as_str(), text.as_str()])]);
+        let hash = |meta: &ToolMeta| hash([(meta, [text.as_str(), text.as_str()])]);
         let meta = described();
         let mut other = meta.clone();
         other.inline = true;
         other.returns_unit = true;
-        other.location = buril::SourceLocation {
+        other.location = crate::descriptor::SourceLocation {
             file: "elsewhere.rs",
             line: 7,
             module: "elsewhere",
@@ -193,6 +221,6 @@ mod tests {
     fn a_known_hash() {
         let input = r#"{"type":"object"}"#;
         let meta = described();
-        assert_eq!(metadata_hash([(&meta, [input, input])]), "6aebfcbb07e76ecf");
+        assert_eq!(hash([(&meta, [input, input])]), "6aebfcbb07e76ecf");
     }
 }
