@@ -189,7 +189,11 @@ fn type_name(api: &Api, ty: &TypeRef) -> String {
     match ty {
         TypeRef::String => "string".into(),
         TypeRef::Bool => "boolean".into(),
-        TypeRef::Int32 | TypeRef::Int64 => "integer".into(),
+        TypeRef::Int32
+        | TypeRef::UInt32
+        | TypeRef::Int64
+        | TypeRef::UInt64
+        | TypeRef::BigInteger => "integer".into(),
         TypeRef::Float64 => "number".into(),
         TypeRef::Json => "any JSON".into(),
         TypeRef::Array(items) => format!("array of {}", type_name(api, items)),
@@ -245,7 +249,11 @@ fn example_value(api: &Api, ty: &TypeRef, depth: usize) -> String {
     match ty {
         TypeRef::String => "\"...\"".into(),
         TypeRef::Bool => "true".into(),
-        TypeRef::Int32 | TypeRef::Int64 => "1".into(),
+        TypeRef::Int32
+        | TypeRef::UInt32
+        | TypeRef::Int64
+        | TypeRef::UInt64
+        | TypeRef::BigInteger => "1".into(),
         TypeRef::Float64 => "1.0".into(),
         TypeRef::Json | TypeRef::Map(_) => "{}".into(),
         TypeRef::Array(_) => "[]".into(),

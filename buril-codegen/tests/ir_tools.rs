@@ -59,10 +59,11 @@ fn shapes_are_recognised() {
             .ty
             .clone()
     };
-    assert_eq!(ty("big"), TypeRef::Int64);
+    assert_eq!(ty("big"), TypeRef::UInt64);
+    assert_eq!(ty("signed"), TypeRef::Int64);
     assert_eq!(ty("small"), TypeRef::Int32);
-    assert_eq!(ty("medium"), TypeRef::Int64);
-    assert_eq!(ty("maybe"), TypeRef::Nullable(Box::new(TypeRef::Int64)));
+    assert_eq!(ty("medium"), TypeRef::UInt32);
+    assert_eq!(ty("maybe"), TypeRef::Nullable(Box::new(TypeRef::UInt64)));
     let TypeDef::Struct(node) = &api.types["Node"] else {
         panic!()
     };

@@ -240,7 +240,8 @@ namespace Buril.Generated
     /// <summary>
     /// The JSON settings of the bindings. Read and write the generated classes through these
     /// (or settings from <see cref="CreateSettings"/>): strings that look like dates stay
-    /// strings, and floating-point numbers are read as <c>double</c>.
+    /// strings, floating-point numbers are read as <c>double</c>, and integers are read exactly
+    /// (<see cref="BurilIntegerConverter"/>).
     /// </summary>
     public static class BurilJson
     {
@@ -253,6 +254,10 @@ namespace Buril.Generated
                 DateParseHandling = global::Newtonsoft.Json.DateParseHandling.None,
                 FloatParseHandling = global::Newtonsoft.Json.FloatParseHandling.Double,
                 Culture = global::System.Globalization.CultureInfo.InvariantCulture,
+                Converters = new global::System.Collections.Generic.List<global::Newtonsoft.Json.JsonConverter>
+                {
+                    new BurilIntegerConverter(),
+                },
             };
         }
 
@@ -336,7 +341,11 @@ namespace Buril.Generated
             return token.ToObject(type, CreateSerializer());
         }
 
-        /// <summary>A value as a JSON value (<c>null</c> as a JSON null).</summary>
+        /// <summary>
+        /// A value as a JSON value (<c>null</c> as a JSON null). A <c>ulong</c> beyond
+        /// <c>long.MaxValue</c> is held as a <c>BigInteger</c>, which every Newtonsoft.Json
+        /// writes (before version 7, a JSON value holding such a <c>ulong</c> fails to be written).
+        /// </summary>
         /// <param name="value">The value.</param>
         /// <returns>The JSON value.</returns>
         public static global::Newtonsoft.Json.Linq.JToken ToToken(object value)
@@ -345,7 +354,26 @@ namespace Buril.Generated
             {
                 return global::Newtonsoft.Json.Linq.JValue.CreateNull();
             }
-            return global::Newtonsoft.Json.Linq.JToken.FromObject(value, CreateSerializer());
+            var token = global::Newtonsoft.Json.Linq.JToken.FromObject(value, CreateSerializer());
+            WidenUnsigned(token as global::Newtonsoft.Json.Linq.JValue);
+            var container = token as global::Newtonsoft.Json.Linq.JContainer;
+            if (container != null)
+            {
+                foreach (var descendant in container.Descendants())
+                {
+                    WidenUnsigned(descendant as global::Newtonsoft.Json.Linq.JValue);
+                }
+            }
+            return token;
+        }
+
+        /// <summary>Makes a JSON value holding a <c>ulong</c> beyond <c>long.MaxValue</c> hold it as a <c>BigInteger</c>.</summary>
+        private static void WidenUnsigned(global::Newtonsoft.Json.Linq.JValue token)
+        {
+            if (token != null && token.Value is ulong && (ulong)token.Value > long.MaxValue)
+            {
+                token.Value = new global::System.Numerics.BigInteger((ulong)token.Value);
+            }
         }
 
         /// <summary>Tries to read a JSON value as a <typeparamref name="T"/>.</summary>
@@ -540,6 +568,145 @@ namespace Buril.Generated
             {
                 token.WriteTo(writer);
             }
+        }
+    }
+
+    /// <summary>
+    /// Reads the integer types of the bindings exactly: <c>int</c>, <c>uint</c>, <c>long</c>,
+    /// <c>ulong</c>, <c>System.Numerics.BigInteger</c> and their nullable forms. A JSON integer,
+    /// or a number without a fractional part (<c>2.0</c>, as the host accepts), is read when the
+    /// type holds it; anything else (<c>1.5</c>, a value beyond the type's range, a string, null
+    /// for a type that is not nullable) fails with a <c>JsonSerializationException</c> naming
+    /// its path. Newtonsoft.Json alone rounds <c>1.5</c> to <c>2</c> for most of these types,
+    /// and cannot read an integer beyond <c>long</c> (which it parses as a <c>BigInteger</c>)
+    /// into a <c>ulong?</c>. <see cref="BurilJson.CreateSettings"/> includes it; add it to
+    /// settings of your own. Writing is left to Newtonsoft.Json, which writes each of them as a
+    /// plain JSON integer.
+    /// </summary>
+    public sealed class BurilIntegerConverter : global::Newtonsoft.Json.JsonConverter
+    {
+        /// <summary>Whether <paramref name="objectType"/> is one of the integer types.</summary>
+        /// <param name="objectType">The type to read.</param>
+        /// <returns>Whether this converter reads it.</returns>
+        public override bool CanConvert(global::System.Type objectType)
+        {
+            var type = global::System.Nullable.GetUnderlyingType(objectType) ?? objectType;
+            return type == typeof(int)
+                || type == typeof(uint)
+                || type == typeof(long)
+                || type == typeof(ulong)
+                || type == typeof(global::System.Numerics.BigInteger);
+        }
+
+        /// <summary>False: Newtonsoft.Json writes integers as they are.</summary>
+        public override bool CanWrite
+        {
+            get { return false; }
+        }
+
+        /// <summary>Reads the integer at the reader as <paramref name="objectType"/>.</summary>
+        /// <param name="reader">The reader, at the value.</param>
+        /// <param name="objectType">The integer type, or its nullable form.</param>
+        /// <param name="existingValue">Not used.</param>
+        /// <param name="serializer">Not used.</param>
+        /// <returns>The value, boxed (null for a JSON null read as a nullable type).</returns>
+        public override object ReadJson(global::Newtonsoft.Json.JsonReader reader, global::System.Type objectType, object existingValue, global::Newtonsoft.Json.JsonSerializer serializer)
+        {
+            var underlying = global::System.Nullable.GetUnderlyingType(objectType);
+            var type = underlying ?? objectType;
+            if (reader.TokenType == global::Newtonsoft.Json.JsonToken.Null && underlying != null)
+            {
+                return null;
+            }
+            global::System.Numerics.BigInteger value;
+            if (!TryInteger(reader, out value))
+            {
+                throw Refuse(reader, type, "expected an integer");
+            }
+            if (type == typeof(global::System.Numerics.BigInteger))
+            {
+                return value;
+            }
+            if (type == typeof(int) && value >= int.MinValue && value <= int.MaxValue)
+            {
+                return (int)value;
+            }
+            if (type == typeof(uint) && value >= uint.MinValue && value <= uint.MaxValue)
+            {
+                return (uint)value;
+            }
+            if (type == typeof(long) && value >= long.MinValue && value <= long.MaxValue)
+            {
+                return (long)value;
+            }
+            if (type == typeof(ulong) && value >= ulong.MinValue && value <= ulong.MaxValue)
+            {
+                return (ulong)value;
+            }
+            throw Refuse(reader, type, "out of range");
+        }
+
+        /// <summary>Not called (<see cref="CanWrite"/> is false).</summary>
+        /// <param name="writer">The writer.</param>
+        /// <param name="value">The value.</param>
+        /// <param name="serializer">The serializer.</param>
+        public override void WriteJson(global::Newtonsoft.Json.JsonWriter writer, object value, global::Newtonsoft.Json.JsonSerializer serializer)
+        {
+            throw new global::System.NotSupportedException("integers are written by Newtonsoft.Json");
+        }
+
+        /// <summary>The integer at the reader, exactly: an integer token, or a float token without a fractional part.</summary>
+        private static bool TryInteger(global::Newtonsoft.Json.JsonReader reader, out global::System.Numerics.BigInteger value)
+        {
+            value = global::System.Numerics.BigInteger.Zero;
+            var raw = reader.Value;
+            if (reader.TokenType == global::Newtonsoft.Json.JsonToken.Integer)
+            {
+                if (raw is global::System.Numerics.BigInteger)
+                {
+                    value = (global::System.Numerics.BigInteger)raw;
+                }
+                else if (raw is ulong)
+                {
+                    value = (ulong)raw;
+                }
+                else
+                {
+                    value = global::System.Convert.ToInt64(raw, global::System.Globalization.CultureInfo.InvariantCulture);
+                }
+                return true;
+            }
+            if (reader.TokenType == global::Newtonsoft.Json.JsonToken.Float)
+            {
+                if (raw is decimal)
+                {
+                    var number = (decimal)raw;
+                    if (decimal.Truncate(number) != number)
+                    {
+                        return false;
+                    }
+                    value = new global::System.Numerics.BigInteger(number);
+                    return true;
+                }
+                var real = global::System.Convert.ToDouble(raw, global::System.Globalization.CultureInfo.InvariantCulture);
+                if (double.IsNaN(real) || double.IsInfinity(real) || global::System.Math.Floor(real) != real)
+                {
+                    return false;
+                }
+                value = new global::System.Numerics.BigInteger(real);
+                return true;
+            }
+            return false;
+        }
+
+        /// <summary>The error for a value the type does not hold.</summary>
+        private static global::System.Exception Refuse(global::Newtonsoft.Json.JsonReader reader, global::System.Type type, string why)
+        {
+            var shown = reader.Value == null
+                ? reader.TokenType.ToString()
+                : global::System.Convert.ToString(reader.Value, global::System.Globalization.CultureInfo.InvariantCulture);
+            return new global::Newtonsoft.Json.JsonSerializationException(
+                "Error converting value " + shown + " to type '" + type.Name + "' (" + why + "). Path '" + reader.Path + "'.");
         }
     }
 

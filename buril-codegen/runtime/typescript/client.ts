@@ -1,17 +1,35 @@
 import { BurilToolError } from "./envelope.js";
-import type { ToolTransport } from "./envelope.js";
+import type { Problem, ToolTransport } from "./envelope.js";
+import { tools } from "./tools.js";
 import type { ToolMap } from "./tools.js";
 
 /**
  * Calls the tool `name` through `transport`: resolves with the tool's output, or rejects with a
  * {@link BurilToolError} when the envelope says `ok: false`. Warnings of a successful call go to
  * `transport.warn`, when it is set.
+ *
+ * Before anything is sent, the input is checked against the tool's input schema for integers a
+ * JavaScript number cannot hold exactly: a value where the schema wants an integer that is not a
+ * safe integer (beyond ±`Number.MAX_SAFE_INTEGER`, 2^53 - 1, or not an integer at all) rejects
+ * the call with a {@link BurilToolError} of type `validation`, shaped like the host's own, with
+ * a problem per such value (its JSON pointer and the value), and the transport is not called. A
+ * rounded integer would otherwise reach the tool as another value. Floating-point numbers are
+ * never refused for their size.
  */
 export async function callTool<K extends keyof ToolMap>(
   transport: ToolTransport,
   name: K,
   input: ToolMap[K]["input"],
 ): Promise<ToolMap[K]["output"]> {
+  const problems = unsafeIntegers(name, input);
+  if (problems.length > 0) {
+    throw new BurilToolError(name, {
+      ok: false,
+      type: "validation",
+      error: invalidInput(problems),
+      problems,
+    });
+  }
   const envelope = await transport.call(name, input);
   if (typeof envelope !== "object" || envelope === null || typeof envelope.ok !== "boolean") {
     throw new TypeError(`${name}: the transport answered something that is not an envelope`);
@@ -23,4 +41,271 @@ export async function callTool<K extends keyof ToolMap>(
     transport.warn?.(name, envelope.warnings);
   }
   return envelope.data as ToolMap[K]["output"];
+}
+
+/** A JSON Schema object, as far as the integer check reads it. */
+type Schema = { readonly [keyword: string]: unknown };
+
+/** A JSON object of the input. */
+type JsonObject = { readonly [key: string]: unknown };
+
+/** The most problems one refusal lists, as the host does. */
+const maxProblems = 32;
+
+/** How many schemas the check may pass through for one value (`$ref`s, unions) before it stops. */
+const maxHops = 64;
+
+/** The input schema of each tool, by wire name (built on first use). */
+let inputSchemas: Map<string, unknown> | undefined;
+
+/** The input schema of the tool `name`, if it is one of `tools`. */
+function inputSchemaOf(name: string): unknown {
+  if (inputSchemas === undefined) {
+    inputSchemas = new Map();
+    const definitions: readonly { readonly name: string; readonly inputSchema: unknown }[] = tools;
+    for (const definition of definitions) {
+      inputSchemas.set(definition.name, definition.inputSchema);
+    }
+  }
+  return inputSchemas.get(name);
+}
+
+/** The host's wording of a validation failure: `invalid input: /a: ...`. */
+function invalidInput(problems: readonly Problem[]): string {
+  const listed = problems.map((p) => `${p.path === "" ? "input" : p.path}: ${p.message}`);
+  return listed.length === 1
+    ? `invalid input: ${listed[0] ?? ""}`
+    : `invalid input (${listed.length} problems): ${listed.join("; ")}`;
+}
+
+/**
+ * Every value of `input` where the input schema of `name` wants an integer and the value is a
+ * number that is not a safe integer.
+ */
+function unsafeIntegers(name: string, input: unknown): Problem[] {
+  const root = inputSchemaOf(name);
+  const problems: Problem[] = [];
+  if (isSchema(root)) {
+    check(root, root, input, "", problems, 0);
+  }
+  return problems;
+}
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function has(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** A JSON pointer token (RFC 6901). */
+function token(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** The schema `reference` names within `root` (`#`, `#/$defs/Name`, any `#/...` pointer). */
+function resolve(root: Schema, reference: string): unknown {
+  if (!reference.startsWith("#")) {
+    return undefined;
+  }
+  let at: unknown = root;
+  const pointer = reference.slice(1);
+  if (pointer === "") {
+    return at;
+  }
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!isObject(at) || !has(at, key)) {
+      return undefined;
+    }
+    at = at[key];
+  }
+  return at;
+}
+
+/** The JSON types `schema` names (`type`: a string or a list); `undefined` when it names none. */
+function typesOf(schema: Schema): readonly unknown[] | undefined {
+  const type = schema["type"];
+  if (typeof type === "string") {
+    return [type];
+  }
+  return Array.isArray(type) ? type : undefined;
+}
+
+/** Whether `value` is a JSON primitive that `expected` equals. */
+function same(expected: unknown, value: unknown): boolean {
+  return typeof expected === "object" && expected !== null ? true : expected === value;
+}
+
+/**
+ * Whether a union's variant could be the one `value` is: its JSON type, `const`, `enum`,
+ * required properties, closed properties and constant (tag) properties, looked at without
+ * descending into the values.
+ */
+function admits(root: Schema, schema: unknown, value: unknown, hops: number): boolean {
+  if (!isSchema(schema) || hops > maxHops) {
+    return schema !== false;
+  }
+  const reference = schema["$ref"];
+  if (typeof reference === "string" && !admits(root, resolve(root, reference), value, hops + 1)) {
+    return false;
+  }
+  const types = typesOf(schema);
+  if (types !== undefined) {
+    const type =
+      value === null
+        ? "null"
+        : Array.isArray(value)
+          ? "array"
+          : typeof value === "number"
+            ? "number"
+            : typeof value;
+    const typed = types.some((t) => t === type || (type === "number" && t === "integer"));
+    if (!typed) {
+      return false;
+    }
+  }
+  if (has(schema, "const") && !same(schema["const"], value)) {
+    return false;
+  }
+  const values = schema["enum"];
+  if (Array.isArray(values) && !values.some((v) => same(v, value))) {
+    return false;
+  }
+  if (isObject(value)) {
+    const required = schema["required"];
+    if (Array.isArray(required) && !required.every((k) => typeof k !== "string" || has(value, k))) {
+      return false;
+    }
+    const properties = schema["properties"];
+    const known: Schema = isSchema(properties) ? properties : {};
+    if (schema["additionalProperties"] === false && !Object.keys(value).every((k) => has(known, k))) {
+      return false;
+    }
+    for (const key of Object.keys(known)) {
+      let property = known[key];
+      if (isSchema(property) && typeof property["$ref"] === "string") {
+        property = resolve(root, property["$ref"]);
+      }
+      if (isSchema(property) && has(property, "const") && has(value, key)) {
+        if (!same(property["const"], value[key])) {
+          return false;
+        }
+      }
+    }
+  }
+  for (const keyword of ["anyOf", "oneOf"]) {
+    const variants = schema[keyword];
+    if (Array.isArray(variants) && !variants.some((v) => admits(root, v, value, hops + 1))) {
+      return false;
+    }
+  }
+  const all = schema["allOf"];
+  if (Array.isArray(all) && !all.every((s) => admits(root, s, value, hops + 1))) {
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Adds to `problems` every number under `value` (at `pointer`) that `schema` wants as an
+ * integer and that is not a safe integer. `hops` counts the schemas passed through for this
+ * value, so that a schema referring to itself ends.
+ */
+function check(
+  root: Schema,
+  schema: unknown,
+  value: unknown,
+  pointer: string,
+  problems: Problem[],
+  hops: number,
+): void {
+  if (!isSchema(schema) || hops > maxHops || problems.length >= maxProblems) {
+    return;
+  }
+  const reference = schema["$ref"];
+  if (typeof reference === "string") {
+    check(root, resolve(root, reference), value, pointer, problems, hops + 1);
+  }
+  const all = schema["allOf"];
+  if (Array.isArray(all)) {
+    for (const part of all) {
+      check(root, part, value, pointer, problems, hops + 1);
+    }
+  }
+  for (const keyword of ["anyOf", "oneOf"]) {
+    const variants = schema[keyword];
+    if (Array.isArray(variants)) {
+      union(root, variants, value, pointer, problems, hops + 1);
+    }
+  }
+  if (typeof value === "number") {
+    const types = typesOf(schema);
+    const integer = types !== undefined && types.includes("integer") && !types.includes("number");
+    if (integer && !Number.isSafeInteger(value)) {
+      problems.push({ path: pointer, message: unsafeMessage(value) });
+    }
+  } else if (Array.isArray(value)) {
+    const items = schema["items"];
+    const prefix = schema["prefixItems"];
+    value.forEach((item: unknown, index) => {
+      const each = Array.isArray(prefix) && index < prefix.length ? prefix[index] : items;
+      check(root, each, item, `${pointer}/${index}`, problems, 0);
+    });
+  } else if (isObject(value)) {
+    const properties = schema["properties"];
+    const additional = schema["additionalProperties"];
+    for (const key of Object.keys(value)) {
+      const property =
+        isSchema(properties) && has(properties, key) ? properties[key] : additional;
+      check(root, property, value[key], `${pointer}/${token(key)}`, problems, 0);
+    }
+  }
+}
+
+/**
+ * Checks a value against a union: a problem only if every variant that could be the value's
+ * has one (a large float is fine where a variant is `type: number`); then those of the first.
+ */
+function union(
+  root: Schema,
+  variants: readonly unknown[],
+  value: unknown,
+  pointer: string,
+  problems: Problem[],
+  hops: number,
+): void {
+  let first: Problem[] | undefined;
+  for (const variant of variants) {
+    if (!admits(root, variant, value, hops)) {
+      continue;
+    }
+    const found: Problem[] = [];
+    check(root, variant, value, pointer, found, hops);
+    if (found.length === 0) {
+      return;
+    }
+    first ??= found;
+  }
+  for (const problem of first ?? []) {
+    if (problems.length < maxProblems) {
+      problems.push(problem);
+    }
+  }
+}
+
+/** What is wrong with a number where an integer is wanted. */
+function unsafeMessage(value: number): string {
+  if (!Number.isInteger(value)) {
+    return `expected an integer, got the number ${String(value)}; it was not sent`;
+  }
+  return (
+    `the integer ${String(value)} is beyond ±Number.MAX_SAFE_INTEGER (${Number.MAX_SAFE_INTEGER}): ` +
+    "a JavaScript number does not hold it exactly, so it was not sent"
+  );
 }

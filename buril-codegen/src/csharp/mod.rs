@@ -13,8 +13,10 @@
 //!   string enums, tagged unions (an abstract base, a class per variant and a converter) and
 //!   untagged unions (the JSON value and typed accessors).
 //!
-//! Integers beyond 32 bits are `System.Numerics.BigInteger` (the top of `Buril.Types.cs` says
-//! why). Every name is decided before anything is written (`plan.rs`), as the TypeScript writer
+//! Integers are `int`, `uint`, `long`, `ulong` or `System.Numerics.BigInteger`, by the range
+//! their schema admits ([`TypeRef::integer`](crate::ir::TypeRef::integer); the top of
+//! `Buril.Types.cs` says it too), read exactly by the runtime's `BurilIntegerConverter`. Every
+//! name is decided before anything is written (`plan.rs`), as the TypeScript writer
 //! does: names that would clash are reported as [`WriterError`]s; nothing is renamed silently
 //! except a property named like its class or an `object` member, which gets a trailing `_`.
 //!

@@ -337,7 +337,11 @@ fn label(ty: &TypeRef) -> String {
         TypeRef::String => "String".to_owned(),
         TypeRef::Bool => "Bool".to_owned(),
         TypeRef::Int32 => "Int32".to_owned(),
+        // `Integer` is the older name of the 64-bit kind, kept so that names stay.
         TypeRef::Int64 => "Integer".to_owned(),
+        TypeRef::UInt32 => "UInt32".to_owned(),
+        TypeRef::UInt64 => "UInt64".to_owned(),
+        TypeRef::BigInteger => "BigInteger".to_owned(),
         TypeRef::Float64 => "Number".to_owned(),
         TypeRef::Json => "Json".to_owned(),
         TypeRef::Named(name) => name.clone(),

@@ -11,6 +11,7 @@ pub(crate) const RUNTIME: &str = include_str!("../../runtime/csharp/Buril.Runtim
 pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilCatalog",
     "BurilClient",
+    "BurilIntegerConverter",
     "BurilJson",
     "BurilNoConverter",
     "BurilProblem",

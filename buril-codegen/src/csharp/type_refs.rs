@@ -12,7 +12,7 @@ use crate::writer::WriterError;
 pub(crate) const JSON: &str = "global::Newtonsoft.Json";
 /// A JSON value.
 pub(crate) const JTOKEN: &str = "global::Newtonsoft.Json.Linq.JToken";
-/// Integers beyond 32 bits.
+/// Integers beyond 64 bits.
 const BIG_INTEGER: &str = "global::System.Numerics.BigInteger";
 
 /// The C# type of a use of a type.
@@ -60,7 +60,10 @@ impl Display for CsType<'_> {
             TypeRef::String => f.write_str("string")?,
             TypeRef::Bool => f.write_str("bool")?,
             TypeRef::Int32 => f.write_str("int")?,
-            TypeRef::Int64 => f.write_str(BIG_INTEGER)?,
+            TypeRef::UInt32 => f.write_str("uint")?,
+            TypeRef::Int64 => f.write_str("long")?,
+            TypeRef::UInt64 => f.write_str("ulong")?,
+            TypeRef::BigInteger => f.write_str(BIG_INTEGER)?,
             TypeRef::Float64 => f.write_str("double")?,
             TypeRef::Json => f.write_str(JTOKEN)?,
             TypeRef::Named(name) => Ident(name).fmt(f)?,
@@ -89,7 +92,8 @@ impl Display for CsType<'_> {
 /// Whether the C# type of `ty` is a value type (and so needs `?` to admit null).
 pub(crate) fn is_value_type(api: &Api, ty: &TypeRef) -> bool {
     match ty {
-        TypeRef::Bool | TypeRef::Int32 | TypeRef::Int64 | TypeRef::Float64 => true,
+        TypeRef::Bool | TypeRef::Float64 => true,
+        ty if ty.is_integer() => true,
         TypeRef::Named(name) => matches!(api.types.get(name), Some(TypeDef::Enum(_))),
         _ => false,
     }

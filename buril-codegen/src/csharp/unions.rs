@@ -195,7 +195,11 @@ fn shape_check(api: &Api, ty: &TypeRef, var: &str) -> String {
     match ty {
         TypeRef::String => is("String"),
         TypeRef::Bool => is("Boolean"),
-        TypeRef::Int32 | TypeRef::Int64 => is("Integer"),
+        TypeRef::Int32
+        | TypeRef::UInt32
+        | TypeRef::Int64
+        | TypeRef::UInt64
+        | TypeRef::BigInteger => is("Integer"),
         TypeRef::Float64 => format!("({} || {})", is("Integer"), is("Float")),
         TypeRef::Json => "true".to_owned(),
         TypeRef::Named(name) => match api.types.get(name) {

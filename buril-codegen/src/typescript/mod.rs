@@ -22,9 +22,20 @@
 //! Choices:
 //! - A property is optional (`?:`) exactly when the schema does not require it, and admits
 //!   `null` exactly when the schema does; free-form JSON is `unknown`, never `any`.
-//! - 64-bit integers are `Int64`, an alias of `number`: exact up to ±2^53, rounded by
-//!   `JSON.parse` beyond (documented in `types.ts`). `bigint` would not survive
-//!   `JSON.stringify` and is not what `JSON.parse` yields.
+//! - Integers of the kinds that fit 2^53 ([`TypeRef::Int32`](crate::ir::TypeRef::Int32),
+//!   [`UInt32`](crate::ir::TypeRef::UInt32): Rust `i32`, `u32` and narrower) are `number`.
+//!   The wider kinds (`Int64`, `UInt64`, `BigInteger`: `i64`, `u64`, `usize`, `i128`, a schema
+//!   without bounds) are `Int64`, an alias of `number`, and the JSDoc of each such field says
+//!   which integer it is and that a JavaScript number holds it exactly only within
+//!   ±`Number.MAX_SAFE_INTEGER` (2^53 - 1); `JSON.parse` rounds beyond. `bigint` would not
+//!   survive `JSON.stringify` and is not what `JSON.parse` yields.
+//! - `callTool` (so every typed function) refuses to send an input with a value that the
+//!   tool's input schema (embedded in `tools.ts`; `$ref`s, properties, items, additional
+//!   properties and unions followed) wants as an integer and that is not a safe integer: it
+//!   rejects, before calling the transport, with a `BurilToolError` of type
+//!   `validation`, as the host would, with a problem (JSON pointer and value) per such value.
+//!   A float (`type: number`) is never refused for its size. The 64-bit bounds of the embedded
+//!   schemas are numbers too: `u64::MAX` reads as 2^64.
 //! - Names are never changed silently: reserved words used as function names get a trailing
 //!   `_` (`delete_`), and two items wanting one exported name are a [`WriterError`].
 //! - Descriptions become JSDoc with `*/` and tag-starting `@` escaped; strings are written

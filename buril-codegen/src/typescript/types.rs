@@ -20,12 +20,16 @@ use crate::writer::SourceWriter;
 pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &TypeScriptPlan) {
     Doc::new()
         .text(
-            "A 64-bit integer (Rust `i64`, `u64`, `u32`, `usize`): a plain `number`, because \
-             that is what `JSON.parse` produces. It is exact up to ±2^53 \
-             (`Number.MAX_SAFE_INTEGER` is 2^53 - 1); beyond that, `JSON.parse` rounds to the \
-             nearest double (9007199254740993 reads as 9007199254740992, and `u64::MAX` as \
-             18446744073709552000), and the rounded value is what gets sent back. Keep values \
-             that need all 64 bits (hashes, random ids) in strings on the Rust side.",
+            "An integer that may be beyond what a double holds exactly: 64 bits (Rust `i64`, \
+             `isize`, `u64`, `usize`) or wider (`i128`, or a schema without bounds). \
+             It is a plain `number`, because that is what `JSON.parse` produces, so it is exact \
+             only within ±`Number.MAX_SAFE_INTEGER` (2^53 - 1); beyond that, `JSON.parse` rounds \
+             to the nearest double (9007199254740993 reads as 9007199254740992, and `u64::MAX` \
+             as 18446744073709552000). `callTool` refuses to send an integer that is not a safe \
+             integer (a `BurilToolError` of type `validation`, before the transport is called) \
+             rather than send a rounded one. Keep values that need all 64 bits (hashes, random \
+             ids) in strings on the Rust side. Integers of 32 bits or fewer (`i32`, `u32`, ...) \
+             are plain `number`s: every one of them is exact.",
         )
         .write(w);
     w.line_fmt(format_args!("export type {INT64} = number;"));
@@ -81,7 +85,11 @@ fn write_struct(w: &mut SourceWriter, def: &StructDef, purpose: Option<&str>) {
 
 fn write_fields(w: &mut SourceWriter, fields: &[Field]) {
     for field in fields {
-        Doc::new().text_opt(field.description.as_deref()).write(w);
+        let note = wide_integer_note(&field.ty);
+        Doc::new()
+            .text_opt(field.description.as_deref())
+            .text_opt(note.as_deref())
+            .write(w);
         let optional = if field.required { "" } else { "?" };
         w.line_fmt(format_args!(
             "{}{optional}: {};",
@@ -182,6 +190,33 @@ fn write_untagged(w: &mut SourceWriter, def: &UntaggedDef) {
     w.dedent();
 }
 
+/// What the JSDoc of a field says when its values are (or hold) integers a double may not hold
+/// exactly: which integers, and what the client does about them.
+fn wide_integer_note(ty: &TypeRef) -> Option<String> {
+    let mut scalar = ty.non_null();
+    let mut held = false;
+    while let TypeRef::Array(inner) | TypeRef::Map(inner) = scalar {
+        scalar = inner.non_null();
+        held = true;
+    }
+    let (kind, range) = match scalar {
+        TypeRef::Int64 => ("a 64-bit signed integer", " (-2^63 to 2^63 - 1)"),
+        TypeRef::UInt64 => ("a 64-bit unsigned integer", " (0 to 2^64 - 1)"),
+        TypeRef::BigInteger => ("an integer of no fixed size", ""),
+        _ => return None,
+    };
+    let what = if held {
+        "Each integer in it is"
+    } else {
+        "This is"
+    };
+    Some(format!(
+        "{what} {kind}{range}: a JavaScript number holds it exactly only within \
+         ±`Number.MAX_SAFE_INTEGER` (2^53 - 1). `callTool` refuses to send an integer beyond \
+         that, and one received beyond it was rounded by `JSON.parse`."
+    ))
+}
+
 /// The TypeScript type of a use of a type, written where it is formatted.
 pub(crate) struct TsType<'a>(pub(crate) &'a TypeRef);
 
@@ -190,8 +225,8 @@ impl fmt::Display for TsType<'_> {
         match self.0 {
             TypeRef::String => f.write_str("string"),
             TypeRef::Bool => f.write_str("boolean"),
-            TypeRef::Int32 | TypeRef::Float64 => f.write_str("number"),
-            TypeRef::Int64 => f.write_str(INT64),
+            TypeRef::Int32 | TypeRef::UInt32 | TypeRef::Float64 => f.write_str("number"),
+            TypeRef::Int64 | TypeRef::UInt64 | TypeRef::BigInteger => f.write_str(INT64),
             TypeRef::Json => f.write_str("unknown"),
             TypeRef::Named(name) => f.write_str(name),
             TypeRef::Array(item) => match item.as_ref() {

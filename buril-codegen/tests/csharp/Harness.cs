@@ -23,6 +23,8 @@ namespace Buril.Harness
                     return RoundTrip.Run(args[1]);
                 case "catalog":
                     return Catalog.Run();
+                case "exact":
+                    return Exact.Run(args[1]);
 #if BURIL_REGISTRY
                 case "typed":
                     return Typed.Run();

@@ -169,7 +169,10 @@ impl<'a> SchemaReader<'a> {
                 Value::String(_) => Ok(TypeRef::String),
                 Value::Bool(_) => Ok(TypeRef::Bool),
                 Value::Number(n) if n.is_f64() => Ok(TypeRef::Float64),
-                Value::Number(_) => Ok(TypeRef::Int64),
+                Value::Number(n) => {
+                    let value = n.as_i64().map(i128::from).or(n.as_u64().map(i128::from));
+                    Ok(TypeRef::integer(value, value))
+                }
                 _ => Ok(TypeRef::Json),
             };
         }
@@ -184,7 +187,7 @@ impl<'a> SchemaReader<'a> {
             Some("string") => Ok(TypeRef::String),
             Some("boolean") => Ok(TypeRef::Bool),
             Some("number") => Ok(TypeRef::Float64),
-            Some("integer") => Ok(integer(keywords.format)),
+            Some("integer") => Ok(integer(&keywords)),
             Some("null") => Ok(TypeRef::Nullable(Box::new(TypeRef::Json))),
             Some("array") => {
                 if keywords.prefix_items {
@@ -297,11 +300,34 @@ pub(super) fn nullable_of(inner: TypeRef) -> TypeRef {
     }
 }
 
-/// The integer type of a `format`.
-fn integer(format: Option<&str>) -> TypeRef {
+/// The integer kind of an integer schema: its bounds, within those of its `format` (see
+/// [`TypeRef::integer`]).
+fn integer(keywords: &Keywords<'_>) -> TypeRef {
+    let (mut min, mut max) = keywords.integer_bounds();
+    if let Some((low, high)) = keywords.format.and_then(format_range) {
+        min = Some(min.map_or(low, |min| min.max(low)));
+        max = Some(max.map_or(high, |max| max.min(high)));
+    }
+    TypeRef::integer(min, max)
+}
+
+/// The range of the Rust integer type a schemars `format` names. `int` and `uint` (`isize`,
+/// `usize`) are taken as 64 bits, so that the output does not depend on the machine generating
+/// it.
+fn format_range(format: &str) -> Option<(i128, i128)> {
+    let range = |min: i128, max: i128| Some((min, max));
     match format {
-        Some("int8" | "int16" | "int32" | "uint8" | "uint16") => TypeRef::Int32,
-        _ => TypeRef::Int64,
+        "int8" => range(i8::MIN.into(), i8::MAX.into()),
+        "int16" => range(i16::MIN.into(), i16::MAX.into()),
+        "int32" => range(i32::MIN.into(), i32::MAX.into()),
+        "int64" | "int" => range(i64::MIN.into(), i64::MAX.into()),
+        "int128" => range(i128::MIN, i128::MAX),
+        "uint8" => range(0, u8::MAX.into()),
+        "uint16" => range(0, u16::MAX.into()),
+        "uint32" => range(0, u32::MAX.into()),
+        "uint64" | "uint" => range(0, u64::MAX.into()),
+        "uint128" => range(0, i128::MAX),
+        _ => None,
     }
 }
 

@@ -39,15 +39,7 @@ fn scalar_types_and_formats() {
     assert_eq!(type_of(json!({"type": "string"})), Ok(TypeRef::String));
     assert_eq!(type_of(json!({"type": "boolean"})), Ok(TypeRef::Bool));
     assert_eq!(type_of(json!({"type": "number"})), Ok(TypeRef::Float64));
-    for format in ["int8", "int16", "int32", "uint8", "uint16"] {
-        let schema = json!({"type": "integer", "format": format});
-        assert_eq!(type_of(schema), Ok(TypeRef::Int32), "{format}");
-    }
-    for format in [json!("int64"), json!("uint32"), json!("uint64"), json!(7)] {
-        let schema = json!({"type": "integer", "format": format});
-        assert_eq!(type_of(schema), Ok(TypeRef::Int64), "{format}");
-    }
-    assert_eq!(type_of(json!({"type": "integer"})), Ok(TypeRef::Int64));
+    assert_eq!(type_of(json!({"type": "integer"})), Ok(TypeRef::BigInteger));
     assert_eq!(
         type_of(json!({"type": "null"})),
         Ok(nullable(TypeRef::Json))
@@ -58,12 +50,146 @@ fn scalar_types_and_formats() {
     assert_eq!(type_of(annotated), Ok(TypeRef::Json));
 }
 
+/// The kind of `{"type": "integer"}` with `extra` keywords.
+fn integer_with(extra: Value) -> TypeRef {
+    let mut schema = json!({"type": "integer"});
+    for (key, value) in extra.as_object().expect("keywords") {
+        schema[key] = value.clone();
+    }
+    type_of(schema).expect("an integer normalises")
+}
+
+#[test]
+fn integer_kinds_from_the_bounds_buril_publishes() {
+    use TypeRef::*;
+    // What buril writes for each Rust integer type: its exact range, no format.
+    let ranges: [(&str, Value, Value, TypeRef); 12] = [
+        ("i8", json!(i8::MIN), json!(i8::MAX), Int32),
+        ("i16", json!(i16::MIN), json!(i16::MAX), Int32),
+        ("i32", json!(i32::MIN), json!(i32::MAX), Int32),
+        ("u8", json!(0), json!(u8::MAX), Int32),
+        ("u16", json!(0), json!(u16::MAX), Int32),
+        ("u32", json!(0), json!(u32::MAX), UInt32),
+        ("i64", json!(i64::MIN), json!(i64::MAX), Int64),
+        ("isize", json!(i64::MIN), json!(i64::MAX), Int64),
+        ("u64", json!(0), json!(u64::MAX), UInt64),
+        ("usize", json!(0), json!(u64::MAX), UInt64),
+        // The 128-bit types reach what a JSON parser keeps exactly.
+        ("i128", json!(i64::MIN), json!(u64::MAX), BigInteger),
+        ("u128", json!(0), json!(u64::MAX), UInt64),
+    ];
+    for (rust, min, max, kind) in ranges {
+        let schema = json!({"minimum": min, "maximum": max});
+        assert_eq!(integer_with(schema), kind, "{rust}");
+    }
+    // One past a kind's range is the next kind.
+    for (min, max, kind) in [
+        (json!(i32::MIN), json!(i64::from(i32::MAX) + 1), Int64),
+        (json!(i64::from(i32::MIN) - 1), json!(0), Int64),
+        (json!(0), json!(u64::from(u32::MAX) + 1), Int64),
+        (json!(-1), json!(u32::MAX), Int64),
+        (json!(0), json!(i64::MAX as u64 + 1), UInt64),
+        (json!(-1), json!(i64::MAX as u64 + 1), BigInteger),
+        (json!(0), json!(0), Int32),
+    ] {
+        let schema = json!({"minimum": min, "maximum": max});
+        assert_eq!(integer_with(schema.clone()), kind, "{schema}");
+    }
+    // A range the author narrowed is what it admits; a missing side is unbounded.
+    assert_eq!(integer_with(json!({"minimum": 0, "maximum": 100})), Int32);
+    assert_eq!(integer_with(json!({"minimum": 0})), BigInteger);
+    assert_eq!(integer_with(json!({"maximum": 0})), BigInteger);
+    // Under `type: ["integer", "null"]` too.
+    let nullable_u32 = json!({"type": ["integer", "null"], "minimum": 0, "maximum": u32::MAX});
+    assert_eq!(type_of(nullable_u32), Ok(nullable(UInt32)));
+}
+
+#[test]
+fn integer_bounds_are_read_exactly() {
+    use TypeRef::*;
+    // Exclusive bounds are one integer inside; the tighter of two bounds counts.
+    let exclusive = json!({"exclusiveMinimum": -1, "exclusiveMaximum": 4_294_967_296u64});
+    assert_eq!(integer_with(exclusive), UInt32);
+    let both =
+        json!({"minimum": -5, "exclusiveMinimum": -1, "maximum": 10, "exclusiveMaximum": 100});
+    assert_eq!(integer_with(both), Int32);
+    // Fractional bounds round inwards: -0.5 admits 0 and up, 4294967295.5 up to u32::MAX.
+    let fractional = json!({"minimum": -0.5, "maximum": 4_294_967_295.5});
+    assert_eq!(integer_with(fractional), UInt32);
+    let exclusive_fractional = json!({"exclusiveMinimum": -0.5, "exclusiveMaximum": 0.5});
+    assert_eq!(integer_with(exclusive_fractional), Int32);
+    // A float bound beyond every fixed kind, and one that is not a number.
+    assert_eq!(
+        integer_with(json!({"minimum": 0, "maximum": 1e30})),
+        BigInteger
+    );
+    assert_eq!(
+        integer_with(json!({"minimum": "0", "maximum": 1})),
+        BigInteger
+    );
+    // u64::MAX and i64::MIN are exact, not doubles rounded to the next power of two.
+    assert_eq!(
+        integer_with(json!({"minimum": i64::MIN, "maximum": i64::MAX})),
+        Int64
+    );
+    assert_eq!(
+        integer_with(json!({"minimum": 0, "maximum": u64::MAX})),
+        UInt64
+    );
+    // As floats, 2^63 - 1 reads as 2^63, beyond `long`.
+    assert_eq!(
+        integer_with(json!({"minimum": 0.0, "maximum": 9_223_372_036_854_775_807.0})),
+        UInt64
+    );
+}
+
+#[test]
+fn integer_formats_stand_in_for_missing_bounds() {
+    use TypeRef::*;
+    // Schemas from elsewhere may still carry schemars' formats without bounds.
+    for (format, kind) in [
+        ("int8", Int32),
+        ("int16", Int32),
+        ("int32", Int32),
+        ("uint8", Int32),
+        ("uint16", Int32),
+        ("uint32", UInt32),
+        ("int64", Int64),
+        ("int", Int64),
+        ("uint64", UInt64),
+        ("uint", UInt64),
+        ("int128", BigInteger),
+        ("uint128", BigInteger),
+        ("date-time", BigInteger),
+    ] {
+        assert_eq!(integer_with(json!({"format": format})), kind, "{format}");
+    }
+    assert_eq!(integer_with(json!({"format": 7})), BigInteger);
+    // schemars 0.8 wrote `minimum: 0` with `uint32`: the format gives the other side.
+    assert_eq!(
+        integer_with(json!({"format": "uint32", "minimum": 0})),
+        UInt32
+    );
+    // Bounds and format together: what both admit.
+    assert_eq!(
+        integer_with(json!({"format": "int64", "minimum": 0, "maximum": 1000})),
+        Int32
+    );
+    assert_eq!(
+        integer_with(json!({"format": "int32", "minimum": 0, "maximum": u64::MAX})),
+        Int32
+    );
+}
+
 #[test]
 fn constants_by_kind() {
     assert_eq!(type_of(json!({"const": "a"})), Ok(TypeRef::String));
     assert_eq!(type_of(json!({"const": true})), Ok(TypeRef::Bool));
     assert_eq!(type_of(json!({"const": 1.5})), Ok(TypeRef::Float64));
-    assert_eq!(type_of(json!({"const": 2})), Ok(TypeRef::Int64));
+    assert_eq!(type_of(json!({"const": 2})), Ok(TypeRef::Int32));
+    assert_eq!(type_of(json!({"const": u32::MAX})), Ok(TypeRef::UInt32));
+    assert_eq!(type_of(json!({"const": i64::MIN})), Ok(TypeRef::Int64));
+    assert_eq!(type_of(json!({"const": u64::MAX})), Ok(TypeRef::UInt64));
     assert_eq!(type_of(json!({"const": [1]})), Ok(TypeRef::Json));
 }
 
@@ -198,7 +324,7 @@ fn unions() {
     // `oneOf` is read before `anyOf`, whatever the order of the keys.
     let both = json!({"anyOf": [{"type": "string"}, {"type": "null"}],
                       "oneOf": [{"type": "integer"}, {"type": "null"}]});
-    assert_eq!(type_of(both), Ok(nullable(TypeRef::Int64)));
+    assert_eq!(type_of(both), Ok(nullable(TypeRef::BigInteger)));
     let documented = json!({"oneOf": [{"const": "a", "description": "A."},
                                       {"enum": ["b"]}]});
     let (ty, api) = property(documented, json!({})).unwrap();
@@ -223,7 +349,8 @@ fn unions() {
     let names: Vec<_> = union.variants.iter().map(|v| v.name.as_str()).collect();
     assert_eq!(names, ["ProbeInputPBox", "ProbeInputPBall"]);
     assert_eq!(union.variants[1].fields[0].wire, "r");
-    let untagged = json!({"anyOf": [{"type": "string"}, {"type": "integer"},
+    let untagged = json!({"anyOf": [{"type": "string"},
+                                    {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
                                     {"type": "null"}]});
     let (ty, api) = property(untagged, json!({})).unwrap();
     assert_eq!(ty, nullable(named("ProbeInputP")));
