@@ -16,13 +16,13 @@ fn scene_list() -> Vec<String> {
 
 fn main() {
     let tool = buril::registry().get("scene_list").unwrap();
-    let expected = Annotations {
-        title: Some("List scenes"),
-        read_only: Some(true),
-        destructive: Some(false),
-        idempotent: Some(true),
-        open_world: Some(false),
-    };
+    // Non-exhaustive: built from the default, field by field.
+    let mut expected = Annotations::default();
+    expected.title = Some("List scenes".into());
+    expected.read_only = Some(true);
+    expected.destructive = Some(false);
+    expected.idempotent = Some(true);
+    expected.open_world = Some(false);
     assert_eq!(*tool.annotations(), expected);
     assert!(!tool.is_off_thread() && !tool.is_dangerous());
 }
