@@ -620,6 +620,8 @@ fn the_stdio_server_reads_and_writes_files_as_well_as_pipes() {
     assert_eq!(answers.len(), 3, "{answers:?}");
     assert!(answers[0]["result"]["serverInfo"].is_object());
     assert_eq!(answers[1]["error"]["code"], -32700);
+    // JSON-RPC 2.0, section 5: an id that cannot be read is answered as `"id": null`.
+    assert_eq!(answers[1].get("id"), Some(&Value::Null), "{}", answers[1]);
     assert_eq!(answers[2]["id"], 2);
     assert!(
         answers[2]["result"]["structuredContent"].is_object(),

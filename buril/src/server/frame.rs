@@ -105,8 +105,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         if self.streak >= MAX_UNANSWERED_STREAK {
             return;
         }
-        let answer = TxJsonRpcMessage::<RoleServer>::error(error, id);
-        self.pending = Some(encode(&answer));
+        self.pending = Some(encode_error(error, id));
     }
 
     /// What to make of one line: a message, nothing (blank lines, ignored notifications), or
@@ -216,11 +215,24 @@ fn encode(message: &TxJsonRpcMessage<RoleServer>) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(message).unwrap_or_else(|error| {
         // Not reachable with rmcp's message types; an answer the peer can read all the same.
         format!(
-            r#"{{"jsonrpc":"2.0","error":{{"code":-32603,"message":"an answer could not be written: {}"}}}}"#,
+            r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":-32603,"message":"an answer could not be written: {}"}}}}"#,
             error.to_string().replace(['"', '\\'], "'")
         )
         .into_bytes()
     });
+    bytes.push(b'\n');
+    bytes
+}
+
+/// The answer to a frame that is not a valid request. JSON-RPC 2.0 (section 5) requires the
+/// `id` member of every error answer, `null` when the id could not be read (a parse error, a
+/// request without one); rmcp's error type leaves it out then, so the answer is written here.
+fn encode_error(error: ErrorData, id: Option<RequestId>) -> Vec<u8> {
+    if id.is_some() {
+        return encode(&TxJsonRpcMessage::<RoleServer>::error(error, id));
+    }
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error});
+    let mut bytes = answer.to_string().into_bytes();
     bytes.push(b'\n');
     bytes
 }
@@ -497,6 +509,7 @@ mod tests {
         assert_eq!(answers.len(), 1);
         let message = answers[0]["error"]["message"].as_str().unwrap();
         assert_eq!(answers[0]["error"]["code"], -32700);
+        assert_has_null_id(&answers[0]);
         assert!(message.contains("201 bytes long"), "{message}");
         assert!(message.contains("at most 150 bytes"), "{message}");
     }
@@ -515,6 +528,9 @@ mod tests {
             })
             .collect();
         assert_eq!(reasons.len(), 6, "{reasons:?}");
+        for answer in &answers {
+            assert_has_null_id(answer);
+        }
         assert!(
             reasons[0].contains("expected ident at line 1 column 2"),
             "{reasons:?}"
@@ -535,6 +551,19 @@ mod tests {
         assert_eq!(answers[0]["id"], 42);
         assert_eq!(answers[0]["error"]["code"], -32600);
         assert_eq!(answers[1]["error"]["code"], -32600);
+        // `[]` has no id to answer with: `null`, present.
+        assert_has_null_id(&answers[1]);
+    }
+
+    /// JSON-RPC 2.0, section 5: an error answer whose request id could not be read has
+    /// `"id": null`, not no `id`.
+    fn assert_has_null_id(answer: &serde_json::Value) {
+        assert_eq!(
+            answer.as_object().and_then(|a| a.get("id")),
+            Some(&serde_json::Value::Null),
+            "{answer}"
+        );
+        assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
     }
 
     #[test]
