@@ -121,7 +121,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             self.streak = 0;
             return Some(call.into_message());
         }
-        if let Err(reason) = check_json(text) {
+        if let Err(reason) = check_json(text, " (send one JSON-RPC message per line)") {
             self.answer(ErrorData::parse_error(reason, None), None);
             return None;
         }
@@ -227,7 +227,7 @@ fn encode(message: &TxJsonRpcMessage<RoleServer>) -> Vec<u8> {
 /// The answer to a frame that is not a valid request. JSON-RPC 2.0 (section 5) requires the
 /// `id` member of every error answer, `null` when the id could not be read (a parse error, a
 /// request without one); rmcp's error type leaves it out then, so the answer is written here.
-fn encode_error(error: ErrorData, id: Option<RequestId>) -> Vec<u8> {
+pub(crate) fn encode_error(error: ErrorData, id: Option<RequestId>) -> Vec<u8> {
     if id.is_some() {
         return encode(&TxJsonRpcMessage::<RoleServer>::error(error, id));
     }
@@ -274,6 +274,13 @@ impl FastCall {
 #[derive(Deserialize)]
 struct JustId {
     id: Option<RequestId>,
+}
+
+/// The id of well-formed JSON that is not a valid message, if it has one.
+pub(crate) fn request_id(text: &[u8]) -> Option<RequestId> {
+    serde_json::from_slice::<JustId>(text)
+        .ok()
+        .and_then(|just| just.id)
 }
 
 /// One read from [`Lines`].
@@ -368,14 +375,13 @@ impl<R: AsyncRead + Unpin> Lines<R> {
 /// Whether `text` is one JSON value that the protocol layer's parser takes: UTF-8, well
 /// formed, numbers in range, escapes valid, nested no deeper than the parser's limit. Every
 /// failure here is one the protocol layer would drop without an answer.
-fn check_json(text: &[u8]) -> Result<(), String> {
+/// `hint` follows the parser's reason for text that is not JSON.
+pub(crate) fn check_json(text: &[u8], hint: &str) -> Result<(), String> {
     let text =
         std::str::from_utf8(text).map_err(|error| format!("the message is not UTF-8: {error}"))?;
     serde_json::from_str::<Strict>(text)
         .map(drop)
-        .map_err(|error| {
-            format!("the message is not JSON: {error} (send one JSON-RPC message per line)")
-        })
+        .map_err(|error| format!("the message is not JSON: {error}{hint}"))
 }
 
 /// Any JSON value, read in full (numbers parsed, escapes decoded) and kept nowhere.
