@@ -6,6 +6,7 @@
 #   bash scripts/bench.sh paired     # floor, buril and rmcp timed in alternating blocks (goal 1)
 #   bash scripts/bench.sh callgrind  # instructions per call under callgrind (goal 1)
 #   bash scripts/bench.sh mcp        # MCP over stdio, buril against rmcp (goal 6)
+#   bash scripts/bench.sh http       # MCP over Streamable HTTP, buril against rmcp, one connection
 #   bash scripts/bench.sh compile    # clean build of 300 tools, four ways (goal 4)
 #   bash scripts/bench.sh report     # only print the table from the last results
 #
@@ -20,6 +21,7 @@ TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 OUT=$TARGET/bench
 COMPILE_DIR=${BENCH_COMPILE_DIR:-/tmp/buril-compile-bench}
 RUNS=${BENCH_RUNS:-3}
+HTTP_CALLS=${BENCH_HTTP_CALLS:-2000}
 PAIRED_RUNS=${BENCH_PAIRED_RUNS:-5}
 mkdir -p "$OUT"
 what=${1:-all}
@@ -94,6 +96,18 @@ mcp() {
   done
 }
 
+# MCP over Streamable HTTP: one kept-alive connection, calls one at a time; buril and rmcp in
+# turn in each run.
+http() {
+  build_bins
+  : >"$OUT/http.jsonl"
+  for _ in $(seq "$RUNS"); do
+    for server in buril-http buril-inline-http rmcp-http; do
+      "$TARGET/release/mcp-client" "$server" "$HTTP_CALLS" | tee -a "$OUT/http.jsonl"
+    done
+  done
+}
+
 startup_memory() {
   build_bins
   "$TARGET/release/calls" startup 10000 | tee "$OUT/startup.json"
@@ -122,7 +136,8 @@ compile() {
   )
 }
 
-# --- the report --------------------------------------------------------------------------------
+# --- the report ---
+# A field helper answers nothing for results not run yet (a missing file is not an error).-----------------------------------------------------------------------------
 
 median_ns() { # criterion's median estimate, in ns; criterion writes `a/b` group names as `a_b`
   local file=$TARGET/criterion/$1/new/estimates.json
@@ -138,9 +153,10 @@ fmt_ns() {
 ir() { awk -v k="$1" '$1 == k {print $2}' "$OUT/callgrind.txt" 2>/dev/null; }
 net_ir() { local c v; c=$(ir "clone/$2"); v=$(ir "$1/$2"); [ -n "$c" ] && [ -n "$v" ] && echo $((v - c)) || echo ""; }
 median_of() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
-compile_field() { awk -v c="$1" -v f="$2" '$1 == c { for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$OUT/compile.txt" 2>/dev/null | median_of; }
-paired_field() { jq -r --arg c "$1" "select(.case == \$c) | .$2" "$OUT/paired.jsonl" 2>/dev/null | median_of; }
-mcp_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp.jsonl" 2>/dev/null | median_of; }
+compile_field() { awk -v c="$1" -v f="$2" '$1 == c { for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$OUT/compile.txt" 2>/dev/null | median_of || true; }
+paired_field() { jq -r --arg c "$1" "select(.case == \$c) | .$2" "$OUT/paired.jsonl" 2>/dev/null | median_of || true; }
+mcp_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp.jsonl" 2>/dev/null | median_of || true; }
+http_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/http.jsonl" 2>/dev/null | median_of || true; }
 
 report() {
   echo
@@ -204,15 +220,27 @@ report() {
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x (lower is better)"
   done
+  echo
+  echo "== goal 6: MCP over Streamable HTTP (median of $RUNS runs; one kept-alive connection, $(http_field rmcp-http calls) calls one at a time)"
+  for server in buril-http buril-inline-http rmcp-http; do
+    [ -n "$(http_field $server requests_per_second)" ] || continue
+    printf "%-18s %8.0f req/s  p50 %8.1f µs  p99 %8.1f µs\n" "$server" "$(http_field $server requests_per_second)" \
+      "$(http_field $server p50_us)" "$(http_field $server p99_us)" 2>/dev/null || true
+  done
+  for server in buril-http buril-inline-http; do
+    [ -n "$(http_field $server requests_per_second)" ] || continue
+    echo "$server/rmcp-http: requests per second $(ratio "$(http_field $server requests_per_second)" "$(http_field rmcp-http requests_per_second)")x (higher is better), p50 $(ratio "$(http_field $server p50_us)" "$(http_field rmcp-http p50_us)")x, p99 $(ratio "$(http_field $server p99_us)" "$(http_field rmcp-http p99_us)")x (lower is better)"
+  done
 }
 
 case "$what" in
-  all) machine; runtime; paired; callgrind; startup_memory; mcp; compile; report ;;
+  all) machine; runtime; paired; callgrind; startup_memory; mcp; http; compile; report ;;
   runtime) machine; runtime; paired; startup_memory; report ;;
   paired) paired; report ;;
   callgrind) callgrind; report ;;
   mcp) mcp; report ;;
+  http) http; report ;;
   compile) machine; compile; report ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|compile|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|compile|report]" >&2; exit 2 ;;
 esac

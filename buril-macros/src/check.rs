@@ -1,6 +1,9 @@
 //! The rules a tool must follow, one small function each. Every violation is recorded, none
 //! stops the others, so the user sees them all in one compile.
 
+use quote::ToTokens;
+use syn::Type;
+
 use crate::ast::{Param, ParamKind, Return, ToolFn};
 use crate::attr::{Attrs, Sp};
 use crate::diagnostics::Diagnostics;
@@ -139,25 +142,77 @@ fn check_description(diag: &Diagnostics, function: &ToolFn, name: &Sp<String>) {
     }
 }
 
-/// Every parameter has a description, unless the tool opts out.
+/// Every parameter has a description, unless the tool opts out. An undocumented parameter
+/// that is the tool's only one and whose type looks like a struct was usually meant as the
+/// whole input: the error says how to take it so.
 fn check_param_docs(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
     if attrs.undocumented_params {
         return;
     }
+    let properties = function
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::Property(_)))
+        .count();
     for param in &function.params {
         if let ParamKind::Property(property) = &param.kind
             && property.docs.is_none()
         {
-            diag.error_at(
-                param.ident.span(),
-                format!(
-                    "parameter `{}` has no description: add a doc comment (`/// ...`) above it, \
-                     or opt out with `#[buril::tool(undocumented_params)]`",
-                    property.wire
-                ),
+            let mut message = format!(
+                "parameter `{}` has no description: add a doc comment (`/// ...`) above it, or \
+                 opt out with `#[buril::tool(undocumented_params)]`",
+                property.wire
             );
+            if properties == 1
+                && let Some(name) = user_type_name(&property.ty)
+            {
+                let binding = &param.ident;
+                message.push_str(&format!(
+                    "; or, if `{name}` is a struct meant to be the whole input, take it as \
+                     `buril::Input({binding}): buril::Input<{name}>`, whose fields become the \
+                     tool's parameters, described by their own doc comments"
+                ));
+            }
+            diag.error_at(param.ident.span(), message);
         }
     }
+}
+
+/// The type as written, when it is a path that is not a scalar or a standard container (so it
+/// may be the user's struct): `SceneArgs`, `crate::args::Move`, not `String`, `Vec<T>` or
+/// `serde_json::Value`.
+fn user_type_name(ty: &Type) -> Option<String> {
+    const KNOWN: &str = "String str bool char i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 \
+        usize f32 f64 Vec VecDeque Option Box Cow Arc Rc HashMap BTreeMap IndexMap Map HashSet \
+        BTreeSet IndexSet Value Number PathBuf Path Duration NonZeroU8 NonZeroU16 NonZeroU32 \
+        NonZeroU64 NonZeroUsize";
+    let Type::Path(path) = ty else {
+        return match ty {
+            Type::Group(group) => user_type_name(&group.elem),
+            Type::Paren(paren) => user_type_name(&paren.elem),
+            _ => None,
+        };
+    };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    if KNOWN
+        .split_ascii_whitespace()
+        .any(|known| last.ident == known)
+    {
+        return None;
+    }
+    let written = path.to_token_stream().to_string();
+    Some(
+        written
+            .replace(" :: ", "::")
+            .replace(":: ", "::")
+            .replace(" <", "<")
+            .replace("< ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ","),
+    )
 }
 
 /// At most one context; an `Input<T>` parameter is the whole input, so it stands alone.
@@ -202,5 +257,36 @@ fn check_return(diag: &Diagnostics, function: &ToolFn) {
              success with no data; return `Result<T, buril::ToolError>` and an error that says \
              what is missing",
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::user_type_name;
+
+    fn name(ty: &str) -> Option<String> {
+        user_type_name(&syn::parse_str(ty).unwrap())
+    }
+
+    #[test]
+    fn paths_that_may_be_structs_are_named_as_written() {
+        assert_eq!(name("MoveArgs").as_deref(), Some("MoveArgs"));
+        assert_eq!(
+            name("crate::args::Move").as_deref(),
+            Some("crate::args::Move")
+        );
+        assert_eq!(name("Page<Item>").as_deref(), Some("Page<Item>"));
+        for known in [
+            "String",
+            "u32",
+            "Vec<MoveArgs>",
+            "Option<MoveArgs>",
+            "std::collections::HashMap<String, u8>",
+            "serde_json::Value",
+            "(u8, u8)",
+            "[f32; 3]",
+        ] {
+            assert_eq!(name(known), None, "{known}");
+        }
     }
 }

@@ -233,24 +233,18 @@ fn output(
         ),
         Return::Result { ok, err } => {
             let ok_output = quote_spanned!(ok.span()=> <#ok as #private::Output>);
-            let err_source = quote_spanned!(err.span()=> <#err as #private::ErrorSource>);
             (
-                quote! {
-                    match #call {
-                        ::core::result::Result::Ok(value) => #ok_output::into_output(value),
-                        ::core::result::Result::Err(error) => {
-                            ::core::result::Result::Err(#err_source::into_tool_error(error))
-                        }
-                    }
-                },
+                convert_result(call, &ok_output, err.span(), private),
                 quote!(#ok_output::output_schema),
                 false,
             )
         }
         Return::ResultAlias(ty) => {
-            let result = quote_spanned!(ty.span()=> <#ty as #private::ToolResult>);
+            let ok_output = quote_spanned!(ty.span()=>
+                <<#ty as #private::ToolResult>::Ok as #private::Output>
+            );
             (
-                quote!(#result::into_output(#call)),
+                convert_result(call, &ok_output, ty.span(), private),
                 quote_spanned!(ty.span()=> #private::result_schema::<#ty>),
                 false,
             )
@@ -262,6 +256,36 @@ fn output(
                 quote!(#output::output_schema),
                 false,
             )
+        }
+    }
+}
+
+/// The output of a tool returning a `Result`: the value through `Output`, the error converted
+/// by the first of `__private::ErrorOf`'s tiers that applies (`Into<ToolError>`, a boxed
+/// `dyn Error`, any `Display`), so that `anyhow::Error`, `String` and the like need no `From`
+/// impl. The conversion is spanned by the user's error type, which is where a type that is
+/// none of these is reported.
+fn convert_result(
+    call: TokenStream,
+    ok_output: &TokenStream,
+    err_span: Span,
+    private: &TokenStream,
+) -> TokenStream {
+    let error = Ident::new("__buril_error", Span::mixed_site());
+    // Moved into a local spanned (call-site hygiene) by the error type, so that an unmet bound
+    // is reported there rather than on the attribute.
+    let convert = quote_spanned! {err_span=>
+        {
+            #[allow(unused_imports)]
+            use #private::{ChainFallback as _, DisplayFallback as _};
+            let __buril_tool_error = #error;
+            #private::ErrorOf(&__buril_tool_error).kind().convert(__buril_tool_error)
+        }
+    };
+    quote! {
+        match #call {
+            ::core::result::Result::Ok(value) => #ok_output::into_output(value),
+            ::core::result::Result::Err(#error) => ::core::result::Result::Err(#convert),
         }
     }
 }

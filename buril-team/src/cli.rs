@@ -130,8 +130,14 @@ fn run(
                 if !report.is_match() {
                     worst = worst.max(1);
                 }
-                if !as_json {
-                    let _ = writeln!(out, "{label}  {}: {}", trace.display(), report.message);
+                if !as_json
+                    && let Err(error) =
+                        writeln!(out, "{label}  {}: {}", trace.display(), report.message)
+                    && error.kind() == std::io::ErrorKind::BrokenPipe
+                {
+                    // The reader has gone (`replay traces | head`): stop quietly, with the
+                    // traces replayed so far deciding the exit code.
+                    return ExitCode::from(worst);
                 }
                 reports.push(json!({"trace": trace.display().to_string(), "report": report}));
             }

@@ -96,9 +96,20 @@ impl fmt::Display for Problem {
 
 /// The error a tool returns, and every failure the dispatcher reports.
 ///
-/// Any `std::error::Error` converts into a runtime `ToolError`, so `?` works on I/O and parse
-/// errors inside a tool. Like `anyhow::Error`, `ToolError` itself does not implement
-/// `std::error::Error`, which is what makes that blanket conversion possible.
+/// Any `std::error::Error` converts into a runtime `ToolError` (its message followed by its
+/// sources), so `?` works on I/O and parse errors inside a tool. Like `anyhow::Error`,
+/// `ToolError` itself does not implement `std::error::Error`, which is what makes that blanket
+/// conversion possible.
+///
+/// The same blanket conversion is why there is no `ToolError::from(String)` (nor from `&str`,
+/// `Box<dyn Error>` or `anyhow::Error`): the standard library may one day implement `Error` for
+/// those types, and the two `From` impls would then overlap. Make one with
+/// [`ToolError::runtime`] (a message) or [`ToolError::from_display`] (anything `Display`).
+/// A tool does not need either to return such errors: `#[buril::tool]` accepts
+/// `Result<T, String>`, `Result<T, &'static str>`, `Result<T, Box<dyn Error + Send + Sync>>`,
+/// `anyhow::Result<T>`, `eyre::Result<T>` and any other `Display` error, and converts them
+/// into runtime errors with their message verbatim (anyhow's and eyre's context chain
+/// included, as `{:#}` prints it).
 ///
 /// ```
 /// use buril::ToolError;
@@ -133,8 +144,25 @@ impl ToolError {
     }
 
     /// A runtime failure: the tool ran and could not do its job.
+    ///
+    /// This is the way to make a `ToolError` from a `String` (`ToolError::from(String)` cannot
+    /// exist beside the conversion from every `std::error::Error`).
     pub fn runtime(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Runtime, message)
+    }
+
+    /// A runtime failure whose message is `format!("{error:#}")`: for `anyhow::Error` and
+    /// `eyre::Report` that is the whole context chain (`outer: inner`), for a `String` or
+    /// `&str` the text itself. This is what a tool returning `Result<T, E>` with such an `E`
+    /// answers.
+    ///
+    /// ```
+    /// let error = buril::ToolError::from_display("the scene is locked");
+    /// assert_eq!(error.message(), "the scene is locked");
+    /// assert_eq!(error.kind(), buril::ErrorKind::Runtime);
+    /// ```
+    pub fn from_display(error: impl fmt::Display) -> Self {
+        Self::runtime(format!("{error:#}"))
     }
 
     /// A validation failure: the input is well-formed but not acceptable (a path that does not
@@ -197,6 +225,12 @@ impl ToolError {
     pub fn suggestions(&self) -> &[String] {
         &self.suggestions
     }
+
+    /// Cuts the message to at most `max` characters (see [`cut_message`]).
+    pub(crate) fn cut_message(mut self, max: usize) -> Self {
+        cut_message(&mut self.message, max);
+        self
+    }
 }
 
 impl fmt::Display for ToolError {
@@ -207,13 +241,30 @@ impl fmt::Display for ToolError {
 
 impl<E: std::error::Error> From<E> for ToolError {
     fn from(error: E) -> Self {
-        let mut message = error.to_string();
-        let mut source = error.source();
-        while let Some(cause) = source {
-            message.push_str(": ");
-            message.push_str(&cause.to_string());
-            source = cause.source();
-        }
-        ToolError::runtime(message)
+        ToolError::runtime(chain_message(&error))
     }
+}
+
+/// An error's message followed by each of its sources, joined with `": "`.
+pub(crate) fn chain_message(error: &dyn std::error::Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
+}
+
+/// Cuts `message` to its first `max` characters (on a character boundary), saying how many
+/// characters were cut; a message no longer than `max` is left as it is.
+pub(crate) fn cut_message(message: &mut String, max: usize) {
+    let Some((end, _)) = message.char_indices().nth(max) else {
+        return;
+    };
+    let cut = message[end..].chars().count();
+    message.truncate(end);
+    let unit = if cut == 1 { "character" } else { "characters" };
+    message.push_str(&format!("… [{cut} more {unit} cut]"));
 }

@@ -63,8 +63,10 @@
 //! appears in the schema. A tool may instead take one [`Input<T>`] parameter whose struct is
 //! the whole input.
 //!
-//! A tool returns `T: Serialize + JsonSchema`, `Result<T, E>` with `E: Into<ToolError>`, or
-//! `()`. Returning `Option` is rejected: never signal failure with null. An output that is not
+//! A tool returns `T: Serialize + JsonSchema`, `Result<T, E>`, or `()`. The error `E` may be
+//! a [`ToolError`], any `std::error::Error`, or any other `Display` type (`anyhow::Error`,
+//! `eyre::Report`, `Box<dyn Error + Send + Sync>`, `String`, `&str`); aliases such as
+//! `anyhow::Result<T>` work too. See [`ToolError`] for how each is converted. Returning `Option` is rejected: never signal failure with null. An output that is not
 //! a JSON object reaches the caller as `{"result": value}`.
 //!
 //! # Threads

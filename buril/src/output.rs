@@ -1,40 +1,29 @@
 //! Turning what a tool function returns into the envelope's `data`.
 
-use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::compiled::OutputShape;
 use crate::error::ToolError;
 
-/// A `Result` a tool may return: the success type is the tool's output, the error converts into
-/// [`ToolError`].
+/// A `Result` a tool may return under another name (`io::Result<T>`, `anyhow::Result<T>`): the
+/// success type is the tool's output, and the error is converted as the error of
+/// `Result<T, E>` is.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a result type a tool can return",
-    label = "a tool returning `Result` needs `Result<T, E>` with `T: Serialize + JsonSchema` and `E: Into<buril::ToolError>`",
-    note = "any `std::error::Error` converts into `buril::ToolError`; for other errors map them with `ToolError::runtime(..)`"
+    label = "a tool returning a type named `Result` needs `std::result::Result<T, E>` (or an alias of it)",
+    note = "return `Result<T, E>` with `T: Serialize + JsonSchema` and `E` a `buril::ToolError`, a `std::error::Error`, or a `Display` type such as `anyhow::Error`"
 )]
 pub trait ToolResult {
     /// The success type: what the tool outputs.
-    type Ok: Serialize + JsonSchema;
-    /// Turns the value into a serialized output or a tool error.
-    fn into_output(self) -> Result<Value, ToolError>;
+    type Ok;
+    /// The error type.
+    type Err;
 }
 
-impl<T, E> ToolResult for Result<T, E>
-where
-    T: Serialize + JsonSchema,
-    E: Into<ToolError>,
-{
+impl<T, E> ToolResult for Result<T, E> {
     type Ok = T;
-
-    #[inline]
-    fn into_output(self) -> Result<Value, ToolError> {
-        match self {
-            Ok(value) => to_output(&value),
-            Err(error) => Err(error.into()),
-        }
-    }
+    type Err = E;
 }
 
 /// Serializes a tool's output.

@@ -139,21 +139,145 @@ impl<T: serde::Serialize + schemars::JsonSchema> Output for T {
     }
 }
 
-/// An error type a tool may return in `Result<T, E>`.
+/// Converting a tool's error, chosen at the expansion's conversion site by method resolution
+/// (autoref specialization), first match wins:
+///
+/// 1. `E: Into<ToolError>`: `ToolError` itself, any `std::error::Error` (its source chain
+///    appended), or a type with its own `From<E> for ToolError`;
+/// 2. `Box<dyn Error>` (`+ Send`, `+ Send + Sync`): its message and source chain, like any
+///    `std::error::Error`;
+/// 3. any other `Display` type (`anyhow::Error`, `eyre::Report`, `String`, `&str`): a runtime
+///    error whose message is `format!("{e:#}")`, which for anyhow and eyre is the whole context
+///    chain (`outer: inner`).
+///
+/// The expansion writes `ErrorOf(&error).kind().convert(error)` with [`ChainFallback`] and
+/// [`DisplayFallback`] in scope: the inherent `kind` exists only where `E: Into<ToolError>`; the
+/// traits' `kind` are found after it, by value and then through a reference.
+pub struct ErrorOf<'a, E>(pub &'a E);
+
+/// The error converts with `Into<ToolError>`.
+pub struct IntoKind;
+
+/// The error is a boxed `dyn Error`: its message and source chain.
+pub struct ChainKind;
+
+/// The error is converted through [`ErrorSource`] (`Display`).
+pub struct DisplayKind;
+
+impl<E: Into<ToolError>> ErrorOf<'_, E> {
+    /// Tier 1: `Into<ToolError>`.
+    #[inline]
+    pub fn kind(self) -> IntoKind {
+        IntoKind
+    }
+}
+
+/// Tier 2: a boxed `dyn Error`.
+pub trait ChainFallback {
+    /// The tier.
+    fn kind(self) -> ChainKind;
+}
+
+impl ChainFallback for ErrorOf<'_, Box<dyn std::error::Error + 'static>> {
+    #[inline]
+    fn kind(self) -> ChainKind {
+        ChainKind
+    }
+}
+
+impl ChainFallback for ErrorOf<'_, Box<dyn std::error::Error + Send + 'static>> {
+    #[inline]
+    fn kind(self) -> ChainKind {
+        ChainKind
+    }
+}
+
+impl ChainFallback for ErrorOf<'_, Box<dyn std::error::Error + Send + Sync + 'static>> {
+    #[inline]
+    fn kind(self) -> ChainKind {
+        ChainKind
+    }
+}
+
+/// Tier 3: anything else, which must be [`ErrorSource`] (`Display`); found through a
+/// reference, after the other tiers.
+pub trait DisplayFallback {
+    /// The tier.
+    fn kind(self) -> DisplayKind;
+}
+
+impl<E> DisplayFallback for &ErrorOf<'_, E> {
+    #[inline]
+    fn kind(self) -> DisplayKind {
+        DisplayKind
+    }
+}
+
+impl IntoKind {
+    /// Converts the error with `Into<ToolError>`.
+    #[inline]
+    pub fn convert<E: Into<ToolError>>(self, error: E) -> ToolError {
+        error.into()
+    }
+}
+
+impl ChainKind {
+    /// Converts a boxed error with its source chain.
+    #[inline]
+    pub fn convert<E: BoxedError>(self, error: E) -> ToolError {
+        ToolError::runtime(crate::error::chain_message(error.as_error()))
+    }
+}
+
+/// A boxed `dyn Error`, with or without `Send` and `Sync`.
+pub trait BoxedError {
+    /// The error inside.
+    fn as_error(&self) -> &(dyn std::error::Error + 'static);
+}
+
+impl BoxedError for Box<dyn std::error::Error + 'static> {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        &**self
+    }
+}
+
+impl BoxedError for Box<dyn std::error::Error + Send + 'static> {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        &**self
+    }
+}
+
+impl BoxedError for Box<dyn std::error::Error + Send + Sync + 'static> {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        &**self
+    }
+}
+
+impl DisplayKind {
+    /// Converts the error through [`ErrorSource`].
+    #[inline]
+    pub fn convert<E: ErrorSource>(self, error: E) -> ToolError {
+        error.into_tool_error()
+    }
+}
+
+/// An error type a tool may return in `Result<T, E>` that does not convert into `ToolError`:
+/// any `Display` type, its message `format!("{e:#}")`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the error of a tool",
-    label = "a tool's error must convert into `buril::ToolError`",
-    note = "implement `std::error::Error` for it (every such error converts), or `From<{Self}> for buril::ToolError`, or map it with `ToolError::runtime(..)`"
+    label = "a tool's error must be `buril::ToolError`, a `std::error::Error`, or a type that implements `Display`",
+    note = "accepted: `ToolError`, any `std::error::Error`, `Box<dyn Error + Send + Sync>`, `anyhow::Error`, `eyre::Report`, `String`, `&str`, or any type with `From<{Self}> for buril::ToolError`",
+    note = "to fix it, implement `std::fmt::Display` or `std::error::Error` for `{Self}`, or map the error where it is made: `.map_err(|e| buril::ToolError::runtime(format!(\"{{e:?}}\")))`"
 )]
 pub trait ErrorSource {
     /// Converts the error.
     fn into_tool_error(self) -> ToolError;
 }
 
-impl<E: Into<ToolError>> ErrorSource for E {
+impl<E: std::fmt::Display> ErrorSource for E {
     #[inline]
     fn into_tool_error(self) -> ToolError {
-        self.into()
+        ToolError::from_display(self)
     }
 }
 

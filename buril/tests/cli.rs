@@ -558,3 +558,107 @@ fn a_cli_over_a_custom_registry() {
     assert_eq!(code, ExitCode::from(1));
     assert_eq!(parse(&out)["type"], "not_found");
 }
+
+/// Standard output whose reader goes away after `room` bytes (`tools list | head -c room`):
+/// every write past it fails with `BrokenPipe`, as a real pipe's does.
+struct ClosesAfter {
+    room: usize,
+    written: Vec<u8>,
+    /// Writes tried after the first failure.
+    writes_after_close: usize,
+}
+
+impl ClosesAfter {
+    fn new(room: usize) -> Self {
+        ClosesAfter {
+            room,
+            written: Vec::new(),
+            writes_after_close: 0,
+        }
+    }
+}
+
+impl std::io::Write for ClosesAfter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.written.len() >= self.room {
+            self.writes_after_close += 1;
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        let n = buf.len().min(self.room - self.written.len());
+        self.written.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn run_closing(cli: Cli, room: usize, args: &[&str]) -> (ExitCode, ClosesAfter, String) {
+    let mut out = ClosesAfter::new(room);
+    let mut err = Vec::new();
+    let argv = std::iter::once("tools").chain(args.iter().copied());
+    let code = cli.run_with(argv, &mut out, &mut err);
+    (code, out, String::from_utf8(err).unwrap())
+}
+
+#[test]
+fn a_closed_pipe_ends_every_command_quietly_with_the_code_it_had() {
+    let cases: &[(&[&str], ExitCode)] = &[
+        (&["list"], ExitCode::SUCCESS),
+        (&["list", "--json"], ExitCode::SUCCESS),
+        (&["describe", "cli_greet"], ExitCode::SUCCESS),
+        (&["describe", "cli_greet", "--json"], ExitCode::SUCCESS),
+        (&["schema"], ExitCode::SUCCESS),
+        (
+            &["schema", "--profile", "openai", "cli_greet"],
+            ExitCode::SUCCESS,
+        ),
+        (
+            &["call", "cli_greet", r#"{"name": "Ada"}"#],
+            ExitCode::SUCCESS,
+        ),
+        // The call failed before anything was printed: it still exits 1.
+        (&["call", "cli_fail"], ExitCode::from(1)),
+        (&["--help"], ExitCode::SUCCESS),
+    ];
+    for room in [0, 7] {
+        for (args, expected) in cases {
+            let (code, out, err) = run_closing(Cli::new(), room, args);
+            assert_eq!(code, *expected, "{args:?} (room {room})");
+            assert_eq!(err, "", "{args:?} (room {room})");
+            assert_eq!(out.written.len(), room, "{args:?}");
+            // After the first failure the command stopped writing, or its writes were
+            // refused before reaching the pipe.
+            assert!(
+                out.writes_after_close <= 1,
+                "{args:?}: {}",
+                out.writes_after_close
+            );
+        }
+    }
+}
+
+#[test]
+fn an_extension_sees_the_closed_pipe_as_broken_pipe_errors() {
+    let seen = std::rc::Rc::new(std::cell::Cell::new(None));
+    let seen_inside = std::rc::Rc::clone(&seen);
+    let extension = buril::cli::Extension::new(clap::Command::new("count"), move |invocation| {
+        // Writes until the reader goes, like a command printing a long report.
+        for n in 0.. {
+            if let Err(error) = writeln!(invocation.out, "line {n}") {
+                seen_inside.set(Some(error.kind()));
+                // A second write is refused without reaching the pipe.
+                let again = writeln!(invocation.out, "more");
+                assert_eq!(again.unwrap_err().kind(), std::io::ErrorKind::BrokenPipe);
+                return ExitCode::SUCCESS;
+            }
+        }
+        unreachable!()
+    });
+    let (code, out, err) = run_closing(Cli::new().extend(extension), 100, &["count"]);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(err, "");
+    assert_eq!(seen.get(), Some(std::io::ErrorKind::BrokenPipe));
+    assert_eq!(out.writes_after_close, 1);
+}

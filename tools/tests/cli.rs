@@ -247,3 +247,101 @@ fn the_agent_team_is_served_and_its_traces_replay() {
         "{drifted:?}"
     );
 }
+
+/// Runs the binary with standard output a pipe whose reader has already gone, as
+/// `tools list | true` can leave it: every write the binary makes fails with `EPIPE`.
+fn run_into_closed_pipe(project: &Path, args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_tools"))
+        .args(args)
+        .env("BURIL_PROJECT", project)
+        .stdout(writer)
+        .output()
+        .expect("the tools binary runs")
+}
+
+/// A trace of one `scene_list` call, with the envelope the binary answers today, or one that
+/// has drifted from it.
+fn scene_list_trace(project: &Path, drifted: bool) -> String {
+    let mut answered = parse(&run(project, &["call", "scene_list", "--compact"]));
+    if drifted {
+        answered["data"]["scenes"][0]["name"] = "Other".into();
+    }
+    serde_json::json!({
+        "version": 1,
+        "handle": "team_0000001",
+        "specialist": "scene-inspector",
+        "brief": "List the scenes.",
+        "model": "default",
+        "temperature": null,
+        "tool_view": ["scene_*"],
+        "calls": [{"tool": "scene_list", "input": {}, "envelope": answered, "duration_ms": 1}],
+        "report": "One scene.",
+        "status": "done",
+    })
+    .to_string()
+}
+
+#[test]
+fn a_closed_pipe_ends_every_command_quietly() {
+    let (dir, root) = project();
+    let bindings = dir.path().join("bindings");
+    let bindings = bindings.to_str().unwrap();
+    let traces = dir.path().join("traces");
+    std::fs::create_dir(&traces).unwrap();
+    std::fs::write(traces.join("a.json"), scene_list_trace(&root, false)).unwrap();
+    std::fs::write(traces.join("b.json"), scene_list_trace(&root, false)).unwrap();
+    let drifted = dir.path().join("drifted");
+    std::fs::create_dir(&drifted).unwrap();
+    std::fs::write(drifted.join("a.json"), scene_list_trace(&root, true)).unwrap();
+    std::fs::write(drifted.join("b.json"), scene_list_trace(&root, false)).unwrap();
+
+    let missing = r#"{"path": "Assets/Scenes/None.scene"}"#;
+    let cases: &[(&[&str], i32)] = &[
+        (&["list"], 0),
+        (&["list", "--json"], 0),
+        (&["describe", "scene_open"], 0),
+        (&["schema"], 0),
+        (&["schema", "--profile", "anthropic"], 0),
+        (&["call", "scene_list"], 0),
+        // The call failed, and says so with its exit code, not with a message.
+        (&["call", "scene_open", missing], 1),
+        (&["--help"], 0),
+        (&["codegen", "--out", bindings], 0),
+        (&["codegen", "--out", bindings, "--check"], 0),
+        (&["replay", traces.to_str().unwrap()], 0),
+        (&["replay", drifted.to_str().unwrap()], 1),
+    ];
+    for (args, code) in cases {
+        let output = run_into_closed_pipe(&root, args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(*code), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_listing_quietly() {
+    use std::io::{BufRead, BufReader};
+
+    let (_dir, root) = project();
+    // More than a pipe holds, so the binary is still writing when the reader goes.
+    let full = run(&root, &["list", "--json"]);
+    assert!(full.stdout.len() > 128 * 1024, "{}", full.stdout.len());
+    let (reader, writer) = std::io::pipe().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_tools"))
+        .args(["list", "--json"])
+        .env("BURIL_PROJECT", &root)
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `head -n 1`: one line, then the reader is gone.
+    let mut first = String::new();
+    BufReader::new(reader).read_line(&mut first).unwrap();
+    assert_eq!(first, "[\n");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}

@@ -620,6 +620,60 @@ fn http_bodies_past_the_input_limit_are_refused_before_they_are_read() {
     assert_eq!(&head[9..12], b"200");
 }
 
+/// An HTTP body the server cannot read as a message is answered as the stdio transport answers
+/// such a line: a JSON-RPC error, `-32700` for what is not JSON and `-32600` for JSON that is
+/// not a message, with the request's id or `"id": null` (JSON-RPC 2.0, section 5).
+#[test]
+fn http_messages_that_cannot_be_read_are_answered_as_json_rpc_errors() {
+    use std::io::Read;
+    use std::net::TcpStream;
+
+    let workspace = harness::Workspace::new();
+    let server = workspace.http(&harness::fixture_binary(), &[]);
+    let here = server.authority().to_owned();
+    let post = |body: &[u8]| -> (String, Value) {
+        let mut client = TcpStream::connect(&here).unwrap();
+        client
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {here}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n",
+            body.len()
+        );
+        client.write_all(head.as_bytes()).unwrap();
+        client.write_all(body).unwrap();
+        let mut answer = Vec::new();
+        client.read_to_end(&mut answer).unwrap();
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        let status = head.lines().next().unwrap().to_owned();
+        let body = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"));
+        (status, body)
+    };
+    for (body, code, reason) in [
+        (&b"not json"[..], -32700, "expected ident"),
+        (b"{\"jsonrpc\": \"2.0\", \"id\": 1", -32700, "EOF"),
+        (b"\xff\xfe", -32700, "not UTF-8"),
+        (b"{\"hello\": 1}", -32600, "not a JSON-RPC message"),
+    ] {
+        let (status, answer) = post(body);
+        assert!(status.starts_with("HTTP/1.1 400"), "{status}: {answer}");
+        assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+        assert_eq!(answer["error"]["code"], code, "{answer}");
+        assert_eq!(answer.get("id"), Some(&Value::Null), "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(reason), "{message}");
+    }
+    // Well-formed JSON with an id that is not a valid message: answered with its id.
+    let (status, answer) =
+        post(br#"{"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": 7}"#);
+    assert!(status.starts_with("HTTP/1.1 400"), "{status}: {answer}");
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert_eq!(answer["id"], 42, "{answer}");
+}
+
 /// Standard input and output that are files, not pipes (the server reads pipes through the
 /// reactor and anything else through tokio's blocking reader): the session works the same.
 #[test]
@@ -657,6 +711,8 @@ fn the_stdio_server_reads_and_writes_files_as_well_as_pipes() {
     assert_eq!(answers.len(), 3, "{answers:?}");
     assert!(answers[0]["result"]["serverInfo"].is_object());
     assert_eq!(answers[1]["error"]["code"], -32700);
+    // JSON-RPC 2.0, section 5: an id that cannot be read is answered as `"id": null`.
+    assert_eq!(answers[1].get("id"), Some(&Value::Null), "{}", answers[1]);
     assert_eq!(answers[2]["id"], 2);
     assert!(
         answers[2]["result"]["structuredContent"].is_object(),

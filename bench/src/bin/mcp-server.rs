@@ -1,11 +1,25 @@
-//! An MCP server over stdio for the MCP benchmark (goal 6): `mcp-server buril` serves this
-//! crate's `#[buril::tool]`s through `buril::server`; `mcp-server rmcp` serves the same tools
-//! written with rmcp's macros through rmcp's own server.
+//! An MCP server for the MCP benchmark (goal 6): `mcp-server buril` serves this crate's
+//! `#[buril::tool]`s through `buril::server`; `mcp-server rmcp` serves the same tools written
+//! with rmcp's macros through rmcp's own server. Both over stdio.
+//!
+//! `mcp-server buril-http` and `mcp-server rmcp-http` serve the same over Streamable HTTP on
+//! `127.0.0.1:0`: buril's `Server::bind_http` (what `serve --http 127.0.0.1:0` runs), and rmcp's
+//! `StreamableHttpService` behind a hyper HTTP/1.1 server. Each prints its endpoint's URL on
+//! one line of standard output and serves until standard input closes.
 
+use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use buril_bench::peer::PeerServer;
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
 use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::io::AsyncReadExt;
 
 fn main() -> ExitCode {
     let kind = std::env::args().nth(1).unwrap_or_default();
@@ -29,7 +43,9 @@ fn main() -> ExitCode {
                     .map_err(|e| e.to_string())?;
                 running.waiting().await.map(drop).map_err(|e| e.to_string())
             }
-            _ => Err("usage: mcp-server (buril|rmcp)".to_owned()),
+            "buril-http" => until_stdin_closes(buril_http()).await,
+            "rmcp-http" => until_stdin_closes(rmcp_http()).await,
+            _ => Err("usage: mcp-server (buril|rmcp|buril-http|rmcp-http)".to_owned()),
         }
     });
     match result {
@@ -38,5 +54,68 @@ fn main() -> ExitCode {
             eprintln!("error: {error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+const LOCALHOST: SocketAddr =
+    SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0);
+
+/// Runs `server` until it fails or standard input reaches its end (the client is done).
+async fn until_stdin_closes(
+    server: impl Future<Output = Result<(), String>>,
+) -> Result<(), String> {
+    let stdin_closed = async {
+        let mut stdin = tokio::io::stdin();
+        let mut sink = [0u8; 256];
+        while stdin.read(&mut sink).await.is_ok_and(|n| n > 0) {}
+    };
+    tokio::select! {
+        result = server => result,
+        () = stdin_closed => Ok(()),
+    }
+}
+
+/// buril's Streamable HTTP server, as `serve --http 127.0.0.1:0` runs it.
+async fn buril_http() -> Result<(), String> {
+    let server = buril::server::Server::new(
+        buril::Dispatcher::new(),
+        buril::server::ServerOptions::new(),
+    )
+    .map_err(|e| e.to_string())?;
+    let bound = server
+        .bind_http(LOCALHOST)
+        .await
+        .map_err(|e| e.to_string())?;
+    println!("{}", bound.url());
+    bound.run().await.map_err(|e| e.to_string())
+}
+
+/// rmcp's Streamable HTTP service with the same tools, behind hyper's HTTP/1.1 server, as
+/// rmcp's examples serve it (default configuration, local sessions). Accepted sockets set
+/// `TCP_NODELAY`, as a server that answers small messages should.
+async fn rmcp_http() -> Result<(), String> {
+    let service = StreamableHttpService::new(
+        || Ok(PeerServer::new()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let listener = tokio::net::TcpListener::bind(LOCALHOST)
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("http://{addr}/mcp");
+    loop {
+        let (stream, _) = listener.accept().await.map_err(|e| e.to_string())?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        let service = service.clone();
+        tokio::spawn(async move {
+            let route = service_fn(move |request: hyper::Request<Incoming>| {
+                let service = service.clone();
+                async move { Ok::<_, Infallible>(service.handle(request).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), route)
+                .await;
+        });
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::messages::usage;
+use super::pipe::unless_closed;
 use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder};
 use crate::envelope::Outcome;
 use crate::error::{Problem, ToolError};
@@ -76,12 +77,14 @@ pub(crate) fn call(
     } else {
         serde_json::to_string_pretty(&outcome)?
     };
-    writeln!(out, "{text}")?;
-    Ok(if outcome.is_ok() {
+    let code = if outcome.is_ok() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
+    };
+    // The call has run: a reader that went away does not change how it went.
+    unless_closed(writeln!(out, "{text}"))?;
+    Ok(code)
 }
 
 /// Reads and parses a call's input, applying the dispatcher's input limits to the raw text

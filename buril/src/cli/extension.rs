@@ -12,7 +12,10 @@ pub struct Invocation<'a> {
     pub matches: &'a clap::ArgMatches,
     /// The tools of the binary.
     pub registry: &'static Registry,
-    /// Standard output.
+    /// Standard output. When it is a pipe whose reader has gone (`tools codegen … | head`),
+    /// writes fail with [`std::io::ErrorKind::BrokenPipe`] (every one after the first at
+    /// once): end quietly then, printing nothing about it, with the exit code the command
+    /// already had.
     pub out: &'a mut dyn Write,
     /// Standard error.
     pub err: &'a mut dyn Write,

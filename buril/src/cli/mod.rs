@@ -23,6 +23,7 @@ mod describe;
 mod extension;
 mod list;
 mod messages;
+mod pipe;
 mod schema;
 
 use std::ffi::OsString;
@@ -36,6 +37,7 @@ use self::call::{CallFlags, Configure, call};
 use self::describe::describe;
 pub use self::extension::{Extension, Invocation};
 use self::list::list;
+use self::pipe::{Output, is_closed_pipe};
 use self::schema::{SchemaForm, schema};
 use crate::dispatch::DispatcherBuilder;
 use crate::registry::{Registry, try_registry};
@@ -99,11 +101,17 @@ impl Cli {
     /// Runs the command given by `args` (the first is the program name), writing to `out` and
     /// `err`. Exit codes: 0 on success, 1 when a call answers `ok: false` or a tool is unknown,
     /// 2 on a usage error.
+    ///
+    /// When `out` is a pipe whose reader has gone (`tools list | head`), the command ends
+    /// quietly, as other command-line tools do: no message, and the exit code it already had
+    /// (0 unless it had failed). Extensions see the closed pipe as writes to
+    /// [`Invocation::out`] failing with [`io::ErrorKind::BrokenPipe`].
     pub fn run_with<I, T>(mut self, args: I, out: &mut dyn Write, err: &mut dyn Write) -> ExitCode
     where
         I: IntoIterator<Item = T>,
         T: Into<OsString> + Clone,
     {
+        let out = &mut Output::new(out);
         let mut command = Args::command();
         for extension in &self.extensions {
             command = command.subcommand(extension.command.clone());
@@ -197,6 +205,8 @@ impl Cli {
         };
         match result {
             Ok(code) => code,
+            // The reader of standard output has gone: nothing to say, and nobody to say it to.
+            Err(error) if is_closed_pipe(&error) || out.is_closed() => ExitCode::SUCCESS,
             Err(error) => {
                 let _ = writeln!(err, "error: {error}");
                 ExitCode::from(2)

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use super::messages::{unknown_tool, usage};
+use super::pipe::unless_closed;
 use crate::profile::{self, Profile};
 use crate::registry::Registry;
 
@@ -63,7 +64,8 @@ pub(crate) fn schema(
         (None, _) => Some(Value::Array(values)),
     };
     if let Some(printed) = printed {
-        writeln!(out, "{}", serde_json::to_string_pretty(&printed)?)?;
+        // Whether some tool could not be given is known already, and still reported.
+        unless_closed(writeln!(out, "{}", serde_json::to_string_pretty(&printed)?))?;
     }
     if errors.is_empty() {
         return Ok(ExitCode::SUCCESS);

@@ -11,6 +11,10 @@ use crate::envelope::Outcome;
 use crate::error::{ErrorKind, ToolError};
 use crate::output;
 
+/// The longest error message a call answers with, in characters: a tool's error that repeats a
+/// huge input (a 100,000-character handle) is cut to a preview that says how much was cut.
+pub(crate) const MAX_ERROR_CHARS: usize = 2_000;
+
 /// What a tool's function answers, before it is settled.
 pub(crate) type CallResult = Result<Value, ToolError>;
 
@@ -49,7 +53,7 @@ impl Settle {
     pub(crate) fn outcome(self, result: CallResult) -> Outcome {
         let result = match result {
             Ok(value) => Ok(output::shape(value, self.shape)),
-            Err(error) => Err(self.settle_error(error)),
+            Err(error) => Err(self.settle_error(error).cut_message(MAX_ERROR_CHARS)),
         };
         with_warning(Outcome::from_result(result), self.warning)
     }

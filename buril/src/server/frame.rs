@@ -105,8 +105,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         if self.streak >= MAX_UNANSWERED_STREAK {
             return;
         }
-        let answer = TxJsonRpcMessage::<RoleServer>::error(error, id);
-        self.pending = Some(encode(&answer));
+        self.pending = Some(encode_error(error, id));
     }
 
     /// What to make of one line: a message, nothing (blank lines, ignored notifications), or
@@ -122,7 +121,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             self.streak = 0;
             return Some(call.into_message());
         }
-        if let Err(reason) = check_json(text) {
+        if let Err(reason) = check_json(text, " (send one JSON-RPC message per line)") {
             self.answer(ErrorData::parse_error(reason, None), None);
             return None;
         }
@@ -216,11 +215,24 @@ fn encode(message: &TxJsonRpcMessage<RoleServer>) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(message).unwrap_or_else(|error| {
         // Not reachable with rmcp's message types; an answer the peer can read all the same.
         format!(
-            r#"{{"jsonrpc":"2.0","error":{{"code":-32603,"message":"an answer could not be written: {}"}}}}"#,
+            r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":-32603,"message":"an answer could not be written: {}"}}}}"#,
             error.to_string().replace(['"', '\\'], "'")
         )
         .into_bytes()
     });
+    bytes.push(b'\n');
+    bytes
+}
+
+/// The answer to a frame that is not a valid request. JSON-RPC 2.0 (section 5) requires the
+/// `id` member of every error answer, `null` when the id could not be read (a parse error, a
+/// request without one); rmcp's error type leaves it out then, so the answer is written here.
+pub(crate) fn encode_error(error: ErrorData, id: Option<RequestId>) -> Vec<u8> {
+    if id.is_some() {
+        return encode(&TxJsonRpcMessage::<RoleServer>::error(error, id));
+    }
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error});
+    let mut bytes = answer.to_string().into_bytes();
     bytes.push(b'\n');
     bytes
 }
@@ -262,6 +274,13 @@ impl FastCall {
 #[derive(Deserialize)]
 struct JustId {
     id: Option<RequestId>,
+}
+
+/// The id of well-formed JSON that is not a valid message, if it has one.
+pub(crate) fn request_id(text: &[u8]) -> Option<RequestId> {
+    serde_json::from_slice::<JustId>(text)
+        .ok()
+        .and_then(|just| just.id)
 }
 
 /// One read from [`Lines`].
@@ -356,14 +375,13 @@ impl<R: AsyncRead + Unpin> Lines<R> {
 /// Whether `text` is one JSON value that the protocol layer's parser takes: UTF-8, well
 /// formed, numbers in range, escapes valid, nested no deeper than the parser's limit. Every
 /// failure here is one the protocol layer would drop without an answer.
-fn check_json(text: &[u8]) -> Result<(), String> {
+/// `hint` follows the parser's reason for text that is not JSON.
+pub(crate) fn check_json(text: &[u8], hint: &str) -> Result<(), String> {
     let text =
         std::str::from_utf8(text).map_err(|error| format!("the message is not UTF-8: {error}"))?;
     serde_json::from_str::<Strict>(text)
         .map(drop)
-        .map_err(|error| {
-            format!("the message is not JSON: {error} (send one JSON-RPC message per line)")
-        })
+        .map_err(|error| format!("the message is not JSON: {error}{hint}"))
 }
 
 /// Any JSON value, read in full (numbers parsed, escapes decoded) and kept nowhere.
@@ -497,6 +515,7 @@ mod tests {
         assert_eq!(answers.len(), 1);
         let message = answers[0]["error"]["message"].as_str().unwrap();
         assert_eq!(answers[0]["error"]["code"], -32700);
+        assert_has_null_id(&answers[0]);
         assert!(message.contains("201 bytes long"), "{message}");
         assert!(message.contains("at most 150 bytes"), "{message}");
     }
@@ -515,6 +534,9 @@ mod tests {
             })
             .collect();
         assert_eq!(reasons.len(), 6, "{reasons:?}");
+        for answer in &answers {
+            assert_has_null_id(answer);
+        }
         assert!(
             reasons[0].contains("expected ident at line 1 column 2"),
             "{reasons:?}"
@@ -535,6 +557,19 @@ mod tests {
         assert_eq!(answers[0]["id"], 42);
         assert_eq!(answers[0]["error"]["code"], -32600);
         assert_eq!(answers[1]["error"]["code"], -32600);
+        // `[]` has no id to answer with: `null`, present.
+        assert_has_null_id(&answers[1]);
+    }
+
+    /// JSON-RPC 2.0, section 5: an error answer whose request id could not be read has
+    /// `"id": null`, not no `id`.
+    fn assert_has_null_id(answer: &serde_json::Value) {
+        assert_eq!(
+            answer.as_object().and_then(|a| a.get("id")),
+            Some(&serde_json::Value::Null),
+            "{answer}"
+        );
+        assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
     }
 
     #[test]

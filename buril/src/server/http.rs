@@ -5,20 +5,25 @@
 //! or from one the options allow.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
+use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Request, Response, StatusCode};
+use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
+use rmcp::model::ErrorData;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
 use super::error::ServerError;
+use super::frame;
 use super::handler::Handler;
 use super::state::ServerState;
 
@@ -131,6 +136,12 @@ impl HttpServer {
                     continue;
                 }
             };
+            // Answers go out as they are written: with Nagle's algorithm on, the second small
+            // write of a response (an SSE event after the headers) waits for the client's
+            // delayed ACK, about 40 ms a request on a kept-alive connection.
+            if let Err(error) = stream.set_nodelay(true) {
+                state.say(&format!("buril: TCP_NODELAY could not be set: {error}"));
+            }
             let service = service.clone();
             tokio::spawn(async move {
                 let route = service_fn(move |request: Request<Incoming>| {
@@ -146,19 +157,153 @@ impl HttpServer {
     }
 }
 
-async fn route(
-    service: &Service,
-    request: Request<Incoming>,
-) -> Response<http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>> {
-    if request.uri().path() == ENDPOINT {
+type BoxBody = http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>;
+
+async fn route(service: &Service, request: Request<Incoming>) -> Response<BoxBody> {
+    if request.uri().path() != ENDPOINT {
+        let mut response = Response::new(
+            Full::new(Bytes::from(format!(
+                "Not Found: the MCP endpoint is {ENDPOINT}\n"
+            )))
+            .boxed(),
+        );
+        *response.status_mut() = StatusCode::NOT_FOUND;
+        return response;
+    }
+    if request.method() != Method::POST {
         return service.handle(request).await;
     }
-    let mut response = Response::new(
-        Full::new(Bytes::from(format!(
-            "Not Found: the MCP endpoint is {ENDPOINT}\n"
-        )))
-        .boxed(),
-    );
-    *response.status_mut() = StatusCode::NOT_FOUND;
+    // The body is kept (as the frames the SDK reads, not copied) to answer a message that
+    // cannot be read as the stdio transport does.
+    let (parts, body) = request.into_parts();
+    let recorded = Recorded::new(body);
+    let seen = Arc::clone(&recorded.seen);
+    let response = service.handle(Request::from_parts(parts, recorded)).await;
+    if response.status().is_client_error() {
+        return answer_unreadable(response, &seen).await;
+    }
     response
+}
+
+/// A client error from the SDK, as a JSON-RPC answer: a body it read whole and could not parse
+/// as a message (which it answers `415` with a line of text) is a `-32700` (not JSON) or
+/// `-32600` (JSON, not a message), status 400, with the reason; a JSON-RPC error without an
+/// `id` member gets `"id": null` (JSON-RPC 2.0, section 5). Anything else passes unchanged.
+async fn answer_unreadable(response: Response<BoxBody>, seen: &Mutex<Seen>) -> Response<BoxBody> {
+    let is_json = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
+    let unparsed = response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && {
+        let seen = seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        seen.finished
+    };
+    if !is_json && !unparsed {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let Ok(collected) = body.collect().await;
+    let bytes = collected.to_bytes();
+    if unparsed {
+        let text = {
+            let seen = seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            seen.frames.concat()
+        };
+        let answer = match frame::check_json(&text, "") {
+            Err(reason) => frame::encode_error(ErrorData::parse_error(reason, None), None),
+            Ok(()) => {
+                let reason = String::from_utf8_lossy(&bytes);
+                let reason = reason
+                    .trim()
+                    .trim_start_matches("fail to deserialize request body");
+                frame::encode_error(
+                    ErrorData::invalid_request(
+                        format!(
+                            "invalid request: not a JSON-RPC message ({})",
+                            reason.trim()
+                        ),
+                        None,
+                    ),
+                    frame::request_id(&text),
+                )
+            }
+        };
+        parts.status = StatusCode::BAD_REQUEST;
+        parts
+            .headers
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        parts.headers.remove(CONTENT_LENGTH);
+        return Response::from_parts(parts, Full::new(Bytes::from(answer)).boxed());
+    }
+    let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(serde_json::Value::Object(mut answer))
+            if answer.contains_key("error") && !answer.contains_key("id") =>
+        {
+            answer.insert("id".into(), serde_json::Value::Null);
+            parts.headers.remove(CONTENT_LENGTH);
+            Bytes::from(serde_json::Value::Object(answer).to_string())
+        }
+        _ => bytes,
+    };
+    Response::from_parts(parts, Full::new(body).boxed())
+}
+
+/// What a request's body has given so far.
+#[derive(Default)]
+struct Seen {
+    /// Its data frames (reference-counted, not copied).
+    frames: Vec<Bytes>,
+    /// Whether it was read to its end.
+    finished: bool,
+}
+
+/// A request body that keeps what it gives.
+struct Recorded {
+    inner: Incoming,
+    seen: Arc<Mutex<Seen>>,
+}
+
+impl Recorded {
+    fn new(inner: Incoming) -> Self {
+        Recorded {
+            inner,
+            seen: Arc::default(),
+        }
+    }
+}
+
+impl hyper::body::Body for Recorded {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, hyper::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        if let Poll::Ready(frame) = &polled {
+            let mut seen = self
+                .seen
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            match frame {
+                Some(Ok(frame)) => {
+                    if let Some(data) = frame.data_ref() {
+                        seen.frames.push(data.clone());
+                    }
+                }
+                None => seen.finished = true,
+                Some(Err(_)) => {}
+            }
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
+    }
 }

@@ -42,7 +42,9 @@
 //! - Every message gets an answer. Over stdio, a line that is not JSON (or is longer than the
 //!   input limit plus 64 KiB, which is never buffered) answers JSON-RPC `-32700` with the
 //!   reason; JSON that is not a valid message answers `-32600`. Over HTTP, a body past the same
-//!   limit answers 413 before it is read in full.
+//!   limit answers 413 before it is read in full, and a body that is not JSON or not a message
+//!   answers 400 with the same JSON-RPC errors. An answer whose request id cannot be read has
+//!   `"id": null`.
 //!
 //! # Which tools are on
 //!
