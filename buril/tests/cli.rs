@@ -145,6 +145,10 @@ fn list_prints_every_tool_with_its_summary() {
     assert_eq!(code, ExitCode::SUCCESS);
     assert_eq!(err, "");
     let lines: Vec<&str> = out.lines().collect();
+    let summary = format!(
+        "5 tools in 2 families (tool metadata {})",
+        buril::registry().metadata_hash()
+    );
     assert_eq!(
         lines,
         [
@@ -154,7 +158,7 @@ fn list_prints_every_tool_with_its_summary() {
             "cli_whoami  Greets the host's user.",
             "x_nuke      Erases everything. [dangerous]",
             "",
-            "5 tools in 2 families",
+            summary.as_str(),
         ]
     );
     let (code, out, _) = run(&["list", "--family", "x"]);
@@ -170,7 +174,14 @@ fn list_prints_every_tool_with_its_summary() {
 
 fn the_summary_line_agrees_in_number() {
     let (_, out, _) = run(&["list", "--family", "x"]);
-    assert_eq!(out.lines().last(), Some("1 tool in 1 family"));
+    let last = out.lines().last().unwrap();
+    assert_eq!(
+        last,
+        format!(
+            "1 tool in 1 family (tool metadata {})",
+            buril::registry().metadata_hash()
+        )
+    );
 }
 
 #[test]
@@ -198,6 +209,7 @@ fn list_json_is_an_array_of_mcp_shaped_tools() {
                 "annotations",
                 "description",
                 "inputSchema",
+                "metadataHash",
                 "name",
                 "outputSchema"
             ]

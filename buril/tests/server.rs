@@ -291,6 +291,72 @@ async fn pages_follow_the_cursor_and_refuse_a_made_up_one() {
 }
 
 #[tokio::test]
+async fn results_carry_the_servers_metadata_hash_and_old_bindings_are_told() {
+    let mut peer = Peer::connect(server(options())).await;
+    let ours = buril::registry().metadata_hash().to_owned();
+    let tool_hash = buril::registry()
+        .get("note_read")
+        .unwrap()
+        .metadata_hash()
+        .to_owned();
+    let list = peer.request("tools/list", json!({})).await;
+    assert_eq!(list["result"]["_meta"]["buril/metadata"], ours, "{list}");
+
+    // No hash, or the server's own: nothing is said.
+    for meta in [
+        json!({}),
+        json!({"buril/metadata": ours, "buril/tool-metadata": tool_hash}),
+    ] {
+        let params = json!({"name": "note_read", "arguments": {"id": 1}, "_meta": meta});
+        let answer = peer.request("tools/call", params).await;
+        let result = &answer["result"];
+        assert_eq!(result["_meta"]["buril/metadata"], ours, "{answer}");
+        assert!(result["_meta"].get("buril/warnings").is_none(), "{answer}");
+    }
+
+    // Bindings of other metadata in which this tool is unchanged, then changed.
+    let old = "0123456789abcdef";
+    let cases = [
+        (
+            tool_hash.as_str(),
+            "`note_read` is unchanged, other tools changed",
+        ),
+        ("fedcba9876543210", "`note_read` changed since"),
+    ];
+    for (theirs, said) in cases {
+        let meta = json!({"buril/metadata": old, "buril/tool-metadata": theirs});
+        let params = json!({"name": "note_read", "arguments": {"id": 1}, "_meta": meta});
+        let answer = peer.request("tools/call", params).await;
+        let result = &answer["result"];
+        let warnings = result["_meta"]["buril/warnings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no warnings: {answer}"));
+        let warning = warnings[0].as_str().unwrap();
+        let start = format!(
+            "these bindings were generated from tool metadata {old}, and this server's is {ours}"
+        );
+        assert!(warning.starts_with(&start), "{warning}");
+        assert!(warning.contains(said), "{warning}");
+        // Also as text after the data, for clients that show only text.
+        let texts: Vec<&str> = result["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|block| block["text"].as_str())
+            .collect();
+        assert!(texts.contains(&warning), "{answer}");
+    }
+    // A failed call from old bindings: the warning is in the envelope.
+    let params = json!({"name": "note_read", "arguments": {"id": "seven"}, "_meta": {"buril/metadata": old}});
+    let answer = peer.request("tools/call", params).await;
+    let envelope = &answer["result"]["_meta"]["buril/envelope"];
+    assert_eq!(envelope["type"], "validation", "{answer}");
+    let warning = envelope["warnings"][0].as_str().unwrap();
+    assert!(warning.ends_with("regenerate the bindings"), "{answer}");
+    assert_eq!(answer["result"]["_meta"]["buril/metadata"], ours);
+}
+
+#[tokio::test]
 async fn unknown_and_disabled_tools_are_invalid_params_and_bad_input_is_a_tool_error() {
     let mut peer = Peer::connect(server(options().disable("note_write"))).await;
     for name in ["note_nothing", "note_write", "note_purge"] {

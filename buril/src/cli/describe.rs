@@ -30,6 +30,11 @@ pub(crate) fn describe(
             map.insert("dangerous".into(), tool.is_dangerous().into());
             map.insert("async".into(), tool.is_async().into());
             map.insert("location".into(), tool.location().to_string().into());
+            map.insert("metadataHash".into(), tool.metadata_hash().into());
+            map.insert(
+                "registryMetadataHash".into(),
+                registry.metadata_hash().into(),
+            );
         }
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
         return Ok(ExitCode::SUCCESS);
@@ -70,6 +75,12 @@ pub(crate) fn describe(
         "defined:   {} ({})",
         tool.location(),
         tool.location().module
+    )?;
+    writeln!(
+        out,
+        "metadata:  {} (all tools: {}; bindings generated from other metadata are told so)",
+        tool.metadata_hash(),
+        registry.metadata_hash()
     )?;
     writeln!(out)?;
     write_parameters(tool.input_schema(), out)?;

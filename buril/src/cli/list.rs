@@ -20,7 +20,14 @@ pub(crate) fn list(
         .filter(|t| family.is_none_or(|f| t.family() == f))
         .collect();
     if as_json {
-        let array: Vec<Value> = tools.iter().map(|t| mcp::listing(t)).collect();
+        let array: Vec<Value> = tools
+            .iter()
+            .map(|t| {
+                let mut listing = mcp::listing(t);
+                listing["metadataHash"] = t.metadata_hash().into();
+                listing
+            })
+            .collect();
         writeln!(out, "{}", serde_json::to_string_pretty(&array)?)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -40,11 +47,12 @@ pub(crate) fn list(
         .len();
     writeln!(
         out,
-        "\n{} {} in {} {}",
+        "\n{} {} in {} {} (tool metadata {})",
         tools.len(),
         if tools.len() == 1 { "tool" } else { "tools" },
         families,
-        if families == 1 { "family" } else { "families" }
+        if families == 1 { "family" } else { "families" },
+        registry.metadata_hash()
     )?;
     Ok(ExitCode::SUCCESS)
 }

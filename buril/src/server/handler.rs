@@ -83,6 +83,9 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.as_ref();
+        // The request's own `_meta` (where the SDKs put it), else the context's.
+        let bindings =
+            handshake::bindings_of(request.meta.as_ref().map(|meta| &meta.0.0), &context.meta);
         let input = request.arguments.map_or(Value::Null, Value::Object);
         let cancel = CancelToken::new();
         let progress = ProgressForwarder::start(&context);
@@ -120,8 +123,7 @@ impl ServerHandler for Handler {
             _ => return Err(self.unknown_tool(name)),
         };
         let mut outcome = finished.outcome;
-        if let Some(warning) =
-            handshake::stale_bindings(&context.meta, self.state.registry, Some(tool))
+        if let Some(warning) = handshake::stale_bindings(&bindings, self.state.registry, Some(tool))
         {
             outcome = outcome.with_warning(warning);
         }

@@ -22,6 +22,23 @@ pub(crate) const METADATA_META: &str = "buril/metadata";
 /// The `_meta` key of the called tool's own metadata hash in the bindings.
 pub(crate) const TOOL_METADATA_META: &str = "buril/tool-metadata";
 
+/// The bindings' hashes a call carries, from the request's `_meta` or else the context's.
+pub(crate) fn bindings_of(
+    request: Option<&Map<String, Value>>,
+    context: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut found = Map::new();
+    for key in [METADATA_META, TOOL_METADATA_META] {
+        let value = request
+            .and_then(|meta| meta.get(key))
+            .or_else(|| context.get(key));
+        if let Some(value) = value {
+            found.insert(key.to_owned(), value.clone());
+        }
+    }
+    found
+}
+
 /// The warning for a call from bindings generated from other metadata, if they were.
 pub(crate) fn stale_bindings(
     meta: &Map<String, Value>,

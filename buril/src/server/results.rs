@@ -14,6 +14,10 @@ use crate::envelope::Outcome;
 /// The `_meta` key that carries a failed call's whole envelope.
 pub(crate) const ENVELOPE_META: &str = "buril/envelope";
 
+/// The `_meta` key that carries a successful call's warnings (a deprecated alias, bindings of
+/// other metadata), which are also given as text blocks after the data.
+pub(crate) const WARNINGS_META: &str = "buril/warnings";
+
 /// The result of a call: on success `structuredContent` (the data) and a text copy, or a note
 /// pointing at a file when the data is large; on failure `isError` with the envelope's message.
 pub(crate) fn call_result(state: &ServerState, tool: &str, outcome: Outcome) -> CallToolResult {
@@ -57,9 +61,12 @@ pub(crate) fn call_result(state: &ServerState, tool: &str, outcome: Outcome) -> 
     } else {
         content.push(ContentBlock::text(text));
     }
+    let mut meta = server_meta(state);
+    if !warnings.is_empty() {
+        meta.insert(WARNINGS_META.into(), json!(warnings));
+    }
     content.extend(warnings.into_iter().map(ContentBlock::text));
-    let mut result =
-        CallToolResult::success(content).with_meta(Some(MetaObject(server_meta(state))));
+    let mut result = CallToolResult::success(content).with_meta(Some(MetaObject(meta)));
     result.structured_content = Some(data);
     result
 }
