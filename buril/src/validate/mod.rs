@@ -256,7 +256,12 @@ impl Validator {
             .filter(|errors| !errors.iter().any(|e| is_type_mismatch_at(e, path)))
             .collect();
         match fitting.as_slice() {
-            [] if let Some(values) = self.schema_at(&keyword_location).and_then(allowed_values) => {
+            [] if let Some(values) = self
+                .has_values
+                .then(|| self.schema_at(keyword_location))
+                .flatten()
+                .and_then(allowed_values) =>
+            {
                 vec![Problem::new(
                     path,
                     format!(
