@@ -16,7 +16,7 @@ for component in rustfmt clippy; do
   fi
 done
 
-echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript)"
+echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv)"
 # The interop tests compile the generated bindings with real compilers and fail, never skip,
 # when one is missing; installing them is part of running the tests.
 need_apt=()
