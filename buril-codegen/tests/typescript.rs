@@ -613,3 +613,32 @@ fn name_collisions_are_errors_never_renames() {
         "{message}"
     );
 }
+
+/// `tools.ts` carries the bindings' metadata hash and each tool's own, equal to what the server
+/// computes (`Registry::metadata_hash`, `ToolDescriptor::metadata_hash`).
+#[test]
+fn tools_ts_carries_the_hashes_the_server_computes() {
+    let files = generate(&registry_sources());
+    let tools_ts = file(&files, "typescript/tools.ts");
+    let registry = buril::registry();
+    assert!(
+        tools_ts.contains(&format!(
+            "export const METADATA_HASH = \"{}\";",
+            registry.metadata_hash()
+        )),
+        "METADATA_HASH"
+    );
+    for tool in registry.tools() {
+        let definition = format!("\n  name: \"{}\",\n", tool.name());
+        let at = tools_ts
+            .find(&definition)
+            .unwrap_or_else(|| panic!("{}", tool.name()));
+        let rest = &tools_ts[at..];
+        let end = rest.find("} as const;").expect("the end of the definition");
+        assert!(
+            rest[..end].contains(&format!("  metadataHash: \"{}\",\n", tool.metadata_hash())),
+            "{}",
+            tool.name()
+        );
+    }
+}

@@ -10,6 +10,9 @@ pub(crate) const ENVELOPE: &[&str] = &[
     "EnvelopeSuccess",
     "EnvelopeFailure",
     "Envelope",
+    "Progress",
+    "AbortSignalLike",
+    "CallOptions",
     "ToolTransport",
     "BurilToolError",
 ];
@@ -24,6 +27,7 @@ pub(crate) const TOOLS: &[&str] = &[
     "PartialToolHandlers",
     "tools",
     "toolAliases",
+    "METADATA_HASH",
 ];
 
 /// What `client.ts` exports besides the per-tool functions (`runtime/typescript/client.ts`).

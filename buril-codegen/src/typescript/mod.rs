@@ -6,8 +6,8 @@
 //! | --- | --- |
 //! | `types.ts` | an interface per struct, a union of string literals (and a `…Values` list) per string enum, a discriminated union with an interface per variant per tagged union, a plain union per untagged union, and `Int64` |
 //! | `envelope.ts` | `Envelope`, `Problem`, `ErrorType`, the `ToolTransport` interface and `BurilToolError` |
-//! | `tools.ts` | `sceneOpenTool = { name, description, inputSchema, outputSchema, annotations } as const` per tool, `tools`, `toolAliases`, `ToolMap`, `ToolHandler`, `ToolHandlers` |
-//! | `client.ts` | `callTool(transport, name, input)`, a typed function per tool (`sceneOpen`) and a deprecated one per alias |
+//! | `tools.ts` | `METADATA_HASH`, `sceneOpenTool = { name, description, metadataHash, inputSchema, outputSchema, annotations } as const` per tool, `tools`, `toolAliases`, `ToolMap`, `ToolHandler`, `ToolHandlers` |
+//! | `client.ts` | `callTool(transport, name, input, options?)` (sending the metadata hashes in `_meta`), a typed function per tool (`sceneOpen`) and a deprecated one per alias |
 //! | `index.ts` | re-exports the other four |
 //!
 //! The parts that are the same for every API are TypeScript files of this crate, under
