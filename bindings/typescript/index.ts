@@ -7,3 +7,5 @@ export * from "./types.js";
 export * from "./envelope.js";
 export * from "./tools.js";
 export * from "./client.js";
+export * from "./mcp.js";
+export * from "./http.js";

@@ -23,10 +23,12 @@ use tools as _;
 
 use support::{Folder, Module, api, file, generate, registry_sources};
 
-const PATHS: [&str; 5] = [
+const PATHS: [&str; 7] = [
     "typescript/client.ts",
     "typescript/envelope.ts",
+    "typescript/http.ts",
     "typescript/index.ts",
+    "typescript/mcp.ts",
     "typescript/tools.ts",
     "typescript/types.ts",
 ];

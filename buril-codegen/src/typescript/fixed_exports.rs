@@ -33,5 +33,23 @@ pub(crate) const TOOLS: &[&str] = &[
 /// What `client.ts` exports besides the per-tool functions (`runtime/typescript/client.ts`).
 pub(crate) const CLIENT: &[&str] = &["callTool"];
 
+/// What `mcp.ts` exports (`runtime/typescript/mcp.ts`): MCP results mapped to envelopes.
+pub(crate) const MCP: &[&str] = &[
+    "envelopeFromCallResult",
+    "envelopeFromJsonRpcError",
+    "serverMetadataHashOf",
+];
+
+/// What `http.ts` exports (`runtime/typescript/http.ts`): the Streamable HTTP transport.
+pub(crate) const HTTP: &[&str] = &[
+    "MCP_PROTOCOL_VERSION",
+    "FetchInit",
+    "FetchResponseLike",
+    "FetchLike",
+    "HttpTransportOptions",
+    "HttpTransport",
+    "httpTransport",
+];
+
 /// The alias for 64-bit integers that `types.ts` exports.
 pub(crate) const INT64: &str = "Int64";

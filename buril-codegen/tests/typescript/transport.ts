@@ -1,0 +1,141 @@
+// Calls a real `tools serve` through a transport of the generated bindings and prints what
+// happened as one JSON object, for `tests/transports.rs` to check.
+//
+// Usage: node transport.js http <url>
+
+import {
+  BurilToolError,
+  METADATA_HASH,
+  assetSearch,
+  callTool,
+  consoleRead,
+  httpTransport,
+  sceneList,
+  sceneOpen,
+  sceneOpenTool,
+} from "./typescript/index.js";
+import type { Progress, ToolTransport } from "./typescript/index.js";
+
+/** A transport that can say what the server's metadata hash is. */
+interface Connected {
+  transport: ToolTransport;
+  serverMetadataHash(): string | undefined;
+  close(): Promise<void>;
+}
+
+function connect(kind: string | undefined, target: string | undefined): Connected {
+  if (kind === "http" && target !== undefined) {
+    const transport = httpTransport(target);
+    return {
+      transport,
+      serverMetadataHash: () => transport.serverMetadataHash,
+      close: () => transport.close(),
+    };
+  }
+  throw new Error("usage: node transport.js http <url>");
+}
+
+/** What a rejected call rejected with. */
+function failure(error: unknown): unknown {
+  if (error instanceof BurilToolError) {
+    return {
+      isBurilToolError: true,
+      tool: error.tool,
+      type: error.type,
+      error: error.error,
+      problems: error.problems,
+    };
+  }
+  return { isBurilToolError: false, text: String(error) };
+}
+
+async function main(): Promise<void> {
+  const [kind, target] = process.argv.slice(2);
+  const connected = connect(kind, target);
+  const transport = connected.transport;
+  const hashBeforeCalls = connected.serverMetadataHash() ?? null;
+
+  const listed = await sceneList(transport, {});
+  const opened = await sceneOpen(transport, { path: "Assets/Scenes/Main.scene" });
+  const consoleOutput = await consoleRead(transport, { max_count: 5 });
+  const progress: Progress[] = [];
+  const searched = await assetSearch(
+    transport,
+    { query: "Player" },
+    { onProgress: (p) => progress.push(p) },
+  );
+
+  // The server refuses a wrong input: a `BurilToolError` with the server's problems.
+  const invalid = await sceneOpen(transport, {
+    path: 42 as unknown as string,
+  }).then(() => "resolved", failure);
+
+  // An unknown tool.
+  const unknown = await callTool(transport, "no_such_tool" as "scene_list", {}).then(
+    () => "resolved",
+    failure,
+  );
+
+  // Aborted before it is sent.
+  const early = new AbortController();
+  early.abort();
+  const abortedEarly = await sceneList(transport, {}, { signal: early.signal }).then(
+    () => "resolved",
+    failure,
+  );
+
+  // Aborted in flight, on its first progress notification.
+  const inFlight = new AbortController();
+  let progressBeforeAbort = 0;
+  const abortedInFlight = await assetSearch(
+    transport,
+    { query: "a" },
+    {
+      signal: inFlight.signal,
+      onProgress: () => {
+        progressBeforeAbort += 1;
+        inFlight.abort();
+      },
+    },
+  ).then(() => "resolved", failure);
+
+  // Still usable afterwards.
+  const after = await sceneList(transport, {});
+
+  // Bindings from other metadata draw the server's warning (read from the result's text).
+  const stale = await transport.call(
+    "scene_list",
+    {},
+    {
+      meta: {
+        "buril/metadata": "0123456789abcdef",
+        "buril/tool-metadata": sceneOpenTool.metadataHash,
+      },
+    },
+  );
+
+  const result = {
+    metadataHash: METADATA_HASH,
+    hashBeforeCalls,
+    serverMetadataHash: connected.serverMetadataHash() ?? null,
+    listed,
+    opened,
+    console: consoleOutput,
+    searched,
+    progress,
+    invalid,
+    unknown,
+    abortedEarly,
+    abortedInFlight,
+    progressBeforeAbort,
+    after,
+    stale,
+  };
+  await connected.close();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
