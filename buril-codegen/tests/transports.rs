@@ -11,10 +11,10 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tools as _;
 
-use support::{Folder, generate, registry_sources};
+use support::{Folder, Module, generate, registry_sources};
 
 /// Builds the `tools` binary and returns its path.
 fn tools_binary() -> PathBuf {
@@ -82,12 +82,55 @@ impl Drop for HttpServer {
     }
 }
 
-/// The generated files and the node program, compiled with Node's types.
+/// The generated files and the node program, compiled with the settings of every TypeScript
+/// test (see `support::compiler_options`) and Node's types to `out/`. The program imports the
+/// official MCP SDK from `interop/node_modules` (linked into the folder as `node_modules`); the
+/// generated files import nothing.
 fn compiled_program() -> Folder {
     let folder = Folder::with(&generate(&registry_sources()));
     folder.write("transport.ts", include_str!("typescript/transport.ts"));
-    folder.emit(true);
+    let modules = support::workspace().join("interop/node_modules");
+    assert!(
+        modules.join("@modelcontextprotocol/sdk").exists(),
+        "the MCP SDK is missing under {}: run `bash scripts/test.sh` (which runs `npm ci \
+         --prefix interop`) to install it",
+        modules.display()
+    );
+    link_dir(&modules, &folder.path().join("node_modules"));
+    let mut options = support::compiler_options(Module::CommonJs);
+    options["noEmit"] = json!(false);
+    options["outDir"] = json!("out");
+    options["rootDir"] = json!(".");
+    options["types"] = json!(["node"]);
+    options["typeRoots"] = json!([modules.join("@types")]);
+    // The SDK's own declarations are not what is tested.
+    options["skipLibCheck"] = json!(true);
+    let config = json!({
+        "compilerOptions": options,
+        "include": ["transport.ts", "typescript/*.ts"],
+    });
+    folder.write(
+        "tsconfig.json",
+        &serde_json::to_string_pretty(&config).expect("JSON"),
+    );
+    let output = Command::new(support::tsc())
+        .arg("-p")
+        .arg(folder.path().join("tsconfig.json"))
+        .current_dir(folder.path())
+        .output()
+        .expect("tsc runs (node must be on the PATH)");
+    support::assert_success("tsc", &output);
     folder
+}
+
+#[cfg(unix)]
+fn link_dir(target: &Path, link: &Path) {
+    std::os::unix::fs::symlink(target, link).expect("a symbolic link");
+}
+
+#[cfg(windows)]
+fn link_dir(target: &Path, link: &Path) {
+    std::os::windows::fs::symlink_dir(target, link).expect("a symbolic link");
 }
 
 /// What every transport's run must show.
@@ -172,6 +215,24 @@ fn http_transport_calls_a_real_server() {
     let project = tempfile::tempdir().expect("a temporary folder");
     let server = HttpServer::start(&binary, &project.path().join("game"));
     let out = folder.node("out/transport.js", &["http", &server.url]);
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+    check(&result);
+}
+
+#[test]
+fn mcp_transport_calls_a_real_server_through_the_sdk_over_stdio() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let project = project.path().join("game");
+    let out = folder.node(
+        "out/transport.js",
+        &[
+            "sdk-stdio",
+            binary.to_str().expect("a UTF-8 path"),
+            project.to_str().expect("a UTF-8 path"),
+        ],
+    );
     let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
     check(&result);
 }

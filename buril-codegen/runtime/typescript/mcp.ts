@@ -1,4 +1,13 @@
-import type { Envelope, EnvelopeFailure, EnvelopeSuccess, ErrorType } from "./envelope.js";
+import type {
+  AbortSignalLike,
+  CallOptions,
+  Envelope,
+  EnvelopeFailure,
+  EnvelopeSuccess,
+  ErrorType,
+  Progress,
+  ToolTransport,
+} from "./envelope.js";
 import { errorTypes } from "./envelope.js";
 
 /** The `_meta` key of the server's metadata hash, in every `tools/call` and `tools/list` result. */
@@ -88,4 +97,118 @@ export function serverMetadataHashOf(result: unknown): string | undefined {
   const meta = isJsonObject(result) ? result["_meta"] : undefined;
   const hash = isJsonObject(meta) ? meta[METADATA_META] : undefined;
   return typeof hash === "string" ? hash : undefined;
+}
+
+/** A progress notification as an MCP client library hands it over. */
+export interface McpProgressLike {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
+
+/** The per-request options of an MCP client's `callTool` (the SDK's `RequestOptions`). */
+export interface McpRequestOptionsLike {
+  signal?: AbortSignalLike;
+  timeout?: number;
+  onprogress?: (progress: McpProgressLike) => void;
+}
+
+/**
+ * What `mcpTransport` needs of a connected `Client` of `@modelcontextprotocol/sdk` (1.x): its
+ * `callTool`. Written out here, so that the SDK stays a peer dependency and these bindings import
+ * nothing from it.
+ */
+export interface McpClientLike {
+  callTool(
+    params: {
+      name: string;
+      arguments?: { [key: string]: unknown };
+      _meta?: { [key: string]: unknown };
+    },
+    resultSchema?: undefined,
+    options?: McpRequestOptionsLike,
+  ): Promise<unknown>;
+}
+
+/** A `ToolTransport` over an MCP client, with the server's metadata hash from its last answer. */
+export interface McpTransport extends ToolTransport {
+  /** The server's metadata hash, from its last answer (`undefined` before the first call). */
+  readonly serverMetadataHash: string | undefined;
+}
+
+/** Whether `signal` is aborted now (a function, so that no earlier check narrows it). */
+function isAborted(signal: AbortSignalLike | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/** The JSON-RPC code the SDK rejects a request with when its timeout passes. */
+const REQUEST_TIMEOUT = -32001;
+
+/**
+ * A transport over a connected MCP client (`Client` of `@modelcontextprotocol/sdk` 1.x, over
+ * any of its transports): `tools/call` with the `_meta` of `callTool` (the metadata hashes),
+ * `onProgress` as the SDK's `onprogress`, `signal` and `timeoutMs` as its `signal` and `timeout`.
+ * An aborted call answers a `cancelled` envelope and a timed-out one a `timeout` envelope (the SDK
+ * tells the server with `notifications/cancelled`); a JSON-RPC error for an unknown tool is a
+ * `not_found` envelope; anything else the client rejects with is rethrown.
+ */
+export function mcpTransport(client: McpClientLike): McpTransport {
+  let serverMetadataHash: string | undefined;
+  const call = async (name: string, input: unknown, options: CallOptions = {}): Promise<Envelope> => {
+    const { signal, onProgress, timeoutMs } = options;
+    if (signal?.aborted === true) {
+      return { ok: false, type: "cancelled", error: `${name} was cancelled before it was sent` };
+    }
+    const request: McpRequestOptionsLike = {};
+    if (signal !== undefined) {
+      request.signal = signal;
+    }
+    if (timeoutMs !== undefined) {
+      request.timeout = timeoutMs;
+    }
+    if (onProgress !== undefined) {
+      request.onprogress = (p) => {
+        const progress: Progress = { progress: p.progress };
+        if (p.total !== undefined) {
+          progress.total = p.total;
+        }
+        if (p.message !== undefined) {
+          progress.message = p.message;
+        }
+        onProgress(progress);
+      };
+    }
+    const params: {
+      name: string;
+      arguments?: { [key: string]: unknown };
+      _meta?: { [key: string]: unknown };
+    } = { name, _meta: { ...options.meta } };
+    if (isJsonObject(input)) {
+      params.arguments = input;
+    }
+    let result: unknown;
+    try {
+      result = await client.callTool(params, undefined, request);
+    } catch (error) {
+      if (isAborted(signal)) {
+        return { ok: false, type: "cancelled", error: `${name} was cancelled` };
+      }
+      const code = isJsonObject(error) ? error["code"] : undefined;
+      if (code === REQUEST_TIMEOUT) {
+        return { ok: false, type: "timeout", error: `${name} did not answer within ${timeoutMs ?? 0} ms` };
+      }
+      if (typeof code === "number" && code === -32602) {
+        return envelopeFromJsonRpcError(error);
+      }
+      throw error;
+    }
+    serverMetadataHash = serverMetadataHashOf(result) ?? serverMetadataHash;
+    return envelopeFromCallResult(result);
+  };
+  return {
+    call,
+    get serverMetadataHash() {
+      return serverMetadataHash;
+    },
+  };
 }

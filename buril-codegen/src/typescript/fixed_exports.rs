@@ -33,11 +33,16 @@ pub(crate) const TOOLS: &[&str] = &[
 /// What `client.ts` exports besides the per-tool functions (`runtime/typescript/client.ts`).
 pub(crate) const CLIENT: &[&str] = &["callTool"];
 
-/// What `mcp.ts` exports (`runtime/typescript/mcp.ts`): MCP results mapped to envelopes.
+/// What `mcp.ts` exports (`runtime/typescript/mcp.ts`): MCP results mapped to envelopes, and the transport over an MCP client.
 pub(crate) const MCP: &[&str] = &[
     "envelopeFromCallResult",
     "envelopeFromJsonRpcError",
     "serverMetadataHashOf",
+    "McpProgressLike",
+    "McpRequestOptionsLike",
+    "McpClientLike",
+    "McpTransport",
+    "mcpTransport",
 ];
 
 /// What `http.ts` exports (`runtime/typescript/http.ts`): the Streamable HTTP transport.

@@ -2,6 +2,10 @@
 // happened as one JSON object, for `tests/transports.rs` to check.
 //
 // Usage: node transport.js http <url>
+//        node transport.js sdk-stdio <tools binary> <project folder>
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 import {
   BurilToolError,
@@ -10,6 +14,7 @@ import {
   callTool,
   consoleRead,
   httpTransport,
+  mcpTransport,
   sceneList,
   sceneOpen,
   sceneOpenTool,
@@ -23,7 +28,28 @@ interface Connected {
   close(): Promise<void>;
 }
 
-function connect(kind: string | undefined, target: string | undefined): Connected {
+async function connect(
+  kind: string | undefined,
+  target: string | undefined,
+  project: string | undefined,
+): Promise<Connected> {
+  if (kind === "sdk-stdio" && target !== undefined && project !== undefined) {
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      if (value !== undefined) {
+        env[key] = value;
+      }
+    }
+    env["BURIL_PROJECT"] = project;
+    const client = new Client({ name: "buril-transport-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: target, args: ["serve"], env }));
+    const transport = mcpTransport(client);
+    return {
+      transport,
+      serverMetadataHash: () => transport.serverMetadataHash,
+      close: () => client.close(),
+    };
+  }
   if (kind === "http" && target !== undefined) {
     const transport = httpTransport(target);
     return {
@@ -32,7 +58,7 @@ function connect(kind: string | undefined, target: string | undefined): Connecte
       close: () => transport.close(),
     };
   }
-  throw new Error("usage: node transport.js http <url>");
+  throw new Error("usage: node transport.js http <url> | sdk-stdio <tools binary> <project>");
 }
 
 /** What a rejected call rejected with. */
@@ -50,8 +76,8 @@ function failure(error: unknown): unknown {
 }
 
 async function main(): Promise<void> {
-  const [kind, target] = process.argv.slice(2);
-  const connected = connect(kind, target);
+  const [kind, target, project] = process.argv.slice(2);
+  const connected = await connect(kind, target, project);
   const transport = connected.transport;
   const hashBeforeCalls = connected.serverMetadataHash() ?? null;
 
