@@ -3,8 +3,13 @@
 // Do not edit: regenerate it with the `codegen` command or the build script.
 // </auto-generated>
 
-import type { AbortSignalLike, CallOptions, Envelope, Progress, ToolTransport } from "./envelope.js";
-import { envelopeFromCallResult, envelopeFromJsonRpcError, serverMetadataHashOf } from "./mcp.js";
+import type { AbortSignalLike, CallOptions, Envelope, ToolTransport } from "./envelope.js";
+import {
+  envelopeFromCallResult,
+  envelopeFromJsonRpcError,
+  mcpProgressOf,
+  serverMetadataHashOf,
+} from "./mcp.js";
 
 /** The MCP protocol version `httpTransport` asks for (the server may answer with an older one). */
 export const MCP_PROTOCOL_VERSION = "2025-11-25";
@@ -84,24 +89,6 @@ const host = globalThis as unknown as Host;
 
 function isMessage(value: unknown): value is JsonRpcMessage {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The progress of a `notifications/progress` message's params. */
-function progressOf(params: { readonly [key: string]: unknown }): Progress | undefined {
-  const progress = params["progress"];
-  if (typeof progress !== "number") {
-    return undefined;
-  }
-  const found: Progress = { progress };
-  const total = params["total"];
-  if (typeof total === "number") {
-    found.total = total;
-  }
-  const message = params["message"];
-  if (typeof message === "string") {
-    found.message = message;
-  }
-  return found;
 }
 
 /** The messages of one Server-Sent Events stream, as they arrive (`data:` lines parsed as JSON). */
@@ -326,7 +313,7 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
             return;
           }
           const params = other.params as { readonly [key: string]: unknown };
-          const progress = progressOf(params);
+          const progress = mcpProgressOf(params);
           if (params["progressToken"] === token && progress !== undefined && !settled) {
             onProgress?.(progress);
           }

@@ -9,3 +9,4 @@ export * from "./tools.js";
 export * from "./client.js";
 export * from "./mcp.js";
 export * from "./http.js";
+export * from "./stdio.js";

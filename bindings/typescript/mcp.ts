@@ -97,6 +97,24 @@ export function envelopeFromJsonRpcError(error: unknown): EnvelopeFailure {
   return { ok: false, type: object["code"] === -32602 ? "not_found" : "runtime", error: message };
 }
 
+/** The progress in the params of a `notifications/progress` message, if they hold one. */
+export function mcpProgressOf(params: { readonly [key: string]: unknown }): Progress | undefined {
+  const progress = params["progress"];
+  if (typeof progress !== "number") {
+    return undefined;
+  }
+  const found: Progress = { progress };
+  const total = params["total"];
+  if (typeof total === "number") {
+    found.total = total;
+  }
+  const message = params["message"];
+  if (typeof message === "string") {
+    found.message = message;
+  }
+  return found;
+}
+
 /** The server's metadata hash in a result's `_meta`, if it has one. */
 export function serverMetadataHashOf(result: unknown): string | undefined {
   const meta = isJsonObject(result) ? result["_meta"] : undefined;

@@ -1,4 +1,5 @@
-//! The transports of the generated TypeScript (`httpTransport`, ...), against a real
+//! The transports of the generated TypeScript (`httpTransport`, `mcpTransport`,
+//! `stdioTransport`), against a real
 //! `tools serve`: a node program compiled strictly by `tsc` calls example tools with typed
 //! inputs and prints what happened, and this test checks it. Missing `node`, `tsc` or a server
 //! that does not start fail the test.
@@ -219,8 +220,8 @@ fn http_transport_calls_a_real_server() {
     check(&result);
 }
 
-#[test]
-fn mcp_transport_calls_a_real_server_through_the_sdk_over_stdio() {
+/// Runs the program with `mode` (`sdk-stdio`, `stdio`) against `tools serve` over stdio.
+fn over_stdio(mode: &str) -> Value {
     let binary = tools_binary();
     let folder = compiled_program();
     let project = tempfile::tempdir().expect("a temporary folder");
@@ -228,11 +229,20 @@ fn mcp_transport_calls_a_real_server_through_the_sdk_over_stdio() {
     let out = folder.node(
         "out/transport.js",
         &[
-            "sdk-stdio",
+            mode,
             binary.to_str().expect("a UTF-8 path"),
             project.to_str().expect("a UTF-8 path"),
         ],
     );
-    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
-    check(&result);
+    serde_json::from_str(&out).expect("the program prints JSON")
+}
+
+#[test]
+fn mcp_transport_calls_a_real_server_through_the_sdk_over_stdio() {
+    check(&over_stdio("sdk-stdio"));
+}
+
+#[test]
+fn stdio_transport_calls_a_real_server() {
+    check(&over_stdio("stdio"));
 }

@@ -23,12 +23,13 @@ use tools as _;
 
 use support::{Folder, Module, api, file, generate, registry_sources};
 
-const PATHS: [&str; 7] = [
+const PATHS: [&str; 8] = [
     "typescript/client.ts",
     "typescript/envelope.ts",
     "typescript/http.ts",
     "typescript/index.ts",
     "typescript/mcp.ts",
+    "typescript/stdio.ts",
     "typescript/tools.ts",
     "typescript/types.ts",
 ];

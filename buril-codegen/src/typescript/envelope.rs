@@ -1,5 +1,5 @@
 //! `envelope.ts`: the wire envelope, the transport interface and the error a failed call
-//! rejects with; `mcp.ts` and `http.ts`: the transports. The same for every API: the files of
+//! rejects with; `mcp.ts`, `http.ts` and `stdio.ts`: the transports. The same for every API: the files of
 //! `runtime/typescript/`, as they are.
 
 use crate::writer::SourceWriter;
@@ -12,6 +12,9 @@ pub(crate) const MCP: &str = include_str!("../../runtime/typescript/mcp.ts");
 
 /// The body of `http.ts`: the Streamable HTTP transport.
 pub(crate) const HTTP: &str = include_str!("../../runtime/typescript/http.ts");
+
+/// The body of `stdio.ts`: the transport over a server process (Node).
+pub(crate) const STDIO: &str = include_str!("../../runtime/typescript/stdio.ts");
 
 /// Writes the body of `envelope.ts` (after the header).
 pub(crate) fn write(w: &mut SourceWriter) {

@@ -38,6 +38,7 @@ pub(crate) const MCP: &[&str] = &[
     "envelopeFromCallResult",
     "envelopeFromJsonRpcError",
     "serverMetadataHashOf",
+    "mcpProgressOf",
     "McpProgressLike",
     "McpRequestOptionsLike",
     "McpClientLike",
@@ -55,6 +56,9 @@ pub(crate) const HTTP: &[&str] = &[
     "HttpTransport",
     "httpTransport",
 ];
+
+/// What `stdio.ts` exports (`runtime/typescript/stdio.ts`): the transport over a server process.
+pub(crate) const STDIO: &[&str] = &["StdioTransportOptions", "StdioTransport", "stdioTransport"];
 
 /// The alias for 64-bit integers that `types.ts` exports.
 pub(crate) const INT64: &str = "Int64";

@@ -39,6 +39,7 @@ impl TypeScriptPlan {
             ("client.ts", fixed_exports::CLIENT),
             ("mcp.ts", fixed_exports::MCP),
             ("http.ts", fixed_exports::HTTP),
+            ("stdio.ts", fixed_exports::STDIO),
         ] {
             for name in names {
                 let owner = ExportedItem::Runtime { name, file };

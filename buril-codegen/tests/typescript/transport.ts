@@ -3,6 +3,7 @@
 //
 // Usage: node transport.js http <url>
 //        node transport.js sdk-stdio <tools binary> <project folder>
+//        node transport.js stdio <tools binary> <project folder>
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -18,6 +19,7 @@ import {
   sceneList,
   sceneOpen,
   sceneOpenTool,
+  stdioTransport,
 } from "./typescript/index.js";
 import type { Progress, ToolTransport } from "./typescript/index.js";
 
@@ -33,13 +35,22 @@ async function connect(
   target: string | undefined,
   project: string | undefined,
 ): Promise<Connected> {
-  if (kind === "sdk-stdio" && target !== undefined && project !== undefined) {
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env)) {
-      if (value !== undefined) {
-        env[key] = value;
-      }
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined) {
+      env[key] = value;
     }
+  }
+  if (kind === "stdio" && target !== undefined && project !== undefined) {
+    env["BURIL_PROJECT"] = project;
+    const transport = stdioTransport(target, ["serve"], { env });
+    return {
+      transport,
+      serverMetadataHash: () => transport.serverMetadataHash,
+      close: () => transport.close(),
+    };
+  }
+  if (kind === "sdk-stdio" && target !== undefined && project !== undefined) {
     env["BURIL_PROJECT"] = project;
     const client = new Client({ name: "buril-transport-test", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: target, args: ["serve"], env }));
@@ -58,7 +69,7 @@ async function connect(
       close: () => transport.close(),
     };
   }
-  throw new Error("usage: node transport.js http <url> | sdk-stdio <tools binary> <project>");
+  throw new Error("usage: node transport.js http <url> | sdk-stdio|stdio <tools binary> <project>");
 }
 
 /** What a rejected call rejected with. */
