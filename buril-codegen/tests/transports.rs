@@ -134,8 +134,11 @@ fn link_dir(target: &Path, link: &Path) {
     std::os::windows::fs::symlink_dir(target, link).expect("a symbolic link");
 }
 
-/// What every transport's run must show.
-fn check(result: &Value) {
+/// What every transport's run must show. `every_progress`: whether each progress report must
+/// reach the callback (the server sends them all before the response; the SDK's client runs
+/// notification handlers a microtask after response handlers, so it drops reports that arrive
+/// with the response).
+fn check(result: &Value, every_progress: bool) {
     let hash = buril::registry().metadata_hash();
     assert_eq!(result["metadataHash"], hash, "METADATA_HASH of tools.ts");
     assert_eq!(result["hashBeforeCalls"], Value::Null);
@@ -169,7 +172,14 @@ fn check(result: &Value) {
     }
     assert_eq!(result["searched"]["query"], "Player");
     let progress = result["progress"].as_array().expect("progress");
-    assert!(!progress.is_empty(), "no progress arrived");
+    if every_progress {
+        assert!(!progress.is_empty(), "no progress arrived");
+        let last = progress.last().expect("a report");
+        assert_eq!(
+            last["progress"], last["total"],
+            "the last report: {progress:?}"
+        );
+    }
     assert!(
         progress.iter().all(|p| p["progress"].is_number()),
         "{progress:?}"
@@ -185,15 +195,11 @@ fn check(result: &Value) {
     assert_eq!(unknown["isBurilToolError"], true, "{unknown}");
     assert_eq!(unknown["type"], "not_found", "{unknown}");
 
-    for key in ["abortedEarly", "abortedInFlight"] {
+    for key in ["abortedEarly", "abortedAfterStart"] {
         let aborted = &result[key];
         assert_eq!(aborted["isBurilToolError"], true, "{key}: {aborted}");
         assert_eq!(aborted["type"], "cancelled", "{key}: {aborted}");
     }
-    assert_eq!(
-        result["progressBeforeAbort"], 1,
-        "the abort took effect at once"
-    );
     assert_eq!(result["after"], result["listed"], "usable after an abort");
 
     let stale = &result["stale"];
@@ -217,7 +223,31 @@ fn http_transport_calls_a_real_server() {
     let server = HttpServer::start(&binary, &project.path().join("game"));
     let out = folder.node("out/transport.js", &["http", &server.url]);
     let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
-    check(&result);
+    check(&result, true);
+    // Calls that can only end by their timeout or their signal: `timeout` and `cancelled`
+    // errors, each request aborted and the server told.
+    let stalled = &result["stalled"];
+    assert_eq!(stalled["timedOut"]["isBurilToolError"], true, "{stalled}");
+    assert_eq!(stalled["timedOut"]["type"], "timeout", "{stalled}");
+    assert_eq!(
+        stalled["abortedInFlight"]["isBurilToolError"], true,
+        "{stalled}"
+    );
+    assert_eq!(stalled["abortedInFlight"]["type"], "cancelled", "{stalled}");
+    assert_eq!(stalled["requestsAborted"], 2, "{stalled}");
+    assert_eq!(
+        stalled["sent"],
+        json!([
+            "initialize",
+            "notifications/initialized",
+            "tools/call",
+            "tools/call",
+            "notifications/cancelled",
+            "tools/call",
+            "notifications/cancelled"
+        ]),
+        "{stalled}"
+    );
 }
 
 /// Runs the program with `mode` (`sdk-stdio`, `stdio`) against `tools serve` over stdio.
@@ -239,10 +269,10 @@ fn over_stdio(mode: &str) -> Value {
 
 #[test]
 fn mcp_transport_calls_a_real_server_through_the_sdk_over_stdio() {
-    check(&over_stdio("sdk-stdio"));
+    check(&over_stdio("sdk-stdio"), false);
 }
 
 #[test]
 fn stdio_transport_calls_a_real_server() {
-    check(&over_stdio("stdio"));
+    check(&over_stdio("stdio"), true);
 }

@@ -21,13 +21,61 @@ import {
   sceneOpenTool,
   stdioTransport,
 } from "./typescript/index.js";
-import type { Progress, ToolTransport } from "./typescript/index.js";
+import type { FetchLike, FetchResponseLike, Progress, ToolTransport } from "./typescript/index.js";
 
 /** A transport that can say what the server's metadata hash is. */
 interface Connected {
   transport: ToolTransport;
   serverMetadataHash(): string | undefined;
   close(): Promise<void>;
+  /** HTTP only: calls whose answers never come, ended by a timeout and by an abort. */
+  stalled?: () => Promise<unknown>;
+}
+
+/**
+ * Over HTTP, through a `fetch` that never answers `console_read` (until its request is aborted):
+ * such a call can only end by its timeout or its signal, and either must abort the request and
+ * post `notifications/cancelled`.
+ */
+async function stalledOverHttp(url: string): Promise<unknown> {
+  const real = globalThis.fetch as unknown as FetchLike;
+  const sent: string[] = [];
+  let requestsAborted = 0;
+  let onStalled: (() => void) | undefined;
+  const stalling: FetchLike = (target, init) => {
+    const message = JSON.parse(init.body ?? "{}") as { method?: string; params?: { name?: string } };
+    sent.push(message.method ?? "");
+    if (message.method !== "tools/call" || message.params?.name !== "console_read") {
+      return real(target, init);
+    }
+    const stalled = new Promise<FetchResponseLike>((_, reject) => {
+      init.signal?.addEventListener(
+        "abort",
+        () => {
+          requestsAborted += 1;
+          reject(new Error("aborted"));
+        },
+        { once: true },
+      );
+    });
+    onStalled?.();
+    return stalled;
+  };
+  const transport = httpTransport(url, { fetch: stalling });
+  await sceneList(transport, {});
+  const timedOut = await consoleRead(transport, {}, { timeoutMs: 1 }).then(
+    () => "resolved",
+    failure,
+  );
+  const controller = new AbortController();
+  onStalled = () => controller.abort();
+  const abortedInFlight = await consoleRead(transport, {}, { signal: controller.signal }).then(
+    () => "resolved",
+    failure,
+  );
+  const result = { timedOut, abortedInFlight, requestsAborted, sent: [...sent] };
+  await transport.close();
+  return result;
 }
 
 async function connect(
@@ -67,6 +115,7 @@ async function connect(
       transport,
       serverMetadataHash: () => transport.serverMetadataHash,
       close: () => transport.close(),
+      stalled: () => stalledOverHttp(target),
     };
   }
   throw new Error("usage: node transport.js http <url> | sdk-stdio|stdio <tools binary> <project>");
@@ -121,20 +170,11 @@ async function main(): Promise<void> {
     failure,
   );
 
-  // Aborted in flight, on its first progress notification.
-  const inFlight = new AbortController();
-  let progressBeforeAbort = 0;
-  const abortedInFlight = await assetSearch(
-    transport,
-    { query: "a" },
-    {
-      signal: inFlight.signal,
-      onProgress: () => {
-        progressBeforeAbort += 1;
-        inFlight.abort();
-      },
-    },
-  ).then(() => "resolved", failure);
+  // Aborted after it started, before any answer can have been read.
+  const started = new AbortController();
+  const pending = sceneList(transport, {}, { signal: started.signal });
+  started.abort();
+  const abortedAfterStart = await pending.then(() => "resolved", failure);
 
   // Still usable afterwards.
   const after = await sceneList(transport, {});
@@ -151,6 +191,8 @@ async function main(): Promise<void> {
     },
   );
 
+  const stalled = connected.stalled === undefined ? null : await connected.stalled();
+
   const result = {
     metadataHash: METADATA_HASH,
     hashBeforeCalls,
@@ -163,10 +205,10 @@ async function main(): Promise<void> {
     invalid,
     unknown,
     abortedEarly,
-    abortedInFlight,
-    progressBeforeAbort,
+    abortedAfterStart,
     after,
     stale,
+    stalled,
   };
   await connected.close();
   process.stdout.write(`${JSON.stringify(result)}\n`);
