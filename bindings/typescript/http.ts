@@ -50,6 +50,8 @@ export interface HttpTransportOptions {
   fetch?: FetchLike;
   /** The client's name and version in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /** Receives the warnings of successful calls (`callTool` hands them over), such as stale bindings. */
+  warn?: (name: string, warnings: readonly string[]) => void;
 }
 
 /** A `ToolTransport` over MCP's Streamable HTTP, with what the server said of itself. */
@@ -358,7 +360,7 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
     }
   };
 
-  return {
+  const transport: HttpTransport = {
     call,
     close,
     get serverMetadataHash() {
@@ -371,4 +373,8 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
       return protocolVersion;
     },
   };
+  if (options.warn !== undefined) {
+    transport.warn = options.warn;
+  }
+  return transport;
 }

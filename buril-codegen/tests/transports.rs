@@ -202,6 +202,16 @@ fn check(result: &Value, every_progress: bool) {
     }
     assert_eq!(result["after"], result["listed"], "usable after an abort");
 
+    let handed = result["warnings"].as_array().expect("warnings");
+    assert_eq!(handed.len(), 1, "{handed:?}");
+    assert_eq!(handed[0]["name"], "scene_get_hierarchy");
+    assert!(
+        handed[0]["warnings"][0]
+            .as_str()
+            .is_some_and(|w| w.contains("deprecated")),
+        "{handed:?}"
+    );
+
     let stale = &result["stale"];
     assert_eq!(stale["ok"], true, "{stale}");
     let warnings = stale["warnings"]

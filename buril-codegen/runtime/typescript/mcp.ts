@@ -170,10 +170,16 @@ const REQUEST_TIMEOUT = -32001;
  * tells the server with `notifications/cancelled`); a JSON-RPC error for an unknown tool is a
  * `not_found` envelope; anything else the client rejects with is rethrown.
  */
-export function mcpTransport(client: McpClientLike): McpTransport {
+export function mcpTransport(
+  client: McpClientLike,
+  options: {
+    /** Receives the warnings of successful calls (`callTool` hands them over), such as stale bindings. */
+    warn?: (name: string, warnings: readonly string[]) => void;
+  } = {},
+): McpTransport {
   let serverMetadataHash: string | undefined;
-  const call = async (name: string, input: unknown, options: CallOptions = {}): Promise<Envelope> => {
-    const { signal, onProgress, timeoutMs } = options;
+  const call = async (name: string, input: unknown, callOptions: CallOptions = {}): Promise<Envelope> => {
+    const { signal, onProgress, timeoutMs } = callOptions;
     if (signal?.aborted === true) {
       return { ok: false, type: "cancelled", error: `${name} was cancelled before it was sent` };
     }
@@ -200,7 +206,7 @@ export function mcpTransport(client: McpClientLike): McpTransport {
       name: string;
       arguments?: { [key: string]: unknown };
       _meta?: { [key: string]: unknown };
-    } = { name, _meta: { ...options.meta } };
+    } = { name, _meta: { ...callOptions.meta } };
     if (isJsonObject(input)) {
       params.arguments = input;
     }
@@ -223,10 +229,14 @@ export function mcpTransport(client: McpClientLike): McpTransport {
     serverMetadataHash = serverMetadataHashOf(result) ?? serverMetadataHash;
     return envelopeFromCallResult(result);
   };
-  return {
+  const transport: McpTransport = {
     call,
     get serverMetadataHash() {
       return serverMetadataHash;
     },
   };
+  if (options.warn !== undefined) {
+    transport.warn = options.warn;
+  }
+  return transport;
 }

@@ -21,6 +21,8 @@ export interface StdioTransportOptions {
   timeoutMs?: number;
   /** The client's name and version in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /** Receives the warnings of successful calls (`callTool` hands them over), such as stale bindings. */
+  warn?: (name: string, warnings: readonly string[]) => void;
 }
 
 /** A `ToolTransport` over a server process's standard input and output. */
@@ -350,7 +352,7 @@ export function stdioTransport(
     }
   };
 
-  return {
+  const transport: StdioTransport = {
     call,
     close,
     get serverMetadataHash() {
@@ -360,4 +362,8 @@ export function stdioTransport(
       return protocolVersion;
     },
   };
+  if (options.warn !== undefined) {
+    transport.warn = options.warn;
+  }
+  return transport;
 }

@@ -23,6 +23,13 @@ import {
 } from "./typescript/index.js";
 import type { FetchLike, FetchResponseLike, Progress, ToolTransport } from "./typescript/index.js";
 
+/** The warnings the transports handed over. */
+const warnings: { name: string; warnings: readonly string[] }[] = [];
+
+function warn(name: string, list: readonly string[]): void {
+  warnings.push({ name, warnings: list });
+}
+
 /** A transport that can say what the server's metadata hash is. */
 interface Connected {
   transport: ToolTransport;
@@ -91,7 +98,7 @@ async function connect(
   }
   if (kind === "stdio" && target !== undefined && project !== undefined) {
     env["BURIL_PROJECT"] = project;
-    const transport = stdioTransport(target, ["serve"], { env });
+    const transport = stdioTransport(target, ["serve"], { env, warn });
     return {
       transport,
       serverMetadataHash: () => transport.serverMetadataHash,
@@ -102,7 +109,7 @@ async function connect(
     env["BURIL_PROJECT"] = project;
     const client = new Client({ name: "buril-transport-test", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: target, args: ["serve"], env }));
-    const transport = mcpTransport(client);
+    const transport = mcpTransport(client, { warn });
     return {
       transport,
       serverMetadataHash: () => transport.serverMetadataHash,
@@ -110,7 +117,7 @@ async function connect(
     };
   }
   if (kind === "http" && target !== undefined) {
-    const transport = httpTransport(target);
+    const transport = httpTransport(target, { warn });
     return {
       transport,
       serverMetadataHash: () => transport.serverMetadataHash,
@@ -179,6 +186,9 @@ async function main(): Promise<void> {
   // Still usable afterwards.
   const after = await sceneList(transport, {});
 
+  // A deprecated wire name: the server's warning reaches the transport's `warn`.
+  await callTool(transport, "scene_get_hierarchy" as "scene_list_gameobjects", {});
+
   // Bindings from other metadata draw the server's warning (read from the result's text).
   const stale = await transport.call(
     "scene_list",
@@ -208,6 +218,7 @@ async function main(): Promise<void> {
     abortedAfterStart,
     after,
     stale,
+    warnings,
     stalled,
   };
   await connected.close();
