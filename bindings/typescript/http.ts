@@ -89,6 +89,14 @@ interface Host {
 
 const host = globalThis as unknown as Host;
 
+/** A request was refused because the server no longer knows its session (HTTP 404). */
+class SessionGone extends Error {
+  constructor() {
+    super("httpTransport: the server ended the session");
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+}
+
 function isMessage(value: unknown): value is JsonRpcMessage {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -135,8 +143,9 @@ async function* events(response: FetchResponseLike): AsyncGenerator<unknown> {
  * Node 18+ and edge runtimes.
  *
  * It connects on the first call (`initialize`, then `notifications/initialized`), keeps the
- * session (`Mcp-Session-Id`) and the agreed `MCP-Protocol-Version`, and reads JSON and
- * Server-Sent Events answers alike. Per call: `onProgress` receives the progress notifications,
+ * session (`Mcp-Session-Id`) and the agreed `MCP-Protocol-Version`, starts a new session and
+ * sends the call again when the server answers 404 (a session it no longer knows), and reads
+ * JSON and Server-Sent Events answers alike. Per call: `onProgress` receives the progress notifications,
  * and an aborted `signal` or a passed `timeoutMs` settles the call at once with a `cancelled` or
  * `timeout` envelope (so `callTool` rejects with a `BurilToolError`) and tells the server
  * (`notifications/cancelled`). A JSON-RPC error for an unknown tool is a `not_found` envelope;
@@ -182,10 +191,21 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
     if (signal !== undefined) {
       init.signal = signal;
     }
+    const sent = sessionId;
     const response = await fetchImpl(url, init);
     const session = response.headers.get("mcp-session-id");
     if (session !== null) {
       sessionId = session;
+    }
+    if (response.status === 404 && sent !== undefined) {
+      await response.text().catch(() => "");
+      if (sessionId === sent) {
+        // The server no longer knows the session: the next request starts a new one.
+        sessionId = undefined;
+        protocolVersion = undefined;
+        connecting = undefined;
+      }
+      throw new SessionGone();
     }
     if (response.status < 200 || response.status > 299) {
       const text = await response.text().catch(() => "");
@@ -310,7 +330,7 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
           params: { name, arguments: input, _meta: meta },
         };
         const token = id;
-        const answer = await post(message, id, controller.signal, (other) => {
+        const onMessage = (other: JsonRpcMessage): void => {
           if (other.method !== "notifications/progress" || !isMessage(other.params)) {
             return;
           }
@@ -319,7 +339,18 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
           if (params["progressToken"] === token && progress !== undefined && !settled) {
             onProgress?.(progress);
           }
-        });
+        };
+        let answer: JsonRpcMessage | undefined;
+        try {
+          answer = await post(message, id, controller.signal, onMessage);
+        } catch (error) {
+          if (!(error instanceof SessionGone)) {
+            throw error;
+          }
+          // A new session, and the call once more (the server never saw it).
+          await connect();
+          answer = await post(message, id, controller.signal, onMessage);
+        }
         if (answer === undefined) {
           throw new Error(`httpTransport: no answer to ${name}`);
         }

@@ -243,6 +243,23 @@ fn http_transport_calls_a_real_server() {
         stalled["abortedInFlight"]["isBurilToolError"], true,
         "{stalled}"
     );
+    // A session the server does not know: a new one, and the call sent again.
+    let lost = &result["sessionLost"];
+    assert_eq!(lost["listed"], result["listed"], "{lost}");
+    assert_eq!(lost["newSession"], true, "{lost}");
+    assert_eq!(
+        lost["sent"],
+        json!([
+            "initialize",
+            "notifications/initialized",
+            "tools/call",
+            "tools/call (unknown session)",
+            "initialize",
+            "notifications/initialized",
+            "tools/call"
+        ]),
+        "{lost}"
+    );
     assert_eq!(stalled["abortedInFlight"]["type"], "cancelled", "{stalled}");
     assert_eq!(stalled["requestsAborted"], 2, "{stalled}");
     assert_eq!(

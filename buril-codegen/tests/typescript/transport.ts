@@ -37,6 +37,8 @@ interface Connected {
   close(): Promise<void>;
   /** HTTP only: calls whose answers never come, ended by a timeout and by an abort. */
   stalled?: () => Promise<unknown>;
+  /** HTTP only: a call sent with a session the server does not know. */
+  sessionLost?: () => Promise<unknown>;
 }
 
 /**
@@ -85,6 +87,35 @@ async function stalledOverHttp(url: string): Promise<unknown> {
   return result;
 }
 
+/**
+ * Over HTTP, a call sent with a session the server does not know (as after the server dropped
+ * it): answered 404, so the transport starts a new session and sends the call again.
+ */
+async function sessionLostOverHttp(url: string): Promise<unknown> {
+  const real = globalThis.fetch as unknown as FetchLike;
+  const sent: string[] = [];
+  let forget = false;
+  const forgetting: FetchLike = (target, init) => {
+    const message = JSON.parse(init.body ?? "{}") as { method?: string };
+    let headers = init.headers;
+    if (forget && message.method === "tools/call") {
+      forget = false;
+      headers = { ...headers, "mcp-session-id": "no-such-session" };
+    }
+    sent.push(`${message.method ?? ""}${headers["mcp-session-id"] === "no-such-session" ? " (unknown session)" : ""}`);
+    return real(target, { ...init, headers });
+  };
+  const transport = httpTransport(url, { fetch: forgetting });
+  await sceneList(transport, {});
+  const first = transport.sessionId ?? null;
+  forget = true;
+  const listed = await sceneList(transport, {});
+  const second = transport.sessionId ?? null;
+  const result = { listed, newSession: first !== null && second !== null && first !== second, sent: [...sent] };
+  await transport.close();
+  return result;
+}
+
 async function connect(
   kind: string | undefined,
   target: string | undefined,
@@ -123,6 +154,7 @@ async function connect(
       serverMetadataHash: () => transport.serverMetadataHash,
       close: () => transport.close(),
       stalled: () => stalledOverHttp(target),
+      sessionLost: () => sessionLostOverHttp(target),
     };
   }
   throw new Error("usage: node transport.js http <url> | sdk-stdio|stdio <tools binary> <project>");
@@ -202,6 +234,7 @@ async function main(): Promise<void> {
   );
 
   const stalled = connected.stalled === undefined ? null : await connected.stalled();
+  const sessionLost = connected.sessionLost === undefined ? null : await connected.sessionLost();
 
   const result = {
     metadataHash: METADATA_HASH,
@@ -220,6 +253,7 @@ async function main(): Promise<void> {
     stale,
     warnings,
     stalled,
+    sessionLost,
   };
   await connected.close();
   process.stdout.write(`${JSON.stringify(result)}\n`);
