@@ -301,5 +301,16 @@ fn mcp_transport_calls_a_real_server_through_the_sdk_over_stdio() {
 
 #[test]
 fn stdio_transport_calls_a_real_server() {
-    check(&over_stdio("stdio"), true);
+    let result = over_stdio("stdio");
+    check(&result, true);
+    // A command that does not exist rejects the call with an `Error` naming it.
+    let missing = &result["missingCommand"];
+    assert_eq!(missing["isError"], true, "{missing}");
+    assert_eq!(missing["isBurilToolError"], false, "{missing}");
+    assert!(
+        missing["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("does-not-exist")),
+        "{missing}"
+    );
 }

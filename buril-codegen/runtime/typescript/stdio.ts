@@ -37,7 +37,11 @@ export interface StdioTransport extends ToolTransport {
 
 /** What the transport uses of Node's `ChildProcess`. */
 interface ChildLike {
-  readonly stdin: { write(chunk: string): boolean; end(): void } | null;
+  readonly stdin: {
+    write(chunk: string): boolean;
+    end(): void;
+    on(event: "error", listener: (error: Error) => void): void;
+  } | null;
   readonly stdout: {
     setEncoding(encoding: string): void;
     on(event: "data", listener: (chunk: string) => void): void;
@@ -181,6 +185,9 @@ export function stdioTransport(
     started.on("error", (error) => {
       gone(new Error(`stdioTransport: ${command} failed: ${error.message}`));
     });
+    // Writing to a server that exited fails here (EPIPE), not in `write`; the exit rejects the
+    // calls in flight.
+    started.stdin?.on("error", () => undefined);
     let buffer = "";
     started.stdout?.setEncoding("utf8");
     started.stdout?.on("data", (chunk) => {

@@ -39,6 +39,8 @@ interface Connected {
   stalled?: () => Promise<unknown>;
   /** HTTP only: a call sent with a session the server does not know. */
   sessionLost?: () => Promise<unknown>;
+  /** stdio only: what a call through a command that does not exist rejected with. */
+  extra?: unknown;
 }
 
 /**
@@ -129,11 +131,22 @@ async function connect(
   }
   if (kind === "stdio" && target !== undefined && project !== undefined) {
     env["BURIL_PROJECT"] = project;
+    // A command that does not exist: the call rejects with an `Error`, not an envelope.
+    const missing = stdioTransport(`${target}-does-not-exist`, ["serve"], { env, warn });
+    const refused = await sceneList(missing, {}).then(
+      () => "resolved",
+      (error: unknown) => ({
+        isError: error instanceof Error,
+        isBurilToolError: error instanceof BurilToolError,
+        message: String(error),
+      }),
+    );
     const transport = stdioTransport(target, ["serve"], { env, warn });
     return {
       transport,
       serverMetadataHash: () => transport.serverMetadataHash,
       close: () => transport.close(),
+      extra: refused,
     };
   }
   if (kind === "sdk-stdio" && target !== undefined && project !== undefined) {
@@ -254,6 +267,7 @@ async function main(): Promise<void> {
     warnings,
     stalled,
     sessionLost,
+    missingCommand: connected.extra ?? null,
   };
   await connected.close();
   process.stdout.write(`${JSON.stringify(result)}\n`);
