@@ -4,8 +4,8 @@
 // </auto-generated>
 
 import { BurilToolError } from "./envelope.js";
-import type { Problem, ToolTransport } from "./envelope.js";
-import { tools } from "./tools.js";
+import type { CallOptions, Problem, ToolTransport } from "./envelope.js";
+import { METADATA_HASH, tools } from "./tools.js";
 import type { ToolMap } from "./tools.js";
 import type * as Types from "./types.js";
 
@@ -21,11 +21,16 @@ import type * as Types from "./types.js";
  * a problem per such value (its JSON pointer and the value), and the transport is not called. A
  * rounded integer would otherwise reach the tool as another value. Floating-point numbers are
  * never refused for their size.
+ *
+ * `options` go to the transport (cancellation, a timeout, progress), with `_meta` carrying
+ * `buril/metadata` (`METADATA_HASH`) and `buril/tool-metadata` (the tool's own
+ * `metadataHash`), so that the server can tell bindings older than itself.
  */
 export async function callTool<K extends keyof ToolMap>(
   transport: ToolTransport,
   name: K,
   input: ToolMap[K]["input"],
+  options: CallOptions = {},
 ): Promise<ToolMap[K]["output"]> {
   const problems = unsafeIntegers(name, input);
   if (problems.length > 0) {
@@ -36,7 +41,12 @@ export async function callTool<K extends keyof ToolMap>(
       problems,
     });
   }
-  const envelope = await transport.call(name, input);
+  const meta: { [key: string]: unknown } = { ...options.meta, "buril/metadata": METADATA_HASH };
+  const toolHash = definitionOf(name)?.metadataHash;
+  if (toolHash !== undefined) {
+    meta["buril/tool-metadata"] = toolHash;
+  }
+  const envelope = await transport.call(name, input, { ...options, meta });
   if (typeof envelope !== "object" || envelope === null || typeof envelope.ok !== "boolean") {
     throw new TypeError(`${name}: the transport answered something that is not an envelope`);
   }
@@ -61,19 +71,31 @@ const maxProblems = 32;
 /** How many schemas the check may pass through for one value (`$ref`s, unions) before it stops. */
 const maxHops = 64;
 
-/** The input schema of each tool, by wire name (built on first use). */
-let inputSchemas: Map<string, unknown> | undefined;
+/** What `callTool` reads of a tool's definition. */
+interface Definition {
+  readonly name: string;
+  readonly inputSchema: unknown;
+  readonly metadataHash: string;
+}
+
+/** Each tool's definition, by wire name (built on first use). */
+let definitions: Map<string, Definition> | undefined;
+
+/** The definition of the tool `name`, if it is one of `tools`. */
+function definitionOf(name: string): Definition | undefined {
+  if (definitions === undefined) {
+    definitions = new Map();
+    const all: readonly Definition[] = tools;
+    for (const definition of all) {
+      definitions.set(definition.name, definition);
+    }
+  }
+  return definitions.get(name);
+}
 
 /** The input schema of the tool `name`, if it is one of `tools`. */
 function inputSchemaOf(name: string): unknown {
-  if (inputSchemas === undefined) {
-    inputSchemas = new Map();
-    const definitions: readonly { readonly name: string; readonly inputSchema: unknown }[] = tools;
-    for (const definition of definitions) {
-      inputSchemas.set(definition.name, definition.inputSchema);
-    }
-  }
-  return inputSchemas.get(name);
+  return definitionOf(name)?.inputSchema;
 }
 
 /** The host's wording of a validation failure: `invalid input: /a: ...`. */
@@ -326,8 +348,9 @@ function unsafeMessage(value: number): string {
 export function agentTeamCancel(
   transport: ToolTransport,
   input: Types.AgentTeamCancelInput,
+  options?: CallOptions,
 ): Promise<Types.AgentTeamCancelOutput> {
-  return callTool(transport, "agent_team_cancel", input);
+  return callTool(transport, "agent_team_cancel", input, options);
 }
 
 /**
@@ -341,8 +364,9 @@ export function agentTeamCancel(
 export function agentTeamHandoff(
   transport: ToolTransport,
   input: Types.AgentTeamHandoffInput,
+  options?: CallOptions,
 ): Promise<Types.AgentTeamHandoffOutput> {
-  return callTool(transport, "agent_team_handoff", input);
+  return callTool(transport, "agent_team_handoff", input, options);
 }
 
 /**
@@ -355,8 +379,9 @@ export function agentTeamHandoff(
 export function agentTeamListSpecialists(
   transport: ToolTransport,
   input: Types.AgentTeamListSpecialistsInput = {},
+  options?: CallOptions,
 ): Promise<Types.AgentTeamListSpecialistsOutput> {
-  return callTool(transport, "agent_team_list_specialists", input);
+  return callTool(transport, "agent_team_list_specialists", input, options);
 }
 
 /**
@@ -369,8 +394,9 @@ export function agentTeamListSpecialists(
 export function agentTeamQuery(
   transport: ToolTransport,
   input: Types.AgentTeamQueryInput,
+  options?: CallOptions,
 ): Promise<Types.AgentTeamQueryOutput> {
-  return callTool(transport, "agent_team_query", input);
+  return callTool(transport, "agent_team_query", input, options);
 }
 
 /**
@@ -384,8 +410,9 @@ export function agentTeamQuery(
 export function agentTeamRecord(
   transport: ToolTransport,
   input: Types.AgentTeamRecordInput,
+  options?: CallOptions,
 ): Promise<Types.AgentTeamRecordOutput> {
-  return callTool(transport, "agent_team_record", input);
+  return callTool(transport, "agent_team_record", input, options);
 }
 
 /**
@@ -399,8 +426,9 @@ export function agentTeamRecord(
 export function agentTeamReplay(
   transport: ToolTransport,
   input: Types.AgentTeamReplayInput,
+  options?: CallOptions,
 ): Promise<Types.AgentTeamReplayOutput> {
-  return callTool(transport, "agent_team_replay", input);
+  return callTool(transport, "agent_team_replay", input, options);
 }
 
 /**
@@ -412,8 +440,9 @@ export function agentTeamReplay(
 export function assetCreateFolder(
   transport: ToolTransport,
   input: Types.AssetCreateFolderInput,
+  options?: CallOptions,
 ): Promise<Types.AssetCreateFolderOutput> {
-  return callTool(transport, "asset_create_folder", input);
+  return callTool(transport, "asset_create_folder", input, options);
 }
 
 /**
@@ -426,8 +455,9 @@ export function assetCreateFolder(
 export function assetCreateMaterial(
   transport: ToolTransport,
   input: Types.AssetCreateMaterialInput,
+  options?: CallOptions,
 ): Promise<Types.AssetCreateMaterialOutput> {
-  return callTool(transport, "asset_create_material", input);
+  return callTool(transport, "asset_create_material", input, options);
 }
 
 /**
@@ -440,8 +470,9 @@ export function assetCreateMaterial(
 export function assetDelete(
   transport: ToolTransport,
   input: Types.AssetDeleteInput,
+  options?: CallOptions,
 ): Promise<Types.AssetDeleteOutput> {
-  return callTool(transport, "asset_delete", input);
+  return callTool(transport, "asset_delete", input, options);
 }
 
 /**
@@ -453,8 +484,9 @@ export function assetDelete(
 export function assetList(
   transport: ToolTransport,
   input: Types.AssetListInput = {},
+  options?: CallOptions,
 ): Promise<Types.AssetListOutput> {
-  return callTool(transport, "asset_list", input);
+  return callTool(transport, "asset_list", input, options);
 }
 
 /**
@@ -467,8 +499,9 @@ export function assetList(
 export function assetMove(
   transport: ToolTransport,
   input: Types.AssetMoveInput,
+  options?: CallOptions,
 ): Promise<Types.AssetMoveOutput> {
-  return callTool(transport, "asset_move", input);
+  return callTool(transport, "asset_move", input, options);
 }
 
 /**
@@ -480,8 +513,9 @@ export function assetMove(
 export function assetRead(
   transport: ToolTransport,
   input: Types.AssetReadInput,
+  options?: CallOptions,
 ): Promise<Types.AssetReadOutput> {
-  return callTool(transport, "asset_read", input);
+  return callTool(transport, "asset_read", input, options);
 }
 
 /**
@@ -494,8 +528,9 @@ export function assetRead(
 export function assetSearch(
   transport: ToolTransport,
   input: Types.AssetSearchInput,
+  options?: CallOptions,
 ): Promise<Types.AssetSearchOutput> {
-  return callTool(transport, "asset_search", input);
+  return callTool(transport, "asset_search", input, options);
 }
 
 /**
@@ -506,8 +541,9 @@ export function assetSearch(
 export function consoleClear(
   transport: ToolTransport,
   input: Types.ConsoleClearInput = {},
+  options?: CallOptions,
 ): Promise<Types.ConsoleClearOutput> {
-  return callTool(transport, "console_clear", input);
+  return callTool(transport, "console_clear", input, options);
 }
 
 /**
@@ -519,8 +555,9 @@ export function consoleClear(
 export function consoleLog(
   transport: ToolTransport,
   input: Types.ConsoleLogInput,
+  options?: CallOptions,
 ): Promise<Types.ConsoleLogOutput> {
-  return callTool(transport, "console_log", input);
+  return callTool(transport, "console_log", input, options);
 }
 
 /**
@@ -532,16 +569,18 @@ export function consoleLog(
 export function consoleRead(
   transport: ToolTransport,
   input: Types.ConsoleReadInput = {},
+  options?: CallOptions,
 ): Promise<Types.ConsoleReadOutput> {
-  return callTool(transport, "console_read", input);
+  return callTool(transport, "console_read", input, options);
 }
 
 /** @deprecated `console_get_logs` was renamed to `console_read`: use {@link consoleRead}. */
 export function consoleGetLogs(
   transport: ToolTransport,
   input: Types.ConsoleReadInput = {},
+  options?: CallOptions,
 ): Promise<Types.ConsoleReadOutput> {
-  return callTool(transport, "console_read", input);
+  return callTool(transport, "console_read", input, options);
 }
 
 /**
@@ -554,8 +593,9 @@ export function consoleGetLogs(
 export function editorPlayModeSet(
   transport: ToolTransport,
   input: Types.EditorPlayModeSetInput,
+  options?: CallOptions,
 ): Promise<Types.EditorPlayModeSetOutput> {
-  return callTool(transport, "editor_play_mode_set", input);
+  return callTool(transport, "editor_play_mode_set", input, options);
 }
 
 /**
@@ -566,8 +606,9 @@ export function editorPlayModeSet(
 export function editorSelectionGet(
   transport: ToolTransport,
   input: Types.EditorSelectionGetInput = {},
+  options?: CallOptions,
 ): Promise<Types.EditorSelectionGetOutput> {
-  return callTool(transport, "editor_selection_get", input);
+  return callTool(transport, "editor_selection_get", input, options);
 }
 
 /**
@@ -578,8 +619,9 @@ export function editorSelectionGet(
 export function editorSelectionSet(
   transport: ToolTransport,
   input: Types.EditorSelectionSetInput,
+  options?: CallOptions,
 ): Promise<Types.EditorSelectionSetOutput> {
-  return callTool(transport, "editor_selection_set", input);
+  return callTool(transport, "editor_selection_set", input, options);
 }
 
 /**
@@ -591,8 +633,9 @@ export function editorSelectionSet(
 export function editorState(
   transport: ToolTransport,
   input: Types.EditorStateInput = {},
+  options?: CallOptions,
 ): Promise<Types.EditorStateOutput> {
-  return callTool(transport, "editor_state", input);
+  return callTool(transport, "editor_state", input, options);
 }
 
 /**
@@ -605,8 +648,9 @@ export function editorState(
 export function gameobjectAddComponent(
   transport: ToolTransport,
   input: Types.GameobjectAddComponentInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectAddComponentOutput> {
-  return callTool(transport, "gameobject_add_component", input);
+  return callTool(transport, "gameobject_add_component", input, options);
 }
 
 /**
@@ -619,8 +663,9 @@ export function gameobjectAddComponent(
 export function gameobjectCreate(
   transport: ToolTransport,
   input: Types.GameobjectCreateInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectCreateOutput> {
-  return callTool(transport, "gameobject_create", input);
+  return callTool(transport, "gameobject_create", input, options);
 }
 
 /**
@@ -631,8 +676,9 @@ export function gameobjectCreate(
 export function gameobjectDestroy(
   transport: ToolTransport,
   input: Types.GameobjectDestroyInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectDestroyOutput> {
-  return callTool(transport, "gameobject_destroy", input);
+  return callTool(transport, "gameobject_destroy", input, options);
 }
 
 /**
@@ -644,8 +690,9 @@ export function gameobjectDestroy(
 export function gameobjectFind(
   transport: ToolTransport,
   input: Types.GameobjectFindInput = {},
+  options?: CallOptions,
 ): Promise<Types.GameobjectFindOutput> {
-  return callTool(transport, "gameobject_find", input);
+  return callTool(transport, "gameobject_find", input, options);
 }
 
 /**
@@ -657,8 +704,9 @@ export function gameobjectFind(
 export function gameobjectGet(
   transport: ToolTransport,
   input: Types.GameobjectGetInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectGetOutput> {
-  return callTool(transport, "gameobject_get", input);
+  return callTool(transport, "gameobject_get", input, options);
 }
 
 /**
@@ -670,8 +718,9 @@ export function gameobjectGet(
 export function gameobjectRemoveComponent(
   transport: ToolTransport,
   input: Types.GameobjectRemoveComponentInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectRemoveComponentOutput> {
-  return callTool(transport, "gameobject_remove_component", input);
+  return callTool(transport, "gameobject_remove_component", input, options);
 }
 
 /**
@@ -682,8 +731,9 @@ export function gameobjectRemoveComponent(
 export function gameobjectRename(
   transport: ToolTransport,
   input: Types.GameobjectRenameInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectRenameOutput> {
-  return callTool(transport, "gameobject_rename", input);
+  return callTool(transport, "gameobject_rename", input, options);
 }
 
 /**
@@ -695,8 +745,9 @@ export function gameobjectRename(
 export function gameobjectSetActive(
   transport: ToolTransport,
   input: Types.GameobjectSetActiveInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectSetActiveOutput> {
-  return callTool(transport, "gameobject_set_active", input);
+  return callTool(transport, "gameobject_set_active", input, options);
 }
 
 /**
@@ -709,8 +760,9 @@ export function gameobjectSetActive(
 export function gameobjectSetParent(
   transport: ToolTransport,
   input: Types.GameobjectSetParentInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectSetParentOutput> {
-  return callTool(transport, "gameobject_set_parent", input);
+  return callTool(transport, "gameobject_set_parent", input, options);
 }
 
 /**
@@ -722,8 +774,9 @@ export function gameobjectSetParent(
 export function gameobjectSetTransform(
   transport: ToolTransport,
   input: Types.GameobjectSetTransformInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectSetTransformOutput> {
-  return callTool(transport, "gameobject_set_transform", input);
+  return callTool(transport, "gameobject_set_transform", input, options);
 }
 
 /**
@@ -732,8 +785,9 @@ export function gameobjectSetTransform(
 export function gameobjectSetPosition(
   transport: ToolTransport,
   input: Types.GameobjectSetTransformInput,
+  options?: CallOptions,
 ): Promise<Types.GameobjectSetTransformOutput> {
-  return callTool(transport, "gameobject_set_transform", input);
+  return callTool(transport, "gameobject_set_transform", input, options);
 }
 
 /**
@@ -745,8 +799,9 @@ export function gameobjectSetPosition(
 export function sceneClose(
   transport: ToolTransport,
   input: Types.SceneCloseInput = {},
+  options?: CallOptions,
 ): Promise<Types.SceneCloseOutput> {
-  return callTool(transport, "scene_close", input);
+  return callTool(transport, "scene_close", input, options);
 }
 
 /**
@@ -758,8 +813,9 @@ export function sceneClose(
 export function sceneCreate(
   transport: ToolTransport,
   input: Types.SceneCreateInput,
+  options?: CallOptions,
 ): Promise<Types.SceneCreateOutput> {
-  return callTool(transport, "scene_create", input);
+  return callTool(transport, "scene_create", input, options);
 }
 
 /**
@@ -771,8 +827,9 @@ export function sceneCreate(
 export function sceneList(
   transport: ToolTransport,
   input: Types.SceneListInput = {},
+  options?: CallOptions,
 ): Promise<Types.SceneListOutput> {
-  return callTool(transport, "scene_list", input);
+  return callTool(transport, "scene_list", input, options);
 }
 
 /**
@@ -784,8 +841,9 @@ export function sceneList(
 export function sceneListGameobjects(
   transport: ToolTransport,
   input: Types.SceneListGameobjectsInput = {},
+  options?: CallOptions,
 ): Promise<Types.SceneListGameobjectsOutput> {
-  return callTool(transport, "scene_list_gameobjects", input);
+  return callTool(transport, "scene_list_gameobjects", input, options);
 }
 
 /**
@@ -794,8 +852,9 @@ export function sceneListGameobjects(
 export function sceneGetHierarchy(
   transport: ToolTransport,
   input: Types.SceneListGameobjectsInput = {},
+  options?: CallOptions,
 ): Promise<Types.SceneListGameobjectsOutput> {
-  return callTool(transport, "scene_list_gameobjects", input);
+  return callTool(transport, "scene_list_gameobjects", input, options);
 }
 
 /**
@@ -809,8 +868,9 @@ export function sceneGetHierarchy(
 export function sceneOpen(
   transport: ToolTransport,
   input: Types.SceneOpenInput,
+  options?: CallOptions,
 ): Promise<Types.SceneOpenOutput> {
-  return callTool(transport, "scene_open", input);
+  return callTool(transport, "scene_open", input, options);
 }
 
 /**
@@ -823,8 +883,9 @@ export function sceneOpen(
 export function sceneSave(
   transport: ToolTransport,
   input: Types.SceneSaveInput = {},
+  options?: CallOptions,
 ): Promise<Types.SceneSaveOutput> {
-  return callTool(transport, "scene_save", input);
+  return callTool(transport, "scene_save", input, options);
 }
 
 /**
@@ -836,8 +897,9 @@ export function sceneSave(
 export function sceneSetActive(
   transport: ToolTransport,
   input: Types.SceneSetActiveInput,
+  options?: CallOptions,
 ): Promise<Types.SceneSetActiveOutput> {
-  return callTool(transport, "scene_set_active", input);
+  return callTool(transport, "scene_set_active", input, options);
 }
 
 /**
@@ -851,8 +913,9 @@ export function sceneSetActive(
 export function scriptCheck(
   transport: ToolTransport,
   input: Types.ScriptCheckInput = {},
+  options?: CallOptions,
 ): Promise<Types.ScriptCheckOutput> {
-  return callTool(transport, "script_check", input);
+  return callTool(transport, "script_check", input, options);
 }
 
 /**
@@ -865,8 +928,9 @@ export function scriptCheck(
 export function scriptCreate(
   transport: ToolTransport,
   input: Types.ScriptCreateInput,
+  options?: CallOptions,
 ): Promise<Types.ScriptCreateOutput> {
-  return callTool(transport, "script_create", input);
+  return callTool(transport, "script_create", input, options);
 }
 
 /**
@@ -879,8 +943,9 @@ export function scriptCreate(
 export function scriptFindReferences(
   transport: ToolTransport,
   input: Types.ScriptFindReferencesInput,
+  options?: CallOptions,
 ): Promise<Types.ScriptFindReferencesOutput> {
-  return callTool(transport, "script_find_references", input);
+  return callTool(transport, "script_find_references", input, options);
 }
 
 /**
@@ -892,6 +957,7 @@ export function scriptFindReferences(
 export function scriptList(
   transport: ToolTransport,
   input: Types.ScriptListInput = {},
+  options?: CallOptions,
 ): Promise<Types.ScriptListOutput> {
-  return callTool(transport, "script_list", input);
+  return callTool(transport, "script_list", input, options);
 }

@@ -7,3 +7,6 @@ export * from "./types.js";
 export * from "./envelope.js";
 export * from "./tools.js";
 export * from "./client.js";
+export * from "./mcp.js";
+export * from "./http.js";
+export * from "./stdio.js";

@@ -6,6 +6,12 @@
 import type * as Types from "./types.js";
 
 /**
+ * The hash of the tool metadata these bindings were generated from (the one in the header):
+ * `callTool` sends it with every call, and the server answers with its own.
+ */
+export const METADATA_HASH = "6a62cac6b4ebf05e";
+
+/**
  * Cancels a run cooperatively: the tool call in flight sees the cancellation through its context,
  * and no further call (or retry) is made. The run ends `cancelled`; poll it to see when.
  * Cancelling a finished run changes nothing.
@@ -16,6 +22,7 @@ export const agentTeamCancelTool = {
   name: "agent_team_cancel",
   title: "Cancel a run",
   description: "Cancels a run cooperatively: the tool call in flight sees the cancellation through its context, and no further call (or retry) is made. The run ends `cancelled`; poll it to see when. Cancelling a finished run changes nothing.",
+  metadataHash: "3ab7bebca59e3f08",
   inputSchema: {
     type: "object",
     properties: {
@@ -151,6 +158,7 @@ export const agentTeamHandoffTool = {
   name: "agent_team_handoff",
   title: "Hand off to a specialist",
   description: "Hands work to a specialist and answers at once with the run's handle; poll it with `agent_team_query`. The specialist sees and may call only the tools of `tool_view` (resolved now; the dispatcher refuses anything else), runs on `model`, and ends with a report. A view with a pattern that matches no available tool answers `status: \"blocked\"` and the run does not start.",
+  metadataHash: "96c0b9c4b95a95ad",
   inputSchema: {
     type: "object",
     additionalProperties: false,
@@ -270,6 +278,7 @@ export const agentTeamListSpecialistsTool = {
   name: "agent_team_list_specialists",
   title: "List specialists",
   description: "Lists the specialists a director can hand work to: each one's name, description, default model, system prompt, default tool view resolved to the tools available now (patterns that match nothing are listed as missing), and the input and output schemas of a handoff to it.",
+  metadataHash: "1e7a41662be6c40d",
   inputSchema: {
     type: "object",
     properties: {
@@ -375,6 +384,7 @@ export const agentTeamQueryTool = {
   name: "agent_team_query",
   title: "Query a run",
   description: "Polls a run: its status (`running`, `done`, `errored`, `blocked` or `cancelled`), the calls made so far, the tool-call count and duration, and, once it ended, the report (for a failed run, the error verbatim) and artifact. Answers at once.",
+  metadataHash: "874915fb60a38522",
   inputSchema: {
     type: "object",
     properties: {
@@ -513,6 +523,7 @@ export const agentTeamRecordTool = {
   name: "agent_team_record",
   title: "Record a run",
   description: "Records a run as a replayable JSON trace: the director's handoff, every tool call with its input, envelope and duration, the model, the brief, the report and the status. The file is written atomically, so a crash never leaves a partial trace. Record a finished run (a running one is recorded as far as it got).",
+  metadataHash: "39d46a7f9d57befe",
   inputSchema: {
     type: "object",
     properties: {
@@ -598,6 +609,7 @@ export const agentTeamReplayTool = {
   name: "agent_team_replay",
   title: "Replay a trace",
   description: "Replays a recorded trace against the current tools, with no model: re-issues its calls in order, with its tool view, and compares each answer with the recording. Answers `result: \"match\"`, or `\"drift\"` with the first departure: the call, and the JSON pointer where the envelope differs with both values, a tool that is missing, or a tool whose input schema changed.",
+  metadataHash: "d803989a39fb0463",
   inputSchema: {
     type: "object",
     properties: {
@@ -759,6 +771,7 @@ export const assetCreateFolderTool = {
   name: "asset_create_folder",
   title: "Create folder",
   description: "Creates a folder under `Assets/`, with any missing parents. Succeeds without change when it exists.",
+  metadataHash: "171495fa00e54a7f",
   inputSchema: {
     type: "object",
     properties: {
@@ -797,6 +810,7 @@ export const assetCreateMaterialTool = {
   name: "asset_create_material",
   title: "Create material",
   description: "Creates a material file (`.mat`) with a shader, a main colour and numeric shader properties. Assign it to a renderer with `gameobject_add_component` (`MeshRenderer` with `{\"material\": path}`).",
+  metadataHash: "1811d8b2e411f076",
   inputSchema: {
     type: "object",
     properties: {
@@ -904,6 +918,7 @@ export const assetDeleteTool = {
   name: "asset_delete",
   title: "Delete asset",
   description: "Deletes an asset, or a folder with `recursive`, from disk for good (there is no undo). Open scenes cannot be deleted; close them first. Reports scenes and prefabs left with a reference to what was deleted.",
+  metadataHash: "2db2c72a5479c464",
   inputSchema: {
     type: "object",
     properties: {
@@ -963,6 +978,7 @@ export const assetListTool = {
   name: "asset_list",
   title: "List assets",
   description: "Lists the files and folders under a folder of `Assets/`, optionally only those matching a glob (`*.mat`, `Assets/Prefabs/**`) or of given kinds.",
+  metadataHash: "daff3059d5182c80",
   inputSchema: {
     type: "object",
     properties: {
@@ -1162,6 +1178,7 @@ export const assetMoveTool = {
   name: "asset_move",
   title: "Move asset",
   description: "Moves or renames an asset or a folder under `Assets/`, as the editor does: open scenes follow their files, and references to the old path in scenes and prefabs (a renderer's `material`, say) are updated. The extension of a file cannot change.",
+  metadataHash: "1169418efcc8b426",
   inputSchema: {
     type: "object",
     properties: {
@@ -1221,6 +1238,7 @@ export const assetReadTool = {
   name: "asset_read",
   title: "Read asset",
   description: "Reads a text asset (scene, prefab, material, script, shader, ...) and returns its contents, cut at `max_bytes`. Binary files (textures, models, sounds) are refused.",
+  metadataHash: "6884c9b34b753745",
   inputSchema: {
     type: "object",
     properties: {
@@ -1333,6 +1351,7 @@ export const assetSearchTool = {
   name: "asset_search",
   title: "Search assets",
   description: "Searches the text of every asset under a folder (scenes, prefabs, materials, scripts, ...) for a string, and the file names too. Reports progress file by file and stops early when the call is cancelled.",
+  metadataHash: "f69ef0b53eff79d1",
   inputSchema: {
     type: "object",
     properties: {
@@ -1449,6 +1468,7 @@ export const consoleClearTool = {
   name: "console_clear",
   title: "Clear console",
   description: "Removes every message from the console.",
+  metadataHash: "f5e5b3553ed62863",
   inputSchema: {
     type: "object",
     properties: {},
@@ -1512,6 +1532,7 @@ export const consoleLogTool = {
   name: "console_log",
   title: "Log to console",
   description: "Writes a message to the console, as `Debug.Log`, `Debug.LogWarning` or `Debug.LogError` would. Returns the entry as stored.",
+  metadataHash: "d8fd0d20e51c0e9c",
   inputSchema: {
     type: "object",
     properties: {
@@ -1610,6 +1631,7 @@ export const consoleReadTool = {
   name: "console_read",
   title: "Read console",
   description: "Reads the console: the newest messages, filtered by level and by text (case-insensitive), oldest first. Stack traces are left out unless asked for, to save space.",
+  metadataHash: "6be487323489dfd6",
   inputSchema: {
     type: "object",
     properties: {
@@ -1786,6 +1808,7 @@ export const editorPlayModeSetTool = {
   name: "editor_play_mode_set",
   title: "Set play mode",
   description: "Starts, pauses, resumes or stops play mode. As in the editor, changes made to scenes in play mode are discarded when it stops: the scenes return to how they were when it started. Scenes cannot be opened, closed or saved in play mode.",
+  metadataHash: "f0a9af22d85f1483",
   inputSchema: {
     type: "object",
     properties: {
@@ -1871,6 +1894,7 @@ export const editorSelectionGetTool = {
   name: "editor_selection_get",
   title: "Get selection",
   description: "The selected game objects of the active scene.",
+  metadataHash: "5ab89968c2c872db",
   inputSchema: {
     type: "object",
     properties: {},
@@ -1922,6 +1946,7 @@ export const editorSelectionSetTool = {
   name: "editor_selection_set",
   title: "Set selection",
   description: "Selects game objects of the active scene, replacing the selection; an empty list clears it.",
+  metadataHash: "702f9557c7479658",
   inputSchema: {
     type: "object",
     properties: {
@@ -1985,6 +2010,7 @@ export const editorStateTool = {
   name: "editor_state",
   title: "Editor state",
   description: "The editor's state: the open scenes (and which have unsaved changes), the active scene, play mode, the selection and how many console messages of each level there are. A good first call.",
+  metadataHash: "ae4e5e8aed082fca",
   inputSchema: {
     type: "object",
     properties: {},
@@ -2140,6 +2166,7 @@ export const gameobjectAddComponentTool = {
   name: "gameobject_add_component",
   title: "Add component",
   description: "Adds a component to a game object: a built-in type (`Rigidbody`, `BoxCollider`, `Light`, ...) or a `MonoBehaviour` script of the project (`script_list` shows them), with optional property values. Types an object can hold only once are refused when already present.",
+  metadataHash: "c878768d0608e1c7",
   inputSchema: {
     type: "object",
     properties: {
@@ -2207,6 +2234,7 @@ export const gameobjectCreateTool = {
   name: "gameobject_create",
   title: "Create game object",
   description: "Creates a game object in an open scene: empty or a built-in shape, with an optional parent, transform, tag and components. The scene is marked as having unsaved changes; call `scene_save` to write it.",
+  metadataHash: "4ddecbdb7b7ca5fc",
   inputSchema: {
     type: "object",
     additionalProperties: false,
@@ -2480,6 +2508,7 @@ export const gameobjectDestroyTool = {
   name: "gameobject_destroy",
   title: "Destroy game object",
   description: "Destroys a game object and all its children, and drops them from the selection.",
+  metadataHash: "43cb28b0f7d9ad51",
   inputSchema: {
     type: "object",
     properties: {
@@ -2540,6 +2569,7 @@ export const gameobjectFindTool = {
   name: "gameobject_find",
   title: "Find game objects",
   description: "Finds game objects in the open scenes by name, tag, component type and active state; every filter given must match. Returns ids for the other `gameobject_` tools.",
+  metadataHash: "36d1b8f24109c959",
   inputSchema: {
     type: "object",
     additionalProperties: false,
@@ -2680,6 +2710,7 @@ export const gameobjectGetTool = {
   name: "gameobject_get",
   title: "Get game object",
   description: "Everything about one game object: name, hierarchy path, parent and children, active flags, tag, layer, transform and components with their properties.",
+  metadataHash: "56c86ed534bb3e79",
   inputSchema: {
     type: "object",
     properties: {
@@ -2833,6 +2864,7 @@ export const gameobjectRemoveComponentTool = {
   name: "gameobject_remove_component",
   title: "Remove component",
   description: "Removes a component from a game object: the first one of the given type, or the one at `index` among the components of that type.",
+  metadataHash: "db00c39dc6f990ba",
   inputSchema: {
     type: "object",
     properties: {
@@ -2900,6 +2932,7 @@ export const gameobjectRenameTool = {
   name: "gameobject_rename",
   title: "Rename game object",
   description: "Renames a game object. Names need not be unique; they cannot contain `/`.",
+  metadataHash: "a628a722348262ae",
   inputSchema: {
     type: "object",
     properties: {
@@ -2948,6 +2981,7 @@ export const gameobjectSetActiveTool = {
   name: "gameobject_set_active",
   title: "Set game object active",
   description: "Activates or deactivates a game object. Its children keep their own flags but are inactive in the hierarchy while it is inactive.",
+  metadataHash: "51f1a879d8886cc6",
   inputSchema: {
     type: "object",
     properties: {
@@ -3006,6 +3040,7 @@ export const gameobjectSetParentTool = {
   name: "gameobject_set_parent",
   title: "Set parent",
   description: "Moves a game object under another parent (as its last child), or to the root when `parent` is left out. The local transform is kept, so the object moves with its new parent. An object cannot move under itself or one of its descendants.",
+  metadataHash: "a3f00c6d8fe7120b",
   inputSchema: {
     type: "object",
     properties: {
@@ -3069,6 +3104,7 @@ export const gameobjectSetTransformTool = {
   name: "gameobject_set_transform",
   title: "Set transform",
   description: "Sets a game object's local position, rotation and/or scale (relative to its parent); the parts not given keep their values. Formerly `gameobject_set_position`, which still works.",
+  metadataHash: "724b2399c0cd60fe",
   inputSchema: {
     type: "object",
     properties: {
@@ -3193,6 +3229,7 @@ export const sceneCloseTool = {
   name: "scene_close",
   title: "Close scene",
   description: "Closes an open scene. Refused when it has unsaved changes, unless `discard_changes` is set. When the active scene closes, the first remaining scene becomes active. Not allowed in play mode.",
+  metadataHash: "f18048d54a2c02a6",
   inputSchema: {
     type: "object",
     properties: {
@@ -3250,6 +3287,7 @@ export const sceneCreateTool = {
   name: "scene_create",
   title: "Create scene",
   description: "Creates a new scene file from a template. It is not opened unless `open` is set, in which case it opens beside the open scenes and becomes the active scene.",
+  metadataHash: "04645a940dba8644",
   inputSchema: {
     type: "object",
     properties: {
@@ -3321,6 +3359,7 @@ export const sceneListTool = {
   name: "scene_list",
   title: "List scenes",
   description: "Lists every scene file (`*.scene`) under `Assets/`, with whether each is open in the editor, active, or has unsaved changes. Use it to find the path to pass to `scene_open`.",
+  metadataHash: "f5ea6145820ecdb5",
   inputSchema: {
     type: "object",
     properties: {},
@@ -3384,6 +3423,7 @@ export const sceneListGameobjectsTool = {
   name: "scene_list_gameobjects",
   title: "Scene hierarchy",
   description: "The game objects of an open scene as a tree: ids, names, active flags, tags and (on request) component types. Use the ids with the `gameobject_` tools.",
+  metadataHash: "4743179a2ca6e58e",
   inputSchema: {
     type: "object",
     properties: {
@@ -3493,6 +3533,7 @@ export const sceneOpenTool = {
   name: "scene_open",
   title: "Open scene",
   description: "Opens a scene file in the editor and makes it the active scene. By default the scene replaces every open scene, loaded fresh from its file; this is refused while an open scene has unsaved changes unless `discard_changes` is set. With `additive` the scene opens beside the others (a scene already open just becomes active). Not allowed in play mode.",
+  metadataHash: "31b8c5b9abe26098",
   inputSchema: {
     type: "object",
     properties: {
@@ -3588,6 +3629,7 @@ export const sceneSaveTool = {
   name: "scene_save",
   title: "Save scene",
   description: "Writes an open scene to its file, clearing its unsaved-changes flag. With `save_as` the scene is written to a new file instead, and the open scene refers to that file from then on. Not allowed in play mode: stop it first, which discards play-mode changes.",
+  metadataHash: "d6a4d98c0f0823db",
   inputSchema: {
     type: "object",
     properties: {
@@ -3640,6 +3682,7 @@ export const sceneSetActiveTool = {
   name: "scene_set_active",
   title: "Set active scene",
   description: "Makes an open scene the active one: new game objects go there by default, and the selection (which belongs to the active scene) is cleared when it changes.",
+  metadataHash: "942aec7f6146e2a8",
   inputSchema: {
     type: "object",
     properties: {
@@ -3723,6 +3766,7 @@ export const scriptCheckTool = {
   name: "script_check",
   title: "Check scripts",
   description: "Checks C# scripts for the mistakes the editor reports first: unbalanced braces and parentheses, a component or ScriptableObject class whose name differs from its file's, a `MonoBehaviour` without `using UnityEngine;`, a type declared in two files, and empty Unity messages such as `Update` (warnings). Run it after editing scripts.",
+  metadataHash: "c5157be9f017e88a",
   inputSchema: {
     type: "object",
     properties: {
@@ -3823,6 +3867,7 @@ export const scriptCreateTool = {
   name: "script_create",
   title: "Create script",
   description: "Creates a C# script from the editor's template for its kind, in a file named after the class (`Assets/Scripts/EnemySpawner.cs`). A `mono_behaviour` script's class can then be added to game objects with `gameobject_add_component`.",
+  metadataHash: "e91b7636f0d96049",
   inputSchema: {
     type: "object",
     properties: {
@@ -3937,6 +3982,7 @@ export const scriptFindReferencesTool = {
   name: "script_find_references",
   title: "Find references",
   description: "Finds where a C# symbol (a class, method or field name) is used: every whole-word occurrence in the project's scripts, ignoring comments and strings, and every game object in a scene or prefab that has it as a component. Open scenes are searched as edited.",
+  metadataHash: "ccad5a18f44f01c1",
   inputSchema: {
     type: "object",
     properties: {
@@ -4062,6 +4108,7 @@ export const scriptListTool = {
   name: "script_list",
   title: "List scripts",
   description: "Lists the C# scripts under a folder with the types each declares, their base types, and which ones are components (derive from `MonoBehaviour`).",
+  metadataHash: "7fdd3afe38c46fe2",
   inputSchema: {
     type: "object",
     properties: {

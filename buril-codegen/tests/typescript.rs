@@ -23,10 +23,13 @@ use tools as _;
 
 use support::{Folder, Module, api, file, generate, registry_sources};
 
-const PATHS: [&str; 5] = [
+const PATHS: [&str; 8] = [
     "typescript/client.ts",
     "typescript/envelope.ts",
+    "typescript/http.ts",
     "typescript/index.ts",
+    "typescript/mcp.ts",
+    "typescript/stdio.ts",
     "typescript/tools.ts",
     "typescript/types.ts",
 ];
@@ -612,4 +615,33 @@ fn name_collisions_are_errors_never_renames() {
         message.contains("not a valid TypeScript identifier"),
         "{message}"
     );
+}
+
+/// `tools.ts` carries the bindings' metadata hash and each tool's own, equal to what the server
+/// computes (`Registry::metadata_hash`, `ToolDescriptor::metadata_hash`).
+#[test]
+fn tools_ts_carries_the_hashes_the_server_computes() {
+    let files = generate(&registry_sources());
+    let tools_ts = file(&files, "typescript/tools.ts");
+    let registry = buril::registry();
+    assert!(
+        tools_ts.contains(&format!(
+            "export const METADATA_HASH = \"{}\";",
+            registry.metadata_hash()
+        )),
+        "METADATA_HASH"
+    );
+    for tool in registry.tools() {
+        let definition = format!("\n  name: \"{}\",\n", tool.name());
+        let at = tools_ts
+            .find(&definition)
+            .unwrap_or_else(|| panic!("{}", tool.name()));
+        let rest = &tools_ts[at..];
+        let end = rest.find("} as const;").expect("the end of the definition");
+        assert!(
+            rest[..end].contains(&format!("  metadataHash: \"{}\",\n", tool.metadata_hash())),
+            "{}",
+            tool.name()
+        );
+    }
 }

@@ -1,6 +1,6 @@
 import { BurilToolError } from "./envelope.js";
-import type { Problem, ToolTransport } from "./envelope.js";
-import { tools } from "./tools.js";
+import type { CallOptions, Problem, ToolTransport } from "./envelope.js";
+import { METADATA_HASH, tools } from "./tools.js";
 import type { ToolMap } from "./tools.js";
 
 /**
@@ -15,11 +15,16 @@ import type { ToolMap } from "./tools.js";
  * a problem per such value (its JSON pointer and the value), and the transport is not called. A
  * rounded integer would otherwise reach the tool as another value. Floating-point numbers are
  * never refused for their size.
+ *
+ * `options` go to the transport (cancellation, a timeout, progress), with `_meta` carrying
+ * `buril/metadata` (`METADATA_HASH`) and `buril/tool-metadata` (the tool's own
+ * `metadataHash`), so that the server can tell bindings older than itself.
  */
 export async function callTool<K extends keyof ToolMap>(
   transport: ToolTransport,
   name: K,
   input: ToolMap[K]["input"],
+  options: CallOptions = {},
 ): Promise<ToolMap[K]["output"]> {
   const problems = unsafeIntegers(name, input);
   if (problems.length > 0) {
@@ -30,7 +35,12 @@ export async function callTool<K extends keyof ToolMap>(
       problems,
     });
   }
-  const envelope = await transport.call(name, input);
+  const meta: { [key: string]: unknown } = { ...options.meta, "buril/metadata": METADATA_HASH };
+  const toolHash = definitionOf(name)?.metadataHash;
+  if (toolHash !== undefined) {
+    meta["buril/tool-metadata"] = toolHash;
+  }
+  const envelope = await transport.call(name, input, { ...options, meta });
   if (typeof envelope !== "object" || envelope === null || typeof envelope.ok !== "boolean") {
     throw new TypeError(`${name}: the transport answered something that is not an envelope`);
   }
@@ -55,19 +65,31 @@ const maxProblems = 32;
 /** How many schemas the check may pass through for one value (`$ref`s, unions) before it stops. */
 const maxHops = 64;
 
-/** The input schema of each tool, by wire name (built on first use). */
-let inputSchemas: Map<string, unknown> | undefined;
+/** What `callTool` reads of a tool's definition. */
+interface Definition {
+  readonly name: string;
+  readonly inputSchema: unknown;
+  readonly metadataHash: string;
+}
+
+/** Each tool's definition, by wire name (built on first use). */
+let definitions: Map<string, Definition> | undefined;
+
+/** The definition of the tool `name`, if it is one of `tools`. */
+function definitionOf(name: string): Definition | undefined {
+  if (definitions === undefined) {
+    definitions = new Map();
+    const all: readonly Definition[] = tools;
+    for (const definition of all) {
+      definitions.set(definition.name, definition);
+    }
+  }
+  return definitions.get(name);
+}
 
 /** The input schema of the tool `name`, if it is one of `tools`. */
 function inputSchemaOf(name: string): unknown {
-  if (inputSchemas === undefined) {
-    inputSchemas = new Map();
-    const definitions: readonly { readonly name: string; readonly inputSchema: unknown }[] = tools;
-    for (const definition of definitions) {
-      inputSchemas.set(definition.name, definition.inputSchema);
-    }
-  }
-  return inputSchemas.get(name);
+  return definitionOf(name)?.inputSchema;
 }
 
 /** The host's wording of a validation failure: `invalid input: /a: ...`. */

@@ -64,13 +64,52 @@ export interface EnvelopeFailure {
  */
 export type Envelope = EnvelopeSuccess | EnvelopeFailure;
 
+/** A progress notification of a call in flight (MCP's `notifications/progress`). */
+export interface Progress {
+  /** How far the call got; grows with every notification. */
+  progress: number;
+  /** The total, when the tool knows it. */
+  total?: number;
+  /** What the tool is doing. */
+  message?: string;
+}
+
+/**
+ * What a call needs of an `AbortSignal` (the DOM's and Node's both fit); declared here so that
+ * the bindings compile without the DOM or Node's types.
+ */
+export interface AbortSignalLike {
+  /** Whether the call was aborted. */
+  readonly aborted: boolean;
+  /** Why, once aborted. */
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** How one call is made: every field is optional, and a transport may ignore those it cannot honour. */
+export interface CallOptions {
+  /** Aborts the call: it rejects, and the transport tells the server (`notifications/cancelled`). */
+  signal?: AbortSignalLike;
+  /** Receives the call's progress notifications. */
+  onProgress?: (progress: Progress) => void;
+  /** Gives up after this many milliseconds: the call rejects as if aborted. */
+  timeoutMs?: number;
+  /**
+   * The `_meta` of the `tools/call` request. `callTool` sets `buril/metadata` (the bindings'
+   * metadata hash) and `buril/tool-metadata` (the called tool's) over what the caller gives.
+   */
+  meta?: { readonly [key: string]: unknown };
+}
+
 /**
  * How calls reach the tools: a process, an HTTP endpoint, an MCP client, an in-memory
- * dispatcher. The typed functions of `client.ts` call through it.
+ * dispatcher. The typed functions of `client.ts` call through it. A transport written for
+ * `call(name, input)` alone still fits: the options are extra.
  */
 export interface ToolTransport {
   /** Calls the tool `name` with `input` and resolves with its envelope, failures included. */
-  call(name: string, input: unknown): Promise<Envelope>;
+  call(name: string, input: unknown, options?: CallOptions): Promise<Envelope>;
   /** Receives the warnings of a successful call (for example the use of a deprecated name). */
   warn?(name: string, warnings: readonly string[]): void;
 }

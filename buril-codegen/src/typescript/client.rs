@@ -58,11 +58,12 @@ fn write_function(w: &mut SourceWriter, api: &Api, tool: &ToolDef, function: &st
     w.indent();
     w.line("transport: ToolTransport,");
     w.line_fmt(format_args!("input: Types.{}{default},", tool.input_type));
+    w.line("options?: CallOptions,");
     w.dedent();
     w.line_fmt(format_args!("): Promise<Types.{}> {{", tool.output_type));
     w.indent();
     w.line_fmt(format_args!(
-        "return callTool(transport, {}, input);",
+        "return callTool(transport, {}, input, options);",
         string_literal(&tool.meta.name)
     ));
     w.dedent();

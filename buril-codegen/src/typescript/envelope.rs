@@ -1,14 +1,29 @@
 //! `envelope.ts`: the wire envelope, the transport interface and the error a failed call
-//! rejects with. The same for every API: `runtime/typescript/envelope.ts`, as it is.
+//! rejects with; `mcp.ts`, `http.ts` and `stdio.ts`: the transports. The same for every API: the files of
+//! `runtime/typescript/`, as they are.
 
 use crate::writer::SourceWriter;
 
 /// The body of `envelope.ts`, after the header.
 const FIXED: &str = include_str!("../../runtime/typescript/envelope.ts");
 
+/// The body of `mcp.ts`: MCP results mapped to envelopes, for the transports.
+pub(crate) const MCP: &str = include_str!("../../runtime/typescript/mcp.ts");
+
+/// The body of `http.ts`: the Streamable HTTP transport.
+pub(crate) const HTTP: &str = include_str!("../../runtime/typescript/http.ts");
+
+/// The body of `stdio.ts`: the transport over a server process (Node).
+pub(crate) const STDIO: &str = include_str!("../../runtime/typescript/stdio.ts");
+
 /// Writes the body of `envelope.ts` (after the header).
 pub(crate) fn write(w: &mut SourceWriter) {
-    for line in FIXED.lines() {
+    write_fixed(w, FIXED);
+}
+
+/// Writes a fixed file's text (after the header).
+pub(crate) fn write_fixed(w: &mut SourceWriter, text: &str) {
+    for line in text.lines() {
         w.line(line);
     }
 }

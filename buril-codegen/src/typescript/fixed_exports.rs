@@ -10,6 +10,9 @@ pub(crate) const ENVELOPE: &[&str] = &[
     "EnvelopeSuccess",
     "EnvelopeFailure",
     "Envelope",
+    "Progress",
+    "AbortSignalLike",
+    "CallOptions",
     "ToolTransport",
     "BurilToolError",
 ];
@@ -24,10 +27,38 @@ pub(crate) const TOOLS: &[&str] = &[
     "PartialToolHandlers",
     "tools",
     "toolAliases",
+    "METADATA_HASH",
 ];
 
 /// What `client.ts` exports besides the per-tool functions (`runtime/typescript/client.ts`).
 pub(crate) const CLIENT: &[&str] = &["callTool"];
+
+/// What `mcp.ts` exports (`runtime/typescript/mcp.ts`): MCP results mapped to envelopes, and the transport over an MCP client.
+pub(crate) const MCP: &[&str] = &[
+    "envelopeFromCallResult",
+    "envelopeFromJsonRpcError",
+    "serverMetadataHashOf",
+    "mcpProgressOf",
+    "McpProgressLike",
+    "McpRequestOptionsLike",
+    "McpClientLike",
+    "McpTransport",
+    "mcpTransport",
+];
+
+/// What `http.ts` exports (`runtime/typescript/http.ts`): the Streamable HTTP transport.
+pub(crate) const HTTP: &[&str] = &[
+    "MCP_PROTOCOL_VERSION",
+    "FetchInit",
+    "FetchResponseLike",
+    "FetchLike",
+    "HttpTransportOptions",
+    "HttpTransport",
+    "httpTransport",
+];
+
+/// What `stdio.ts` exports (`runtime/typescript/stdio.ts`): the transport over a server process.
+pub(crate) const STDIO: &[&str] = &["StdioTransportOptions", "StdioTransport", "stdioTransport"];
 
 /// The alias for 64-bit integers that `types.ts` exports.
 pub(crate) const INT64: &str = "Int64";

@@ -37,10 +37,16 @@ impl TypeScriptPlan {
             ("envelope.ts", fixed_exports::ENVELOPE),
             ("tools.ts", fixed_exports::TOOLS),
             ("client.ts", fixed_exports::CLIENT),
+            ("mcp.ts", fixed_exports::MCP),
+            ("http.ts", fixed_exports::HTTP),
+            ("stdio.ts", fixed_exports::STDIO),
         ] {
             for name in names {
                 let owner = ExportedItem::Runtime { name, file };
-                if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                // `Envelope` is a type, `METADATA_HASH` a value.
+                if name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && name.contains(|c: char| c.is_ascii_lowercase())
+                {
                     exported.claim_type(*name, owner)?;
                 } else {
                     exported.claim_value(*name, owner)?;

@@ -20,6 +20,17 @@ pub(crate) fn write(w: &mut SourceWriter, api: &Api, plan: &TypeScriptPlan) -> R
         w.line("import type * as Types from \"./types.js\";");
         w.blank();
     }
+    Doc::new()
+        .text(
+            "The hash of the tool metadata these bindings were generated from (the one in the header): \
+             `callTool` sends it with every call, and the server answers with its own.",
+        )
+        .write(w);
+    w.line_fmt(format_args!(
+        "export const METADATA_HASH = {};",
+        string_literal(&api.hash)
+    ));
+    w.blank();
     for (tool, names) in api.tools.iter().zip(&plan.tools) {
         write_definition(w, tool, &names.constant)?;
         w.blank();
@@ -62,6 +73,15 @@ fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Res
         "description: {},",
         string_literal(&meta.description)
     ));
+    // The tool's own hash, computed as the server's `ToolDescriptor::metadata_hash` does.
+    let hash = buril::metadata::hash([(
+        meta,
+        [
+            tool.input_schema_json.as_str(),
+            tool.output_schema_json.as_str(),
+        ],
+    )]);
+    w.line_fmt(format_args!("metadataHash: {},", string_literal(&hash)));
     for (key, json) in [
         ("inputSchema", &tool.input_schema_json),
         ("outputSchema", &tool.output_schema_json),

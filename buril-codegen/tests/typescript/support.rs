@@ -122,6 +122,12 @@ impl Folder {
         folder
     }
 
+    /// The folder's path (for tests that compile with their own settings).
+    #[allow(dead_code)]
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// Writes `contents` to `relative`.
     pub fn write(&self, relative: &str, contents: &str) {
         let path = self.dir.path().join(relative);

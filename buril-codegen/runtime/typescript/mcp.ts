@@ -1,0 +1,242 @@
+import type {
+  AbortSignalLike,
+  CallOptions,
+  Envelope,
+  EnvelopeFailure,
+  EnvelopeSuccess,
+  ErrorType,
+  Progress,
+  ToolTransport,
+} from "./envelope.js";
+import { errorTypes } from "./envelope.js";
+
+/** The `_meta` key of the server's metadata hash, in every `tools/call` and `tools/list` result. */
+const METADATA_META = "buril/metadata";
+
+/** The `_meta` key of a failed call's whole envelope, in its `tools/call` result. */
+const ENVELOPE_META = "buril/envelope";
+
+/** A JSON object. */
+type JsonObject = { readonly [key: string]: unknown };
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isErrorType(value: unknown): value is ErrorType {
+  return typeof value === "string" && (errorTypes as readonly string[]).includes(value);
+}
+
+/** The texts of a result's `text` content blocks, in order. */
+function texts(result: JsonObject): string[] {
+  const content = result["content"];
+  if (!Array.isArray(content)) {
+    return [];
+  }
+  const found: string[] = [];
+  for (const block of content as unknown[]) {
+    if (isJsonObject(block) && block["type"] === "text" && typeof block["text"] === "string") {
+      found.push(block["text"]);
+    }
+  }
+  return found;
+}
+
+/**
+ * The envelope of an MCP `tools/call` result from a buril server: on failure (`isError`) the
+ * envelope the server put in `_meta["buril/envelope"]`; on success the data (the result's
+ * `structuredContent`, else its first text block as JSON) with the warnings (the text blocks
+ * after the first).
+ */
+export function envelopeFromCallResult(result: unknown): Envelope {
+  if (!isJsonObject(result)) {
+    return { ok: false, type: "runtime", error: "the server answered tools/call with no result" };
+  }
+  const blocks = texts(result);
+  if (result["isError"] === true) {
+    const meta = result["_meta"];
+    const envelope = isJsonObject(meta) ? meta[ENVELOPE_META] : undefined;
+    if (
+      isJsonObject(envelope) &&
+      envelope["ok"] === false &&
+      isErrorType(envelope["type"]) &&
+      typeof envelope["error"] === "string"
+    ) {
+      return envelope as unknown as EnvelopeFailure;
+    }
+    const error = blocks.join("\n");
+    return { ok: false, type: "runtime", error: error === "" ? "the tool failed" : error };
+  }
+  let data: unknown = result["structuredContent"];
+  if (data === undefined && blocks[0] !== undefined) {
+    try {
+      data = JSON.parse(blocks[0]) as unknown;
+    } catch {
+      data = blocks[0];
+    }
+  }
+  const success: EnvelopeSuccess = { ok: true, data: data ?? null };
+  if (blocks.length > 1) {
+    success.warnings = blocks.slice(1);
+  }
+  return success;
+}
+
+/**
+ * The envelope of a JSON-RPC error answering `tools/call`: a buril server answers an unknown
+ * (or disabled) tool with `-32602`, which becomes `not_found`; any other code, `runtime`.
+ */
+export function envelopeFromJsonRpcError(error: unknown): EnvelopeFailure {
+  const object = isJsonObject(error) ? error : {};
+  const message = typeof object["message"] === "string" ? object["message"] : "the call failed";
+  return { ok: false, type: object["code"] === -32602 ? "not_found" : "runtime", error: message };
+}
+
+/** The progress in the params of a `notifications/progress` message, if they hold one. */
+export function mcpProgressOf(params: { readonly [key: string]: unknown }): Progress | undefined {
+  const progress = params["progress"];
+  if (typeof progress !== "number") {
+    return undefined;
+  }
+  const found: Progress = { progress };
+  const total = params["total"];
+  if (typeof total === "number") {
+    found.total = total;
+  }
+  const message = params["message"];
+  if (typeof message === "string") {
+    found.message = message;
+  }
+  return found;
+}
+
+/** The server's metadata hash in a result's `_meta`, if it has one. */
+export function serverMetadataHashOf(result: unknown): string | undefined {
+  const meta = isJsonObject(result) ? result["_meta"] : undefined;
+  const hash = isJsonObject(meta) ? meta[METADATA_META] : undefined;
+  return typeof hash === "string" ? hash : undefined;
+}
+
+/** A progress notification as an MCP client library hands it over. */
+export interface McpProgressLike {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
+
+/** The per-request options of an MCP client's `callTool` (the SDK's `RequestOptions`). */
+export interface McpRequestOptionsLike {
+  signal?: AbortSignalLike;
+  timeout?: number;
+  onprogress?: (progress: McpProgressLike) => void;
+}
+
+/**
+ * What `mcpTransport` needs of a connected `Client` of `@modelcontextprotocol/sdk` (1.x): its
+ * `callTool`. Written out here, so that the SDK stays a peer dependency and these bindings import
+ * nothing from it.
+ */
+export interface McpClientLike {
+  callTool(
+    params: {
+      name: string;
+      arguments?: { [key: string]: unknown };
+      _meta?: { [key: string]: unknown };
+    },
+    resultSchema?: undefined,
+    options?: McpRequestOptionsLike,
+  ): Promise<unknown>;
+}
+
+/** A `ToolTransport` over an MCP client, with the server's metadata hash from its last answer. */
+export interface McpTransport extends ToolTransport {
+  /** The server's metadata hash, from its last answer (`undefined` before the first call). */
+  readonly serverMetadataHash: string | undefined;
+}
+
+/** Whether `signal` is aborted now (a function, so that no earlier check narrows it). */
+function isAborted(signal: AbortSignalLike | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/** The JSON-RPC code the SDK rejects a request with when its timeout passes. */
+const REQUEST_TIMEOUT = -32001;
+
+/**
+ * A transport over a connected MCP client (`Client` of `@modelcontextprotocol/sdk` 1.x, over
+ * any of its transports): `tools/call` with the `_meta` of `callTool` (the metadata hashes),
+ * `onProgress` as the SDK's `onprogress`, `signal` and `timeoutMs` as its `signal` and `timeout`.
+ * An aborted call answers a `cancelled` envelope and a timed-out one a `timeout` envelope (the SDK
+ * tells the server with `notifications/cancelled`); a JSON-RPC error for an unknown tool is a
+ * `not_found` envelope; anything else the client rejects with is rethrown.
+ */
+export function mcpTransport(
+  client: McpClientLike,
+  options: {
+    /** Receives the warnings of successful calls (`callTool` hands them over), such as stale bindings. */
+    warn?: (name: string, warnings: readonly string[]) => void;
+  } = {},
+): McpTransport {
+  let serverMetadataHash: string | undefined;
+  const call = async (name: string, input: unknown, callOptions: CallOptions = {}): Promise<Envelope> => {
+    const { signal, onProgress, timeoutMs } = callOptions;
+    if (signal?.aborted === true) {
+      return { ok: false, type: "cancelled", error: `${name} was cancelled before it was sent` };
+    }
+    const request: McpRequestOptionsLike = {};
+    if (signal !== undefined) {
+      request.signal = signal;
+    }
+    if (timeoutMs !== undefined) {
+      request.timeout = timeoutMs;
+    }
+    if (onProgress !== undefined) {
+      request.onprogress = (p) => {
+        const progress: Progress = { progress: p.progress };
+        if (p.total !== undefined) {
+          progress.total = p.total;
+        }
+        if (p.message !== undefined) {
+          progress.message = p.message;
+        }
+        onProgress(progress);
+      };
+    }
+    const params: {
+      name: string;
+      arguments?: { [key: string]: unknown };
+      _meta?: { [key: string]: unknown };
+    } = { name, _meta: { ...callOptions.meta } };
+    if (isJsonObject(input)) {
+      params.arguments = input;
+    }
+    let result: unknown;
+    try {
+      result = await client.callTool(params, undefined, request);
+    } catch (error) {
+      if (isAborted(signal)) {
+        return { ok: false, type: "cancelled", error: `${name} was cancelled` };
+      }
+      const code = isJsonObject(error) ? error["code"] : undefined;
+      if (code === REQUEST_TIMEOUT) {
+        return { ok: false, type: "timeout", error: `${name} did not answer within ${timeoutMs ?? 0} ms` };
+      }
+      if (typeof code === "number" && code === -32602) {
+        return envelopeFromJsonRpcError(error);
+      }
+      throw error;
+    }
+    serverMetadataHash = serverMetadataHashOf(result) ?? serverMetadataHash;
+    return envelopeFromCallResult(result);
+  };
+  const transport: McpTransport = {
+    call,
+    get serverMetadataHash() {
+      return serverMetadataHash;
+    },
+  };
+  if (options.warn !== undefined) {
+    transport.warn = options.warn;
+  }
+  return transport;
+}

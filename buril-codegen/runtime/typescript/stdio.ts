@@ -1,0 +1,376 @@
+import type { CallOptions, Envelope, ToolTransport } from "./envelope.js";
+import {
+  envelopeFromCallResult,
+  envelopeFromJsonRpcError,
+  mcpProgressOf,
+  serverMetadataHashOf,
+} from "./mcp.js";
+
+/** The MCP protocol version `stdioTransport` asks for (the server may answer with an older one). */
+const PROTOCOL_VERSION = "2025-11-25";
+
+/** How `stdioTransport` starts the server. */
+export interface StdioTransportOptions {
+  /** The server's environment; default: this process's. */
+  env?: { readonly [name: string]: string };
+  /** The server's working folder; default: this process's. */
+  cwd?: string;
+  /** Where the server's standard error goes; default: `inherit` (this process's). */
+  stderr?: "inherit" | "ignore";
+  /** The timeout of every call that does not set its own `timeoutMs`. */
+  timeoutMs?: number;
+  /** The client's name and version in `initialize`. */
+  clientInfo?: { name: string; version: string };
+  /** Receives the warnings of successful calls (`callTool` hands them over), such as stale bindings. */
+  warn?: (name: string, warnings: readonly string[]) => void;
+}
+
+/** A `ToolTransport` over a server process's standard input and output. */
+export interface StdioTransport extends ToolTransport {
+  /** The server's metadata hash, from its last answer (`undefined` before the first call). */
+  readonly serverMetadataHash: string | undefined;
+  /** The protocol version the server agreed to, once connected. */
+  readonly protocolVersion: string | undefined;
+  /** Closes the server's standard input (a buril server then exits) and waits for it to exit. */
+  close(): Promise<void>;
+}
+
+/** What the transport uses of Node's `ChildProcess`. */
+interface ChildLike {
+  readonly stdin: {
+    write(chunk: string): boolean;
+    end(): void;
+    on(event: "error", listener: (error: Error) => void): void;
+  } | null;
+  readonly stdout: {
+    setEncoding(encoding: string): void;
+    on(event: "data", listener: (chunk: string) => void): void;
+  } | null;
+  readonly exitCode: number | null;
+  on(event: "exit", listener: (code: number | null, signal: string | null) => void): void;
+  on(event: "error", listener: (error: Error) => void): void;
+}
+
+/** What the transport uses of `node:child_process`. */
+interface ChildProcessModule {
+  spawn(
+    command: string,
+    args: readonly string[],
+    options: { stdio: readonly string[]; env?: { readonly [name: string]: string }; cwd?: string },
+  ): ChildLike;
+}
+
+/** What the transport needs of the host beyond ES2022 (Node 18+ has it). */
+interface Host {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const host = globalThis as unknown as Host;
+
+/** A JSON-RPC message, as far as the transport reads it. */
+interface JsonRpcMessage {
+  readonly id?: unknown;
+  readonly method?: unknown;
+  readonly params?: unknown;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+function isMessage(value: unknown): value is JsonRpcMessage {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `node:child_process`, loaded when first needed (so that the bindings name no Node module). */
+async function childProcess(): Promise<ChildProcessModule> {
+  const specifier: string = "node:child_process";
+  const loaded: unknown = await import(specifier);
+  return loaded as ChildProcessModule;
+}
+
+/** A request waiting for its answer. */
+interface Pending {
+  answer(message: JsonRpcMessage): void;
+  fail(error: Error): void;
+  progress?: (params: { readonly [key: string]: unknown }) => void;
+}
+
+/**
+ * A transport that starts `command args...` (for example `tools serve`) on the first call and
+ * speaks MCP with it over its standard input and output: newline-delimited JSON-RPC, calls
+ * multiplexed by request id. Node only.
+ *
+ * Per call: `onProgress` receives the progress notifications, and an aborted `signal` or a
+ * passed `timeoutMs` settles the call at once with a `cancelled` or `timeout` envelope (so
+ * `callTool` rejects with a `BurilToolError`) and tells the server (`notifications/cancelled`).
+ * A JSON-RPC error for an unknown tool is a `not_found` envelope; a server that cannot start or
+ * that exits rejects the calls in flight with an `Error`.
+ */
+export function stdioTransport(
+  command: string,
+  args: readonly string[] = [],
+  options: StdioTransportOptions = {},
+): StdioTransport {
+  let nextId = 1;
+  let child: ChildLike | undefined;
+  let exited: Promise<void> | undefined;
+  let connecting: Promise<void> | undefined;
+  let protocolVersion: string | undefined;
+  let serverMetadataHash: string | undefined;
+  const pending = new Map<number, Pending>();
+
+  const send = (message: object): void => {
+    if (child?.stdin === null || child?.stdin === undefined) {
+      throw new Error(`stdioTransport: ${command} is not running`);
+    }
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+  };
+
+  const receive = (message: JsonRpcMessage): void => {
+    if (typeof message.method === "string") {
+      if (message.id !== undefined) {
+        // A request of the server's: answer it, so that the server never waits.
+        const answer =
+          message.method === "ping"
+            ? { jsonrpc: "2.0", id: message.id, result: {} }
+            : { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "method not found" } };
+        send(answer);
+      } else if (message.method === "notifications/progress" && isMessage(message.params)) {
+        const params = message.params as { readonly [key: string]: unknown };
+        const token = params["progressToken"];
+        if (typeof token === "number") {
+          pending.get(token)?.progress?.(params);
+        }
+      }
+      return;
+    }
+    if (typeof message.id === "number") {
+      const waiting = pending.get(message.id);
+      pending.delete(message.id);
+      waiting?.answer(message);
+    }
+  };
+
+  const start = async (): Promise<void> => {
+    const { spawn } = await childProcess();
+    const spawnOptions: {
+      stdio: readonly string[];
+      env?: { readonly [name: string]: string };
+      cwd?: string;
+    } = { stdio: ["pipe", "pipe", options.stderr ?? "inherit"] };
+    if (options.env !== undefined) {
+      spawnOptions.env = options.env;
+    }
+    if (options.cwd !== undefined) {
+      spawnOptions.cwd = options.cwd;
+    }
+    const started = spawn(command, args, spawnOptions);
+    child = started;
+    const gone = (error: Error): void => {
+      if (child === started) {
+        child = undefined;
+        connecting = undefined;
+      }
+      for (const waiting of pending.values()) {
+        waiting.fail(error);
+      }
+      pending.clear();
+    };
+    exited = new Promise<void>((resolve) => {
+      started.on("exit", (code, signal) => {
+        gone(new Error(`stdioTransport: ${command} exited (${signal ?? String(code)})`));
+        resolve();
+      });
+    });
+    started.on("error", (error) => {
+      gone(new Error(`stdioTransport: ${command} failed: ${error.message}`));
+    });
+    // Writing to a server that exited fails here (EPIPE), not in `write`; the exit rejects the
+    // calls in flight.
+    started.stdin?.on("error", () => undefined);
+    let buffer = "";
+    started.stdout?.setEncoding("utf8");
+    started.stdout?.on("data", (chunk) => {
+      buffer += chunk;
+      let end = buffer.indexOf("\n");
+      while (end >= 0) {
+        const line = buffer.slice(0, end).trim();
+        buffer = buffer.slice(end + 1);
+        if (line !== "") {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(line) as unknown;
+          } catch {
+            parsed = undefined;
+          }
+          for (const item of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
+            if (isMessage(item)) {
+              receive(item);
+            }
+          }
+        }
+        end = buffer.indexOf("\n");
+      }
+    });
+  };
+
+  /** Sends the request `method` and resolves with its answer. */
+  const request = (
+    id: number,
+    method: string,
+    params: object,
+    progress?: (params: { readonly [key: string]: unknown }) => void,
+  ): Promise<JsonRpcMessage> =>
+    new Promise<JsonRpcMessage>((resolve, reject) => {
+      const waiting: Pending = { answer: resolve, fail: reject };
+      if (progress !== undefined) {
+        waiting.progress = progress;
+      }
+      pending.set(id, waiting);
+      try {
+        send({ jsonrpc: "2.0", id, method, params });
+      } catch (error) {
+        pending.delete(id);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+
+  const connect = (): Promise<void> => {
+    connecting ??= (async () => {
+      await start();
+      const answer = await request(nextId++, "initialize", {
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: options.clientInfo ?? { name: "buril-typescript", version: "1" },
+      });
+      if (answer.error !== undefined) {
+        throw new Error(`stdioTransport: initialize failed: ${JSON.stringify(answer.error)}`);
+      }
+      const agreed = isMessage(answer.result)
+        ? (answer.result as { readonly protocolVersion?: unknown }).protocolVersion
+        : undefined;
+      protocolVersion = typeof agreed === "string" ? agreed : PROTOCOL_VERSION;
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    })().catch((error: unknown) => {
+      connecting = undefined;
+      throw error;
+    });
+    return connecting;
+  };
+
+  const call = (name: string, input: unknown, callOptions: CallOptions = {}): Promise<Envelope> => {
+    const { signal, onProgress } = callOptions;
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs;
+    if (signal?.aborted === true) {
+      return Promise.resolve({ ok: false, type: "cancelled", error: `${name} was cancelled before it was sent` });
+    }
+    return new Promise<Envelope>((resolve, reject) => {
+      let id: number | undefined;
+      let settled = false;
+      let timer: unknown;
+      const finish = (): void => {
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        if (timer !== undefined) {
+          host.clearTimeout(timer);
+        }
+      };
+      const stop = (envelope: Envelope, reason: string): void => {
+        if (settled) {
+          return;
+        }
+        finish();
+        resolve(envelope);
+        if (id !== undefined) {
+          pending.delete(id);
+          try {
+            send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } });
+          } catch {
+            // The server is gone: nothing to cancel.
+          }
+        }
+      };
+      const onAbort = (): void => {
+        stop({ ok: false, type: "cancelled", error: `${name} was cancelled` }, "cancelled by the client");
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (timeoutMs !== undefined) {
+        timer = host.setTimeout(() => {
+          stop(
+            { ok: false, type: "timeout", error: `${name} did not answer within ${timeoutMs} ms` },
+            `timed out after ${timeoutMs} ms on the client`,
+          );
+        }, timeoutMs);
+      }
+      const run = async (): Promise<Envelope> => {
+        await connect();
+        if (settled) {
+          return { ok: false, type: "cancelled", error: `${name} was cancelled` };
+        }
+        id = nextId++;
+        const meta: { [key: string]: unknown } = { ...callOptions.meta };
+        if (onProgress !== undefined) {
+          meta["progressToken"] = id;
+        }
+        const answer = await request(
+          id,
+          "tools/call",
+          { name, arguments: input, _meta: meta },
+          (params) => {
+            const progress = mcpProgressOf(params);
+            if (progress !== undefined && !settled) {
+              onProgress?.(progress);
+            }
+          },
+        );
+        if (answer.error !== undefined) {
+          return envelopeFromJsonRpcError(answer.error);
+        }
+        serverMetadataHash = serverMetadataHashOf(answer.result) ?? serverMetadataHash;
+        return envelopeFromCallResult(answer.result);
+      };
+      run().then(
+        (envelope) => {
+          if (!settled) {
+            finish();
+            resolve(envelope);
+          }
+        },
+        (error: unknown) => {
+          if (!settled) {
+            finish();
+            reject(error);
+          }
+        },
+      );
+    });
+  };
+
+  const close = async (): Promise<void> => {
+    const running = child;
+    const done = exited;
+    connecting = undefined;
+    if (running === undefined) {
+      return;
+    }
+    running.stdin?.end();
+    if (running.exitCode === null) {
+      await done;
+    }
+  };
+
+  const transport: StdioTransport = {
+    call,
+    close,
+    get serverMetadataHash() {
+      return serverMetadataHash;
+    },
+    get protocolVersion() {
+      return protocolVersion;
+    },
+  };
+  if (options.warn !== undefined) {
+    transport.warn = options.warn;
+  }
+  return transport;
+}

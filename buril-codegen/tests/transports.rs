@@ -1,0 +1,316 @@
+//! The transports of the generated TypeScript (`httpTransport`, `mcpTransport`,
+//! `stdioTransport`), against a real
+//! `tools serve`: a node program compiled strictly by `tsc` calls example tools with typed
+//! inputs and prints what happened, and this test checks it. Missing `node`, `tsc` or a server
+//! that does not start fail the test.
+
+#[allow(dead_code)]
+#[path = "typescript/support.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{Value, json};
+use tools as _;
+
+use support::{Folder, Module, generate, registry_sources};
+
+/// Builds the `tools` binary and returns its path.
+fn tools_binary() -> PathBuf {
+    let workspace = support::workspace();
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-q", "-p", "tools"])
+        .current_dir(&workspace)
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building the `tools` binary failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("target"));
+    let target = if target.is_absolute() {
+        target
+    } else {
+        workspace.join(target)
+    };
+    let binary = target
+        .join("debug")
+        .join(format!("tools{}", std::env::consts::EXE_SUFFIX));
+    assert!(binary.exists(), "no binary at {}", binary.display());
+    binary
+}
+
+/// A `tools serve --http 127.0.0.1:0` on a fresh sample project, stopped when dropped.
+struct HttpServer {
+    child: Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start(binary: &Path, project: &Path) -> HttpServer {
+        let mut child = Command::new(binary)
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .env("BURIL_PROJECT", project)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the server starts");
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        let mut line = String::new();
+        stderr
+            .read_line(&mut line)
+            .expect("the server's first line");
+        let url = line
+            .split_whitespace()
+            .find(|word| word.starts_with("http://"))
+            .unwrap_or_else(|| panic!("the server did not say where it listens: {line:?}"))
+            .to_owned();
+        // Keep reading, so that the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            let _ = stderr.read_to_string(&mut rest);
+        });
+        HttpServer { child, url }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The generated files and the node program, compiled with the settings of every TypeScript
+/// test (see `support::compiler_options`) and Node's types to `out/`. The program imports the
+/// official MCP SDK from `interop/node_modules` (linked into the folder as `node_modules`); the
+/// generated files import nothing.
+fn compiled_program() -> Folder {
+    let folder = Folder::with(&generate(&registry_sources()));
+    folder.write("transport.ts", include_str!("typescript/transport.ts"));
+    let modules = support::workspace().join("interop/node_modules");
+    assert!(
+        modules.join("@modelcontextprotocol/sdk").exists(),
+        "the MCP SDK is missing under {}: run `bash scripts/test.sh` (which runs `npm ci \
+         --prefix interop`) to install it",
+        modules.display()
+    );
+    link_dir(&modules, &folder.path().join("node_modules"));
+    let mut options = support::compiler_options(Module::CommonJs);
+    options["noEmit"] = json!(false);
+    options["outDir"] = json!("out");
+    options["rootDir"] = json!(".");
+    options["types"] = json!(["node"]);
+    options["typeRoots"] = json!([modules.join("@types")]);
+    // The SDK's own declarations are not what is tested.
+    options["skipLibCheck"] = json!(true);
+    let config = json!({
+        "compilerOptions": options,
+        "include": ["transport.ts", "typescript/*.ts"],
+    });
+    folder.write(
+        "tsconfig.json",
+        &serde_json::to_string_pretty(&config).expect("JSON"),
+    );
+    let output = Command::new(support::tsc())
+        .arg("-p")
+        .arg(folder.path().join("tsconfig.json"))
+        .current_dir(folder.path())
+        .output()
+        .expect("tsc runs (node must be on the PATH)");
+    support::assert_success("tsc", &output);
+    folder
+}
+
+#[cfg(unix)]
+fn link_dir(target: &Path, link: &Path) {
+    std::os::unix::fs::symlink(target, link).expect("a symbolic link");
+}
+
+#[cfg(windows)]
+fn link_dir(target: &Path, link: &Path) {
+    std::os::windows::fs::symlink_dir(target, link).expect("a symbolic link");
+}
+
+/// What every transport's run must show. `every_progress`: whether each progress report must
+/// reach the callback (the server sends them all before the response; the SDK's client runs
+/// notification handlers a microtask after response handlers, so it drops reports that arrive
+/// with the response).
+fn check(result: &Value, every_progress: bool) {
+    let hash = buril::registry().metadata_hash();
+    assert_eq!(result["metadataHash"], hash, "METADATA_HASH of tools.ts");
+    assert_eq!(result["hashBeforeCalls"], Value::Null);
+    assert_eq!(
+        result["serverMetadataHash"], hash,
+        "the server's hash, read back"
+    );
+
+    let scenes: Vec<&str> = result["listed"]["scenes"]
+        .as_array()
+        .expect("scenes")
+        .iter()
+        .filter_map(|s| s["path"].as_str())
+        .collect();
+    assert!(scenes.contains(&"Assets/Scenes/Main.scene"), "{scenes:?}");
+    assert_eq!(result["opened"]["scene"]["name"], "Main");
+    assert!(
+        result["console"]["total_count"].is_u64(),
+        "{}",
+        result["console"]
+    );
+    for (key, tool) in [
+        ("listed", "scene_list"),
+        ("opened", "scene_open"),
+        ("console", "console_read"),
+        ("searched", "asset_search"),
+    ] {
+        let schema = buril::registry().get(tool).expect("a tool").output_schema();
+        let validator = jsonschema::validator_for(schema).expect("a schema");
+        assert!(validator.is_valid(&result[key]), "{key}: {}", result[key]);
+    }
+    assert_eq!(result["searched"]["query"], "Player");
+    let progress = result["progress"].as_array().expect("progress");
+    if every_progress {
+        assert!(!progress.is_empty(), "no progress arrived");
+        let last = progress.last().expect("a report");
+        assert_eq!(
+            last["progress"], last["total"],
+            "the last report: {progress:?}"
+        );
+    }
+    assert!(
+        progress.iter().all(|p| p["progress"].is_number()),
+        "{progress:?}"
+    );
+
+    let invalid = &result["invalid"];
+    assert_eq!(invalid["isBurilToolError"], true, "{invalid}");
+    assert_eq!(invalid["tool"], "scene_open");
+    assert_eq!(invalid["type"], "validation");
+    assert_eq!(invalid["problems"][0]["path"], "/path", "{invalid}");
+
+    let unknown = &result["unknown"];
+    assert_eq!(unknown["isBurilToolError"], true, "{unknown}");
+    assert_eq!(unknown["type"], "not_found", "{unknown}");
+
+    for key in ["abortedEarly", "abortedAfterStart"] {
+        let aborted = &result[key];
+        assert_eq!(aborted["isBurilToolError"], true, "{key}: {aborted}");
+        assert_eq!(aborted["type"], "cancelled", "{key}: {aborted}");
+    }
+    assert_eq!(result["after"], result["listed"], "usable after an abort");
+
+    let handed = result["warnings"].as_array().expect("warnings");
+    assert_eq!(handed.len(), 1, "{handed:?}");
+    assert_eq!(handed[0]["name"], "scene_get_hierarchy");
+    assert!(
+        handed[0]["warnings"][0]
+            .as_str()
+            .is_some_and(|w| w.contains("deprecated")),
+        "{handed:?}"
+    );
+
+    let stale = &result["stale"];
+    assert_eq!(stale["ok"], true, "{stale}");
+    let warnings = stale["warnings"]
+        .as_array()
+        .expect("the stale call's warnings");
+    assert!(
+        warnings.iter().any(|w| w
+            .as_str()
+            .is_some_and(|w| w.contains("generated from tool metadata 0123456789abcdef"))),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn http_transport_calls_a_real_server() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let server = HttpServer::start(&binary, &project.path().join("game"));
+    let out = folder.node("out/transport.js", &["http", &server.url]);
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+    check(&result, true);
+    // Calls that can only end by their timeout or their signal: `timeout` and `cancelled`
+    // errors, each request aborted and the server told.
+    let stalled = &result["stalled"];
+    assert_eq!(stalled["timedOut"]["isBurilToolError"], true, "{stalled}");
+    assert_eq!(stalled["timedOut"]["type"], "timeout", "{stalled}");
+    assert_eq!(
+        stalled["abortedInFlight"]["isBurilToolError"], true,
+        "{stalled}"
+    );
+    // A session the server does not know: a new one, and the call sent again.
+    let lost = &result["sessionLost"];
+    assert_eq!(lost["listed"], result["listed"], "{lost}");
+    assert_eq!(lost["newSession"], true, "{lost}");
+    assert_eq!(
+        lost["sent"],
+        json!([
+            "initialize",
+            "notifications/initialized",
+            "tools/call",
+            "tools/call (unknown session)",
+            "initialize",
+            "notifications/initialized",
+            "tools/call"
+        ]),
+        "{lost}"
+    );
+    assert_eq!(stalled["abortedInFlight"]["type"], "cancelled", "{stalled}");
+    assert_eq!(stalled["requestsAborted"], 2, "{stalled}");
+    assert_eq!(
+        stalled["sent"],
+        json!([
+            "initialize",
+            "notifications/initialized",
+            "tools/call",
+            "tools/call",
+            "notifications/cancelled",
+            "tools/call",
+            "notifications/cancelled"
+        ]),
+        "{stalled}"
+    );
+}
+
+/// Runs the program with `mode` (`sdk-stdio`, `stdio`) against `tools serve` over stdio.
+fn over_stdio(mode: &str) -> Value {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let project = project.path().join("game");
+    let out = folder.node(
+        "out/transport.js",
+        &[
+            mode,
+            binary.to_str().expect("a UTF-8 path"),
+            project.to_str().expect("a UTF-8 path"),
+        ],
+    );
+    serde_json::from_str(&out).expect("the program prints JSON")
+}
+
+#[test]
+fn mcp_transport_calls_a_real_server_through_the_sdk_over_stdio() {
+    check(&over_stdio("sdk-stdio"), false);
+}
+
+#[test]
+fn stdio_transport_calls_a_real_server() {
+    let result = over_stdio("stdio");
+    check(&result, true);
+    // A command that does not exist rejects the call with an `Error` naming it.
+    let missing = &result["missingCommand"];
+    assert_eq!(missing["isError"], true, "{missing}");
+    assert_eq!(missing["isBurilToolError"], false, "{missing}");
+    assert!(
+        missing["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("does-not-exist")),
+        "{missing}"
+    );
+}
