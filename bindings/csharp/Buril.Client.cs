@@ -7,13 +7,20 @@ namespace Buril.Generated
 {
     public sealed partial class BurilClient
     {
+        /// <summary>
+        /// The hash of the tool metadata these bindings were generated from (the files' header says
+        /// it too). Sent with every call; a server with other metadata warns, and answers with its own
+        /// (<see cref="ServerVersion"/>).
+        /// </summary>
+        public const string MetadataHash = "6a62cac6b4ebf05e";
+
         /// <summary>Cancels a run cooperatively: the tool call in flight sees the cancellation through its context, and no further call (or retry) is made. The run ends `cancelled`; poll it to see when. Cancelling a finished run changes nothing.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AgentTeamCancelOutput AgentTeamCancel(AgentTeamCancelInput input)
         {
-            return Call<AgentTeamCancelOutput>("agent_team_cancel", input);
+            return invoke<AgentTeamCancelOutput>("agent_team_cancel", "3ab7bebca59e3f08", input);
         }
 
         /// <summary>Hands work to a specialist and answers at once with the run's handle; poll it with `agent_team_query`. The specialist sees and may call only the tools of `tool_view` (resolved now; the dispatcher refuses anything else), runs on `model`, and ends with a report. A view with a pattern that matches no available tool answers `status: "blocked"` and the run does not start.</summary>
@@ -22,7 +29,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AgentTeamHandoffOutput AgentTeamHandoff(AgentTeamHandoffInput input)
         {
-            return Call<AgentTeamHandoffOutput>("agent_team_handoff", input);
+            return invoke<AgentTeamHandoffOutput>("agent_team_handoff", "96c0b9c4b95a95ad", input);
         }
 
         /// <summary>Lists the specialists a director can hand work to: each one's name, description, default model, system prompt, default tool view resolved to the tools available now (patterns that match nothing are listed as missing), and the input and output schemas of a handoff to it.</summary>
@@ -31,7 +38,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AgentTeamListSpecialistsOutput AgentTeamListSpecialists(AgentTeamListSpecialistsInput input = null)
         {
-            return Call<AgentTeamListSpecialistsOutput>("agent_team_list_specialists", input);
+            return invoke<AgentTeamListSpecialistsOutput>("agent_team_list_specialists", "1e7a41662be6c40d", input);
         }
 
         /// <summary>Polls a run: its status (`running`, `done`, `errored`, `blocked` or `cancelled`), the calls made so far, the tool-call count and duration, and, once it ended, the report (for a failed run, the error verbatim) and artifact. Answers at once.</summary>
@@ -40,7 +47,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AgentTeamQueryOutput AgentTeamQuery(AgentTeamQueryInput input)
         {
-            return Call<AgentTeamQueryOutput>("agent_team_query", input);
+            return invoke<AgentTeamQueryOutput>("agent_team_query", "874915fb60a38522", input);
         }
 
         /// <summary>Records a run as a replayable JSON trace: the director's handoff, every tool call with its input, envelope and duration, the model, the brief, the report and the status. The file is written atomically, so a crash never leaves a partial trace. Record a finished run (a running one is recorded as far as it got).</summary>
@@ -49,7 +56,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AgentTeamRecordOutput AgentTeamRecord(AgentTeamRecordInput input)
         {
-            return Call<AgentTeamRecordOutput>("agent_team_record", input);
+            return invoke<AgentTeamRecordOutput>("agent_team_record", "39d46a7f9d57befe", input);
         }
 
         /// <summary>Replays a recorded trace against the current tools, with no model: re-issues its calls in order, with its tool view, and compares each answer with the recording. Answers `result: "match"`, or `"drift"` with the first departure: the call, and the JSON pointer where the envelope differs with both values, a tool that is missing, or a tool whose input schema changed.</summary>
@@ -58,7 +65,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AgentTeamReplayOutput AgentTeamReplay(AgentTeamReplayInput input)
         {
-            return Call<AgentTeamReplayOutput>("agent_team_replay", input);
+            return invoke<AgentTeamReplayOutput>("agent_team_replay", "d803989a39fb0463", input);
         }
 
         /// <summary>Creates a folder under `Assets/`, with any missing parents. Succeeds without change when it exists.</summary>
@@ -67,7 +74,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AssetCreateFolderOutput AssetCreateFolder(AssetCreateFolderInput input)
         {
-            return Call<AssetCreateFolderOutput>("asset_create_folder", input);
+            return invoke<AssetCreateFolderOutput>("asset_create_folder", "171495fa00e54a7f", input);
         }
 
         /// <summary>Creates a material file (`.mat`) with a shader, a main colour and numeric shader properties. Assign it to a renderer with `gameobject_add_component` (`MeshRenderer` with `{"material": path}`).</summary>
@@ -76,7 +83,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AssetCreateMaterialOutput AssetCreateMaterial(AssetCreateMaterialInput input)
         {
-            return Call<AssetCreateMaterialOutput>("asset_create_material", input);
+            return invoke<AssetCreateMaterialOutput>("asset_create_material", "1811d8b2e411f076", input);
         }
 
         /// <summary>Deletes an asset, or a folder with `recursive`, from disk for good (there is no undo). Open scenes cannot be deleted; close them first. Reports scenes and prefabs left with a reference to what was deleted.</summary>
@@ -85,7 +92,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AssetDeleteOutput AssetDelete(AssetDeleteInput input)
         {
-            return Call<AssetDeleteOutput>("asset_delete", input);
+            return invoke<AssetDeleteOutput>("asset_delete", "2db2c72a5479c464", input);
         }
 
         /// <summary>Lists the files and folders under a folder of `Assets/`, optionally only those matching a glob (`*.mat`, `Assets/Prefabs/**`) or of given kinds.</summary>
@@ -94,7 +101,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AssetListOutput AssetList(AssetListInput input = null)
         {
-            return Call<AssetListOutput>("asset_list", input);
+            return invoke<AssetListOutput>("asset_list", "daff3059d5182c80", input);
         }
 
         /// <summary>Moves or renames an asset or a folder under `Assets/`, as the editor does: open scenes follow their files, and references to the old path in scenes and prefabs (a renderer's `material`, say) are updated. The extension of a file cannot change.</summary>
@@ -103,7 +110,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AssetMoveOutput AssetMove(AssetMoveInput input)
         {
-            return Call<AssetMoveOutput>("asset_move", input);
+            return invoke<AssetMoveOutput>("asset_move", "1169418efcc8b426", input);
         }
 
         /// <summary>Reads a text asset (scene, prefab, material, script, shader, ...) and returns its contents, cut at `max_bytes`. Binary files (textures, models, sounds) are refused.</summary>
@@ -112,7 +119,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AssetReadOutput AssetRead(AssetReadInput input)
         {
-            return Call<AssetReadOutput>("asset_read", input);
+            return invoke<AssetReadOutput>("asset_read", "6884c9b34b753745", input);
         }
 
         /// <summary>Searches the text of every asset under a folder (scenes, prefabs, materials, scripts, ...) for a string, and the file names too. Reports progress file by file and stops early when the call is cancelled.</summary>
@@ -121,7 +128,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public AssetSearchOutput AssetSearch(AssetSearchInput input)
         {
-            return Call<AssetSearchOutput>("asset_search", input);
+            return invoke<AssetSearchOutput>("asset_search", "f69ef0b53eff79d1", input);
         }
 
         /// <summary>Removes every message from the console.</summary>
@@ -130,7 +137,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public ConsoleClearOutput ConsoleClear(ConsoleClearInput input = null)
         {
-            return Call<ConsoleClearOutput>("console_clear", input);
+            return invoke<ConsoleClearOutput>("console_clear", "f5e5b3553ed62863", input);
         }
 
         /// <summary>Writes a message to the console, as `Debug.Log`, `Debug.LogWarning` or `Debug.LogError` would. Returns the entry as stored.</summary>
@@ -139,7 +146,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public ConsoleLogOutput ConsoleLog(ConsoleLogInput input)
         {
-            return Call<ConsoleLogOutput>("console_log", input);
+            return invoke<ConsoleLogOutput>("console_log", "d8fd0d20e51c0e9c", input);
         }
 
         /// <summary>Reads the console: the newest messages, filtered by level and by text (case-insensitive), oldest first. Stack traces are left out unless asked for, to save space.</summary>
@@ -148,7 +155,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public ConsoleReadOutput ConsoleRead(ConsoleReadInput input = null)
         {
-            return Call<ConsoleReadOutput>("console_read", input);
+            return invoke<ConsoleReadOutput>("console_read", "6be487323489dfd6", input);
         }
 
         /// <summary>Deprecated: <c>console_get_logs</c> is a former name of <c>console_read</c>; call <see cref="ConsoleRead"/>.</summary>
@@ -166,7 +173,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public EditorPlayModeSetOutput EditorPlayModeSet(EditorPlayModeSetInput input)
         {
-            return Call<EditorPlayModeSetOutput>("editor_play_mode_set", input);
+            return invoke<EditorPlayModeSetOutput>("editor_play_mode_set", "f0a9af22d85f1483", input);
         }
 
         /// <summary>The selected game objects of the active scene.</summary>
@@ -175,7 +182,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public EditorSelectionGetOutput EditorSelectionGet(EditorSelectionGetInput input = null)
         {
-            return Call<EditorSelectionGetOutput>("editor_selection_get", input);
+            return invoke<EditorSelectionGetOutput>("editor_selection_get", "5ab89968c2c872db", input);
         }
 
         /// <summary>Selects game objects of the active scene, replacing the selection; an empty list clears it.</summary>
@@ -184,7 +191,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public EditorSelectionSetOutput EditorSelectionSet(EditorSelectionSetInput input)
         {
-            return Call<EditorSelectionSetOutput>("editor_selection_set", input);
+            return invoke<EditorSelectionSetOutput>("editor_selection_set", "702f9557c7479658", input);
         }
 
         /// <summary>The editor's state: the open scenes (and which have unsaved changes), the active scene, play mode, the selection and how many console messages of each level there are. A good first call.</summary>
@@ -193,7 +200,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public EditorStateOutput EditorState(EditorStateInput input = null)
         {
-            return Call<EditorStateOutput>("editor_state", input);
+            return invoke<EditorStateOutput>("editor_state", "ae4e5e8aed082fca", input);
         }
 
         /// <summary>Adds a component to a game object: a built-in type (`Rigidbody`, `BoxCollider`, `Light`, ...) or a `MonoBehaviour` script of the project (`script_list` shows them), with optional property values. Types an object can hold only once are refused when already present.</summary>
@@ -202,7 +209,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectAddComponentOutput GameobjectAddComponent(GameobjectAddComponentInput input)
         {
-            return Call<GameobjectAddComponentOutput>("gameobject_add_component", input);
+            return invoke<GameobjectAddComponentOutput>("gameobject_add_component", "c878768d0608e1c7", input);
         }
 
         /// <summary>Creates a game object in an open scene: empty or a built-in shape, with an optional parent, transform, tag and components. The scene is marked as having unsaved changes; call `scene_save` to write it.</summary>
@@ -211,7 +218,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectCreateOutput GameobjectCreate(GameobjectCreateInput input)
         {
-            return Call<GameobjectCreateOutput>("gameobject_create", input);
+            return invoke<GameobjectCreateOutput>("gameobject_create", "4ddecbdb7b7ca5fc", input);
         }
 
         /// <summary>Destroys a game object and all its children, and drops them from the selection.</summary>
@@ -220,7 +227,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectDestroyOutput GameobjectDestroy(GameobjectDestroyInput input)
         {
-            return Call<GameobjectDestroyOutput>("gameobject_destroy", input);
+            return invoke<GameobjectDestroyOutput>("gameobject_destroy", "43cb28b0f7d9ad51", input);
         }
 
         /// <summary>Finds game objects in the open scenes by name, tag, component type and active state; every filter given must match. Returns ids for the other `gameobject_` tools.</summary>
@@ -229,7 +236,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectFindOutput GameobjectFind(GameobjectFindInput input = null)
         {
-            return Call<GameobjectFindOutput>("gameobject_find", input);
+            return invoke<GameobjectFindOutput>("gameobject_find", "36d1b8f24109c959", input);
         }
 
         /// <summary>Everything about one game object: name, hierarchy path, parent and children, active flags, tag, layer, transform and components with their properties.</summary>
@@ -238,7 +245,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectGetOutput GameobjectGet(GameobjectGetInput input)
         {
-            return Call<GameobjectGetOutput>("gameobject_get", input);
+            return invoke<GameobjectGetOutput>("gameobject_get", "56c86ed534bb3e79", input);
         }
 
         /// <summary>Removes a component from a game object: the first one of the given type, or the one at `index` among the components of that type.</summary>
@@ -247,7 +254,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectRemoveComponentOutput GameobjectRemoveComponent(GameobjectRemoveComponentInput input)
         {
-            return Call<GameobjectRemoveComponentOutput>("gameobject_remove_component", input);
+            return invoke<GameobjectRemoveComponentOutput>("gameobject_remove_component", "db00c39dc6f990ba", input);
         }
 
         /// <summary>Renames a game object. Names need not be unique; they cannot contain `/`.</summary>
@@ -256,7 +263,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectRenameOutput GameobjectRename(GameobjectRenameInput input)
         {
-            return Call<GameobjectRenameOutput>("gameobject_rename", input);
+            return invoke<GameobjectRenameOutput>("gameobject_rename", "a628a722348262ae", input);
         }
 
         /// <summary>Activates or deactivates a game object. Its children keep their own flags but are inactive in the hierarchy while it is inactive.</summary>
@@ -265,7 +272,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectSetActiveOutput GameobjectSetActive(GameobjectSetActiveInput input)
         {
-            return Call<GameobjectSetActiveOutput>("gameobject_set_active", input);
+            return invoke<GameobjectSetActiveOutput>("gameobject_set_active", "51f1a879d8886cc6", input);
         }
 
         /// <summary>Moves a game object under another parent (as its last child), or to the root when `parent` is left out. The local transform is kept, so the object moves with its new parent. An object cannot move under itself or one of its descendants.</summary>
@@ -274,7 +281,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectSetParentOutput GameobjectSetParent(GameobjectSetParentInput input)
         {
-            return Call<GameobjectSetParentOutput>("gameobject_set_parent", input);
+            return invoke<GameobjectSetParentOutput>("gameobject_set_parent", "a3f00c6d8fe7120b", input);
         }
 
         /// <summary>Sets a game object's local position, rotation and/or scale (relative to its parent); the parts not given keep their values. Formerly `gameobject_set_position`, which still works.</summary>
@@ -283,7 +290,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public GameobjectSetTransformOutput GameobjectSetTransform(GameobjectSetTransformInput input)
         {
-            return Call<GameobjectSetTransformOutput>("gameobject_set_transform", input);
+            return invoke<GameobjectSetTransformOutput>("gameobject_set_transform", "724b2399c0cd60fe", input);
         }
 
         /// <summary>Deprecated: <c>gameobject_set_position</c> is a former name of <c>gameobject_set_transform</c>; call <see cref="GameobjectSetTransform"/>.</summary>
@@ -301,7 +308,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public SceneCloseOutput SceneClose(SceneCloseInput input = null)
         {
-            return Call<SceneCloseOutput>("scene_close", input);
+            return invoke<SceneCloseOutput>("scene_close", "f18048d54a2c02a6", input);
         }
 
         /// <summary>Creates a new scene file from a template. It is not opened unless `open` is set, in which case it opens beside the open scenes and becomes the active scene.</summary>
@@ -310,7 +317,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public SceneCreateOutput SceneCreate(SceneCreateInput input)
         {
-            return Call<SceneCreateOutput>("scene_create", input);
+            return invoke<SceneCreateOutput>("scene_create", "04645a940dba8644", input);
         }
 
         /// <summary>Lists every scene file (`*.scene`) under `Assets/`, with whether each is open in the editor, active, or has unsaved changes. Use it to find the path to pass to `scene_open`.</summary>
@@ -319,7 +326,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public SceneListOutput SceneList(SceneListInput input = null)
         {
-            return Call<SceneListOutput>("scene_list", input);
+            return invoke<SceneListOutput>("scene_list", "f5ea6145820ecdb5", input);
         }
 
         /// <summary>The game objects of an open scene as a tree: ids, names, active flags, tags and (on request) component types. Use the ids with the `gameobject_` tools.</summary>
@@ -328,7 +335,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public SceneListGameobjectsOutput SceneListGameobjects(SceneListGameobjectsInput input = null)
         {
-            return Call<SceneListGameobjectsOutput>("scene_list_gameobjects", input);
+            return invoke<SceneListGameobjectsOutput>("scene_list_gameobjects", "4743179a2ca6e58e", input);
         }
 
         /// <summary>Deprecated: <c>scene_get_hierarchy</c> is a former name of <c>scene_list_gameobjects</c>; call <see cref="SceneListGameobjects"/>.</summary>
@@ -346,7 +353,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public SceneOpenOutput SceneOpen(SceneOpenInput input)
         {
-            return Call<SceneOpenOutput>("scene_open", input);
+            return invoke<SceneOpenOutput>("scene_open", "31b8c5b9abe26098", input);
         }
 
         /// <summary>Writes an open scene to its file, clearing its unsaved-changes flag. With `save_as` the scene is written to a new file instead, and the open scene refers to that file from then on. Not allowed in play mode: stop it first, which discards play-mode changes.</summary>
@@ -355,7 +362,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public SceneSaveOutput SceneSave(SceneSaveInput input = null)
         {
-            return Call<SceneSaveOutput>("scene_save", input);
+            return invoke<SceneSaveOutput>("scene_save", "d6a4d98c0f0823db", input);
         }
 
         /// <summary>Makes an open scene the active one: new game objects go there by default, and the selection (which belongs to the active scene) is cleared when it changes.</summary>
@@ -364,7 +371,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public SceneSetActiveOutput SceneSetActive(SceneSetActiveInput input)
         {
-            return Call<SceneSetActiveOutput>("scene_set_active", input);
+            return invoke<SceneSetActiveOutput>("scene_set_active", "942aec7f6146e2a8", input);
         }
 
         /// <summary>Checks C# scripts for the mistakes the editor reports first: unbalanced braces and parentheses, a component or ScriptableObject class whose name differs from its file's, a `MonoBehaviour` without `using UnityEngine;`, a type declared in two files, and empty Unity messages such as `Update` (warnings). Run it after editing scripts.</summary>
@@ -373,7 +380,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public ScriptCheckOutput ScriptCheck(ScriptCheckInput input = null)
         {
-            return Call<ScriptCheckOutput>("script_check", input);
+            return invoke<ScriptCheckOutput>("script_check", "c5157be9f017e88a", input);
         }
 
         /// <summary>Creates a C# script from the editor's template for its kind, in a file named after the class (`Assets/Scripts/EnemySpawner.cs`). A `mono_behaviour` script's class can then be added to game objects with `gameobject_add_component`.</summary>
@@ -382,7 +389,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public ScriptCreateOutput ScriptCreate(ScriptCreateInput input)
         {
-            return Call<ScriptCreateOutput>("script_create", input);
+            return invoke<ScriptCreateOutput>("script_create", "e91b7636f0d96049", input);
         }
 
         /// <summary>Finds where a C# symbol (a class, method or field name) is used: every whole-word occurrence in the project's scripts, ignoring comments and strings, and every game object in a scene or prefab that has it as a component. Open scenes are searched as edited.</summary>
@@ -391,7 +398,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public ScriptFindReferencesOutput ScriptFindReferences(ScriptFindReferencesInput input)
         {
-            return Call<ScriptFindReferencesOutput>("script_find_references", input);
+            return invoke<ScriptFindReferencesOutput>("script_find_references", "ccad5a18f44f01c1", input);
         }
 
         /// <summary>Lists the C# scripts under a folder with the types each declares, their base types, and which ones are components (derive from `MonoBehaviour`).</summary>
@@ -400,7 +407,7 @@ namespace Buril.Generated
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
         public ScriptListOutput ScriptList(ScriptListInput input = null)
         {
-            return Call<ScriptListOutput>("script_list", input);
+            return invoke<ScriptListOutput>("script_list", "7fdd3afe38c46fe2", input);
         }
     }
 }

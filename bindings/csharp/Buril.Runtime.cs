@@ -55,6 +55,99 @@ namespace Buril.Generated
         string Call(string name, string inputJson);
     }
 
+    /// <summary>
+    /// A transport that carries calls over MCP: asynchronously, with the bindings' metadata
+    /// hashes, a timeout, cancellation and progress, and that knows the server's metadata hash.
+    /// The transports of this file are.
+    /// </summary>
+    public interface IMcpToolTransport : IToolTransport
+    {
+        /// <summary>Calls a tool; the task ends with the envelope, as JSON text.</summary>
+        /// <param name="request">The call.</param>
+        /// <returns>The envelope: <c>{"ok": true, "data": ...}</c> or <c>{"ok": false, ...}</c>.</returns>
+        /// <exception cref="BurilTransportException">No envelope came back.</exception>
+        /// <exception cref="System.OperationCanceledException">The call's token was cancelled (the server was told).</exception>
+        global::System.Threading.Tasks.Task<string> CallAsync(BurilCallRequest request);
+
+        /// <summary>The server's tool metadata hash from its latest answer, or null before one.</summary>
+        string ServerVersion { get; }
+    }
+
+    /// <summary>What one call may set: a timeout, a cancellation token, a progress callback.</summary>
+    public sealed class BurilCallOptions
+    {
+        /// <summary>How long to wait for the answer (null: the transport's <c>Timeout</c>).</summary>
+        public global::System.TimeSpan? Timeout { get; set; }
+
+        /// <summary>Cancels the call: the transport sends <c>notifications/cancelled</c> and the call throws <c>OperationCanceledException</c>.</summary>
+        public global::System.Threading.CancellationToken CancellationToken { get; set; }
+
+        /// <summary>Called with each progress report the tool sends (on a transport thread, not the caller's), or null.</summary>
+        public global::System.Action<BurilProgress> Progress { get; set; }
+    }
+
+    /// <summary>A progress report of a running call (MCP <c>notifications/progress</c>).</summary>
+    public sealed class BurilProgress
+    {
+        /// <summary>A report.</summary>
+        /// <param name="progress">How far the call is.</param>
+        /// <param name="total">Out of how much, or null.</param>
+        /// <param name="message">What it is doing, or null.</param>
+        public BurilProgress(double progress, double? total, string message)
+        {
+            Progress = progress;
+            Total = total;
+            Message = message;
+        }
+
+        /// <summary>How far the call is.</summary>
+        public double Progress { get; private set; }
+
+        /// <summary>Out of how much, or null.</summary>
+        public double? Total { get; private set; }
+
+        /// <summary>What it is doing, or null.</summary>
+        public string Message { get; private set; }
+    }
+
+    /// <summary>One call as an <see cref="IMcpToolTransport"/> sends it.</summary>
+    public sealed class BurilCallRequest
+    {
+        /// <summary>A call.</summary>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="inputJson">The input object as JSON text.</param>
+        /// <param name="metadataHash">The bindings' tool metadata hash (sent as <c>_meta["buril/metadata"]</c>; may be null).</param>
+        /// <param name="toolMetadataHash">The called tool's own hash in the bindings (<c>_meta["buril/tool-metadata"]</c>; may be null).</param>
+        /// <param name="options">The call's options (may be null).</param>
+        public BurilCallRequest(string name, string inputJson, string metadataHash, string toolMetadataHash, BurilCallOptions options)
+        {
+            if (name == null)
+            {
+                throw new global::System.ArgumentNullException("name");
+            }
+            Name = name;
+            InputJson = inputJson ?? "{}";
+            MetadataHash = metadataHash;
+            ToolMetadataHash = toolMetadataHash;
+            Options = options ?? new BurilCallOptions();
+        }
+
+        /// <summary>The tool's wire name.</summary>
+        public string Name { get; private set; }
+
+        /// <summary>The input object as JSON text.</summary>
+        public string InputJson { get; private set; }
+
+        /// <summary>The bindings' tool metadata hash, or null.</summary>
+        public string MetadataHash { get; private set; }
+
+        /// <summary>The called tool's own metadata hash in the bindings, or null.</summary>
+        public string ToolMetadataHash { get; private set; }
+
+        /// <summary>The call's options.</summary>
+        public BurilCallOptions Options { get; private set; }
+    }
+
     /// <summary>One problem with an input: where (a JSON pointer) and what.</summary>
     public sealed class BurilProblem
     {
@@ -82,10 +175,12 @@ namespace Buril.Generated
     }
 
     /// <summary>
-    /// Thrown by a tool for input it refuses. <see cref="ITool.Run"/> answers it as
-    /// <c>{"ok": false, "type": "validation", ...}</c> so that the agent can retry.
+    /// Input refused as <c>validation</c>, with every problem (a JSON pointer and a message).
+    /// A tool throws it for input it refuses (<see cref="ITool.Run"/> answers it as
+    /// <c>{"ok": false, "type": "validation", ...}</c> so that the agent can retry), and
+    /// <see cref="BurilClient"/> throws it when a tool answers <c>validation</c>.
     /// </summary>
-    public class ToolValidationException : global::System.Exception
+    public class ToolValidationException : BurilToolException
     {
         /// <summary>Refuses the input for <paramref name="message"/>.</summary>
         /// <param name="message">Why, in words the agent can act on.</param>
@@ -98,24 +193,31 @@ namespace Buril.Generated
         /// <param name="message">Why, in words the agent can act on.</param>
         /// <param name="problems">Where and what, one problem each (may be null).</param>
         public ToolValidationException(string message, global::System.Collections.Generic.IList<BurilProblem> problems)
-            : base(message)
+            : base(null, "validation", message, problems, null, null, null)
         {
-            Problems = new global::System.Collections.ObjectModel.ReadOnlyCollection<BurilProblem>(
-                problems == null ? new BurilProblem[0] : new global::System.Collections.Generic.List<BurilProblem>(problems).ToArray());
         }
 
-        /// <summary>The problems, possibly none.</summary>
-        public global::System.Collections.Generic.IList<BurilProblem> Problems { get; private set; }
+        /// <summary>A call a tool refused as <c>validation</c>.</summary>
+        /// <param name="tool">The tool called.</param>
+        /// <param name="error">The envelope's message.</param>
+        /// <param name="problems">The envelope's problems (may be null).</param>
+        /// <param name="envelopeJson">The envelope as received (may be null).</param>
+        public ToolValidationException(string tool, string error, global::System.Collections.Generic.IList<BurilProblem> problems, string envelopeJson)
+            : base(tool, "validation", error, problems, null, envelopeJson, null)
+        {
+        }
     }
 
     /// <summary>
-    /// A call through <see cref="BurilClient"/> failed: the tool answered <c>ok: false</c>, or
-    /// the answer could not be read (<see cref="Type"/> is then <c>"protocol"</c>).
+    /// A call through <see cref="BurilClient"/> failed: the tool answered <c>ok: false</c>
+    /// (<c>validation</c> failures are <see cref="ToolValidationException"/>s), or the answer
+    /// could not be read (<see cref="Type"/> is then <c>"protocol"</c>). A call that never got
+    /// an answer throws <see cref="BurilTransportException"/> instead.
     /// </summary>
     public class BurilToolException : global::System.Exception
     {
         /// <summary>A failed call.</summary>
-        /// <param name="tool">The tool called.</param>
+        /// <param name="tool">The tool called (null: thrown by a tool itself).</param>
         /// <param name="type">The kind of failure (<c>validation</c>, <c>runtime</c>, <c>not_found</c>, <c>protocol</c>, ...).</param>
         /// <param name="error">The message.</param>
         /// <param name="problems">The problems with the input (may be null).</param>
@@ -130,7 +232,7 @@ namespace Buril.Generated
             global::System.Collections.Generic.IList<string> suggestions,
             string envelopeJson,
             global::System.Exception inner)
-            : base("`" + tool + "` failed (" + type + "): " + error, inner)
+            : base(tool == null ? error : "`" + tool + "` failed (" + type + "): " + error, inner)
         {
             Tool = tool;
             Type = type;
@@ -142,7 +244,7 @@ namespace Buril.Generated
             EnvelopeJson = envelopeJson;
         }
 
-        /// <summary>The tool called.</summary>
+        /// <summary>The tool called, or null for an exception a tool threw itself.</summary>
         public string Tool { get; private set; }
 
         /// <summary>The envelope's <c>type</c>: <c>validation</c>, <c>runtime</c>, <c>panic</c>, <c>not_found</c>, <c>disabled</c>, <c>timeout</c>, <c>cancelled</c>; or <c>protocol</c> when the answer could not be read.</summary>
@@ -151,14 +253,72 @@ namespace Buril.Generated
         /// <summary>The envelope's <c>error</c>.</summary>
         public string Error { get; private set; }
 
-        /// <summary>The envelope's <c>problems</c>, possibly none.</summary>
+        /// <summary>The envelope's <c>problems</c> (a JSON pointer and a message each), possibly none.</summary>
         public global::System.Collections.Generic.IList<BurilProblem> Problems { get; private set; }
 
         /// <summary>The envelope's <c>suggestions</c>, possibly none.</summary>
         public global::System.Collections.Generic.IList<string> Suggestions { get; private set; }
 
-        /// <summary>The answer as received, or null.</summary>
+        /// <summary>The envelope as received, or null.</summary>
         public string EnvelopeJson { get; private set; }
+    }
+
+    /// <summary>What part of carrying a call failed (see <see cref="BurilTransportException"/>).</summary>
+    public enum BurilTransportFailure
+    {
+        /// <summary>The server could not be reached (connection refused, name not resolved).</summary>
+        Connection,
+
+        /// <summary>The server answered with an HTTP status other than success.</summary>
+        HttpStatus,
+
+        /// <summary>The answer was not the MCP the transport speaks (not JSON-RPC, no result, an unknown protocol version).</summary>
+        Protocol,
+
+        /// <summary>The server answered the request with a JSON-RPC error (an unknown tool is one).</summary>
+        RpcError,
+
+        /// <summary>No answer came within the call's timeout; the server was told to cancel the call.</summary>
+        Timeout,
+
+        /// <summary>The server process could not start, or exited.</summary>
+        Process,
+    }
+
+    /// <summary>
+    /// A call got no envelope: the server could not be reached, answered an HTTP error or a
+    /// JSON-RPC error, spoke another protocol, exited, or did not answer in time. The message
+    /// says what failed and quotes what the server said (<see cref="ServerText"/>).
+    /// </summary>
+    public class BurilTransportException : global::System.Exception
+    {
+        /// <summary>A failed transport.</summary>
+        /// <param name="failure">What failed.</param>
+        /// <param name="message">What failed, in words.</param>
+        /// <param name="serverText">What the server said: an HTTP body, a JSON-RPC error's message, the process's last lines of standard error (may be null).</param>
+        /// <param name="statusCode">The HTTP status, or 0.</param>
+        /// <param name="rpcCode">The JSON-RPC error code, or 0.</param>
+        /// <param name="inner">The cause (may be null).</param>
+        public BurilTransportException(BurilTransportFailure failure, string message, string serverText, int statusCode, int rpcCode, global::System.Exception inner)
+            : base(string.IsNullOrEmpty(serverText) ? message : message + ": " + serverText, inner)
+        {
+            Failure = failure;
+            ServerText = serverText;
+            StatusCode = statusCode;
+            RpcCode = rpcCode;
+        }
+
+        /// <summary>What failed.</summary>
+        public BurilTransportFailure Failure { get; private set; }
+
+        /// <summary>What the server said, or null.</summary>
+        public string ServerText { get; private set; }
+
+        /// <summary>The HTTP status, or 0.</summary>
+        public int StatusCode { get; private set; }
+
+        /// <summary>The JSON-RPC error code, or 0.</summary>
+        public int RpcCode { get; private set; }
     }
 
     /// <summary>What the bindings know about one tool (see <see cref="BurilCatalog"/>).</summary>
@@ -497,7 +657,7 @@ namespace Buril.Generated
             }
             catch (ToolValidationException error)
             {
-                return Failure("validation", error.Message, error.Problems);
+                return Failure("validation", error.Error, error.Problems);
             }
             if (output == null)
             {
@@ -773,15 +933,56 @@ namespace Buril.Generated
         }
 
         /// <summary>
-        /// Calls a tool by name and reads its data as <typeparamref name="TOutput"/>; the typed
-        /// methods use it, and it serves tools these bindings do not know.
+        /// The server's tool metadata hash from its latest answer (null before one, or when the
+        /// transport is not an <see cref="IMcpToolTransport"/>); equal to
+        /// <see cref="MetadataHash"/> when these bindings are current.
+        /// </summary>
+        public string ServerVersion
+        {
+            get
+            {
+                var mcp = transport as IMcpToolTransport;
+                return mcp == null ? null : mcp.ServerVersion;
+            }
+        }
+
+        /// <summary>
+        /// Calls a tool by name and reads its data as <typeparamref name="TOutput"/>; it serves
+        /// tools these bindings do not know. Blocks until the answer; over an
+        /// <see cref="IMcpToolTransport"/> the wait is on a pool thread's task, so that calling
+        /// it from Unity's main thread cannot deadlock (it still blocks the editor while it waits:
+        /// prefer <see cref="CallAsync{TOutput}"/> there).
         /// </summary>
         /// <typeparam name="TOutput">The class to read the data as.</typeparam>
         /// <param name="name">The tool's wire name.</param>
         /// <param name="input">The input: a generated input class, a <c>JObject</c>, or null for <c>{}</c>.</param>
         /// <returns>The data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input (<c>validation</c>), with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c>, or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public TOutput Call<TOutput>(string name, object input)
+            where TOutput : class
+        {
+            return invoke<TOutput>(name, null, input);
+        }
+
+        /// <summary>
+        /// Calls a tool by name without blocking; the task ends with its data read as
+        /// <typeparamref name="TOutput"/>. Continuations do not need the caller's thread, so
+        /// <c>await</c> it from Unity's main thread.
+        /// </summary>
+        /// <typeparam name="TOutput">The class to read the data as.</typeparam>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="input">The input: a generated input class, a <c>JObject</c>, or null for <c>{}</c>.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>The data.</returns>
+        public global::System.Threading.Tasks.Task<TOutput> CallAsync<TOutput>(string name, object input, BurilCallOptions options = null)
+            where TOutput : class
+        {
+            return invokeAsync<TOutput>(name, null, input, options);
+        }
+
+        private TOutput invoke<TOutput>(string name, string toolHash, object input)
             where TOutput : class
         {
             if (name == null)
@@ -789,7 +990,47 @@ namespace Buril.Generated
                 throw new global::System.ArgumentNullException("name");
             }
             string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
-            string envelopeJson = transport.Call(name, inputJson);
+            string envelopeJson;
+            var mcp = transport as IMcpToolTransport;
+            if (mcp == null)
+            {
+                envelopeJson = transport.Call(name, inputJson);
+            }
+            else
+            {
+                var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, null);
+                // On a pool thread: no continuation waits for the caller's synchronization context.
+                var task = global::System.Threading.Tasks.Task.Run(() => mcp.CallAsync(request));
+                envelopeJson = task.GetAwaiter().GetResult();
+            }
+            return read<TOutput>(name, envelopeJson);
+        }
+
+        private async global::System.Threading.Tasks.Task<TOutput> invokeAsync<TOutput>(string name, string toolHash, object input, BurilCallOptions options)
+            where TOutput : class
+        {
+            if (name == null)
+            {
+                throw new global::System.ArgumentNullException("name");
+            }
+            string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
+            string envelopeJson;
+            var mcp = transport as IMcpToolTransport;
+            if (mcp == null)
+            {
+                envelopeJson = await global::System.Threading.Tasks.Task.Run(() => transport.Call(name, inputJson)).ConfigureAwait(false);
+            }
+            else
+            {
+                var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, options);
+                envelopeJson = await mcp.CallAsync(request).ConfigureAwait(false);
+            }
+            return read<TOutput>(name, envelopeJson);
+        }
+
+        private static TOutput read<TOutput>(string name, string envelopeJson)
+            where TOutput : class
+        {
             global::Newtonsoft.Json.Linq.JObject envelope;
             try
             {
@@ -864,9 +1105,14 @@ namespace Buril.Generated
                     suggestions.Add(textOf(item));
                 }
             }
+            var kind = type != null && type.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)type : "unknown";
+            if (kind == "validation")
+            {
+                return new ToolValidationException(name, textOf(error), problems, envelopeJson);
+            }
             return new BurilToolException(
                 name,
-                type != null && type.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)type : "unknown",
+                kind,
                 textOf(error),
                 problems,
                 suggestions,
@@ -882,5 +1128,4 @@ namespace Buril.Generated
             }
             return token.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)token : token.ToString(global::Newtonsoft.Json.Formatting.None);
         }
-    }
 }

@@ -369,6 +369,11 @@ fn the_client_calls_the_real_tools() {
         "{live}"
     );
     assert_eq!(live["invalid"]["type"], json!("validation"), "{live}");
+    assert_eq!(
+        live["invalid"]["validationException"],
+        json!(true),
+        "{live}"
+    );
     assert_eq!(live["invalid"]["problems"][0]["path"], json!("/name"));
     assert_eq!(live["unknown"]["type"], json!("not_found"), "{live}");
     assert!(

@@ -5,7 +5,7 @@ use super::doc::{Code, code, summary};
 use super::identifiers::identifier;
 use super::literal::string_literal;
 use super::plan::CSharpPlan;
-use crate::ir::{Api, TypeDef};
+use crate::ir::{Api, ToolDef, TypeDef};
 use crate::writer::SourceWriter;
 
 /// Writes the client's typed methods.
@@ -13,10 +13,17 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
     w.line("public sealed partial class BurilClient");
     w.line("{");
     w.indent();
-    for (index, method) in plan.methods.iter().enumerate() {
-        if index > 0 {
-            w.blank();
-        }
+    w.line("/// <summary>");
+    w.line("/// The hash of the tool metadata these bindings were generated from (the files' header says");
+    w.line("/// it too). Sent with every call; a server with other metadata warns, and answers with its own");
+    w.line("/// (<see cref=\"ServerVersion\"/>).");
+    w.line("/// </summary>");
+    w.line_fmt(format_args!(
+        "public const string MetadataHash = {};",
+        string_literal(&api.hash)
+    ));
+    for method in &plan.methods {
+        w.blank();
         let tool = method.tool;
         let meta = &tool.meta;
         let input = identifier(&tool.input_type);
@@ -48,8 +55,9 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
                 w.line("{");
                 w.indent();
                 w.line_fmt(format_args!(
-                    "return Call<{output}>({}, input);",
-                    string_literal(&meta.name)
+                    "return invoke<{output}>({}, {}, input);",
+                    string_literal(&meta.name),
+                    string_literal(&tool_hash(tool))
                 ));
             }
             Some(alias) => {
@@ -79,4 +87,16 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
     }
     w.dedent();
     w.line("}");
+}
+
+/// The tool's own metadata hash, as the server computes it for the tool alone
+/// (`ToolDescriptor::metadata_hash`): sent with each call as `_meta["buril/tool-metadata"]`.
+pub(crate) fn tool_hash(tool: &ToolDef) -> String {
+    buril::metadata::hash([(
+        &tool.meta,
+        [
+            tool.input_schema_json.as_str(),
+            tool.output_schema_json.as_str(),
+        ],
+    )])
 }
