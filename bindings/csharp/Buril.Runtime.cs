@@ -58,7 +58,7 @@ namespace Buril.Generated
     /// <summary>
     /// A transport that carries calls over MCP: asynchronously, with the bindings' metadata
     /// hashes, a timeout, cancellation and progress, and that knows the server's metadata hash.
-    /// The transports of this file are.
+    /// <see cref="BurilProcessTransport"/> is one.
     /// </summary>
     public interface IMcpToolTransport : IToolTransport
     {
@@ -1128,4 +1128,867 @@ namespace Buril.Generated
             }
             return token.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)token : token.ToString(global::Newtonsoft.Json.Formatting.None);
         }
+    }
+
+    /// <summary>The MCP messages both transports send and the envelope they read from results.</summary>
+    internal static class BurilMcp
+    {
+        /// <summary>The protocol version the transports ask for.</summary>
+        internal const string ProtocolVersion = "2025-11-25";
+
+        /// <summary>The protocol versions the transports speak, newest first.</summary>
+        internal static readonly string[] ProtocolVersions = { "2025-11-25", "2025-06-18", "2025-03-26" };
+
+        internal static global::Newtonsoft.Json.Linq.JObject Request(long id, string method, global::Newtonsoft.Json.Linq.JObject parameters)
+        {
+            var message = new global::Newtonsoft.Json.Linq.JObject();
+            message["jsonrpc"] = "2.0";
+            message["id"] = id;
+            message["method"] = method;
+            message["params"] = parameters ?? new global::Newtonsoft.Json.Linq.JObject();
+            return message;
+        }
+
+        internal static global::Newtonsoft.Json.Linq.JObject Notification(string method, global::Newtonsoft.Json.Linq.JObject parameters)
+        {
+            var message = new global::Newtonsoft.Json.Linq.JObject();
+            message["jsonrpc"] = "2.0";
+            message["method"] = method;
+            if (parameters != null)
+            {
+                message["params"] = parameters;
+            }
+            return message;
+        }
+
+        internal static global::Newtonsoft.Json.Linq.JObject Initialize(long id)
+        {
+            var info = new global::Newtonsoft.Json.Linq.JObject();
+            info["name"] = "buril-csharp";
+            info["version"] = "1";
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["protocolVersion"] = ProtocolVersion;
+            parameters["capabilities"] = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["clientInfo"] = info;
+            return Request(id, "initialize", parameters);
+        }
+
+        /// <summary>The negotiated protocol version from an <c>initialize</c> answer; throws for one the transports do not speak.</summary>
+        internal static string AcceptInitialize(global::Newtonsoft.Json.Linq.JObject response)
+        {
+            var result = ResultOf(response, "initialize");
+            var version = result["protocolVersion"];
+            var text = version != null && version.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)version : null;
+            if (text == null || global::System.Array.IndexOf(ProtocolVersions, text) < 0)
+            {
+                throw new BurilTransportException(
+                    BurilTransportFailure.Protocol,
+                    "the server answered `initialize` with protocol version " + (text ?? "(none)") + "; this transport speaks " + string.Join(", ", ProtocolVersions),
+                    null, 0, 0, null);
+            }
+            return text;
+        }
+
+        internal static global::Newtonsoft.Json.Linq.JObject Call(long id, BurilCallRequest request, bool wantsProgress)
+        {
+            global::Newtonsoft.Json.Linq.JObject arguments;
+            try
+            {
+                arguments = BurilJson.Parse(request.InputJson) as global::Newtonsoft.Json.Linq.JObject;
+            }
+            catch (global::Newtonsoft.Json.JsonException error)
+            {
+                throw new global::System.ArgumentException("the input is not JSON: " + error.Message, "request", error);
+            }
+            if (arguments == null)
+            {
+                throw new global::System.ArgumentException("the input is not a JSON object", "request");
+            }
+            var meta = new global::Newtonsoft.Json.Linq.JObject();
+            if (request.MetadataHash != null)
+            {
+                meta["buril/metadata"] = request.MetadataHash;
+            }
+            if (request.ToolMetadataHash != null)
+            {
+                meta["buril/tool-metadata"] = request.ToolMetadataHash;
+            }
+            if (wantsProgress)
+            {
+                meta["progressToken"] = id;
+            }
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["name"] = request.Name;
+            parameters["arguments"] = arguments;
+            parameters["_meta"] = meta;
+            return Request(id, "tools/call", parameters);
+        }
+
+        /// <summary>
+        /// A token cancelled when <paramref name="timeout"/> has passed: at once for zero or less,
+        /// never for <c>Timeout.InfiniteTimeSpan</c>.
+        /// </summary>
+        internal static global::System.Threading.CancellationTokenSource Timer(global::System.TimeSpan timeout)
+        {
+            var timer = new global::System.Threading.CancellationTokenSource();
+            if (timeout == global::System.Threading.Timeout.InfiniteTimeSpan)
+            {
+                return timer;
+            }
+            if (timeout <= global::System.TimeSpan.Zero)
+            {
+                timer.Cancel();
+            }
+            else
+            {
+                timer.CancelAfter(timeout);
+            }
+            return timer;
+        }
+
+        internal static BurilTransportException TimedOut(string what, global::System.TimeSpan timeout, bool sent)
+        {
+            return new BurilTransportException(
+                BurilTransportFailure.Timeout,
+                "`" + what + "` got no answer within " + timeout + (sent ? "; the server was told to cancel it" : "; it was not sent"),
+                null, 0, 0, null);
+        }
+
+        internal static global::Newtonsoft.Json.Linq.JObject Cancelled(long id, string reason)
+        {
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["requestId"] = id;
+            parameters["reason"] = reason;
+            return Notification("notifications/cancelled", parameters);
+        }
+
+        internal static string Text(global::Newtonsoft.Json.Linq.JToken message)
+        {
+            return message.ToString(global::Newtonsoft.Json.Formatting.None);
+        }
+
+        /// <summary>The id of an answer (a response to a request of ours), or null for anything else.</summary>
+        internal static long? AnswerId(global::Newtonsoft.Json.Linq.JObject message)
+        {
+            if (message["method"] != null)
+            {
+                return null;
+            }
+            var id = message["id"];
+            if (id == null || id.Type != global::Newtonsoft.Json.Linq.JTokenType.Integer)
+            {
+                return null;
+            }
+            return (long)id;
+        }
+
+        /// <summary>A progress notification's token and report, or false for any other message.</summary>
+        internal static bool TryProgress(global::Newtonsoft.Json.Linq.JObject message, out long token, out BurilProgress progress)
+        {
+            token = 0;
+            progress = null;
+            var method = message["method"];
+            var parameters = message["params"] as global::Newtonsoft.Json.Linq.JObject;
+            if (method == null || (string)method != "notifications/progress" || parameters == null)
+            {
+                return false;
+            }
+            var key = parameters["progressToken"];
+            var value = parameters["progress"];
+            if (key == null || key.Type != global::Newtonsoft.Json.Linq.JTokenType.Integer || value == null)
+            {
+                return false;
+            }
+            token = (long)key;
+            var total = parameters["total"];
+            var text = parameters["message"];
+            progress = new BurilProgress(
+                (double)value,
+                total == null || total.Type == global::Newtonsoft.Json.Linq.JTokenType.Null ? (double?)null : (double)total,
+                text == null || text.Type != global::Newtonsoft.Json.Linq.JTokenType.String ? null : (string)text);
+            return true;
+        }
+
+        /// <summary>A response's result; a JSON-RPC error or a missing result throws.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject ResultOf(global::Newtonsoft.Json.Linq.JObject response, string method)
+        {
+            var error = response["error"] as global::Newtonsoft.Json.Linq.JObject;
+            if (error != null)
+            {
+                var code = error["code"];
+                var message = error["message"];
+                var data = error["data"];
+                var words = message == null ? Text(error) : (string)message;
+                if (data != null && data.Type != global::Newtonsoft.Json.Linq.JTokenType.Null)
+                {
+                    words += " (" + Text(data) + ")";
+                }
+                throw new BurilTransportException(
+                    BurilTransportFailure.RpcError,
+                    "the server refused `" + method + "` with JSON-RPC error " + (code == null ? "?" : Text(code)),
+                    words,
+                    0,
+                    code != null && code.Type == global::Newtonsoft.Json.Linq.JTokenType.Integer ? (int)code : 0,
+                    null);
+            }
+            var result = response["result"] as global::Newtonsoft.Json.Linq.JObject;
+            if (result == null)
+            {
+                throw new BurilTransportException(BurilTransportFailure.Protocol, "the answer to `" + method + "` has no result object", Text(response), 0, 0, null);
+            }
+            return result;
+        }
+
+        /// <summary>
+        /// The envelope of a <c>tools/call</c> answer: <c>_meta["buril/envelope"]</c>, or else
+        /// rebuilt from <c>structuredContent</c> (or the text content) and <c>isError</c>; and
+        /// the server's metadata hash from <c>_meta["buril/metadata"]</c>.
+        /// </summary>
+        internal static string Envelope(global::Newtonsoft.Json.Linq.JObject response, out string serverVersion)
+        {
+            var result = ResultOf(response, "tools/call");
+            serverVersion = null;
+            var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
+            if (meta != null)
+            {
+                var hash = meta["buril/metadata"];
+                if (hash != null && hash.Type == global::Newtonsoft.Json.Linq.JTokenType.String)
+                {
+                    serverVersion = (string)hash;
+                }
+                var whole = meta["buril/envelope"] as global::Newtonsoft.Json.Linq.JObject;
+                if (whole != null)
+                {
+                    return Text(whole);
+                }
+            }
+            var isError = result["isError"];
+            var envelope = new global::Newtonsoft.Json.Linq.JObject();
+            if (isError != null && isError.Type == global::Newtonsoft.Json.Linq.JTokenType.Boolean && (bool)isError)
+            {
+                envelope["ok"] = false;
+                envelope["type"] = "runtime";
+                envelope["error"] = ContentText(result);
+                return Text(envelope);
+            }
+            var data = result["structuredContent"];
+            if (data == null)
+            {
+                var text = ContentText(result);
+                try
+                {
+                    data = BurilJson.Parse(text);
+                }
+                catch (global::Newtonsoft.Json.JsonException)
+                {
+                    data = text;
+                }
+            }
+            envelope["ok"] = true;
+            envelope["data"] = data;
+            if (meta != null && meta["buril/warnings"] is global::Newtonsoft.Json.Linq.JArray)
+            {
+                envelope["warnings"] = meta["buril/warnings"];
+            }
+            return Text(envelope);
+        }
+
+        private static string ContentText(global::Newtonsoft.Json.Linq.JObject result)
+        {
+            var parts = new global::System.Collections.Generic.List<string>();
+            var content = result["content"] as global::Newtonsoft.Json.Linq.JArray;
+            if (content != null)
+            {
+                foreach (var item in content)
+                {
+                    var block = item as global::Newtonsoft.Json.Linq.JObject;
+                    if (block != null && block["text"] != null && block["text"].Type == global::Newtonsoft.Json.Linq.JTokenType.String)
+                    {
+                        parts.Add((string)block["text"]);
+                    }
+                }
+            }
+            return string.Join("\n", parts.ToArray());
+        }
+
+        /// <summary>Parses one message; anything but a JSON object is a protocol error.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject ParseMessage(string text, string where)
+        {
+            global::Newtonsoft.Json.Linq.JObject message = null;
+            try
+            {
+                message = BurilJson.Parse(text) as global::Newtonsoft.Json.Linq.JObject;
+            }
+            catch (global::Newtonsoft.Json.JsonException)
+            {
+            }
+            if (message == null)
+            {
+                throw new BurilTransportException(BurilTransportFailure.Protocol, where + " is not a JSON-RPC message", text, 0, 0, null);
+            }
+            return message;
+        }
+    }
+
+    /// <summary>What <see cref="BurilProcessTransport.Restarted"/> reports.</summary>
+    public sealed class BurilRestartedEventArgs : global::System.EventArgs
+    {
+        /// <summary>A restart.</summary>
+        /// <param name="restarts">How many times the process was restarted, this one included.</param>
+        /// <param name="reason">Why: how the previous process ended.</param>
+        public BurilRestartedEventArgs(int restarts, string reason)
+        {
+            Restarts = restarts;
+            Reason = reason;
+        }
+
+        /// <summary>How many times the process was restarted, this one included.</summary>
+        public int Restarts { get; private set; }
+
+        /// <summary>Why: how the previous process ended.</summary>
+        public string Reason { get; private set; }
+    }
+
+    /// <summary>
+    /// MCP over a process's standard input and output: starts <c>tools serve</c> (or any
+    /// command that serves MCP over stdio, newline-delimited JSON-RPC) on the first call and
+    /// keeps it, sends every call over it with its own request id, and hands each answer to
+    /// its caller from one reader thread. Safe to use from several threads at once. When the
+    /// process dies, the calls waiting on it fail with <see cref="BurilTransportException"/>,
+    /// the next call starts it again, and <see cref="Restarted"/> says so. <see cref="Dispose"/>
+    /// stops it.
+    /// </summary>
+    public sealed class BurilProcessTransport : IMcpToolTransport, global::System.IDisposable
+    {
+        private readonly object gate = new object();
+        private readonly global::System.Diagnostics.ProcessStartInfo start;
+        private Session session;
+        private bool disposed;
+        private int restarts;
+        private long nextId;
+        private volatile string serverVersion;
+
+        /// <summary>A transport that will run <paramref name="executable"/> <c>serve</c>.</summary>
+        /// <param name="executable">The program with the tools (the <c>tools</c> binary).</param>
+        public BurilProcessTransport(string executable)
+            : this(executable, "serve", null)
+        {
+        }
+
+        /// <summary>A transport that will run <paramref name="executable"/> with <paramref name="arguments"/>.</summary>
+        /// <param name="executable">The program.</param>
+        /// <param name="arguments">Its arguments, as one command line (<c>serve</c>).</param>
+        /// <param name="workingDirectory">Where it runs (null: this process's folder).</param>
+        public BurilProcessTransport(string executable, string arguments, string workingDirectory)
+        {
+            if (executable == null)
+            {
+                throw new global::System.ArgumentNullException("executable");
+            }
+            start = new global::System.Diagnostics.ProcessStartInfo(executable, arguments ?? "serve")
+            {
+                UseShellExecute = false,
+                CreateNoWindow = true,
+                RedirectStandardInput = true,
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+                StandardOutputEncoding = new global::System.Text.UTF8Encoding(false),
+                StandardErrorEncoding = new global::System.Text.UTF8Encoding(false),
+            };
+            if (workingDirectory != null)
+            {
+                start.WorkingDirectory = workingDirectory;
+            }
+            Timeout = global::System.TimeSpan.FromSeconds(60);
+        }
+
+        /// <summary>Raised (on the calling thread) when a call starts the process again after it died.</summary>
+        public event global::System.EventHandler<BurilRestartedEventArgs> Restarted;
+
+        /// <summary>The environment of the process (set before the first call): <c>BURIL_PROJECT</c>, say.</summary>
+        public global::System.Collections.Specialized.StringDictionary Environment
+        {
+            get { return start.EnvironmentVariables; }
+        }
+
+        /// <summary>How long a call waits for its answer unless its options say otherwise (60 seconds; <c>Timeout.InfiniteTimeSpan</c>: no limit).</summary>
+        public global::System.TimeSpan Timeout { get; set; }
+
+        /// <summary>How many times the process was started again after it died.</summary>
+        public int Restarts
+        {
+            get { lock (gate) { return restarts; } }
+        }
+
+        /// <summary>The running process's id, or 0 when none runs.</summary>
+        public int ProcessId
+        {
+            get
+            {
+                lock (gate)
+                {
+                    return session == null || session.Dead ? 0 : session.Process.Id;
+                }
+            }
+        }
+
+        /// <summary>The protocol version the server agreed to, or null before the first call.</summary>
+        public string ProtocolVersion
+        {
+            get
+            {
+                lock (gate)
+                {
+                    return session == null ? null : session.ProtocolVersion;
+                }
+            }
+        }
+
+        /// <inheritdoc/>
+        public string ServerVersion
+        {
+            get { return serverVersion; }
+        }
+
+        /// <summary>Calls a tool and waits for its envelope (without the bindings' hashes: <see cref="BurilClient"/> sends them).</summary>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="inputJson">The input object as JSON text.</param>
+        /// <returns>The envelope as JSON text.</returns>
+        public string Call(string name, string inputJson)
+        {
+            var request = new BurilCallRequest(name, inputJson, null, null, null);
+            return global::System.Threading.Tasks.Task.Run(() => CallAsync(request)).GetAwaiter().GetResult();
+        }
+
+        /// <inheritdoc/>
+        public async global::System.Threading.Tasks.Task<string> CallAsync(BurilCallRequest request)
+        {
+            if (request == null)
+            {
+                throw new global::System.ArgumentNullException("request");
+            }
+            var options = request.Options;
+            options.CancellationToken.ThrowIfCancellationRequested();
+            var current = await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
+            long id = global::System.Threading.Interlocked.Increment(ref nextId);
+            var message = BurilMcp.Call(id, request, options.Progress != null);
+            var response = await current.Ask(id, message, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name).ConfigureAwait(false);
+            string version;
+            var envelope = BurilMcp.Envelope(response, out version);
+            if (version != null)
+            {
+                serverVersion = version;
+            }
+            return envelope;
+        }
+
+        /// <summary>Stops the process: closes its input, and kills it if it does not exit.</summary>
+        public void Dispose()
+        {
+            Session old;
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    return;
+                }
+                disposed = true;
+                old = session;
+                session = null;
+            }
+            if (old != null)
+            {
+                old.Stop();
+            }
+        }
+
+        /// <summary>The running session: started, or started again after the process died.</summary>
+        private Session Running()
+        {
+            string restartedFor = null;
+            int count = 0;
+            Session current;
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    throw new global::System.ObjectDisposedException("BurilProcessTransport");
+                }
+                if (session != null && session.Dead)
+                {
+                    restartedFor = session.DeathReason();
+                    session.Stop();
+                    session = null;
+                    restarts++;
+                    count = restarts;
+                }
+                if (session == null)
+                {
+                    var fresh = new Session(start);
+                    fresh.Initialize(global::System.Threading.Interlocked.Increment(ref nextId), Timeout);
+                    session = fresh;
+                }
+                current = session;
+            }
+            if (restartedFor != null)
+            {
+                var handler = Restarted;
+                if (handler != null)
+                {
+                    handler(this, new BurilRestartedEventArgs(count, restartedFor));
+                }
+            }
+            return current;
+        }
+
+        /// <summary>A call waiting for its answer.</summary>
+        private sealed class Pending
+        {
+            internal readonly global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject> Answer =
+                new global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject>(global::System.Threading.Tasks.TaskCreationOptions.RunContinuationsAsynchronously);
+
+            internal global::System.Action<BurilProgress> Progress;
+        }
+
+        /// <summary>One process and what is waiting on it.</summary>
+        private sealed class Session
+        {
+            internal readonly global::System.Diagnostics.Process Process;
+            internal string ProtocolVersion;
+            private readonly object writeGate = new object();
+            private readonly global::System.IO.Stream input;
+            private readonly global::System.Collections.Concurrent.ConcurrentDictionary<long, Pending> pending =
+                new global::System.Collections.Concurrent.ConcurrentDictionary<long, Pending>();
+            private readonly global::System.Collections.Generic.Queue<string> errors = new global::System.Collections.Generic.Queue<string>();
+            private readonly global::System.Threading.Thread stderrThread;
+            private volatile bool dead;
+            private string failure;
+
+            internal Session(global::System.Diagnostics.ProcessStartInfo start)
+            {
+                try
+                {
+                    Process = global::System.Diagnostics.Process.Start(start);
+                }
+                catch (global::System.Exception error)
+                {
+                    throw new BurilTransportException(
+                        BurilTransportFailure.Process,
+                        "cannot start `" + start.FileName + " " + start.Arguments + "`",
+                        error.Message, 0, 0, error);
+                }
+                input = Process.StandardInput.BaseStream;
+                var reader = new global::System.Threading.Thread(Read) { IsBackground = true, Name = "buril-stdio-reader" };
+                reader.Start();
+                stderrThread = new global::System.Threading.Thread(ReadErrors) { IsBackground = true, Name = "buril-stdio-stderr" };
+                stderrThread.Start();
+            }
+
+            internal bool Dead
+            {
+                get
+                {
+                    if (!dead)
+                    {
+                        try
+                        {
+                            if (Process.HasExited)
+                            {
+                                dead = true;
+                            }
+                        }
+                        catch (global::System.InvalidOperationException)
+                        {
+                            dead = true;
+                        }
+                    }
+                    return dead;
+                }
+            }
+
+            /// <summary><c>initialize</c>, then <c>notifications/initialized</c>.</summary>
+            internal void Initialize(long id, global::System.TimeSpan timeout)
+            {
+                try
+                {
+                    var answer = Ask(id, BurilMcp.Initialize(id), null, timeout, global::System.Threading.CancellationToken.None, "initialize").GetAwaiter().GetResult();
+                    ProtocolVersion = BurilMcp.AcceptInitialize(answer);
+                    Send(BurilMcp.Notification("notifications/initialized", null));
+                }
+                catch
+                {
+                    Stop();
+                    throw;
+                }
+            }
+
+            /// <summary>Sends a request and waits for its answer, the timeout or the token.</summary>
+            internal async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Ask(
+                long id,
+                global::Newtonsoft.Json.Linq.JObject message,
+                global::System.Action<BurilProgress> progress,
+                global::System.TimeSpan timeout,
+                global::System.Threading.CancellationToken token,
+                string what)
+            {
+                var waiting = new Pending { Progress = progress };
+                pending[id] = waiting;
+                try
+                {
+                    if (dead)
+                    {
+                        throw Died();
+                    }
+                    // Watched before sending, so that a cancellation (from a progress report,
+                    // say) always comes before the answer that follows it.
+                    using (var timer = BurilMcp.Timer(timeout))
+                    using (var both = global::System.Threading.CancellationTokenSource.CreateLinkedTokenSource(timer.Token, token))
+                    using (both.Token.Register(() => waiting.Answer.TrySetResult(null)))
+                    {
+                        bool sent = false;
+                        if (!waiting.Answer.Task.IsCompleted)
+                        {
+                            Send(message);
+                            sent = true;
+                        }
+                        var answer = await waiting.Answer.Task.ConfigureAwait(false);
+                        if (answer != null)
+                        {
+                            return answer;
+                        }
+                        if (sent)
+                        {
+                            TrySend(BurilMcp.Cancelled(id, token.IsCancellationRequested ? "cancelled by the caller" : "no answer within " + timeout));
+                        }
+                        token.ThrowIfCancellationRequested();
+                        throw BurilMcp.TimedOut(what, timeout, sent);
+                    }
+                }
+                finally
+                {
+                    Pending ignored;
+                    pending.TryRemove(id, out ignored);
+                }
+            }
+
+            private void Send(global::Newtonsoft.Json.Linq.JObject message)
+            {
+                var bytes = new global::System.Text.UTF8Encoding(false).GetBytes(BurilMcp.Text(message) + "\n");
+                try
+                {
+                    lock (writeGate)
+                    {
+                        input.Write(bytes, 0, bytes.Length);
+                        input.Flush();
+                    }
+                }
+                catch (global::System.Exception error)
+                {
+                    if (error is global::System.IO.IOException || error is global::System.ObjectDisposedException)
+                    {
+                        dead = true;
+                        throw Died();
+                    }
+                    throw;
+                }
+            }
+
+            private void TrySend(global::Newtonsoft.Json.Linq.JObject message)
+            {
+                try
+                {
+                    Send(message);
+                }
+                catch (BurilTransportException)
+                {
+                }
+            }
+
+            /// <summary>The reader thread: hands each answer to its caller, progress to its callback.</summary>
+            private void Read()
+            {
+                var output = Process.StandardOutput;
+                try
+                {
+                    string line;
+                    while ((line = output.ReadLine()) != null)
+                    {
+                        if (line.Trim().Length == 0)
+                        {
+                            continue;
+                        }
+                        global::Newtonsoft.Json.Linq.JObject message;
+                        try
+                        {
+                            message = BurilMcp.ParseMessage(line, "a line of the server's output");
+                        }
+                        catch (BurilTransportException error)
+                        {
+                            failure = error.Message;
+                            continue;
+                        }
+                        Dispatch(message);
+                    }
+                }
+                catch (global::System.Exception error)
+                {
+                    failure = "reading the server's output failed: " + error.Message;
+                }
+                dead = true;
+                var died = Died();
+                foreach (var key in pending.Keys)
+                {
+                    Pending waiting;
+                    if (pending.TryRemove(key, out waiting))
+                    {
+                        waiting.Answer.TrySetException(died);
+                    }
+                }
+            }
+
+            private void Dispatch(global::Newtonsoft.Json.Linq.JObject message)
+            {
+                var id = BurilMcp.AnswerId(message);
+                if (id != null)
+                {
+                    Pending waiting;
+                    if (pending.TryGetValue(id.Value, out waiting))
+                    {
+                        waiting.Answer.TrySetResult(message);
+                    }
+                    return;
+                }
+                long token;
+                BurilProgress progress;
+                if (BurilMcp.TryProgress(message, out token, out progress))
+                {
+                    Pending waiting;
+                    if (pending.TryGetValue(token, out waiting) && waiting.Progress != null)
+                    {
+                        try
+                        {
+                            waiting.Progress(progress);
+                        }
+                        catch (global::System.Exception)
+                        {
+                            // A callback's failure is the caller's; the reader goes on.
+                        }
+                    }
+                    return;
+                }
+                // A request from the server: answer `ping`, refuse the rest.
+                var method = message["method"];
+                var requestId = message["id"];
+                if (method != null && requestId != null)
+                {
+                    var reply = new global::Newtonsoft.Json.Linq.JObject();
+                    reply["jsonrpc"] = "2.0";
+                    reply["id"] = requestId;
+                    if ((string)method == "ping")
+                    {
+                        reply["result"] = new global::Newtonsoft.Json.Linq.JObject();
+                    }
+                    else
+                    {
+                        var error = new global::Newtonsoft.Json.Linq.JObject();
+                        error["code"] = -32601;
+                        error["message"] = "this client does not answer `" + (string)method + "`";
+                        reply["error"] = error;
+                    }
+                    TrySend(reply);
+                }
+            }
+
+            private void ReadErrors()
+            {
+                try
+                {
+                    string line;
+                    while ((line = Process.StandardError.ReadLine()) != null)
+                    {
+                        lock (errors)
+                        {
+                            errors.Enqueue(line);
+                            while (errors.Count > 20)
+                            {
+                                errors.Dequeue();
+                            }
+                        }
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+            }
+
+            /// <summary>How the process ended: its exit code, its last lines of standard error.</summary>
+            internal string DeathReason()
+            {
+                string code = "";
+                try
+                {
+                    if (Process.WaitForExit(1000))
+                    {
+                        // Standard error may still hold its last lines.
+                        stderrThread.Join(1000);
+                        code = " with code " + Process.ExitCode;
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+                string tail;
+                lock (errors)
+                {
+                    tail = string.Join("\n", errors.ToArray());
+                }
+                var text = "the server process `" + Process.StartInfo.FileName + "` exited" + code;
+                if (failure != null)
+                {
+                    text += " (" + failure + ")";
+                }
+                return tail.Length == 0 ? text : text + "; its standard error ends with: " + tail;
+            }
+
+            private BurilTransportException Died()
+            {
+                return new BurilTransportException(BurilTransportFailure.Process, DeathReason(), null, 0, 0, null);
+            }
+
+            /// <summary>Closes the input (the server then exits), and kills a process that does not.</summary>
+            internal void Stop()
+            {
+                try
+                {
+                    lock (writeGate)
+                    {
+                        input.Close();
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+                try
+                {
+                    if (!Process.WaitForExit(2000))
+                    {
+                        Process.Kill();
+                        Process.WaitForExit(2000);
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+                dead = true;
+                foreach (var key in pending.Keys)
+                {
+                    Pending waiting;
+                    if (pending.TryRemove(key, out waiting))
+                    {
+                        waiting.Answer.TrySetException(new global::System.ObjectDisposedException("BurilProcessTransport", "the transport was disposed"));
+                    }
+                }
+            }
+        }
+    }
 }

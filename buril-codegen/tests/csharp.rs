@@ -12,6 +12,8 @@ mod clashes;
 mod common;
 #[path = "csharp/hostile.rs"]
 mod hostile;
+#[path = "csharp/mcp.rs"]
+mod mcp;
 #[path = "csharp/support.rs"]
 mod support;
 

@@ -1,0 +1,171 @@
+//! The committed C# bindings (`bindings/csharp/`) over the real MCP transports to the real
+//! `tools` binary: `BurilProcessTransport` over `tools serve` and `BurilHttpTransport` over
+//! `tools serve --http 127.0.0.1:0`. The program (`tests/mcp/Mcp.cs`) prints what it saw.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::support::{NEWTONSOFT, mcs, run, tools_binary};
+
+/// The workspace's folder.
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+}
+
+/// The committed C# bindings and the metadata hash their header names.
+fn committed_bindings() -> (Vec<PathBuf>, String) {
+    let dir = workspace().join("bindings/csharp");
+    let mut sources: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("bindings/csharp exists")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "cs"))
+        .collect();
+    sources.sort();
+    let client = fs::read_to_string(dir.join("Buril.Client.cs")).expect("the client");
+    let hash = client
+        .lines()
+        .find_map(|line| line.split("from tool metadata ").nth(1))
+        .and_then(|rest| rest.strip_suffix('.'))
+        .expect("the header names the metadata hash")
+        .to_owned();
+    (sources, hash)
+}
+
+/// `Mcp.exe` built from the committed bindings, in a temporary folder with Newtonsoft.Json.
+fn build(dir: &Path) -> PathBuf {
+    let (mut sources, _) = committed_bindings();
+    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Mcp.cs"));
+    let exe = dir.join("Mcp.exe");
+    let defines = if http_transport_exists() {
+        vec!["-define:BURIL_HTTP".to_owned()]
+    } else {
+        Vec::new()
+    };
+    mcs(&exe, "exe", &sources, &defines);
+    fs::copy(NEWTONSOFT, dir.join("Newtonsoft.Json.dll")).expect("a copy");
+    exe
+}
+
+/// Whether the committed runtime has the HTTP transport.
+fn http_transport_exists() -> bool {
+    fs::read_to_string(workspace().join("bindings/csharp/Buril.Runtime.cs"))
+        .expect("the runtime")
+        .contains("class BurilHttpTransport")
+}
+
+/// Runs `Mcp.exe MODE TARGET` with the project in `project`, and reads its JSON.
+fn drive(exe: &Path, mode: &str, target: &str, project: &Path) -> Value {
+    let args = vec![
+        exe.display().to_string(),
+        mode.to_owned(),
+        target.to_owned(),
+    ];
+    let output = run("mono", &args, &[("BURIL_PROJECT", project)]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "mono {args:?} failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+    serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|error| panic!("Mcp.exe printed no JSON ({error}):\n{stdout}\n{stderr}"))
+}
+
+/// What both transports must have done.
+fn check_common(seen: &Value, hash: &str) {
+    assert_eq!(seen["serverVersionBefore"], Value::Null, "{seen}");
+    assert_eq!(seen["metadataHash"], json!(hash));
+    assert_eq!(seen["serverVersion"], json!(hash), "{seen}");
+    assert_eq!(
+        seen["open"],
+        json!({"scene": "Main", "objectCount": 5}),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["roots"],
+        json!(["Main Camera", "Directional Light", "Ground", "Player"])
+    );
+    assert_eq!(seen["log"], json!("hello"));
+    // A validation failure is a ToolValidationException with every problem.
+    let invalid = &seen["invalid"];
+    assert_eq!(invalid["class"], json!("ToolValidationException"), "{seen}");
+    assert_eq!(invalid["type"], json!("validation"));
+    assert_eq!(
+        invalid["problems"],
+        json!([{"path": "/name", "message": "expected a string, got the number 3"}])
+    );
+    assert_eq!(seen["missing"]["type"], json!("validation"), "{seen}");
+    assert!(
+        seen["missing"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("999")),
+        "{seen}"
+    );
+    // An unknown tool is the server's JSON-RPC error, in its own words.
+    let unknown = &seen["unknown"];
+    assert_eq!(unknown["class"], json!("BurilTransportException"), "{seen}");
+    assert_eq!(unknown["failure"], json!("RpcError"));
+    assert_eq!(unknown["rpcCode"], json!(-32602));
+    assert!(
+        unknown["serverText"]
+            .as_str()
+            .is_some_and(|t| t.contains("no tool is named `scene_lst`") && t.contains("scene_list")),
+        "{seen}"
+    );
+    // Progress reports arrive, in order, before the answer.
+    let progress = &seen["progress"];
+    let scanned = progress["filesScanned"].as_u64().expect("a count");
+    assert!(scanned > 0, "{seen}");
+    assert_eq!(progress["reports"], json!(scanned + 1), "{seen}");
+    assert_eq!(progress["last"], json!("done"));
+    assert_eq!(progress["lastTotal"], json!(scanned as f64));
+    // Cancelled from a progress report, before the answer; an already cancelled token; a
+    // timeout that has passed: the server is told, and the next call is answered.
+    for key in ["cancelled", "preCancelled"] {
+        assert!(
+            seen[key]["class"]
+                .as_str()
+                .is_some_and(|c| c.ends_with("CanceledException")),
+            "{key}: {seen}"
+        );
+    }
+    assert_eq!(seen["timedOut"]["failure"], json!("Timeout"), "{seen}");
+    assert_eq!(seen["afterCancel"], json!("still here"));
+    // 8 threads x 200 calls, none lost or crossed.
+    assert_eq!(
+        seen["concurrent"],
+        json!({"answered": 1600, "crossed": 0, "errors": []}),
+        "{seen}"
+    );
+}
+
+#[test]
+fn the_process_transport_serves_the_bindings_over_stdio() {
+    let tools = tools_binary();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build(dir.path());
+    let (_, hash) = committed_bindings();
+    let project = dir.path().join("project");
+    let seen = drive(&exe, "stdio", &tools.display().to_string(), &project);
+    check_common(&seen, &hash);
+    assert_eq!(seen["protocolVersion"], json!("2025-11-25"));
+    // Killed, started again by the next call, which says so.
+    assert_eq!(seen["afterRestart"], json!("again"), "{seen}");
+    assert_eq!(seen["restarts"], json!(1));
+    let reasons = seen["restartReasons"].as_array().expect("an array");
+    assert_eq!(reasons.len(), 1, "{seen}");
+    assert!(
+        reasons[0]
+            .as_str()
+            .is_some_and(|r| r.starts_with("1: the server process") && r.contains("exited")),
+        "{seen}"
+    );
+    assert_eq!(seen["newProcess"], json!(true));
+    // Dispose stopped it.
+    assert_eq!(seen["afterDispose"], json!(0));
+}
