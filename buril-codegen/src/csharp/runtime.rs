@@ -13,6 +13,7 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilCallRequest",
     "BurilCatalog",
     "BurilClient",
+    "BurilHttpTransport",
     "BurilIntegerConverter",
     "BurilJson",
     "BurilMcp",

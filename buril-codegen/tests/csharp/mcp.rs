@@ -3,7 +3,9 @@
 //! `tools serve --http 127.0.0.1:0`. The program (`tests/mcp/Mcp.cs`) prints what it saw.
 
 use std::fs;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -57,13 +59,11 @@ fn http_transport_exists() -> bool {
         .contains("class BurilHttpTransport")
 }
 
-/// Runs `Mcp.exe MODE TARGET` with the project in `project`, and reads its JSON.
-fn drive(exe: &Path, mode: &str, target: &str, project: &Path) -> Value {
-    let args = vec![
-        exe.display().to_string(),
-        mode.to_owned(),
-        target.to_owned(),
-    ];
+/// Runs `Mcp.exe ARGS` with the project in `project`, and reads its JSON.
+fn drive(exe: &Path, args: &[&str], project: &Path) -> Value {
+    let mut all = vec![exe.display().to_string()];
+    all.extend(args.iter().map(|a| (*a).to_owned()));
+    let args = all;
     let output = run("mono", &args, &[("BURIL_PROJECT", project)]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -151,7 +151,7 @@ fn the_process_transport_serves_the_bindings_over_stdio() {
     let exe = build(dir.path());
     let (_, hash) = committed_bindings();
     let project = dir.path().join("project");
-    let seen = drive(&exe, "stdio", &tools.display().to_string(), &project);
+    let seen = drive(&exe, &["stdio", &tools.display().to_string()], &project);
     check_common(&seen, &hash);
     assert_eq!(seen["protocolVersion"], json!("2025-11-25"));
     // Killed, started again by the next call, which says so.
@@ -166,6 +166,113 @@ fn the_process_transport_serves_the_bindings_over_stdio() {
         "{seen}"
     );
     assert_eq!(seen["newProcess"], json!(true));
+    assert_eq!(
+        seen["previous"],
+        json!({"log": "old", "protocolVersion": "2025-06-18"})
+    );
     // Dispose stopped it.
     assert_eq!(seen["afterDispose"], json!(0));
+}
+
+/// `tools serve --http 127.0.0.1:0`, killed when dropped.
+struct HttpServer {
+    child: Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start(tools: &Path, project: &Path) -> HttpServer {
+        let mut child = Command::new(tools)
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .env("BURIL_PROJECT", project)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start {}: {error}", tools.display()));
+        let stderr = child.stderr.take().expect("standard error");
+        let mut lines = BufReader::new(stderr).lines();
+        let prefix = "buril: serving MCP over Streamable HTTP at ";
+        let mut seen = Vec::new();
+        let url = loop {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if let Some(url) = line.strip_prefix(prefix) {
+                        break url.to_owned();
+                    }
+                    seen.push(line);
+                }
+                _ => {
+                    let _ = child.kill();
+                    panic!(
+                        "the server ended before saying its address:\n{}",
+                        seen.join("\n")
+                    );
+                }
+            }
+        };
+        // Keep reading standard error so that the server never blocks on it.
+        std::thread::spawn(move || for _ in lines {});
+        HttpServer { child, url }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_http_transport_serves_the_bindings_over_streamable_http() {
+    assert!(
+        http_transport_exists(),
+        "the committed runtime has no BurilHttpTransport"
+    );
+    let tools = tools_binary();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build(dir.path());
+    let (_, hash) = committed_bindings();
+    let project = dir.path().join("project");
+    let server = HttpServer::start(&tools, &project);
+    // A port nothing listens on: bound, then closed.
+    let refused = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        format!("http://{}/mcp", listener.local_addr().expect("its address"))
+    };
+    let seen = drive(&exe, &["http", &server.url, &refused], &project);
+    check_common(&seen, &hash);
+    // One session, its id and protocol version on every request after `initialize`.
+    assert_eq!(seen["protocolVersion"], json!("2025-11-25"), "{seen}");
+    assert_eq!(seen["sessionLog"], json!("session"));
+    assert_eq!(seen["hasSession"], json!(true));
+    assert_eq!(seen["sessions"], json!(1));
+    assert_eq!(
+        seen["previous"],
+        json!({"log": "old", "protocolVersion": "2025-06-18"})
+    );
+    // What failed, and the server's own words.
+    let wrong = &seen["wrongPath"];
+    assert_eq!(wrong["failure"], json!("HttpStatus"), "{seen}");
+    assert_eq!(wrong["statusCode"], json!(404));
+    assert_eq!(
+        wrong["serverText"],
+        json!("Not Found: the MCP endpoint is /mcp")
+    );
+    assert!(
+        wrong["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("answered HTTP 404")),
+        "{seen}"
+    );
+    let refused_seen = &seen["refused"];
+    assert_eq!(refused_seen["failure"], json!("Connection"), "{seen}");
+    assert!(
+        refused_seen["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with(&format!("cannot reach {refused}"))
+                && m.to_lowercase().contains("refused")),
+        "{seen}"
+    );
 }

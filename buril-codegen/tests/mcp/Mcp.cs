@@ -18,9 +18,9 @@ namespace Buril.McpTest
     {
         public static int Main(string[] args)
         {
-            if (args.Length != 2)
+            if (args.Length < 2)
             {
-                Console.Error.WriteLine("usage: Mcp.exe stdio TOOLS | Mcp.exe http URL");
+                Console.Error.WriteLine("usage: Mcp.exe stdio TOOLS | Mcp.exe http URL REFUSED_URL");
                 return 2;
             }
             var o = new JObject();
@@ -50,6 +50,19 @@ namespace Buril.McpTest
             if (process != null)
             {
                 o["afterDispose"] = process.ProcessId;
+                var previous = new BurilProcessTransport(args[1]) { RequestedProtocolVersion = "2025-06-18" };
+                using (previous)
+                {
+                    o["previous"] = new JObject
+                    {
+                        { "log", new BurilClient(previous).ConsoleLog(new ConsoleLogInput { Message = "old" }).Message },
+                        { "protocolVersion", previous.ProtocolVersion },
+                    };
+                }
+            }
+            else
+            {
+                Http(args[1], args[2], o);
             }
             var text = new System.IO.StringWriter();
             using (var writer = new JsonTextWriter(text))
@@ -67,6 +80,55 @@ namespace Buril.McpTest
             return new BurilHttpTransport(url);
 #else
             throw new NotSupportedException("built without BURIL_HTTP: " + url);
+#endif
+        }
+
+        /// <summary>What only HTTP has: the session, the previous protocol version, failures to connect and HTTP errors.</summary>
+        private static void Http(string url, string refused, JObject o)
+        {
+#if BURIL_HTTP
+            var http = new BurilHttpTransport(url);
+            using (http)
+            {
+                o["sessionLog"] = new BurilClient(http).ConsoleLog(new ConsoleLogInput { Message = "session" }).Message;
+                o["protocolVersion"] = http.ProtocolVersion;
+                o["hasSession"] = !string.IsNullOrEmpty(http.SessionId);
+                new BurilClient(http).ConsoleLog(new ConsoleLogInput { Message = "again" });
+                o["sessions"] = http.Sessions;
+            }
+            var previous = new BurilHttpTransport(url) { RequestedProtocolVersion = "2025-06-18" };
+            using (previous)
+            {
+                o["previous"] = new JObject
+                {
+                    { "log", new BurilClient(previous).ConsoleLog(new ConsoleLogInput { Message = "old" }).Message },
+                    { "protocolVersion", previous.ProtocolVersion },
+                };
+            }
+            foreach (var pair in new[] { new[] { "wrongPath", url.Replace("/mcp", "/nope") }, new[] { "refused", refused } })
+            {
+                var other = new BurilHttpTransport(pair[1]);
+                using (other)
+                {
+                    try
+                    {
+                        new BurilClient(other).ConsoleLog(new ConsoleLogInput { Message = "x" });
+                        o[pair[0]] = "no exception";
+                    }
+                    catch (Exception error)
+                    {
+                        var failure = Failure(error);
+                        var transport = error as BurilTransportException;
+                        if (transport != null)
+                        {
+                            failure["statusCode"] = transport.StatusCode;
+                        }
+                        o[pair[0]] = failure;
+                    }
+                }
+            }
+#else
+            throw new NotSupportedException("built without BURIL_HTTP: " + url + " " + refused);
 #endif
         }
 
