@@ -136,6 +136,13 @@ fn check_common(seen: &Value, hash: &str) {
     }
     assert_eq!(seen["timedOut"]["failure"], json!("Timeout"), "{seen}");
     assert_eq!(seen["afterCancel"], json!("still here"));
+    // From a thread with a single-threaded synchronization context (Unity's main thread): the
+    // blocking call does not deadlock, and an awaited call resumes there.
+    assert_eq!(
+        seen["mainThread"],
+        json!({"blocking": "blocking", "awaited": "awaited", "resumedOnMainThread": true}),
+        "{seen}"
+    );
     // 8 threads x 200 calls, none lost or crossed.
     assert_eq!(
         seen["concurrent"],

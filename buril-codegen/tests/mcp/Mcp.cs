@@ -199,8 +199,7 @@ namespace Buril.McpTest
 
             // Progress: every report the tool sent arrives before the answer.
             var reports = new List<BurilProgress>();
-            var searched = client.CallAsync<AssetSearchOutput>(
-                "asset_search",
+            var searched = client.AssetSearchAsync(
                 new AssetSearchInput { Query = "x" },
                 new BurilCallOptions { Progress = p => { lock (reports) { reports.Add(p); } } }).Result;
             lock (reports)
@@ -218,8 +217,7 @@ namespace Buril.McpTest
             var cancel = new CancellationTokenSource();
             try
             {
-                client.CallAsync<AssetSearchOutput>(
-                    "asset_search",
+                client.AssetSearchAsync(
                     new AssetSearchInput { Query = "x" },
                     new BurilCallOptions { CancellationToken = cancel.Token, Progress = p => cancel.Cancel() }).GetAwaiter().GetResult();
                 o["cancelled"] = "no exception";
@@ -247,6 +245,7 @@ namespace Buril.McpTest
                 o["timedOut"] = Failure(error);
             }
             o["afterCancel"] = client.ConsoleLog(new ConsoleLogInput { Message = "still here" }).Message;
+            MainThread(client, o);
 
             // 8 threads x 200 calls: every answer is its own call's.
             const int threads = 8;
@@ -267,7 +266,7 @@ namespace Buril.McpTest
                         {
                             var answer = i % 2 == 0
                                 ? client.ConsoleLog(new ConsoleLogInput { Message = message })
-                                : client.CallAsync<ConsoleLogOutput>("console_log", new ConsoleLogInput { Message = message }).Result;
+                                : client.ConsoleLogAsync(new ConsoleLogInput { Message = message }).Result;
                             Interlocked.Increment(ref answered);
                             if (answer.Message != message)
                             {
@@ -296,6 +295,60 @@ namespace Buril.McpTest
                 { "crossed", crossed },
                 { "errors", new JArray(errors.Take(5)) },
             };
+        }
+
+        /// <summary>
+        /// A thread with a single-threaded synchronization context, as Unity's main thread has:
+        /// the blocking call returns, and an awaited call resumes on that thread.
+        /// </summary>
+        private static void MainThread(BurilClient client, JObject o)
+        {
+            var context = new MainThreadContext();
+            var seen = new JObject();
+            var main = new Thread(() =>
+            {
+                SynchronizationContext.SetSynchronizationContext(context);
+                seen["blocking"] = client.ConsoleLog(new ConsoleLogInput { Message = "blocking" }).Message;
+                var flow = OnMainThread(client, Thread.CurrentThread.ManagedThreadId, seen);
+                context.RunUntil(flow);
+                flow.GetAwaiter().GetResult();
+            });
+            main.Start();
+            main.Join();
+            o["mainThread"] = seen;
+        }
+
+        private static async Task OnMainThread(BurilClient client, int mainThread, JObject seen)
+        {
+            var answer = await client.ConsoleLogAsync(new ConsoleLogInput { Message = "awaited" });
+            seen["awaited"] = answer.Message;
+            seen["resumedOnMainThread"] = Thread.CurrentThread.ManagedThreadId == mainThread;
+        }
+
+        /// <summary>Runs what is posted to it, in order, on the thread that calls <see cref="RunUntil"/>.</summary>
+        private sealed class MainThreadContext : SynchronizationContext
+        {
+            private readonly System.Collections.Concurrent.BlockingCollection<KeyValuePair<SendOrPostCallback, object>> queue =
+                new System.Collections.Concurrent.BlockingCollection<KeyValuePair<SendOrPostCallback, object>>();
+
+            public override void Post(SendOrPostCallback callback, object state)
+            {
+                queue.Add(new KeyValuePair<SendOrPostCallback, object>(callback, state));
+            }
+
+            public override void Send(SendOrPostCallback callback, object state)
+            {
+                throw new NotSupportedException("Send would block the main thread");
+            }
+
+            public void RunUntil(Task task)
+            {
+                task.ContinueWith(done => queue.CompleteAdding(), TaskScheduler.Default);
+                foreach (var item in queue.GetConsumingEnumerable())
+                {
+                    item.Key(item.Value);
+                }
+            }
         }
 
         /// <summary>Kills the server process; the next call starts it again and says so.</summary>
