@@ -1,6 +1,7 @@
 //! The committed C# bindings (`bindings/csharp/`) over the real MCP transports to the real
 //! `tools` binary: `BurilProcessTransport` over `tools serve` and `BurilHttpTransport` over
-//! `tools serve --http 127.0.0.1:0`. The program (`tests/mcp/Mcp.cs`) prints what it saw.
+//! `tools serve --http 127.0.0.1:0`; and `BurilHttpTransport` against a fake server for the
+//! answers the real one does not give. The program (`tests/mcp/*.cs`) prints what it saw.
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -40,7 +41,10 @@ fn committed_bindings() -> (Vec<PathBuf>, String) {
 /// `Mcp.exe` built from the committed bindings, in a temporary folder with Newtonsoft.Json.
 fn build(dir: &Path) -> PathBuf {
     let (mut sources, _) = committed_bindings();
-    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Mcp.cs"));
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp");
+    for name in ["Fake.cs", "Mcp.cs"] {
+        sources.push(programs.join(name));
+    }
     let exe = dir.join("Mcp.exe");
     let defines = if http_transport_exists() {
         vec!["-define:BURIL_HTTP".to_owned()]
@@ -282,4 +286,79 @@ fn the_http_transport_serves_the_bindings_over_streamable_http() {
                 && m.to_lowercase().contains("refused")),
         "{seen}"
     );
+}
+
+#[test]
+fn the_http_transport_reads_every_answer_the_protocol_allows() {
+    assert!(
+        http_transport_exists(),
+        "the committed runtime has no BurilHttpTransport"
+    );
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build(dir.path());
+    let (_, hash) = committed_bindings();
+    let seen = drive(&exe, &["fake"], dir.path());
+    // A plain JSON answer without buril's envelope: rebuilt from `structuredContent`, with the
+    // warnings and the server's hash from `_meta`.
+    assert_eq!(seen["plain"], json!("plain"), "{seen}");
+    assert_eq!(seen["serverVersion"], json!("feedfacefeedface"));
+    assert_eq!(seen["protocolVersion"], json!("2025-06-18"));
+    assert_eq!(
+        seen["envelope"],
+        json!({"ok": true, "data": {"time_ms": 1, "level": "info", "message": "plain"},
+               "warnings": ["regenerate"]})
+    );
+    // Only text content: read as JSON. `isError` without an envelope: a runtime failure in the
+    // server's words.
+    assert_eq!(seen["textOnly"], json!({"answer": 42}));
+    assert_eq!(
+        seen["broken"],
+        json!({"class": "BurilToolException", "type": "runtime",
+               "message": "`broken` failed (runtime): it broke"})
+    );
+    // A session the server forgot (404) is started again once, and the call is answered.
+    assert_eq!(seen["expire"], json!({"session": "s2"}));
+    assert_eq!(seen["sessions"], json!(2));
+    assert_eq!(seen["garbage"]["failure"], json!("Protocol"), "{seen}");
+    assert!(
+        seen["garbage"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("text/html") && m.ends_with("<html>nope</html>")),
+        "{seen}"
+    );
+    // An event stream with a priming event, a comment, a progress report and an answer over
+    // several data lines.
+    assert_eq!(seen["events"], json!({"lines": "two"}));
+    assert_eq!(seen["reports"], json!(["1/2 half"]));
+    assert_eq!(seen["unknown"]["failure"], json!("RpcError"));
+    // `initialize` bare; then the session and the agreed version on every request; the
+    // session ended with DELETE.
+    let s1 = "session=s1 version=2025-06-18";
+    let s2 = "session=s2 version=2025-06-18";
+    assert_eq!(
+        seen["seen"],
+        json!([
+            "initialize session=- version=-",
+            format!("notifications/initialized {s1}"),
+            format!("console_log {s1}"),
+            format!("console_log {s1}"),
+            format!("text_only {s1}"),
+            format!("broken {s1}"),
+            format!("expire {s1}"),
+            "initialize session=- version=-",
+            format!("notifications/initialized {s2}"),
+            format!("expire {s2}"),
+            format!("garbage {s2}"),
+            format!("events {s2}"),
+            format!("nothing {s2}"),
+            "DELETE session=s2",
+        ])
+    );
+    // The typed method sent both hashes; the untyped transport call none.
+    let console_log = buril::registry().get("console_log").expect("console_log");
+    assert_eq!(
+        seen["firstMeta"],
+        json!({"buril/metadata": hash, "buril/tool-metadata": console_log.metadata_hash()})
+    );
+    assert_eq!(seen["secondMeta"], json!({}));
 }

@@ -18,12 +18,19 @@ namespace Buril.McpTest
     {
         public static int Main(string[] args)
         {
-            if (args.Length < 2)
+            if (args.Length < 2 && !(args.Length == 1 && args[0] == "fake"))
             {
-                Console.Error.WriteLine("usage: Mcp.exe stdio TOOLS | Mcp.exe http URL REFUSED_URL");
+                Console.Error.WriteLine("usage: Mcp.exe stdio TOOLS | Mcp.exe http URL REFUSED_URL | Mcp.exe fake");
                 return 2;
             }
             var o = new JObject();
+#if BURIL_HTTP
+            if (args[0] == "fake")
+            {
+                Print(Fake.Run());
+                return 0;
+            }
+#endif
             BurilProcessTransport process = null;
             IMcpToolTransport transport;
             if (args[0] == "stdio")
@@ -64,6 +71,12 @@ namespace Buril.McpTest
             {
                 Http(args[1], args[2], o);
             }
+            Print(o);
+            return 0;
+        }
+
+        private static void Print(JObject o)
+        {
             var text = new System.IO.StringWriter();
             using (var writer = new JsonTextWriter(text))
             {
@@ -71,7 +84,6 @@ namespace Buril.McpTest
                 o.WriteTo(writer);
             }
             Console.Out.WriteLine(text.ToString());
-            return 0;
         }
 
         private static IMcpToolTransport MakeHttp(string url)
