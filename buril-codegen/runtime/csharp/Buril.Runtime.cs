@@ -928,6 +928,13 @@ namespace Buril.Generated
         }
 
         /// <summary>
+        /// Raised, on the thread that reads the answer, for each warning of a successful call:
+        /// a deprecated alias, or bindings generated from other tool metadata than the server's
+        /// (regenerate them). The call still returns its data.
+        /// </summary>
+        public event global::System.EventHandler<BurilWarningEventArgs> WarningReceived;
+
+        /// <summary>
         /// The server's tool metadata hash from its latest answer (null before one, or when the
         /// transport is not an <see cref="IMcpToolTransport"/>); equal to
         /// <see cref="MetadataHash"/> when these bindings are current.
@@ -998,7 +1005,7 @@ namespace Buril.Generated
                 var task = global::System.Threading.Tasks.Task.Run(() => mcp.CallAsync(request));
                 envelopeJson = task.GetAwaiter().GetResult();
             }
-            return read<TOutput>(name, envelopeJson);
+            return read<TOutput>(name, envelopeJson, WarningReceived);
         }
 
         private async global::System.Threading.Tasks.Task<TOutput> invokeAsync<TOutput>(string name, string toolHash, object input, BurilCallOptions options)
@@ -1020,10 +1027,10 @@ namespace Buril.Generated
                 var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, options);
                 envelopeJson = await mcp.CallAsync(request).ConfigureAwait(false);
             }
-            return read<TOutput>(name, envelopeJson);
+            return read<TOutput>(name, envelopeJson, WarningReceived);
         }
 
-        private static TOutput read<TOutput>(string name, string envelopeJson)
+        private TOutput read<TOutput>(string name, string envelopeJson, global::System.EventHandler<BurilWarningEventArgs> warned)
             where TOutput : class
         {
             global::Newtonsoft.Json.Linq.JObject envelope;
@@ -1052,6 +1059,14 @@ namespace Buril.Generated
             if (data == null)
             {
                 throw protocolError(name, "the answer has no `data`", envelopeJson, null);
+            }
+            var warnings = envelope["warnings"] as global::Newtonsoft.Json.Linq.JArray;
+            if (warnings != null && warned != null)
+            {
+                foreach (var warning in warnings)
+                {
+                    warned(this, new BurilWarningEventArgs(name, textOf(warning)));
+                }
             }
             TOutput output;
             try
@@ -1433,6 +1448,25 @@ namespace Buril.Generated
             }
             return message;
         }
+    }
+
+    /// <summary>What <see cref="BurilClient.WarningReceived"/> reports.</summary>
+    public sealed class BurilWarningEventArgs : global::System.EventArgs
+    {
+        /// <summary>A warning.</summary>
+        /// <param name="tool">The tool called.</param>
+        /// <param name="warning">The warning, in the server's words.</param>
+        public BurilWarningEventArgs(string tool, string warning)
+        {
+            Tool = tool;
+            Warning = warning;
+        }
+
+        /// <summary>The tool called.</summary>
+        public string Tool { get; private set; }
+
+        /// <summary>The warning, in the server's words.</summary>
+        public string Warning { get; private set; }
     }
 
     /// <summary>What <see cref="BurilProcessTransport.Restarted"/> reports.</summary>

@@ -26,6 +26,7 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilToolInfo",
     "BurilTransportException",
     "BurilTransportFailure",
+    "BurilWarningEventArgs",
     "IMcpToolTransport",
     "ITool",
     "IToolTransport",
@@ -34,8 +35,8 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
 ];
 
 /// The members of `BurilClient` that are not tool methods: its constructor, `Call`,
-/// `CallAsync`, `ServerVersion` and `Transport`, declared in the runtime file, and the
-/// generated `MetadataHash`. (Its private members are in camelCase, which no tool method is.)
+/// `CallAsync`, `ServerVersion`, `Transport` and `WarningReceived`, declared in the runtime
+/// file, and the generated `MetadataHash`. (Its private members are in camelCase, which no tool method is.)
 pub(crate) const CLIENT_MEMBERS: &[&str] = &[
     "BurilClient",
     "Call",
@@ -43,6 +44,7 @@ pub(crate) const CLIENT_MEMBERS: &[&str] = &[
     "MetadataHash",
     "ServerVersion",
     "Transport",
+    "WarningReceived",
 ];
 
 #[cfg(test)]
@@ -83,6 +85,7 @@ mod tests {
             "public TOutput Call<TOutput>(",
             "public global::System.Threading.Tasks.Task<TOutput> CallAsync<TOutput>(",
             "public string ServerVersion\n",
+            "public event global::System.EventHandler<BurilWarningEventArgs> WarningReceived;\n",
         ] {
             assert!(client.contains(declaration), "{declaration}");
         }
@@ -94,7 +97,8 @@ mod tests {
                 "CallAsync",
                 "MetadataHash",
                 "ServerVersion",
-                "Transport"
+                "Transport",
+                "WarningReceived"
             ]
         );
     }

@@ -95,6 +95,16 @@ fn check_common(seen: &Value, hash: &str) {
         json!(["Main Camera", "Directional Light", "Ground", "Player"])
     );
     assert_eq!(seen["log"], json!("hello"));
+    let stale = seen["staleWarnings"].as_array().expect("warnings");
+    assert_eq!(stale.len(), 1, "{seen}");
+    assert!(
+        stale[0].as_str().is_some_and(|w| w.starts_with(&format!(
+            "these bindings were generated from tool metadata 0123456789abcdef, and this \
+             server's is {hash}"
+        ))),
+        "{seen}"
+    );
+    assert_eq!(seen["currentWarnings"], json!([]));
     // A validation failure is a ToolValidationException with every problem.
     let invalid = &seen["invalid"];
     assert_eq!(invalid["class"], json!("ToolValidationException"), "{seen}");
@@ -302,6 +312,7 @@ fn the_http_transport_reads_every_answer_the_protocol_allows() {
     // warnings and the server's hash from `_meta`.
     assert_eq!(seen["plain"], json!("plain"), "{seen}");
     assert_eq!(seen["serverVersion"], json!("feedfacefeedface"));
+    assert_eq!(seen["warnings"], json!(["console_log: regenerate"]));
     assert_eq!(seen["protocolVersion"], json!("2025-06-18"));
     assert_eq!(
         seen["envelope"],

@@ -159,11 +159,14 @@ namespace Buril.McpTest
             var server = new FakeServer();
             var transport = new BurilHttpTransport(new Uri("http://fake.invalid/mcp"), server);
             var client = new BurilClient(transport);
+            var warnings = new List<string>();
+            client.WarningReceived += (sender, e) => warnings.Add(e.Tool + ": " + e.Warning);
             using (transport)
             {
                 var logged = client.ConsoleLog(new ConsoleLogInput { Message = "x" });
                 o["plain"] = logged.Message;
                 o["serverVersion"] = client.ServerVersion;
+                o["warnings"] = new JArray(warnings);
                 o["protocolVersion"] = transport.ProtocolVersion;
                 o["envelope"] = JObject.Parse(transport.Call("console_log", "{}"));
                 o["textOnly"] = client.Call<JObject>("text_only", null);

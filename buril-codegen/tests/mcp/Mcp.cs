@@ -181,6 +181,15 @@ namespace Buril.McpTest
                 o["protocolVersion"] = process.ProtocolVersion;
             }
 
+            // Bindings of other metadata: the server warns, and the warning reaches the envelope
+            // and the client's event.
+            var stale = JObject.Parse(transport.CallAsync(new BurilCallRequest("console_log", "{\"message\":\"old\"}", "0123456789abcdef", null, null)).Result);
+            o["staleWarnings"] = stale["warnings"];
+            var warned = new List<string>();
+            client.WarningReceived += (sender, e) => { lock (warned) { warned.Add(e.Tool + ": " + e.Warning); } };
+            client.ConsoleLog(new ConsoleLogInput { Message = "current" });
+            o["currentWarnings"] = new JArray(warned);
+
             try
             {
                 client.Call<GameobjectCreateOutput>("gameobject_create", new JObject { { "name", 3 } });
