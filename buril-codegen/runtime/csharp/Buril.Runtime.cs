@@ -1619,7 +1619,8 @@ namespace Buril.Generated
             }
             var options = request.Options;
             options.CancellationToken.ThrowIfCancellationRequested();
-            var current = await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
+            // Starting the process waits for `initialize`: on a pool thread, not the caller's.
+            var current = Alive() ?? await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
             long id = global::System.Threading.Interlocked.Increment(ref nextId);
             var message = BurilMcp.Call(id, request, options.Progress != null);
             var response = await current.Ask(id, message, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name).ConfigureAwait(false);
@@ -1649,6 +1650,19 @@ namespace Buril.Generated
             if (old != null)
             {
                 old.Stop();
+            }
+        }
+
+        /// <summary>The session when its process runs, else null.</summary>
+        private Session Alive()
+        {
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    throw new global::System.ObjectDisposedException("BurilProcessTransport");
+                }
+                return session != null && !session.Dead ? session : null;
             }
         }
 
@@ -1977,10 +1991,10 @@ namespace Buril.Generated
                 string code = "";
                 try
                 {
-                    if (Process.WaitForExit(1000))
+                    if (Process.WaitForExit(5000))
                     {
                         // Standard error may still hold its last lines.
-                        stderrThread.Join(1000);
+                        stderrThread.Join(5000);
                         code = " with code " + Process.ExitCode;
                     }
                 }

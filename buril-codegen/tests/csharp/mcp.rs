@@ -193,6 +193,20 @@ fn the_process_transport_serves_the_bindings_over_stdio() {
     );
     // Dispose stopped it.
     assert_eq!(seen["afterDispose"], json!(0));
+    for (key, words) in [
+        ("cannotStart", "cannot start"),
+        ("exitsAtOnce", "--no-such-option"),
+    ] {
+        let failure = &seen[key];
+        assert_eq!(failure["class"], json!("BurilTransportException"), "{seen}");
+        assert_eq!(failure["failure"], json!("Process"), "{key}: {seen}");
+        assert!(
+            failure["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(words)),
+            "{key}: {seen}"
+        );
+    }
 }
 
 /// `tools serve --http 127.0.0.1:0`, killed when dropped.

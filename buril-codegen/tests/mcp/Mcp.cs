@@ -71,6 +71,30 @@ namespace Buril.McpTest
             {
                 Http(args[1], args[2], o);
             }
+            if (process != null)
+            {
+                // A server that cannot start, and one that exits at once: what failed, in its words.
+                foreach (var pair in new[]
+                {
+                    new[] { "cannotStart", args[1] + ".missing", "serve" },
+                    new[] { "exitsAtOnce", args[1], "serve --no-such-option" },
+                })
+                {
+                    var failing = new BurilProcessTransport(pair[1], pair[2], null);
+                    using (failing)
+                    {
+                        try
+                        {
+                            new BurilClient(failing).ConsoleLog(new ConsoleLogInput { Message = "x" });
+                            o[pair[0]] = "no exception";
+                        }
+                        catch (Exception error)
+                        {
+                            o[pair[0]] = Failure(error);
+                        }
+                    }
+                }
+            }
             Print(o);
             return 0;
         }
