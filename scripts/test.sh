@@ -23,6 +23,8 @@ need_apt=()
 command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
 [ -f /usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll ] || need_apt+=(libnewtonsoft-json-cil-dev)
+# The C# transports of the bindings use HttpClient: Mono's System.Net.Http.
+[ -f /usr/lib/mono/4.5/System.Net.Http.dll ] || need_apt+=(libmono-system-net-http4.0-cil)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq

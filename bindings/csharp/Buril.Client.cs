@@ -7,148 +7,347 @@ namespace Buril.Generated
 {
     public sealed partial class BurilClient
     {
+        /// <summary>
+        /// The hash of the tool metadata these bindings were generated from (the files' header says
+        /// it too). Sent with every call; a server with other metadata warns, and answers with its own
+        /// (<see cref="ServerVersion"/>).
+        /// </summary>
+        public const string MetadataHash = "6a62cac6b4ebf05e";
+
         /// <summary>Cancels a run cooperatively: the tool call in flight sees the cancellation through its context, and no further call (or retry) is made. The run ends `cancelled`; poll it to see when. Cancelling a finished run changes nothing.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AgentTeamCancelOutput AgentTeamCancel(AgentTeamCancelInput input)
         {
-            return Call<AgentTeamCancelOutput>("agent_team_cancel", input);
+            return invoke<AgentTeamCancelOutput>("agent_team_cancel", "3ab7bebca59e3f08", input);
+        }
+
+        /// <summary>Cancels a run cooperatively: the tool call in flight sees the cancellation through its context, and no further call (or retry) is made. The run ends `cancelled`; poll it to see when. Cancelling a finished run changes nothing.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AgentTeamCancel"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AgentTeamCancelOutput> AgentTeamCancelAsync(AgentTeamCancelInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AgentTeamCancelOutput>("agent_team_cancel", "3ab7bebca59e3f08", input, options);
         }
 
         /// <summary>Hands work to a specialist and answers at once with the run's handle; poll it with `agent_team_query`. The specialist sees and may call only the tools of `tool_view` (resolved now; the dispatcher refuses anything else), runs on `model`, and ends with a report. A view with a pattern that matches no available tool answers `status: "blocked"` and the run does not start.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AgentTeamHandoffOutput AgentTeamHandoff(AgentTeamHandoffInput input)
         {
-            return Call<AgentTeamHandoffOutput>("agent_team_handoff", input);
+            return invoke<AgentTeamHandoffOutput>("agent_team_handoff", "96c0b9c4b95a95ad", input);
+        }
+
+        /// <summary>Hands work to a specialist and answers at once with the run's handle; poll it with `agent_team_query`. The specialist sees and may call only the tools of `tool_view` (resolved now; the dispatcher refuses anything else), runs on `model`, and ends with a report. A view with a pattern that matches no available tool answers `status: "blocked"` and the run does not start.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AgentTeamHandoff"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AgentTeamHandoffOutput> AgentTeamHandoffAsync(AgentTeamHandoffInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AgentTeamHandoffOutput>("agent_team_handoff", "96c0b9c4b95a95ad", input, options);
         }
 
         /// <summary>Lists the specialists a director can hand work to: each one's name, description, default model, system prompt, default tool view resolved to the tools available now (patterns that match nothing are listed as missing), and the input and output schemas of a handoff to it.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AgentTeamListSpecialistsOutput AgentTeamListSpecialists(AgentTeamListSpecialistsInput input = null)
         {
-            return Call<AgentTeamListSpecialistsOutput>("agent_team_list_specialists", input);
+            return invoke<AgentTeamListSpecialistsOutput>("agent_team_list_specialists", "1e7a41662be6c40d", input);
+        }
+
+        /// <summary>Lists the specialists a director can hand work to: each one's name, description, default model, system prompt, default tool view resolved to the tools available now (patterns that match nothing are listed as missing), and the input and output schemas of a handoff to it.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AgentTeamListSpecialists"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AgentTeamListSpecialistsOutput> AgentTeamListSpecialistsAsync(AgentTeamListSpecialistsInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<AgentTeamListSpecialistsOutput>("agent_team_list_specialists", "1e7a41662be6c40d", input, options);
         }
 
         /// <summary>Polls a run: its status (`running`, `done`, `errored`, `blocked` or `cancelled`), the calls made so far, the tool-call count and duration, and, once it ended, the report (for a failed run, the error verbatim) and artifact. Answers at once.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AgentTeamQueryOutput AgentTeamQuery(AgentTeamQueryInput input)
         {
-            return Call<AgentTeamQueryOutput>("agent_team_query", input);
+            return invoke<AgentTeamQueryOutput>("agent_team_query", "874915fb60a38522", input);
+        }
+
+        /// <summary>Polls a run: its status (`running`, `done`, `errored`, `blocked` or `cancelled`), the calls made so far, the tool-call count and duration, and, once it ended, the report (for a failed run, the error verbatim) and artifact. Answers at once.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AgentTeamQuery"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AgentTeamQueryOutput> AgentTeamQueryAsync(AgentTeamQueryInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AgentTeamQueryOutput>("agent_team_query", "874915fb60a38522", input, options);
         }
 
         /// <summary>Records a run as a replayable JSON trace: the director's handoff, every tool call with its input, envelope and duration, the model, the brief, the report and the status. The file is written atomically, so a crash never leaves a partial trace. Record a finished run (a running one is recorded as far as it got).</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AgentTeamRecordOutput AgentTeamRecord(AgentTeamRecordInput input)
         {
-            return Call<AgentTeamRecordOutput>("agent_team_record", input);
+            return invoke<AgentTeamRecordOutput>("agent_team_record", "39d46a7f9d57befe", input);
+        }
+
+        /// <summary>Records a run as a replayable JSON trace: the director's handoff, every tool call with its input, envelope and duration, the model, the brief, the report and the status. The file is written atomically, so a crash never leaves a partial trace. Record a finished run (a running one is recorded as far as it got).</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AgentTeamRecord"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AgentTeamRecordOutput> AgentTeamRecordAsync(AgentTeamRecordInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AgentTeamRecordOutput>("agent_team_record", "39d46a7f9d57befe", input, options);
         }
 
         /// <summary>Replays a recorded trace against the current tools, with no model: re-issues its calls in order, with its tool view, and compares each answer with the recording. Answers `result: "match"`, or `"drift"` with the first departure: the call, and the JSON pointer where the envelope differs with both values, a tool that is missing, or a tool whose input schema changed.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AgentTeamReplayOutput AgentTeamReplay(AgentTeamReplayInput input)
         {
-            return Call<AgentTeamReplayOutput>("agent_team_replay", input);
+            return invoke<AgentTeamReplayOutput>("agent_team_replay", "d803989a39fb0463", input);
+        }
+
+        /// <summary>Replays a recorded trace against the current tools, with no model: re-issues its calls in order, with its tool view, and compares each answer with the recording. Answers `result: "match"`, or `"drift"` with the first departure: the call, and the JSON pointer where the envelope differs with both values, a tool that is missing, or a tool whose input schema changed.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AgentTeamReplay"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AgentTeamReplayOutput> AgentTeamReplayAsync(AgentTeamReplayInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AgentTeamReplayOutput>("agent_team_replay", "d803989a39fb0463", input, options);
         }
 
         /// <summary>Creates a folder under `Assets/`, with any missing parents. Succeeds without change when it exists.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AssetCreateFolderOutput AssetCreateFolder(AssetCreateFolderInput input)
         {
-            return Call<AssetCreateFolderOutput>("asset_create_folder", input);
+            return invoke<AssetCreateFolderOutput>("asset_create_folder", "171495fa00e54a7f", input);
+        }
+
+        /// <summary>Creates a folder under `Assets/`, with any missing parents. Succeeds without change when it exists.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AssetCreateFolder"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AssetCreateFolderOutput> AssetCreateFolderAsync(AssetCreateFolderInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AssetCreateFolderOutput>("asset_create_folder", "171495fa00e54a7f", input, options);
         }
 
         /// <summary>Creates a material file (`.mat`) with a shader, a main colour and numeric shader properties. Assign it to a renderer with `gameobject_add_component` (`MeshRenderer` with `{"material": path}`).</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AssetCreateMaterialOutput AssetCreateMaterial(AssetCreateMaterialInput input)
         {
-            return Call<AssetCreateMaterialOutput>("asset_create_material", input);
+            return invoke<AssetCreateMaterialOutput>("asset_create_material", "1811d8b2e411f076", input);
+        }
+
+        /// <summary>Creates a material file (`.mat`) with a shader, a main colour and numeric shader properties. Assign it to a renderer with `gameobject_add_component` (`MeshRenderer` with `{"material": path}`).</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AssetCreateMaterial"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AssetCreateMaterialOutput> AssetCreateMaterialAsync(AssetCreateMaterialInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AssetCreateMaterialOutput>("asset_create_material", "1811d8b2e411f076", input, options);
         }
 
         /// <summary>Deletes an asset, or a folder with `recursive`, from disk for good (there is no undo). Open scenes cannot be deleted; close them first. Reports scenes and prefabs left with a reference to what was deleted.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AssetDeleteOutput AssetDelete(AssetDeleteInput input)
         {
-            return Call<AssetDeleteOutput>("asset_delete", input);
+            return invoke<AssetDeleteOutput>("asset_delete", "2db2c72a5479c464", input);
+        }
+
+        /// <summary>Deletes an asset, or a folder with `recursive`, from disk for good (there is no undo). Open scenes cannot be deleted; close them first. Reports scenes and prefabs left with a reference to what was deleted.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AssetDelete"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AssetDeleteOutput> AssetDeleteAsync(AssetDeleteInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AssetDeleteOutput>("asset_delete", "2db2c72a5479c464", input, options);
         }
 
         /// <summary>Lists the files and folders under a folder of `Assets/`, optionally only those matching a glob (`*.mat`, `Assets/Prefabs/**`) or of given kinds.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AssetListOutput AssetList(AssetListInput input = null)
         {
-            return Call<AssetListOutput>("asset_list", input);
+            return invoke<AssetListOutput>("asset_list", "daff3059d5182c80", input);
+        }
+
+        /// <summary>Lists the files and folders under a folder of `Assets/`, optionally only those matching a glob (`*.mat`, `Assets/Prefabs/**`) or of given kinds.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AssetList"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AssetListOutput> AssetListAsync(AssetListInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<AssetListOutput>("asset_list", "daff3059d5182c80", input, options);
         }
 
         /// <summary>Moves or renames an asset or a folder under `Assets/`, as the editor does: open scenes follow their files, and references to the old path in scenes and prefabs (a renderer's `material`, say) are updated. The extension of a file cannot change.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AssetMoveOutput AssetMove(AssetMoveInput input)
         {
-            return Call<AssetMoveOutput>("asset_move", input);
+            return invoke<AssetMoveOutput>("asset_move", "1169418efcc8b426", input);
+        }
+
+        /// <summary>Moves or renames an asset or a folder under `Assets/`, as the editor does: open scenes follow their files, and references to the old path in scenes and prefabs (a renderer's `material`, say) are updated. The extension of a file cannot change.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AssetMove"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AssetMoveOutput> AssetMoveAsync(AssetMoveInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AssetMoveOutput>("asset_move", "1169418efcc8b426", input, options);
         }
 
         /// <summary>Reads a text asset (scene, prefab, material, script, shader, ...) and returns its contents, cut at `max_bytes`. Binary files (textures, models, sounds) are refused.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AssetReadOutput AssetRead(AssetReadInput input)
         {
-            return Call<AssetReadOutput>("asset_read", input);
+            return invoke<AssetReadOutput>("asset_read", "6884c9b34b753745", input);
+        }
+
+        /// <summary>Reads a text asset (scene, prefab, material, script, shader, ...) and returns its contents, cut at `max_bytes`. Binary files (textures, models, sounds) are refused.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AssetRead"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AssetReadOutput> AssetReadAsync(AssetReadInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AssetReadOutput>("asset_read", "6884c9b34b753745", input, options);
         }
 
         /// <summary>Searches the text of every asset under a folder (scenes, prefabs, materials, scripts, ...) for a string, and the file names too. Reports progress file by file and stops early when the call is cancelled.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public AssetSearchOutput AssetSearch(AssetSearchInput input)
         {
-            return Call<AssetSearchOutput>("asset_search", input);
+            return invoke<AssetSearchOutput>("asset_search", "f69ef0b53eff79d1", input);
+        }
+
+        /// <summary>Searches the text of every asset under a folder (scenes, prefabs, materials, scripts, ...) for a string, and the file names too. Reports progress file by file and stops early when the call is cancelled.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="AssetSearch"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<AssetSearchOutput> AssetSearchAsync(AssetSearchInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<AssetSearchOutput>("asset_search", "f69ef0b53eff79d1", input, options);
         }
 
         /// <summary>Removes every message from the console.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public ConsoleClearOutput ConsoleClear(ConsoleClearInput input = null)
         {
-            return Call<ConsoleClearOutput>("console_clear", input);
+            return invoke<ConsoleClearOutput>("console_clear", "f5e5b3553ed62863", input);
+        }
+
+        /// <summary>Removes every message from the console.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="ConsoleClear"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<ConsoleClearOutput> ConsoleClearAsync(ConsoleClearInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<ConsoleClearOutput>("console_clear", "f5e5b3553ed62863", input, options);
         }
 
         /// <summary>Writes a message to the console, as `Debug.Log`, `Debug.LogWarning` or `Debug.LogError` would. Returns the entry as stored.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public ConsoleLogOutput ConsoleLog(ConsoleLogInput input)
         {
-            return Call<ConsoleLogOutput>("console_log", input);
+            return invoke<ConsoleLogOutput>("console_log", "d8fd0d20e51c0e9c", input);
+        }
+
+        /// <summary>Writes a message to the console, as `Debug.Log`, `Debug.LogWarning` or `Debug.LogError` would. Returns the entry as stored.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="ConsoleLog"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<ConsoleLogOutput> ConsoleLogAsync(ConsoleLogInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<ConsoleLogOutput>("console_log", "d8fd0d20e51c0e9c", input, options);
         }
 
         /// <summary>Reads the console: the newest messages, filtered by level and by text (case-insensitive), oldest first. Stack traces are left out unless asked for, to save space.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public ConsoleReadOutput ConsoleRead(ConsoleReadInput input = null)
         {
-            return Call<ConsoleReadOutput>("console_read", input);
+            return invoke<ConsoleReadOutput>("console_read", "6be487323489dfd6", input);
+        }
+
+        /// <summary>Reads the console: the newest messages, filtered by level and by text (case-insensitive), oldest first. Stack traces are left out unless asked for, to save space.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="ConsoleRead"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<ConsoleReadOutput> ConsoleReadAsync(ConsoleReadInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<ConsoleReadOutput>("console_read", "6be487323489dfd6", input, options);
         }
 
         /// <summary>Deprecated: <c>console_get_logs</c> is a former name of <c>console_read</c>; call <see cref="ConsoleRead"/>.</summary>
@@ -160,130 +359,308 @@ namespace Buril.Generated
             return ConsoleRead(input);
         }
 
+        /// <summary>Deprecated: <c>console_get_logs</c> is a former name of <c>console_read</c>; call <see cref="ConsoleReadAsync"/>.</summary>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data.</returns>
+        [global::System.Obsolete("`console_get_logs` was renamed: use ConsoleRead (`console_read`)")]
+        public global::System.Threading.Tasks.Task<ConsoleReadOutput> ConsoleGetLogsAsync(ConsoleReadInput input = null, BurilCallOptions options = null)
+        {
+            return ConsoleReadAsync(input, options);
+        }
+
         /// <summary>Starts, pauses, resumes or stops play mode. As in the editor, changes made to scenes in play mode are discarded when it stops: the scenes return to how they were when it started. Scenes cannot be opened, closed or saved in play mode.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public EditorPlayModeSetOutput EditorPlayModeSet(EditorPlayModeSetInput input)
         {
-            return Call<EditorPlayModeSetOutput>("editor_play_mode_set", input);
+            return invoke<EditorPlayModeSetOutput>("editor_play_mode_set", "f0a9af22d85f1483", input);
+        }
+
+        /// <summary>Starts, pauses, resumes or stops play mode. As in the editor, changes made to scenes in play mode are discarded when it stops: the scenes return to how they were when it started. Scenes cannot be opened, closed or saved in play mode.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="EditorPlayModeSet"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<EditorPlayModeSetOutput> EditorPlayModeSetAsync(EditorPlayModeSetInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<EditorPlayModeSetOutput>("editor_play_mode_set", "f0a9af22d85f1483", input, options);
         }
 
         /// <summary>The selected game objects of the active scene.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public EditorSelectionGetOutput EditorSelectionGet(EditorSelectionGetInput input = null)
         {
-            return Call<EditorSelectionGetOutput>("editor_selection_get", input);
+            return invoke<EditorSelectionGetOutput>("editor_selection_get", "5ab89968c2c872db", input);
+        }
+
+        /// <summary>The selected game objects of the active scene.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="EditorSelectionGet"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<EditorSelectionGetOutput> EditorSelectionGetAsync(EditorSelectionGetInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<EditorSelectionGetOutput>("editor_selection_get", "5ab89968c2c872db", input, options);
         }
 
         /// <summary>Selects game objects of the active scene, replacing the selection; an empty list clears it.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public EditorSelectionSetOutput EditorSelectionSet(EditorSelectionSetInput input)
         {
-            return Call<EditorSelectionSetOutput>("editor_selection_set", input);
+            return invoke<EditorSelectionSetOutput>("editor_selection_set", "702f9557c7479658", input);
+        }
+
+        /// <summary>Selects game objects of the active scene, replacing the selection; an empty list clears it.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="EditorSelectionSet"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<EditorSelectionSetOutput> EditorSelectionSetAsync(EditorSelectionSetInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<EditorSelectionSetOutput>("editor_selection_set", "702f9557c7479658", input, options);
         }
 
         /// <summary>The editor's state: the open scenes (and which have unsaved changes), the active scene, play mode, the selection and how many console messages of each level there are. A good first call.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public EditorStateOutput EditorState(EditorStateInput input = null)
         {
-            return Call<EditorStateOutput>("editor_state", input);
+            return invoke<EditorStateOutput>("editor_state", "ae4e5e8aed082fca", input);
+        }
+
+        /// <summary>The editor's state: the open scenes (and which have unsaved changes), the active scene, play mode, the selection and how many console messages of each level there are. A good first call.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="EditorState"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<EditorStateOutput> EditorStateAsync(EditorStateInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<EditorStateOutput>("editor_state", "ae4e5e8aed082fca", input, options);
         }
 
         /// <summary>Adds a component to a game object: a built-in type (`Rigidbody`, `BoxCollider`, `Light`, ...) or a `MonoBehaviour` script of the project (`script_list` shows them), with optional property values. Types an object can hold only once are refused when already present.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectAddComponentOutput GameobjectAddComponent(GameobjectAddComponentInput input)
         {
-            return Call<GameobjectAddComponentOutput>("gameobject_add_component", input);
+            return invoke<GameobjectAddComponentOutput>("gameobject_add_component", "c878768d0608e1c7", input);
+        }
+
+        /// <summary>Adds a component to a game object: a built-in type (`Rigidbody`, `BoxCollider`, `Light`, ...) or a `MonoBehaviour` script of the project (`script_list` shows them), with optional property values. Types an object can hold only once are refused when already present.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectAddComponent"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectAddComponentOutput> GameobjectAddComponentAsync(GameobjectAddComponentInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectAddComponentOutput>("gameobject_add_component", "c878768d0608e1c7", input, options);
         }
 
         /// <summary>Creates a game object in an open scene: empty or a built-in shape, with an optional parent, transform, tag and components. The scene is marked as having unsaved changes; call `scene_save` to write it.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectCreateOutput GameobjectCreate(GameobjectCreateInput input)
         {
-            return Call<GameobjectCreateOutput>("gameobject_create", input);
+            return invoke<GameobjectCreateOutput>("gameobject_create", "4ddecbdb7b7ca5fc", input);
+        }
+
+        /// <summary>Creates a game object in an open scene: empty or a built-in shape, with an optional parent, transform, tag and components. The scene is marked as having unsaved changes; call `scene_save` to write it.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectCreate"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectCreateOutput> GameobjectCreateAsync(GameobjectCreateInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectCreateOutput>("gameobject_create", "4ddecbdb7b7ca5fc", input, options);
         }
 
         /// <summary>Destroys a game object and all its children, and drops them from the selection.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectDestroyOutput GameobjectDestroy(GameobjectDestroyInput input)
         {
-            return Call<GameobjectDestroyOutput>("gameobject_destroy", input);
+            return invoke<GameobjectDestroyOutput>("gameobject_destroy", "43cb28b0f7d9ad51", input);
+        }
+
+        /// <summary>Destroys a game object and all its children, and drops them from the selection.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectDestroy"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectDestroyOutput> GameobjectDestroyAsync(GameobjectDestroyInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectDestroyOutput>("gameobject_destroy", "43cb28b0f7d9ad51", input, options);
         }
 
         /// <summary>Finds game objects in the open scenes by name, tag, component type and active state; every filter given must match. Returns ids for the other `gameobject_` tools.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectFindOutput GameobjectFind(GameobjectFindInput input = null)
         {
-            return Call<GameobjectFindOutput>("gameobject_find", input);
+            return invoke<GameobjectFindOutput>("gameobject_find", "36d1b8f24109c959", input);
+        }
+
+        /// <summary>Finds game objects in the open scenes by name, tag, component type and active state; every filter given must match. Returns ids for the other `gameobject_` tools.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectFind"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectFindOutput> GameobjectFindAsync(GameobjectFindInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectFindOutput>("gameobject_find", "36d1b8f24109c959", input, options);
         }
 
         /// <summary>Everything about one game object: name, hierarchy path, parent and children, active flags, tag, layer, transform and components with their properties.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectGetOutput GameobjectGet(GameobjectGetInput input)
         {
-            return Call<GameobjectGetOutput>("gameobject_get", input);
+            return invoke<GameobjectGetOutput>("gameobject_get", "56c86ed534bb3e79", input);
+        }
+
+        /// <summary>Everything about one game object: name, hierarchy path, parent and children, active flags, tag, layer, transform and components with their properties.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectGet"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectGetOutput> GameobjectGetAsync(GameobjectGetInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectGetOutput>("gameobject_get", "56c86ed534bb3e79", input, options);
         }
 
         /// <summary>Removes a component from a game object: the first one of the given type, or the one at `index` among the components of that type.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectRemoveComponentOutput GameobjectRemoveComponent(GameobjectRemoveComponentInput input)
         {
-            return Call<GameobjectRemoveComponentOutput>("gameobject_remove_component", input);
+            return invoke<GameobjectRemoveComponentOutput>("gameobject_remove_component", "db00c39dc6f990ba", input);
+        }
+
+        /// <summary>Removes a component from a game object: the first one of the given type, or the one at `index` among the components of that type.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectRemoveComponent"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectRemoveComponentOutput> GameobjectRemoveComponentAsync(GameobjectRemoveComponentInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectRemoveComponentOutput>("gameobject_remove_component", "db00c39dc6f990ba", input, options);
         }
 
         /// <summary>Renames a game object. Names need not be unique; they cannot contain `/`.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectRenameOutput GameobjectRename(GameobjectRenameInput input)
         {
-            return Call<GameobjectRenameOutput>("gameobject_rename", input);
+            return invoke<GameobjectRenameOutput>("gameobject_rename", "a628a722348262ae", input);
+        }
+
+        /// <summary>Renames a game object. Names need not be unique; they cannot contain `/`.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectRename"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectRenameOutput> GameobjectRenameAsync(GameobjectRenameInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectRenameOutput>("gameobject_rename", "a628a722348262ae", input, options);
         }
 
         /// <summary>Activates or deactivates a game object. Its children keep their own flags but are inactive in the hierarchy while it is inactive.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectSetActiveOutput GameobjectSetActive(GameobjectSetActiveInput input)
         {
-            return Call<GameobjectSetActiveOutput>("gameobject_set_active", input);
+            return invoke<GameobjectSetActiveOutput>("gameobject_set_active", "51f1a879d8886cc6", input);
+        }
+
+        /// <summary>Activates or deactivates a game object. Its children keep their own flags but are inactive in the hierarchy while it is inactive.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectSetActive"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectSetActiveOutput> GameobjectSetActiveAsync(GameobjectSetActiveInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectSetActiveOutput>("gameobject_set_active", "51f1a879d8886cc6", input, options);
         }
 
         /// <summary>Moves a game object under another parent (as its last child), or to the root when `parent` is left out. The local transform is kept, so the object moves with its new parent. An object cannot move under itself or one of its descendants.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectSetParentOutput GameobjectSetParent(GameobjectSetParentInput input)
         {
-            return Call<GameobjectSetParentOutput>("gameobject_set_parent", input);
+            return invoke<GameobjectSetParentOutput>("gameobject_set_parent", "a3f00c6d8fe7120b", input);
+        }
+
+        /// <summary>Moves a game object under another parent (as its last child), or to the root when `parent` is left out. The local transform is kept, so the object moves with its new parent. An object cannot move under itself or one of its descendants.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectSetParent"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectSetParentOutput> GameobjectSetParentAsync(GameobjectSetParentInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectSetParentOutput>("gameobject_set_parent", "a3f00c6d8fe7120b", input, options);
         }
 
         /// <summary>Sets a game object's local position, rotation and/or scale (relative to its parent); the parts not given keep their values. Formerly `gameobject_set_position`, which still works.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public GameobjectSetTransformOutput GameobjectSetTransform(GameobjectSetTransformInput input)
         {
-            return Call<GameobjectSetTransformOutput>("gameobject_set_transform", input);
+            return invoke<GameobjectSetTransformOutput>("gameobject_set_transform", "724b2399c0cd60fe", input);
+        }
+
+        /// <summary>Sets a game object's local position, rotation and/or scale (relative to its parent); the parts not given keep their values. Formerly `gameobject_set_position`, which still works.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="GameobjectSetTransform"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<GameobjectSetTransformOutput> GameobjectSetTransformAsync(GameobjectSetTransformInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<GameobjectSetTransformOutput>("gameobject_set_transform", "724b2399c0cd60fe", input, options);
         }
 
         /// <summary>Deprecated: <c>gameobject_set_position</c> is a former name of <c>gameobject_set_transform</c>; call <see cref="GameobjectSetTransform"/>.</summary>
@@ -295,40 +672,98 @@ namespace Buril.Generated
             return GameobjectSetTransform(input);
         }
 
+        /// <summary>Deprecated: <c>gameobject_set_position</c> is a former name of <c>gameobject_set_transform</c>; call <see cref="GameobjectSetTransformAsync"/>.</summary>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data.</returns>
+        [global::System.Obsolete("`gameobject_set_position` was renamed: use GameobjectSetTransform (`gameobject_set_transform`)")]
+        public global::System.Threading.Tasks.Task<GameobjectSetTransformOutput> GameobjectSetPositionAsync(GameobjectSetTransformInput input, BurilCallOptions options = null)
+        {
+            return GameobjectSetTransformAsync(input, options);
+        }
+
         /// <summary>Closes an open scene. Refused when it has unsaved changes, unless `discard_changes` is set. When the active scene closes, the first remaining scene becomes active. Not allowed in play mode.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public SceneCloseOutput SceneClose(SceneCloseInput input = null)
         {
-            return Call<SceneCloseOutput>("scene_close", input);
+            return invoke<SceneCloseOutput>("scene_close", "f18048d54a2c02a6", input);
+        }
+
+        /// <summary>Closes an open scene. Refused when it has unsaved changes, unless `discard_changes` is set. When the active scene closes, the first remaining scene becomes active. Not allowed in play mode.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="SceneClose"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<SceneCloseOutput> SceneCloseAsync(SceneCloseInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<SceneCloseOutput>("scene_close", "f18048d54a2c02a6", input, options);
         }
 
         /// <summary>Creates a new scene file from a template. It is not opened unless `open` is set, in which case it opens beside the open scenes and becomes the active scene.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public SceneCreateOutput SceneCreate(SceneCreateInput input)
         {
-            return Call<SceneCreateOutput>("scene_create", input);
+            return invoke<SceneCreateOutput>("scene_create", "04645a940dba8644", input);
+        }
+
+        /// <summary>Creates a new scene file from a template. It is not opened unless `open` is set, in which case it opens beside the open scenes and becomes the active scene.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="SceneCreate"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<SceneCreateOutput> SceneCreateAsync(SceneCreateInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<SceneCreateOutput>("scene_create", "04645a940dba8644", input, options);
         }
 
         /// <summary>Lists every scene file (`*.scene`) under `Assets/`, with whether each is open in the editor, active, or has unsaved changes. Use it to find the path to pass to `scene_open`.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public SceneListOutput SceneList(SceneListInput input = null)
         {
-            return Call<SceneListOutput>("scene_list", input);
+            return invoke<SceneListOutput>("scene_list", "f5ea6145820ecdb5", input);
+        }
+
+        /// <summary>Lists every scene file (`*.scene`) under `Assets/`, with whether each is open in the editor, active, or has unsaved changes. Use it to find the path to pass to `scene_open`.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="SceneList"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<SceneListOutput> SceneListAsync(SceneListInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<SceneListOutput>("scene_list", "f5ea6145820ecdb5", input, options);
         }
 
         /// <summary>The game objects of an open scene as a tree: ids, names, active flags, tags and (on request) component types. Use the ids with the `gameobject_` tools.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public SceneListGameobjectsOutput SceneListGameobjects(SceneListGameobjectsInput input = null)
         {
-            return Call<SceneListGameobjectsOutput>("scene_list_gameobjects", input);
+            return invoke<SceneListGameobjectsOutput>("scene_list_gameobjects", "4743179a2ca6e58e", input);
+        }
+
+        /// <summary>The game objects of an open scene as a tree: ids, names, active flags, tags and (on request) component types. Use the ids with the `gameobject_` tools.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="SceneListGameobjects"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<SceneListGameobjectsOutput> SceneListGameobjectsAsync(SceneListGameobjectsInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<SceneListGameobjectsOutput>("scene_list_gameobjects", "4743179a2ca6e58e", input, options);
         }
 
         /// <summary>Deprecated: <c>scene_get_hierarchy</c> is a former name of <c>scene_list_gameobjects</c>; call <see cref="SceneListGameobjects"/>.</summary>
@@ -340,67 +775,161 @@ namespace Buril.Generated
             return SceneListGameobjects(input);
         }
 
+        /// <summary>Deprecated: <c>scene_get_hierarchy</c> is a former name of <c>scene_list_gameobjects</c>; call <see cref="SceneListGameobjectsAsync"/>.</summary>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data.</returns>
+        [global::System.Obsolete("`scene_get_hierarchy` was renamed: use SceneListGameobjects (`scene_list_gameobjects`)")]
+        public global::System.Threading.Tasks.Task<SceneListGameobjectsOutput> SceneGetHierarchyAsync(SceneListGameobjectsInput input = null, BurilCallOptions options = null)
+        {
+            return SceneListGameobjectsAsync(input, options);
+        }
+
         /// <summary>Opens a scene file in the editor and makes it the active scene. By default the scene replaces every open scene, loaded fresh from its file; this is refused while an open scene has unsaved changes unless `discard_changes` is set. With `additive` the scene opens beside the others (a scene already open just becomes active). Not allowed in play mode.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public SceneOpenOutput SceneOpen(SceneOpenInput input)
         {
-            return Call<SceneOpenOutput>("scene_open", input);
+            return invoke<SceneOpenOutput>("scene_open", "31b8c5b9abe26098", input);
+        }
+
+        /// <summary>Opens a scene file in the editor and makes it the active scene. By default the scene replaces every open scene, loaded fresh from its file; this is refused while an open scene has unsaved changes unless `discard_changes` is set. With `additive` the scene opens beside the others (a scene already open just becomes active). Not allowed in play mode.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="SceneOpen"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<SceneOpenOutput> SceneOpenAsync(SceneOpenInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<SceneOpenOutput>("scene_open", "31b8c5b9abe26098", input, options);
         }
 
         /// <summary>Writes an open scene to its file, clearing its unsaved-changes flag. With `save_as` the scene is written to a new file instead, and the open scene refers to that file from then on. Not allowed in play mode: stop it first, which discards play-mode changes.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public SceneSaveOutput SceneSave(SceneSaveInput input = null)
         {
-            return Call<SceneSaveOutput>("scene_save", input);
+            return invoke<SceneSaveOutput>("scene_save", "d6a4d98c0f0823db", input);
+        }
+
+        /// <summary>Writes an open scene to its file, clearing its unsaved-changes flag. With `save_as` the scene is written to a new file instead, and the open scene refers to that file from then on. Not allowed in play mode: stop it first, which discards play-mode changes.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="SceneSave"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<SceneSaveOutput> SceneSaveAsync(SceneSaveInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<SceneSaveOutput>("scene_save", "d6a4d98c0f0823db", input, options);
         }
 
         /// <summary>Makes an open scene the active one: new game objects go there by default, and the selection (which belongs to the active scene) is cleared when it changes.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public SceneSetActiveOutput SceneSetActive(SceneSetActiveInput input)
         {
-            return Call<SceneSetActiveOutput>("scene_set_active", input);
+            return invoke<SceneSetActiveOutput>("scene_set_active", "942aec7f6146e2a8", input);
+        }
+
+        /// <summary>Makes an open scene the active one: new game objects go there by default, and the selection (which belongs to the active scene) is cleared when it changes.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="SceneSetActive"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<SceneSetActiveOutput> SceneSetActiveAsync(SceneSetActiveInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<SceneSetActiveOutput>("scene_set_active", "942aec7f6146e2a8", input, options);
         }
 
         /// <summary>Checks C# scripts for the mistakes the editor reports first: unbalanced braces and parentheses, a component or ScriptableObject class whose name differs from its file's, a `MonoBehaviour` without `using UnityEngine;`, a type declared in two files, and empty Unity messages such as `Update` (warnings). Run it after editing scripts.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public ScriptCheckOutput ScriptCheck(ScriptCheckInput input = null)
         {
-            return Call<ScriptCheckOutput>("script_check", input);
+            return invoke<ScriptCheckOutput>("script_check", "c5157be9f017e88a", input);
+        }
+
+        /// <summary>Checks C# scripts for the mistakes the editor reports first: unbalanced braces and parentheses, a component or ScriptableObject class whose name differs from its file's, a `MonoBehaviour` without `using UnityEngine;`, a type declared in two files, and empty Unity messages such as `Update` (warnings). Run it after editing scripts.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="ScriptCheck"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<ScriptCheckOutput> ScriptCheckAsync(ScriptCheckInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<ScriptCheckOutput>("script_check", "c5157be9f017e88a", input, options);
         }
 
         /// <summary>Creates a C# script from the editor's template for its kind, in a file named after the class (`Assets/Scripts/EnemySpawner.cs`). A `mono_behaviour` script's class can then be added to game objects with `gameobject_add_component`.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public ScriptCreateOutput ScriptCreate(ScriptCreateInput input)
         {
-            return Call<ScriptCreateOutput>("script_create", input);
+            return invoke<ScriptCreateOutput>("script_create", "e91b7636f0d96049", input);
+        }
+
+        /// <summary>Creates a C# script from the editor's template for its kind, in a file named after the class (`Assets/Scripts/EnemySpawner.cs`). A `mono_behaviour` script's class can then be added to game objects with `gameobject_add_component`.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="ScriptCreate"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<ScriptCreateOutput> ScriptCreateAsync(ScriptCreateInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<ScriptCreateOutput>("script_create", "e91b7636f0d96049", input, options);
         }
 
         /// <summary>Finds where a C# symbol (a class, method or field name) is used: every whole-word occurrence in the project's scripts, ignoring comments and strings, and every game object in a scene or prefab that has it as a component. Open scenes are searched as edited.</summary>
         /// <param name="input">The input.</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public ScriptFindReferencesOutput ScriptFindReferences(ScriptFindReferencesInput input)
         {
-            return Call<ScriptFindReferencesOutput>("script_find_references", input);
+            return invoke<ScriptFindReferencesOutput>("script_find_references", "ccad5a18f44f01c1", input);
+        }
+
+        /// <summary>Finds where a C# symbol (a class, method or field name) is used: every whole-word occurrence in the project's scripts, ignoring comments and strings, and every game object in a scene or prefab that has it as a component. Open scenes are searched as edited.</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="ScriptFindReferences"/>.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<ScriptFindReferencesOutput> ScriptFindReferencesAsync(ScriptFindReferencesInput input, BurilCallOptions options = null)
+        {
+            return invokeAsync<ScriptFindReferencesOutput>("script_find_references", "ccad5a18f44f01c1", input, options);
         }
 
         /// <summary>Lists the C# scripts under a folder with the types each declares, their base types, and which ones are components (derive from `MonoBehaviour`).</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input, with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c> (see <see cref="BurilToolException.Type"/>), or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public ScriptListOutput ScriptList(ScriptListInput input = null)
         {
-            return Call<ScriptListOutput>("script_list", input);
+            return invoke<ScriptListOutput>("script_list", "7fdd3afe38c46fe2", input);
+        }
+
+        /// <summary>Lists the C# scripts under a folder with the types each declares, their base types, and which ones are components (derive from `MonoBehaviour`).</summary>
+        /// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref="ScriptList"/>.</remarks>
+        /// <param name="input">The input (null sends <c>{}</c>).</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>
+        public global::System.Threading.Tasks.Task<ScriptListOutput> ScriptListAsync(ScriptListInput input = null, BurilCallOptions options = null)
+        {
+            return invokeAsync<ScriptListOutput>("script_list", "7fdd3afe38c46fe2", input, options);
         }
     }
 }

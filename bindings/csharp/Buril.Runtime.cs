@@ -5,7 +5,7 @@
 
 // The buril runtime for the generated bindings: the ITool contract, the client's transport,
 // the exceptions, and the JSON settings every generated class is read and written with.
-// References: Newtonsoft.Json, System.Numerics, System.Runtime.Serialization.
+// References: Newtonsoft.Json, System.Numerics, System.Runtime.Serialization, System.Net.Http.
 
 namespace Buril.Generated
 {
@@ -55,6 +55,99 @@ namespace Buril.Generated
         string Call(string name, string inputJson);
     }
 
+    /// <summary>
+    /// A transport that carries calls over MCP: asynchronously, with the bindings' metadata
+    /// hashes, a timeout, cancellation and progress, and that knows the server's metadata hash.
+    /// <see cref="BurilProcessTransport"/> and <see cref="BurilHttpTransport"/> are two.
+    /// </summary>
+    public interface IMcpToolTransport : IToolTransport
+    {
+        /// <summary>Calls a tool; the task ends with the envelope, as JSON text.</summary>
+        /// <param name="request">The call.</param>
+        /// <returns>The envelope: <c>{"ok": true, "data": ...}</c> or <c>{"ok": false, ...}</c>.</returns>
+        /// <exception cref="BurilTransportException">No envelope came back.</exception>
+        /// <exception cref="System.OperationCanceledException">The call's token was cancelled (the server was told).</exception>
+        global::System.Threading.Tasks.Task<string> CallAsync(BurilCallRequest request);
+
+        /// <summary>The server's tool metadata hash from its latest answer, or null before one.</summary>
+        string ServerVersion { get; }
+    }
+
+    /// <summary>What one call may set: a timeout, a cancellation token, a progress callback.</summary>
+    public sealed class BurilCallOptions
+    {
+        /// <summary>How long to wait for the answer (null: the transport's <c>Timeout</c>).</summary>
+        public global::System.TimeSpan? Timeout { get; set; }
+
+        /// <summary>Cancels the call: the transport sends <c>notifications/cancelled</c> and the call throws <c>OperationCanceledException</c>.</summary>
+        public global::System.Threading.CancellationToken CancellationToken { get; set; }
+
+        /// <summary>Called with each progress report the tool sends (on a transport thread, not the caller's), or null.</summary>
+        public global::System.Action<BurilProgress> Progress { get; set; }
+    }
+
+    /// <summary>A progress report of a running call (MCP <c>notifications/progress</c>).</summary>
+    public sealed class BurilProgress
+    {
+        /// <summary>A report.</summary>
+        /// <param name="progress">How far the call is.</param>
+        /// <param name="total">Out of how much, or null.</param>
+        /// <param name="message">What it is doing, or null.</param>
+        public BurilProgress(double progress, double? total, string message)
+        {
+            Progress = progress;
+            Total = total;
+            Message = message;
+        }
+
+        /// <summary>How far the call is.</summary>
+        public double Progress { get; private set; }
+
+        /// <summary>Out of how much, or null.</summary>
+        public double? Total { get; private set; }
+
+        /// <summary>What it is doing, or null.</summary>
+        public string Message { get; private set; }
+    }
+
+    /// <summary>One call as an <see cref="IMcpToolTransport"/> sends it.</summary>
+    public sealed class BurilCallRequest
+    {
+        /// <summary>A call.</summary>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="inputJson">The input object as JSON text.</param>
+        /// <param name="metadataHash">The bindings' tool metadata hash (sent as <c>_meta["buril/metadata"]</c>; may be null).</param>
+        /// <param name="toolMetadataHash">The called tool's own hash in the bindings (<c>_meta["buril/tool-metadata"]</c>; may be null).</param>
+        /// <param name="options">The call's options (may be null).</param>
+        public BurilCallRequest(string name, string inputJson, string metadataHash, string toolMetadataHash, BurilCallOptions options)
+        {
+            if (name == null)
+            {
+                throw new global::System.ArgumentNullException("name");
+            }
+            Name = name;
+            InputJson = inputJson ?? "{}";
+            MetadataHash = metadataHash;
+            ToolMetadataHash = toolMetadataHash;
+            Options = options ?? new BurilCallOptions();
+        }
+
+        /// <summary>The tool's wire name.</summary>
+        public string Name { get; private set; }
+
+        /// <summary>The input object as JSON text.</summary>
+        public string InputJson { get; private set; }
+
+        /// <summary>The bindings' tool metadata hash, or null.</summary>
+        public string MetadataHash { get; private set; }
+
+        /// <summary>The called tool's own metadata hash in the bindings, or null.</summary>
+        public string ToolMetadataHash { get; private set; }
+
+        /// <summary>The call's options.</summary>
+        public BurilCallOptions Options { get; private set; }
+    }
+
     /// <summary>One problem with an input: where (a JSON pointer) and what.</summary>
     public sealed class BurilProblem
     {
@@ -82,10 +175,12 @@ namespace Buril.Generated
     }
 
     /// <summary>
-    /// Thrown by a tool for input it refuses. <see cref="ITool.Run"/> answers it as
-    /// <c>{"ok": false, "type": "validation", ...}</c> so that the agent can retry.
+    /// Input refused as <c>validation</c>, with every problem (a JSON pointer and a message).
+    /// A tool throws it for input it refuses (<see cref="ITool.Run"/> answers it as
+    /// <c>{"ok": false, "type": "validation", ...}</c> so that the agent can retry), and
+    /// <see cref="BurilClient"/> throws it when a tool answers <c>validation</c>.
     /// </summary>
-    public class ToolValidationException : global::System.Exception
+    public class ToolValidationException : BurilToolException
     {
         /// <summary>Refuses the input for <paramref name="message"/>.</summary>
         /// <param name="message">Why, in words the agent can act on.</param>
@@ -98,24 +193,31 @@ namespace Buril.Generated
         /// <param name="message">Why, in words the agent can act on.</param>
         /// <param name="problems">Where and what, one problem each (may be null).</param>
         public ToolValidationException(string message, global::System.Collections.Generic.IList<BurilProblem> problems)
-            : base(message)
+            : base(null, "validation", message, problems, null, null, null)
         {
-            Problems = new global::System.Collections.ObjectModel.ReadOnlyCollection<BurilProblem>(
-                problems == null ? new BurilProblem[0] : new global::System.Collections.Generic.List<BurilProblem>(problems).ToArray());
         }
 
-        /// <summary>The problems, possibly none.</summary>
-        public global::System.Collections.Generic.IList<BurilProblem> Problems { get; private set; }
+        /// <summary>A call a tool refused as <c>validation</c>.</summary>
+        /// <param name="tool">The tool called.</param>
+        /// <param name="error">The envelope's message.</param>
+        /// <param name="problems">The envelope's problems (may be null).</param>
+        /// <param name="envelopeJson">The envelope as received (may be null).</param>
+        public ToolValidationException(string tool, string error, global::System.Collections.Generic.IList<BurilProblem> problems, string envelopeJson)
+            : base(tool, "validation", error, problems, null, envelopeJson, null)
+        {
+        }
     }
 
     /// <summary>
-    /// A call through <see cref="BurilClient"/> failed: the tool answered <c>ok: false</c>, or
-    /// the answer could not be read (<see cref="Type"/> is then <c>"protocol"</c>).
+    /// A call through <see cref="BurilClient"/> failed: the tool answered <c>ok: false</c>
+    /// (<c>validation</c> failures are <see cref="ToolValidationException"/>s), or the answer
+    /// could not be read (<see cref="Type"/> is then <c>"protocol"</c>). A call that never got
+    /// an answer throws <see cref="BurilTransportException"/> instead.
     /// </summary>
     public class BurilToolException : global::System.Exception
     {
         /// <summary>A failed call.</summary>
-        /// <param name="tool">The tool called.</param>
+        /// <param name="tool">The tool called (null: thrown by a tool itself).</param>
         /// <param name="type">The kind of failure (<c>validation</c>, <c>runtime</c>, <c>not_found</c>, <c>protocol</c>, ...).</param>
         /// <param name="error">The message.</param>
         /// <param name="problems">The problems with the input (may be null).</param>
@@ -130,7 +232,7 @@ namespace Buril.Generated
             global::System.Collections.Generic.IList<string> suggestions,
             string envelopeJson,
             global::System.Exception inner)
-            : base("`" + tool + "` failed (" + type + "): " + error, inner)
+            : base(tool == null ? error : "`" + tool + "` failed (" + type + "): " + error, inner)
         {
             Tool = tool;
             Type = type;
@@ -142,7 +244,7 @@ namespace Buril.Generated
             EnvelopeJson = envelopeJson;
         }
 
-        /// <summary>The tool called.</summary>
+        /// <summary>The tool called, or null for an exception a tool threw itself.</summary>
         public string Tool { get; private set; }
 
         /// <summary>The envelope's <c>type</c>: <c>validation</c>, <c>runtime</c>, <c>panic</c>, <c>not_found</c>, <c>disabled</c>, <c>timeout</c>, <c>cancelled</c>; or <c>protocol</c> when the answer could not be read.</summary>
@@ -151,14 +253,72 @@ namespace Buril.Generated
         /// <summary>The envelope's <c>error</c>.</summary>
         public string Error { get; private set; }
 
-        /// <summary>The envelope's <c>problems</c>, possibly none.</summary>
+        /// <summary>The envelope's <c>problems</c> (a JSON pointer and a message each), possibly none.</summary>
         public global::System.Collections.Generic.IList<BurilProblem> Problems { get; private set; }
 
         /// <summary>The envelope's <c>suggestions</c>, possibly none.</summary>
         public global::System.Collections.Generic.IList<string> Suggestions { get; private set; }
 
-        /// <summary>The answer as received, or null.</summary>
+        /// <summary>The envelope as received, or null.</summary>
         public string EnvelopeJson { get; private set; }
+    }
+
+    /// <summary>What part of carrying a call failed (see <see cref="BurilTransportException"/>).</summary>
+    public enum BurilTransportFailure
+    {
+        /// <summary>The server could not be reached (connection refused, name not resolved).</summary>
+        Connection,
+
+        /// <summary>The server answered with an HTTP status other than success.</summary>
+        HttpStatus,
+
+        /// <summary>The answer was not the MCP the transport speaks (not JSON-RPC, no result, an unknown protocol version).</summary>
+        Protocol,
+
+        /// <summary>The server answered the request with a JSON-RPC error (an unknown tool is one).</summary>
+        RpcError,
+
+        /// <summary>No answer came within the call's timeout; the server was told to cancel the call.</summary>
+        Timeout,
+
+        /// <summary>The server process could not start, or exited.</summary>
+        Process,
+    }
+
+    /// <summary>
+    /// A call got no envelope: the server could not be reached, answered an HTTP error or a
+    /// JSON-RPC error, spoke another protocol, exited, or did not answer in time. The message
+    /// says what failed and quotes what the server said (<see cref="ServerText"/>).
+    /// </summary>
+    public class BurilTransportException : global::System.Exception
+    {
+        /// <summary>A failed transport.</summary>
+        /// <param name="failure">What failed.</param>
+        /// <param name="message">What failed, in words.</param>
+        /// <param name="serverText">What the server said: an HTTP body, a JSON-RPC error's message, the process's last lines of standard error (may be null).</param>
+        /// <param name="statusCode">The HTTP status, or 0.</param>
+        /// <param name="rpcCode">The JSON-RPC error code, or 0.</param>
+        /// <param name="inner">The cause (may be null).</param>
+        public BurilTransportException(BurilTransportFailure failure, string message, string serverText, int statusCode, int rpcCode, global::System.Exception inner)
+            : base(string.IsNullOrEmpty(serverText) ? message : message + ": " + serverText, inner)
+        {
+            Failure = failure;
+            ServerText = serverText;
+            StatusCode = statusCode;
+            RpcCode = rpcCode;
+        }
+
+        /// <summary>What failed.</summary>
+        public BurilTransportFailure Failure { get; private set; }
+
+        /// <summary>What the server said, or null.</summary>
+        public string ServerText { get; private set; }
+
+        /// <summary>The HTTP status, or 0.</summary>
+        public int StatusCode { get; private set; }
+
+        /// <summary>The JSON-RPC error code, or 0.</summary>
+        public int RpcCode { get; private set; }
     }
 
     /// <summary>What the bindings know about one tool (see <see cref="BurilCatalog"/>).</summary>
@@ -497,7 +657,7 @@ namespace Buril.Generated
             }
             catch (ToolValidationException error)
             {
-                return Failure("validation", error.Message, error.Problems);
+                return Failure("validation", error.Error, error.Problems);
             }
             if (output == null)
             {
@@ -773,15 +933,63 @@ namespace Buril.Generated
         }
 
         /// <summary>
-        /// Calls a tool by name and reads its data as <typeparamref name="TOutput"/>; the typed
-        /// methods use it, and it serves tools these bindings do not know.
+        /// Raised, on the thread that reads the answer, for each warning of a successful call:
+        /// a deprecated alias, or bindings generated from other tool metadata than the server's
+        /// (regenerate them). The call still returns its data.
+        /// </summary>
+        public event global::System.EventHandler<BurilWarningEventArgs> WarningReceived;
+
+        /// <summary>
+        /// The server's tool metadata hash from its latest answer (null before one, or when the
+        /// transport is not an <see cref="IMcpToolTransport"/>); equal to
+        /// <see cref="MetadataHash"/> when these bindings are current.
+        /// </summary>
+        public string ServerVersion
+        {
+            get
+            {
+                var mcp = transport as IMcpToolTransport;
+                return mcp == null ? null : mcp.ServerVersion;
+            }
+        }
+
+        /// <summary>
+        /// Calls a tool by name and reads its data as <typeparamref name="TOutput"/>; it serves
+        /// tools these bindings do not know. Blocks until the answer; over an
+        /// <see cref="IMcpToolTransport"/> the wait is on a pool thread's task, so that calling
+        /// it from Unity's main thread cannot deadlock (it still blocks the editor while it waits:
+        /// prefer <see cref="CallAsync{TOutput}"/> there).
         /// </summary>
         /// <typeparam name="TOutput">The class to read the data as.</typeparam>
         /// <param name="name">The tool's wire name.</param>
         /// <param name="input">The input: a generated input class, a <c>JObject</c>, or null for <c>{}</c>.</param>
         /// <returns>The data.</returns>
+        /// <exception cref="ToolValidationException">The tool refused the input (<c>validation</c>), with every problem.</exception>
         /// <exception cref="BurilToolException">The tool answered <c>ok: false</c>, or the answer could not be read.</exception>
+        /// <exception cref="BurilTransportException">No answer came back.</exception>
         public TOutput Call<TOutput>(string name, object input)
+            where TOutput : class
+        {
+            return invoke<TOutput>(name, null, input);
+        }
+
+        /// <summary>
+        /// Calls a tool by name without blocking; the task ends with its data read as
+        /// <typeparamref name="TOutput"/>. Continuations do not need the caller's thread, so
+        /// <c>await</c> it from Unity's main thread.
+        /// </summary>
+        /// <typeparam name="TOutput">The class to read the data as.</typeparam>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="input">The input: a generated input class, a <c>JObject</c>, or null for <c>{}</c>.</param>
+        /// <param name="options">A timeout, cancellation and progress (may be null).</param>
+        /// <returns>The data.</returns>
+        public global::System.Threading.Tasks.Task<TOutput> CallAsync<TOutput>(string name, object input, BurilCallOptions options = null)
+            where TOutput : class
+        {
+            return invokeAsync<TOutput>(name, null, input, options);
+        }
+
+        private TOutput invoke<TOutput>(string name, string toolHash, object input)
             where TOutput : class
         {
             if (name == null)
@@ -789,7 +997,47 @@ namespace Buril.Generated
                 throw new global::System.ArgumentNullException("name");
             }
             string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
-            string envelopeJson = transport.Call(name, inputJson);
+            string envelopeJson;
+            var mcp = transport as IMcpToolTransport;
+            if (mcp == null)
+            {
+                envelopeJson = transport.Call(name, inputJson);
+            }
+            else
+            {
+                var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, null);
+                // On a pool thread: no continuation waits for the caller's synchronization context.
+                var task = global::System.Threading.Tasks.Task.Run(() => mcp.CallAsync(request));
+                envelopeJson = task.GetAwaiter().GetResult();
+            }
+            return read<TOutput>(name, envelopeJson, WarningReceived);
+        }
+
+        private async global::System.Threading.Tasks.Task<TOutput> invokeAsync<TOutput>(string name, string toolHash, object input, BurilCallOptions options)
+            where TOutput : class
+        {
+            if (name == null)
+            {
+                throw new global::System.ArgumentNullException("name");
+            }
+            string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
+            string envelopeJson;
+            var mcp = transport as IMcpToolTransport;
+            if (mcp == null)
+            {
+                envelopeJson = await global::System.Threading.Tasks.Task.Run(() => transport.Call(name, inputJson)).ConfigureAwait(false);
+            }
+            else
+            {
+                var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, options);
+                envelopeJson = await mcp.CallAsync(request).ConfigureAwait(false);
+            }
+            return read<TOutput>(name, envelopeJson, WarningReceived);
+        }
+
+        private TOutput read<TOutput>(string name, string envelopeJson, global::System.EventHandler<BurilWarningEventArgs> warned)
+            where TOutput : class
+        {
             global::Newtonsoft.Json.Linq.JObject envelope;
             try
             {
@@ -816,6 +1064,14 @@ namespace Buril.Generated
             if (data == null)
             {
                 throw protocolError(name, "the answer has no `data`", envelopeJson, null);
+            }
+            var warnings = envelope["warnings"] as global::Newtonsoft.Json.Linq.JArray;
+            if (warnings != null && warned != null)
+            {
+                foreach (var warning in warnings)
+                {
+                    warned(this, new BurilWarningEventArgs(name, textOf(warning)));
+                }
             }
             TOutput output;
             try
@@ -864,9 +1120,14 @@ namespace Buril.Generated
                     suggestions.Add(textOf(item));
                 }
             }
+            var kind = type != null && type.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)type : "unknown";
+            if (kind == "validation")
+            {
+                return new ToolValidationException(name, textOf(error), problems, envelopeJson);
+            }
             return new BurilToolException(
                 name,
-                type != null && type.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)type : "unknown",
+                kind,
                 textOf(error),
                 problems,
                 suggestions,
@@ -881,6 +1142,1438 @@ namespace Buril.Generated
                 return "";
             }
             return token.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)token : token.ToString(global::Newtonsoft.Json.Formatting.None);
+        }
+    }
+
+    /// <summary>The MCP messages both transports send and the envelope they read from results.</summary>
+    internal static class BurilMcp
+    {
+        /// <summary>The protocol version the transports ask for.</summary>
+        internal const string ProtocolVersion = "2025-11-25";
+
+        /// <summary>The protocol versions the transports speak, newest first.</summary>
+        internal static readonly string[] ProtocolVersions = { "2025-11-25", "2025-06-18", "2025-03-26" };
+
+        internal static global::Newtonsoft.Json.Linq.JObject Request(long id, string method, global::Newtonsoft.Json.Linq.JObject parameters)
+        {
+            var message = new global::Newtonsoft.Json.Linq.JObject();
+            message["jsonrpc"] = "2.0";
+            message["id"] = id;
+            message["method"] = method;
+            message["params"] = parameters ?? new global::Newtonsoft.Json.Linq.JObject();
+            return message;
+        }
+
+        internal static global::Newtonsoft.Json.Linq.JObject Notification(string method, global::Newtonsoft.Json.Linq.JObject parameters)
+        {
+            var message = new global::Newtonsoft.Json.Linq.JObject();
+            message["jsonrpc"] = "2.0";
+            message["method"] = method;
+            if (parameters != null)
+            {
+                message["params"] = parameters;
+            }
+            return message;
+        }
+
+        /// <summary>Checks a protocol version to ask for.</summary>
+        internal static string Speaks(string version)
+        {
+            if (global::System.Array.IndexOf(ProtocolVersions, version) < 0)
+            {
+                throw new global::System.ArgumentException("the transports speak " + string.Join(", ", ProtocolVersions) + ", not " + version, "version");
+            }
+            return version;
+        }
+
+        internal static global::Newtonsoft.Json.Linq.JObject Initialize(long id, string version)
+        {
+            var info = new global::Newtonsoft.Json.Linq.JObject();
+            info["name"] = "buril-csharp";
+            info["version"] = "1";
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["protocolVersion"] = version;
+            parameters["capabilities"] = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["clientInfo"] = info;
+            return Request(id, "initialize", parameters);
+        }
+
+        /// <summary>The negotiated protocol version from an <c>initialize</c> answer; throws for one the transports do not speak.</summary>
+        internal static string AcceptInitialize(global::Newtonsoft.Json.Linq.JObject response)
+        {
+            var result = ResultOf(response, "initialize");
+            var version = result["protocolVersion"];
+            var text = version != null && version.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)version : null;
+            if (text == null || global::System.Array.IndexOf(ProtocolVersions, text) < 0)
+            {
+                throw new BurilTransportException(
+                    BurilTransportFailure.Protocol,
+                    "the server answered `initialize` with protocol version " + (text ?? "(none)") + "; this transport speaks " + string.Join(", ", ProtocolVersions),
+                    null, 0, 0, null);
+            }
+            return text;
+        }
+
+        internal static global::Newtonsoft.Json.Linq.JObject Call(long id, BurilCallRequest request, bool wantsProgress)
+        {
+            global::Newtonsoft.Json.Linq.JObject arguments;
+            try
+            {
+                arguments = BurilJson.Parse(request.InputJson) as global::Newtonsoft.Json.Linq.JObject;
+            }
+            catch (global::Newtonsoft.Json.JsonException error)
+            {
+                throw new global::System.ArgumentException("the input is not JSON: " + error.Message, "request", error);
+            }
+            if (arguments == null)
+            {
+                throw new global::System.ArgumentException("the input is not a JSON object", "request");
+            }
+            var meta = new global::Newtonsoft.Json.Linq.JObject();
+            if (request.MetadataHash != null)
+            {
+                meta["buril/metadata"] = request.MetadataHash;
+            }
+            if (request.ToolMetadataHash != null)
+            {
+                meta["buril/tool-metadata"] = request.ToolMetadataHash;
+            }
+            if (wantsProgress)
+            {
+                meta["progressToken"] = id;
+            }
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["name"] = request.Name;
+            parameters["arguments"] = arguments;
+            parameters["_meta"] = meta;
+            return Request(id, "tools/call", parameters);
+        }
+
+        /// <summary>
+        /// A token cancelled when <paramref name="timeout"/> has passed: at once for zero or less,
+        /// never for <c>Timeout.InfiniteTimeSpan</c>.
+        /// </summary>
+        internal static global::System.Threading.CancellationTokenSource Timer(global::System.TimeSpan timeout)
+        {
+            var timer = new global::System.Threading.CancellationTokenSource();
+            if (timeout == global::System.Threading.Timeout.InfiniteTimeSpan)
+            {
+                return timer;
+            }
+            if (timeout <= global::System.TimeSpan.Zero)
+            {
+                timer.Cancel();
+            }
+            else
+            {
+                timer.CancelAfter(timeout);
+            }
+            return timer;
+        }
+
+        internal static BurilTransportException TimedOut(string what, global::System.TimeSpan timeout, bool sent)
+        {
+            return new BurilTransportException(
+                BurilTransportFailure.Timeout,
+                "`" + what + "` got no answer within " + timeout + (sent ? "; the server was told to cancel it" : "; it was not sent"),
+                null, 0, 0, null);
+        }
+
+        internal static global::Newtonsoft.Json.Linq.JObject Cancelled(long id, string reason)
+        {
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["requestId"] = id;
+            parameters["reason"] = reason;
+            return Notification("notifications/cancelled", parameters);
+        }
+
+        internal static string Text(global::Newtonsoft.Json.Linq.JToken message)
+        {
+            return message.ToString(global::Newtonsoft.Json.Formatting.None);
+        }
+
+        /// <summary>The id of an answer (a response to a request of ours), or null for anything else.</summary>
+        internal static long? AnswerId(global::Newtonsoft.Json.Linq.JObject message)
+        {
+            if (message["method"] != null)
+            {
+                return null;
+            }
+            var id = message["id"];
+            if (id == null || id.Type != global::Newtonsoft.Json.Linq.JTokenType.Integer)
+            {
+                return null;
+            }
+            return (long)id;
+        }
+
+        /// <summary>A progress notification's token and report, or false for any other message.</summary>
+        internal static bool TryProgress(global::Newtonsoft.Json.Linq.JObject message, out long token, out BurilProgress progress)
+        {
+            token = 0;
+            progress = null;
+            var method = message["method"];
+            var parameters = message["params"] as global::Newtonsoft.Json.Linq.JObject;
+            if (method == null || (string)method != "notifications/progress" || parameters == null)
+            {
+                return false;
+            }
+            var key = parameters["progressToken"];
+            var value = parameters["progress"];
+            if (key == null || key.Type != global::Newtonsoft.Json.Linq.JTokenType.Integer || value == null)
+            {
+                return false;
+            }
+            token = (long)key;
+            var total = parameters["total"];
+            var text = parameters["message"];
+            progress = new BurilProgress(
+                (double)value,
+                total == null || total.Type == global::Newtonsoft.Json.Linq.JTokenType.Null ? (double?)null : (double)total,
+                text == null || text.Type != global::Newtonsoft.Json.Linq.JTokenType.String ? null : (string)text);
+            return true;
+        }
+
+        /// <summary>A response's result; a JSON-RPC error or a missing result throws.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject ResultOf(global::Newtonsoft.Json.Linq.JObject response, string method)
+        {
+            var error = response["error"] as global::Newtonsoft.Json.Linq.JObject;
+            if (error != null)
+            {
+                var code = error["code"];
+                var message = error["message"];
+                var data = error["data"];
+                var words = message == null ? Text(error) : (string)message;
+                if (data != null && data.Type != global::Newtonsoft.Json.Linq.JTokenType.Null)
+                {
+                    words += " (" + Text(data) + ")";
+                }
+                throw new BurilTransportException(
+                    BurilTransportFailure.RpcError,
+                    "the server refused `" + method + "` with JSON-RPC error " + (code == null ? "?" : Text(code)),
+                    words,
+                    0,
+                    code != null && code.Type == global::Newtonsoft.Json.Linq.JTokenType.Integer ? (int)code : 0,
+                    null);
+            }
+            var result = response["result"] as global::Newtonsoft.Json.Linq.JObject;
+            if (result == null)
+            {
+                throw new BurilTransportException(BurilTransportFailure.Protocol, "the answer to `" + method + "` has no result object", Text(response), 0, 0, null);
+            }
+            return result;
+        }
+
+        /// <summary>
+        /// The envelope of a <c>tools/call</c> answer: <c>_meta["buril/envelope"]</c>, or else
+        /// rebuilt from <c>structuredContent</c> (or the text content) and <c>isError</c>; and
+        /// the server's metadata hash from <c>_meta["buril/metadata"]</c>.
+        /// </summary>
+        internal static string Envelope(global::Newtonsoft.Json.Linq.JObject response, out string serverVersion)
+        {
+            var result = ResultOf(response, "tools/call");
+            serverVersion = null;
+            var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
+            if (meta != null)
+            {
+                var hash = meta["buril/metadata"];
+                if (hash != null && hash.Type == global::Newtonsoft.Json.Linq.JTokenType.String)
+                {
+                    serverVersion = (string)hash;
+                }
+                var whole = meta["buril/envelope"] as global::Newtonsoft.Json.Linq.JObject;
+                if (whole != null)
+                {
+                    return Text(whole);
+                }
+            }
+            var isError = result["isError"];
+            var envelope = new global::Newtonsoft.Json.Linq.JObject();
+            if (isError != null && isError.Type == global::Newtonsoft.Json.Linq.JTokenType.Boolean && (bool)isError)
+            {
+                envelope["ok"] = false;
+                envelope["type"] = "runtime";
+                envelope["error"] = ContentText(result);
+                return Text(envelope);
+            }
+            var data = result["structuredContent"];
+            if (data == null)
+            {
+                var text = ContentText(result);
+                try
+                {
+                    data = BurilJson.Parse(text);
+                }
+                catch (global::Newtonsoft.Json.JsonException)
+                {
+                    data = text;
+                }
+            }
+            envelope["ok"] = true;
+            envelope["data"] = data;
+            if (meta != null && meta["buril/warnings"] is global::Newtonsoft.Json.Linq.JArray)
+            {
+                envelope["warnings"] = meta["buril/warnings"];
+            }
+            return Text(envelope);
+        }
+
+        private static string ContentText(global::Newtonsoft.Json.Linq.JObject result)
+        {
+            var parts = new global::System.Collections.Generic.List<string>();
+            var content = result["content"] as global::Newtonsoft.Json.Linq.JArray;
+            if (content != null)
+            {
+                foreach (var item in content)
+                {
+                    var block = item as global::Newtonsoft.Json.Linq.JObject;
+                    if (block != null && block["text"] != null && block["text"].Type == global::Newtonsoft.Json.Linq.JTokenType.String)
+                    {
+                        parts.Add((string)block["text"]);
+                    }
+                }
+            }
+            return string.Join("\n", parts.ToArray());
+        }
+
+        /// <summary>Parses one message; anything but a JSON object is a protocol error.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject ParseMessage(string text, string where)
+        {
+            global::Newtonsoft.Json.Linq.JObject message = null;
+            try
+            {
+                message = BurilJson.Parse(text) as global::Newtonsoft.Json.Linq.JObject;
+            }
+            catch (global::Newtonsoft.Json.JsonException)
+            {
+            }
+            if (message == null)
+            {
+                throw new BurilTransportException(BurilTransportFailure.Protocol, where + " is not a JSON-RPC message", text, 0, 0, null);
+            }
+            return message;
+        }
+    }
+
+    /// <summary>What <see cref="BurilClient.WarningReceived"/> reports.</summary>
+    public sealed class BurilWarningEventArgs : global::System.EventArgs
+    {
+        /// <summary>A warning.</summary>
+        /// <param name="tool">The tool called.</param>
+        /// <param name="warning">The warning, in the server's words.</param>
+        public BurilWarningEventArgs(string tool, string warning)
+        {
+            Tool = tool;
+            Warning = warning;
+        }
+
+        /// <summary>The tool called.</summary>
+        public string Tool { get; private set; }
+
+        /// <summary>The warning, in the server's words.</summary>
+        public string Warning { get; private set; }
+    }
+
+    /// <summary>What <see cref="BurilProcessTransport.Restarted"/> reports.</summary>
+    public sealed class BurilRestartedEventArgs : global::System.EventArgs
+    {
+        /// <summary>A restart.</summary>
+        /// <param name="restarts">How many times the process was restarted, this one included.</param>
+        /// <param name="reason">Why: how the previous process ended.</param>
+        public BurilRestartedEventArgs(int restarts, string reason)
+        {
+            Restarts = restarts;
+            Reason = reason;
+        }
+
+        /// <summary>How many times the process was restarted, this one included.</summary>
+        public int Restarts { get; private set; }
+
+        /// <summary>Why: how the previous process ended.</summary>
+        public string Reason { get; private set; }
+    }
+
+    /// <summary>
+    /// MCP over a process's standard input and output: starts <c>tools serve</c> (or any
+    /// command that serves MCP over stdio, newline-delimited JSON-RPC) on the first call and
+    /// keeps it, sends every call over it with its own request id, and hands each answer to
+    /// its caller from one reader thread. Safe to use from several threads at once. When the
+    /// process dies, the calls waiting on it fail with <see cref="BurilTransportException"/>,
+    /// the next call starts it again, and <see cref="Restarted"/> says so. <see cref="Dispose"/>
+    /// stops it.
+    /// </summary>
+    public sealed class BurilProcessTransport : IMcpToolTransport, global::System.IDisposable
+    {
+        private readonly object gate = new object();
+        private readonly global::System.Diagnostics.ProcessStartInfo start;
+        private Session session;
+        private bool disposed;
+        private int restarts;
+        private long nextId;
+        private volatile string requestedVersion = BurilMcp.ProtocolVersion;
+        private volatile string serverVersion;
+
+        /// <summary>A transport that will run <paramref name="executable"/> <c>serve</c>.</summary>
+        /// <param name="executable">The program with the tools (the <c>tools</c> binary).</param>
+        public BurilProcessTransport(string executable)
+            : this(executable, "serve", null)
+        {
+        }
+
+        /// <summary>A transport that will run <paramref name="executable"/> with <paramref name="arguments"/>.</summary>
+        /// <param name="executable">The program.</param>
+        /// <param name="arguments">Its arguments, as one command line (<c>serve</c>).</param>
+        /// <param name="workingDirectory">Where it runs (null: this process's folder).</param>
+        public BurilProcessTransport(string executable, string arguments, string workingDirectory)
+        {
+            if (executable == null)
+            {
+                throw new global::System.ArgumentNullException("executable");
+            }
+            start = new global::System.Diagnostics.ProcessStartInfo(executable, arguments ?? "serve")
+            {
+                UseShellExecute = false,
+                CreateNoWindow = true,
+                RedirectStandardInput = true,
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+                StandardOutputEncoding = new global::System.Text.UTF8Encoding(false),
+                StandardErrorEncoding = new global::System.Text.UTF8Encoding(false),
+            };
+            if (workingDirectory != null)
+            {
+                start.WorkingDirectory = workingDirectory;
+            }
+            Timeout = global::System.TimeSpan.FromSeconds(60);
+        }
+
+        /// <summary>Raised (on the calling thread) when a call starts the process again after it died.</summary>
+        public event global::System.EventHandler<BurilRestartedEventArgs> Restarted;
+
+        /// <summary>The environment of the process (set before the first call): <c>BURIL_PROJECT</c>, say.</summary>
+        public global::System.Collections.Specialized.StringDictionary Environment
+        {
+            get { return start.EnvironmentVariables; }
+        }
+
+        /// <summary>How long a call waits for its answer unless its options say otherwise (60 seconds; <c>Timeout.InfiniteTimeSpan</c>: no limit).</summary>
+        public global::System.TimeSpan Timeout { get; set; }
+
+        /// <summary>How many times the process was started again after it died.</summary>
+        public int Restarts
+        {
+            get { lock (gate) { return restarts; } }
+        }
+
+        /// <summary>The running process's id, or 0 when none runs.</summary>
+        public int ProcessId
+        {
+            get
+            {
+                lock (gate)
+                {
+                    return session == null || session.Dead ? 0 : session.Process.Id;
+                }
+            }
+        }
+
+        /// <summary>
+        /// The protocol version <c>initialize</c> asks for: <c>2025-11-25</c> (the default),
+        /// <c>2025-06-18</c> or <c>2025-03-26</c>. Set it before the first call.
+        /// </summary>
+        public string RequestedProtocolVersion
+        {
+            get { return requestedVersion; }
+            set { requestedVersion = BurilMcp.Speaks(value); }
+        }
+
+        /// <summary>The protocol version the server agreed to, or null before the first call.</summary>
+        public string ProtocolVersion
+        {
+            get
+            {
+                lock (gate)
+                {
+                    return session == null ? null : session.ProtocolVersion;
+                }
+            }
+        }
+
+        /// <inheritdoc/>
+        public string ServerVersion
+        {
+            get { return serverVersion; }
+        }
+
+        /// <summary>Calls a tool and waits for its envelope (without the bindings' hashes: <see cref="BurilClient"/> sends them).</summary>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="inputJson">The input object as JSON text.</param>
+        /// <returns>The envelope as JSON text.</returns>
+        public string Call(string name, string inputJson)
+        {
+            var request = new BurilCallRequest(name, inputJson, null, null, null);
+            return global::System.Threading.Tasks.Task.Run(() => CallAsync(request)).GetAwaiter().GetResult();
+        }
+
+        /// <inheritdoc/>
+        public async global::System.Threading.Tasks.Task<string> CallAsync(BurilCallRequest request)
+        {
+            if (request == null)
+            {
+                throw new global::System.ArgumentNullException("request");
+            }
+            var options = request.Options;
+            options.CancellationToken.ThrowIfCancellationRequested();
+            // Starting the process waits for `initialize`: on a pool thread, not the caller's.
+            var current = Alive() ?? await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
+            long id = global::System.Threading.Interlocked.Increment(ref nextId);
+            var message = BurilMcp.Call(id, request, options.Progress != null);
+            var response = await current.Ask(id, message, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name).ConfigureAwait(false);
+            string version;
+            var envelope = BurilMcp.Envelope(response, out version);
+            if (version != null)
+            {
+                serverVersion = version;
+            }
+            return envelope;
+        }
+
+        /// <summary>Stops the process: closes its input, and kills it if it does not exit.</summary>
+        public void Dispose()
+        {
+            Session old;
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    return;
+                }
+                disposed = true;
+                old = session;
+                session = null;
+            }
+            if (old != null)
+            {
+                old.Stop();
+            }
+        }
+
+        /// <summary>The session when its process runs, else null.</summary>
+        private Session Alive()
+        {
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    throw new global::System.ObjectDisposedException("BurilProcessTransport");
+                }
+                return session != null && !session.Dead ? session : null;
+            }
+        }
+
+        /// <summary>The running session: started, or started again after the process died.</summary>
+        private Session Running()
+        {
+            string restartedFor = null;
+            int count = 0;
+            Session current;
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    throw new global::System.ObjectDisposedException("BurilProcessTransport");
+                }
+                if (session != null && session.Dead)
+                {
+                    restartedFor = session.DeathReason();
+                    session.Stop();
+                    session = null;
+                    restarts++;
+                    count = restarts;
+                }
+                if (session == null)
+                {
+                    var fresh = new Session(start);
+                    fresh.Initialize(global::System.Threading.Interlocked.Increment(ref nextId), requestedVersion, Timeout);
+                    session = fresh;
+                }
+                current = session;
+            }
+            if (restartedFor != null)
+            {
+                var handler = Restarted;
+                if (handler != null)
+                {
+                    handler(this, new BurilRestartedEventArgs(count, restartedFor));
+                }
+            }
+            return current;
+        }
+
+        /// <summary>A call waiting for its answer.</summary>
+        private sealed class Pending
+        {
+            internal readonly global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject> Answer =
+                new global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject>(global::System.Threading.Tasks.TaskCreationOptions.RunContinuationsAsynchronously);
+
+            internal global::System.Action<BurilProgress> Progress;
+        }
+
+        /// <summary>One process and what is waiting on it.</summary>
+        private sealed class Session
+        {
+            internal readonly global::System.Diagnostics.Process Process;
+            internal string ProtocolVersion;
+            private readonly object writeGate = new object();
+            private readonly global::System.IO.Stream input;
+            private readonly global::System.Collections.Concurrent.ConcurrentDictionary<long, Pending> pending =
+                new global::System.Collections.Concurrent.ConcurrentDictionary<long, Pending>();
+            private readonly global::System.Collections.Generic.Queue<string> errors = new global::System.Collections.Generic.Queue<string>();
+            private readonly global::System.Threading.Thread stderrThread;
+            private volatile bool dead;
+            private string failure;
+
+            internal Session(global::System.Diagnostics.ProcessStartInfo start)
+            {
+                try
+                {
+                    Process = global::System.Diagnostics.Process.Start(start);
+                }
+                catch (global::System.Exception error)
+                {
+                    throw new BurilTransportException(
+                        BurilTransportFailure.Process,
+                        "cannot start `" + start.FileName + " " + start.Arguments + "`",
+                        error.Message, 0, 0, error);
+                }
+                input = Process.StandardInput.BaseStream;
+                var reader = new global::System.Threading.Thread(Read) { IsBackground = true, Name = "buril-stdio-reader" };
+                reader.Start();
+                stderrThread = new global::System.Threading.Thread(ReadErrors) { IsBackground = true, Name = "buril-stdio-stderr" };
+                stderrThread.Start();
+            }
+
+            internal bool Dead
+            {
+                get
+                {
+                    if (!dead)
+                    {
+                        try
+                        {
+                            if (Process.HasExited)
+                            {
+                                dead = true;
+                            }
+                        }
+                        catch (global::System.InvalidOperationException)
+                        {
+                            dead = true;
+                        }
+                    }
+                    return dead;
+                }
+            }
+
+            /// <summary><c>initialize</c>, then <c>notifications/initialized</c>.</summary>
+            internal void Initialize(long id, string version, global::System.TimeSpan timeout)
+            {
+                try
+                {
+                    var answer = Ask(id, BurilMcp.Initialize(id, version), null, timeout, global::System.Threading.CancellationToken.None, "initialize").GetAwaiter().GetResult();
+                    ProtocolVersion = BurilMcp.AcceptInitialize(answer);
+                    Send(BurilMcp.Notification("notifications/initialized", null));
+                }
+                catch
+                {
+                    Stop();
+                    throw;
+                }
+            }
+
+            /// <summary>Sends a request and waits for its answer, the timeout or the token.</summary>
+            internal async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Ask(
+                long id,
+                global::Newtonsoft.Json.Linq.JObject message,
+                global::System.Action<BurilProgress> progress,
+                global::System.TimeSpan timeout,
+                global::System.Threading.CancellationToken token,
+                string what)
+            {
+                var waiting = new Pending { Progress = progress };
+                pending[id] = waiting;
+                try
+                {
+                    if (dead)
+                    {
+                        throw Died();
+                    }
+                    // Watched before sending, so that a cancellation (from a progress report,
+                    // say) always comes before the answer that follows it.
+                    using (var timer = BurilMcp.Timer(timeout))
+                    using (var both = global::System.Threading.CancellationTokenSource.CreateLinkedTokenSource(timer.Token, token))
+                    using (both.Token.Register(() => waiting.Answer.TrySetResult(null)))
+                    {
+                        bool sent = false;
+                        if (!waiting.Answer.Task.IsCompleted)
+                        {
+                            Send(message);
+                            sent = true;
+                        }
+                        var answer = await waiting.Answer.Task.ConfigureAwait(false);
+                        if (answer != null)
+                        {
+                            return answer;
+                        }
+                        if (sent)
+                        {
+                            TrySend(BurilMcp.Cancelled(id, token.IsCancellationRequested ? "cancelled by the caller" : "no answer within " + timeout));
+                        }
+                        token.ThrowIfCancellationRequested();
+                        throw BurilMcp.TimedOut(what, timeout, sent);
+                    }
+                }
+                finally
+                {
+                    Pending ignored;
+                    pending.TryRemove(id, out ignored);
+                }
+            }
+
+            private void Send(global::Newtonsoft.Json.Linq.JObject message)
+            {
+                var bytes = new global::System.Text.UTF8Encoding(false).GetBytes(BurilMcp.Text(message) + "\n");
+                try
+                {
+                    lock (writeGate)
+                    {
+                        input.Write(bytes, 0, bytes.Length);
+                        input.Flush();
+                    }
+                }
+                catch (global::System.Exception error)
+                {
+                    if (error is global::System.IO.IOException || error is global::System.ObjectDisposedException)
+                    {
+                        dead = true;
+                        throw Died();
+                    }
+                    throw;
+                }
+            }
+
+            private void TrySend(global::Newtonsoft.Json.Linq.JObject message)
+            {
+                try
+                {
+                    Send(message);
+                }
+                catch (BurilTransportException)
+                {
+                }
+            }
+
+            /// <summary>The reader thread: hands each answer to its caller, progress to its callback.</summary>
+            private void Read()
+            {
+                var output = Process.StandardOutput;
+                try
+                {
+                    string line;
+                    while ((line = output.ReadLine()) != null)
+                    {
+                        if (line.Trim().Length == 0)
+                        {
+                            continue;
+                        }
+                        global::Newtonsoft.Json.Linq.JObject message;
+                        try
+                        {
+                            message = BurilMcp.ParseMessage(line, "a line of the server's output");
+                        }
+                        catch (BurilTransportException error)
+                        {
+                            failure = error.Message;
+                            continue;
+                        }
+                        Dispatch(message);
+                    }
+                }
+                catch (global::System.Exception error)
+                {
+                    failure = "reading the server's output failed: " + error.Message;
+                }
+                dead = true;
+                var died = Died();
+                foreach (var key in pending.Keys)
+                {
+                    Pending waiting;
+                    if (pending.TryRemove(key, out waiting))
+                    {
+                        waiting.Answer.TrySetException(died);
+                    }
+                }
+            }
+
+            private void Dispatch(global::Newtonsoft.Json.Linq.JObject message)
+            {
+                var id = BurilMcp.AnswerId(message);
+                if (id != null)
+                {
+                    Pending waiting;
+                    if (pending.TryGetValue(id.Value, out waiting))
+                    {
+                        waiting.Answer.TrySetResult(message);
+                    }
+                    return;
+                }
+                long token;
+                BurilProgress progress;
+                if (BurilMcp.TryProgress(message, out token, out progress))
+                {
+                    Pending waiting;
+                    if (pending.TryGetValue(token, out waiting) && waiting.Progress != null)
+                    {
+                        try
+                        {
+                            waiting.Progress(progress);
+                        }
+                        catch (global::System.Exception)
+                        {
+                            // A callback's failure is the caller's; the reader goes on.
+                        }
+                    }
+                    return;
+                }
+                // A request from the server: answer `ping`, refuse the rest.
+                var method = message["method"];
+                var requestId = message["id"];
+                if (method != null && requestId != null)
+                {
+                    var reply = new global::Newtonsoft.Json.Linq.JObject();
+                    reply["jsonrpc"] = "2.0";
+                    reply["id"] = requestId;
+                    if ((string)method == "ping")
+                    {
+                        reply["result"] = new global::Newtonsoft.Json.Linq.JObject();
+                    }
+                    else
+                    {
+                        var error = new global::Newtonsoft.Json.Linq.JObject();
+                        error["code"] = -32601;
+                        error["message"] = "this client does not answer `" + (string)method + "`";
+                        reply["error"] = error;
+                    }
+                    TrySend(reply);
+                }
+            }
+
+            private void ReadErrors()
+            {
+                try
+                {
+                    string line;
+                    while ((line = Process.StandardError.ReadLine()) != null)
+                    {
+                        lock (errors)
+                        {
+                            errors.Enqueue(line);
+                            while (errors.Count > 20)
+                            {
+                                errors.Dequeue();
+                            }
+                        }
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+            }
+
+            /// <summary>How the process ended: its exit code, its last lines of standard error.</summary>
+            internal string DeathReason()
+            {
+                string code = "";
+                try
+                {
+                    if (Process.WaitForExit(5000))
+                    {
+                        // Standard error may still hold its last lines.
+                        stderrThread.Join(5000);
+                        code = " with code " + Process.ExitCode;
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+                string tail;
+                lock (errors)
+                {
+                    tail = string.Join("\n", errors.ToArray());
+                }
+                var text = "the server process `" + Process.StartInfo.FileName + "` exited" + code;
+                if (failure != null)
+                {
+                    text += " (" + failure + ")";
+                }
+                return tail.Length == 0 ? text : text + "; its standard error ends with: " + tail;
+            }
+
+            private BurilTransportException Died()
+            {
+                return new BurilTransportException(BurilTransportFailure.Process, DeathReason(), null, 0, 0, null);
+            }
+
+            /// <summary>Closes the input (the server then exits), and kills a process that does not.</summary>
+            internal void Stop()
+            {
+                try
+                {
+                    lock (writeGate)
+                    {
+                        input.Close();
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+                try
+                {
+                    if (!Process.WaitForExit(2000))
+                    {
+                        Process.Kill();
+                        Process.WaitForExit(2000);
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+                dead = true;
+                foreach (var key in pending.Keys)
+                {
+                    Pending waiting;
+                    if (pending.TryRemove(key, out waiting))
+                    {
+                        waiting.Answer.TrySetException(new global::System.ObjectDisposedException("BurilProcessTransport", "the transport was disposed"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// MCP over Streamable HTTP (<c>tools serve --http ADDR</c>, at <c>http://ADDR/mcp</c>) with
+    /// one <c>HttpClient</c>, so that connections are reused: one session (<c>initialize</c>,
+    /// then <c>Mcp-Session-Id</c> and <c>MCP-Protocol-Version</c> on every request), answers
+    /// read as JSON or as an event stream (with the call's progress reports), a timeout per
+    /// call, and cancellation sent as <c>notifications/cancelled</c>. Safe to use from several
+    /// threads at once. A session the server no longer knows (HTTP 404, a restarted server) is
+    /// started again once. <see cref="Dispose"/> ends the session.
+    /// </summary>
+    public sealed class BurilHttpTransport : IMcpToolTransport, global::System.IDisposable
+    {
+        private readonly object gate = new object();
+        private readonly global::System.Uri endpoint;
+        private readonly global::System.Net.Http.HttpClient http;
+        private readonly global::System.Threading.SemaphoreSlim starting = new global::System.Threading.SemaphoreSlim(1, 1);
+        private HttpSession session;
+        private bool disposed;
+        private long nextId;
+        private volatile string requestedVersion = BurilMcp.ProtocolVersion;
+        private volatile string serverVersion;
+
+        /// <summary>A transport to the MCP endpoint at <paramref name="url"/> (<c>http://127.0.0.1:PORT/mcp</c>).</summary>
+        /// <param name="url">The endpoint.</param>
+        public BurilHttpTransport(string url)
+            : this(new global::System.Uri(url), null)
+        {
+        }
+
+        /// <summary>A transport to <paramref name="endpoint"/> through <paramref name="handler"/>.</summary>
+        /// <param name="endpoint">The endpoint (<c>http://127.0.0.1:PORT/mcp</c>).</param>
+        /// <param name="handler">The message handler (null: a new <c>HttpClientHandler</c>); the transport does not dispose it.</param>
+        public BurilHttpTransport(global::System.Uri endpoint, global::System.Net.Http.HttpMessageHandler handler)
+        {
+            if (endpoint == null)
+            {
+                throw new global::System.ArgumentNullException("endpoint");
+            }
+            this.endpoint = endpoint;
+            http = handler == null
+                ? new global::System.Net.Http.HttpClient()
+                : new global::System.Net.Http.HttpClient(handler, false);
+            // Each call has its own timeout (Timeout, BurilCallOptions.Timeout).
+            http.Timeout = global::System.Threading.Timeout.InfiniteTimeSpan;
+            http.DefaultRequestHeaders.ExpectContinue = false;
+            try
+            {
+                // Mono and .NET Framework allow 2 connections per server by default.
+                var point = global::System.Net.ServicePointManager.FindServicePoint(endpoint);
+                point.ConnectionLimit = global::System.Math.Max(point.ConnectionLimit, 16);
+            }
+            catch (global::System.Exception)
+            {
+            }
+            Timeout = global::System.TimeSpan.FromSeconds(60);
+        }
+
+        /// <summary>The endpoint.</summary>
+        public global::System.Uri Endpoint
+        {
+            get { return endpoint; }
+        }
+
+        /// <summary>How long a call waits for its answer unless its options say otherwise (60 seconds; <c>Timeout.InfiniteTimeSpan</c>: no limit).</summary>
+        public global::System.TimeSpan Timeout { get; set; }
+
+        /// <summary>The session's id (<c>Mcp-Session-Id</c>), or null before the first call.</summary>
+        public string SessionId
+        {
+            get
+            {
+                lock (gate)
+                {
+                    return session == null ? null : session.Id;
+                }
+            }
+        }
+
+        /// <summary>
+        /// The protocol version <c>initialize</c> asks for: <c>2025-11-25</c> (the default),
+        /// <c>2025-06-18</c> or <c>2025-03-26</c>. Set it before the first call.
+        /// </summary>
+        public string RequestedProtocolVersion
+        {
+            get { return requestedVersion; }
+            set { requestedVersion = BurilMcp.Speaks(value); }
+        }
+
+        /// <summary>The protocol version the server agreed to, or null before the first call.</summary>
+        public string ProtocolVersion
+        {
+            get
+            {
+                lock (gate)
+                {
+                    return session == null ? null : session.ProtocolVersion;
+                }
+            }
+        }
+
+        /// <summary>How many sessions were started: 1 after the first call, more when the server forgot one.</summary>
+        public int Sessions { get; private set; }
+
+        /// <inheritdoc/>
+        public string ServerVersion
+        {
+            get { return serverVersion; }
+        }
+
+        /// <summary>Calls a tool and waits for its envelope (without the bindings' hashes: <see cref="BurilClient"/> sends them).</summary>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="inputJson">The input object as JSON text.</param>
+        /// <returns>The envelope as JSON text.</returns>
+        public string Call(string name, string inputJson)
+        {
+            var request = new BurilCallRequest(name, inputJson, null, null, null);
+            return global::System.Threading.Tasks.Task.Run(() => CallAsync(request)).GetAwaiter().GetResult();
+        }
+
+        /// <inheritdoc/>
+        public async global::System.Threading.Tasks.Task<string> CallAsync(BurilCallRequest request)
+        {
+            if (request == null)
+            {
+                throw new global::System.ArgumentNullException("request");
+            }
+            var options = request.Options;
+            var token = options.CancellationToken;
+            var timeout = options.Timeout ?? Timeout;
+            token.ThrowIfCancellationRequested();
+            for (int attempt = 0; ; attempt++)
+            {
+                var current = await Session(token).ConfigureAwait(false);
+                long id = global::System.Threading.Interlocked.Increment(ref nextId);
+                var message = BurilMcp.Call(id, request, options.Progress != null);
+                global::Newtonsoft.Json.Linq.JObject response;
+                try
+                {
+                    response = await Ask(current, id, message, options.Progress, timeout, token, request.Name).ConfigureAwait(false);
+                }
+                catch (BurilTransportException error)
+                {
+                    // The server does not know the session (it was restarted): a new one, once.
+                    if (attempt > 0 || error.StatusCode != 404 || current.Id == null)
+                    {
+                        throw;
+                    }
+                    Forget(current);
+                    continue;
+                }
+                string version;
+                var envelope = BurilMcp.Envelope(response, out version);
+                if (version != null)
+                {
+                    serverVersion = version;
+                }
+                return envelope;
+            }
+        }
+
+        /// <summary>Ends the session (<c>DELETE</c>) and releases the connections.</summary>
+        public void Dispose()
+        {
+            HttpSession current;
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    return;
+                }
+                disposed = true;
+                current = session;
+                session = null;
+            }
+            if (current != null && current.Id != null)
+            {
+                try
+                {
+                    var request = new global::System.Net.Http.HttpRequestMessage(global::System.Net.Http.HttpMethod.Delete, endpoint);
+                    current.AddHeaders(request);
+                    global::System.Threading.Tasks.Task.Run(() => http.SendAsync(request)).Wait(global::System.TimeSpan.FromSeconds(2));
+                }
+                catch (global::System.Exception)
+                {
+                    // The server may be gone already.
+                }
+            }
+            http.Dispose();
+        }
+
+        /// <summary>The session: <c>initialize</c> and <c>notifications/initialized</c> on the first call.</summary>
+        private async global::System.Threading.Tasks.Task<HttpSession> Session(global::System.Threading.CancellationToken token)
+        {
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    throw new global::System.ObjectDisposedException("BurilHttpTransport");
+                }
+                if (session != null)
+                {
+                    return session;
+                }
+            }
+            await starting.WaitAsync(token).ConfigureAwait(false);
+            try
+            {
+                lock (gate)
+                {
+                    if (session != null)
+                    {
+                        return session;
+                    }
+                }
+                long id = global::System.Threading.Interlocked.Increment(ref nextId);
+                var answer = await Ask(null, id, BurilMcp.Initialize(id, requestedVersion), null, Timeout, token, "initialize").ConfigureAwait(false);
+                var version = BurilMcp.AcceptInitialize(answer);
+                var fresh = new HttpSession(lastSessionId, version);
+                using (var timer = BurilMcp.Timer(Timeout))
+                using (var both = global::System.Threading.CancellationTokenSource.CreateLinkedTokenSource(timer.Token, token))
+                {
+                    await Post(fresh, BurilMcp.Notification("notifications/initialized", null), null, null, both.Token, "notifications/initialized").ConfigureAwait(false);
+                }
+                lock (gate)
+                {
+                    if (disposed)
+                    {
+                        throw new global::System.ObjectDisposedException("BurilHttpTransport");
+                    }
+                    session = fresh;
+                    Sessions++;
+                    return fresh;
+                }
+            }
+            finally
+            {
+                starting.Release();
+            }
+        }
+
+        private void Forget(HttpSession old)
+        {
+            lock (gate)
+            {
+                if (session == old)
+                {
+                    session = null;
+                }
+            }
+        }
+
+        /// <summary>The <c>Mcp-Session-Id</c> of the latest <c>initialize</c> answer (read under <see cref="starting"/>).</summary>
+        private string lastSessionId;
+
+        /// <summary>Sends a request and reads its answer, within the timeout and the token; tells the server when it gives up.</summary>
+        private async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Ask(
+            HttpSession current,
+            long id,
+            global::Newtonsoft.Json.Linq.JObject message,
+            global::System.Action<BurilProgress> progress,
+            global::System.TimeSpan timeout,
+            global::System.Threading.CancellationToken token,
+            string what)
+        {
+            using (var timer = BurilMcp.Timer(timeout))
+            using (var both = global::System.Threading.CancellationTokenSource.CreateLinkedTokenSource(timer.Token, token))
+            {
+                if (both.IsCancellationRequested)
+                {
+                    token.ThrowIfCancellationRequested();
+                    throw BurilMcp.TimedOut(what, timeout, false);
+                }
+                try
+                {
+                    return await Post(current, message, id, progress, both.Token, what).ConfigureAwait(false);
+                }
+                catch (global::System.OperationCanceledException)
+                {
+                    if (!both.IsCancellationRequested)
+                    {
+                        throw;
+                    }
+                }
+                if (current != null)
+                {
+                    var reason = token.IsCancellationRequested ? "cancelled by the caller" : "no answer within " + timeout;
+                    Tell(current, BurilMcp.Cancelled(id, reason));
+                }
+                token.ThrowIfCancellationRequested();
+                throw BurilMcp.TimedOut(what, timeout, true);
+            }
+        }
+
+        /// <summary>Sends a notification without waiting for it; a failure is ignored.</summary>
+        private void Tell(HttpSession current, global::Newtonsoft.Json.Linq.JObject notification)
+        {
+            var sending = Post(current, notification, null, null, global::System.Threading.CancellationToken.None, (string)notification["method"]);
+            sending.ContinueWith(
+                task => { var ignored = task.Exception; },
+                global::System.Threading.Tasks.TaskContinuationOptions.OnlyOnFaulted);
+        }
+
+        /// <summary>POSTs a message; for a request (an id), reads the answer with that id.</summary>
+        private async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Post(
+            HttpSession current,
+            global::Newtonsoft.Json.Linq.JObject message,
+            long? id,
+            global::System.Action<BurilProgress> progress,
+            global::System.Threading.CancellationToken token,
+            string what)
+        {
+            var request = new global::System.Net.Http.HttpRequestMessage(global::System.Net.Http.HttpMethod.Post, endpoint);
+            request.Content = new global::System.Net.Http.StringContent(BurilMcp.Text(message), new global::System.Text.UTF8Encoding(false), "application/json");
+            request.Headers.Accept.Add(new global::System.Net.Http.Headers.MediaTypeWithQualityHeaderValue("application/json"));
+            request.Headers.Accept.Add(new global::System.Net.Http.Headers.MediaTypeWithQualityHeaderValue("text/event-stream"));
+            if (current != null)
+            {
+                current.AddHeaders(request);
+            }
+            global::System.Net.Http.HttpResponseMessage response;
+            try
+            {
+                response = await http.SendAsync(request, global::System.Net.Http.HttpCompletionOption.ResponseHeadersRead, token).ConfigureAwait(false);
+            }
+            catch (global::System.OperationCanceledException)
+            {
+                token.ThrowIfCancellationRequested();
+                throw;
+            }
+            catch (global::System.Exception error)
+            {
+                if (token.IsCancellationRequested)
+                {
+                    throw new global::System.OperationCanceledException(token);
+                }
+                if (error is global::System.Net.Http.HttpRequestException || error is global::System.Net.WebException || error is global::System.IO.IOException)
+                {
+                    throw new BurilTransportException(BurilTransportFailure.Connection, "cannot reach " + endpoint + " (" + what + ")", Causes(error), 0, 0, error);
+                }
+                throw;
+            }
+            using (response)
+            using (token.Register(() => response.Dispose()))
+            {
+                try
+                {
+                    return await Read(response, id, progress, token, what).ConfigureAwait(false);
+                }
+                catch (global::System.Exception error)
+                {
+                    if (token.IsCancellationRequested && !(error is BurilTransportException))
+                    {
+                        throw new global::System.OperationCanceledException(token);
+                    }
+                    if (error is global::System.IO.IOException || error is global::System.Net.WebException)
+                    {
+                        throw new BurilTransportException(BurilTransportFailure.Connection, "the connection to " + endpoint + " broke while reading the answer to `" + what + "`", Causes(error), 0, 0, error);
+                    }
+                    throw;
+                }
+            }
+        }
+
+        private async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Read(
+            global::System.Net.Http.HttpResponseMessage response,
+            long? id,
+            global::System.Action<BurilProgress> progress,
+            global::System.Threading.CancellationToken token,
+            string what)
+        {
+            int status = (int)response.StatusCode;
+            if (!response.IsSuccessStatusCode)
+            {
+                var body = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
+                throw new BurilTransportException(
+                    BurilTransportFailure.HttpStatus,
+                    "POST " + endpoint + " (" + what + ") answered HTTP " + status + " " + response.ReasonPhrase,
+                    body.Trim(),
+                    status,
+                    0,
+                    null);
+            }
+            if (what == "initialize")
+            {
+                global::System.Collections.Generic.IEnumerable<string> values;
+                lastSessionId = null;
+                if (response.Headers.TryGetValues("Mcp-Session-Id", out values))
+                {
+                    foreach (var value in values)
+                    {
+                        lastSessionId = value;
+                        break;
+                    }
+                }
+            }
+            if (id == null)
+            {
+                return null;
+            }
+            var type = response.Content.Headers.ContentType;
+            var media = type == null ? "" : type.MediaType;
+            if (media == "application/json")
+            {
+                var text = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
+                var message = BurilMcp.ParseMessage(text, "the answer to `" + what + "`");
+                if (BurilMcp.AnswerId(message) != id)
+                {
+                    throw new BurilTransportException(BurilTransportFailure.Protocol, "the answer to `" + what + "` has another id", text, 0, 0, null);
+                }
+                return message;
+            }
+            if (media != "text/event-stream")
+            {
+                var text = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
+                throw new BurilTransportException(BurilTransportFailure.Protocol, "the answer to `" + what + "` has the content type `" + media + "`, neither JSON nor an event stream", text.Trim(), status, 0, null);
+            }
+            using (var stream = await response.Content.ReadAsStreamAsync().ConfigureAwait(false))
+            using (var reader = new global::System.IO.StreamReader(stream, new global::System.Text.UTF8Encoding(false)))
+            {
+                var data = new global::System.Text.StringBuilder();
+                while (true)
+                {
+                    token.ThrowIfCancellationRequested();
+                    var line = await reader.ReadLineAsync().ConfigureAwait(false);
+                    if (line == null || line.Length == 0)
+                    {
+                        // The end of an event: its data is one message (or nothing, a priming event).
+                        var text = data.ToString();
+                        data.Length = 0;
+                        if (text.Trim().Length > 0)
+                        {
+                            var message = BurilMcp.ParseMessage(text, "an event of the answer to `" + what + "`");
+                            if (BurilMcp.AnswerId(message) == id)
+                            {
+                                return message;
+                            }
+                            long progressToken;
+                            BurilProgress report;
+                            if (progress != null && BurilMcp.TryProgress(message, out progressToken, out report) && progressToken == id)
+                            {
+                                try
+                                {
+                                    progress(report);
+                                }
+                                catch (global::System.Exception)
+                                {
+                                    // A callback's failure is the caller's; the answer is still read.
+                                }
+                            }
+                        }
+                        if (line == null)
+                        {
+                            throw new BurilTransportException(BurilTransportFailure.Protocol, "the event stream of the answer to `" + what + "` ended without the answer", null, status, 0, null);
+                        }
+                        continue;
+                    }
+                    if (line[0] == ':')
+                    {
+                        continue;
+                    }
+                    int colon = line.IndexOf(':');
+                    var field = colon < 0 ? line : line.Substring(0, colon);
+                    if (field != "data")
+                    {
+                        continue;
+                    }
+                    var value = colon < 0 ? "" : line.Substring(colon + 1);
+                    if (value.StartsWith(" ", global::System.StringComparison.Ordinal))
+                    {
+                        value = value.Substring(1);
+                    }
+                    if (data.Length > 0)
+                    {
+                        data.Append('\n');
+                    }
+                    data.Append(value);
+                }
+            }
+        }
+
+        /// <summary>An exception's message and its causes', which hold the socket's words.</summary>
+        private static string Causes(global::System.Exception error)
+        {
+            var parts = new global::System.Collections.Generic.List<string>();
+            for (var cause = error; cause != null; cause = cause.InnerException)
+            {
+                if (!parts.Contains(cause.Message))
+                {
+                    parts.Add(cause.Message);
+                }
+            }
+            return string.Join(": ", parts.ToArray());
+        }
+
+        /// <summary>A session: its id (null when the server keeps none) and protocol version.</summary>
+        private sealed class HttpSession
+        {
+            internal readonly string Id;
+            internal readonly string ProtocolVersion;
+
+            internal HttpSession(string id, string protocolVersion)
+            {
+                Id = id;
+                ProtocolVersion = protocolVersion;
+            }
+
+            internal void AddHeaders(global::System.Net.Http.HttpRequestMessage request)
+            {
+                if (Id != null)
+                {
+                    request.Headers.TryAddWithoutValidation("Mcp-Session-Id", Id);
+                }
+                request.Headers.TryAddWithoutValidation("MCP-Protocol-Version", ProtocolVersion);
+            }
         }
     }
 }

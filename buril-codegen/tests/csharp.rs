@@ -12,6 +12,8 @@ mod clashes;
 mod common;
 #[path = "csharp/hostile.rs"]
 mod hostile;
+#[path = "csharp/mcp.rs"]
+mod mcp;
 #[path = "csharp/support.rs"]
 mod support;
 
@@ -304,6 +306,27 @@ fn the_generated_classes_behave_as_documented() {
     );
 }
 
+/// Every typed method sends the bindings' hash and its tool's own, as the server computes them.
+#[test]
+fn the_client_sends_the_hashes_the_server_computes() {
+    let sources = registry_sources();
+    let api = api_of(&sources);
+    let files = generate(&api);
+    let client = &files
+        .iter()
+        .find(|f| f.path == "csharp/Buril.Client.cs")
+        .expect("the client")
+        .contents;
+    assert!(client.contains(&format!(
+        "public const string MetadataHash = \"{}\";",
+        buril::registry().metadata_hash()
+    )));
+    for tool in buril::registry().iter() {
+        let call = format!("(\"{}\", \"{}\", input", tool.name(), tool.metadata_hash());
+        assert_eq!(client.matches(&call).count(), 2, "{call}");
+    }
+}
+
 #[test]
 fn the_catalog_matches_the_registry() {
     let harness = Harness::build(&api_of(&registry_sources()), false);
@@ -369,6 +392,11 @@ fn the_client_calls_the_real_tools() {
         "{live}"
     );
     assert_eq!(live["invalid"]["type"], json!("validation"), "{live}");
+    assert_eq!(
+        live["invalid"]["validationException"],
+        json!(true),
+        "{live}"
+    );
     assert_eq!(live["invalid"]["problems"][0]["path"], json!("/name"));
     assert_eq!(live["unknown"]["type"], json!("not_found"), "{live}");
     assert!(

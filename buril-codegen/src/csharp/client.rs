@@ -1,11 +1,12 @@
-//! `Buril.Client.cs`: the typed methods of `BurilClient`, one per tool and one per deprecated
-//! alias (marked `[Obsolete]`, calling the tool by its current name), as the plan names them.
+//! `Buril.Client.cs`: the typed methods of `BurilClient`, a blocking `{Tool}` and a
+//! `{Tool}Async` per tool and per deprecated alias (marked `[Obsolete]`, calling the tool by its
+//! current name), as the plan names them, and the bindings' `MetadataHash`.
 
 use super::doc::{Code, code, summary};
 use super::identifiers::identifier;
 use super::literal::string_literal;
 use super::plan::CSharpPlan;
-use crate::ir::{Api, TypeDef};
+use crate::ir::{Api, ToolDef, TypeDef};
 use crate::writer::SourceWriter;
 
 /// Writes the client's typed methods.
@@ -13,10 +14,17 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
     w.line("public sealed partial class BurilClient");
     w.line("{");
     w.indent();
-    for (index, method) in plan.methods.iter().enumerate() {
-        if index > 0 {
-            w.blank();
-        }
+    w.line("/// <summary>");
+    w.line("/// The hash of the tool metadata these bindings were generated from (the files' header says");
+    w.line("/// it too). Sent with every call; a server with other metadata warns, and answers with its own");
+    w.line("/// (<see cref=\"ServerVersion\"/>).");
+    w.line("/// </summary>");
+    w.line_fmt(format_args!(
+        "public const string MetadataHash = {};",
+        string_literal(&api.hash)
+    ));
+    for method in &plan.methods {
+        w.blank();
         let tool = method.tool;
         let meta = &tool.meta;
         let input = identifier(&tool.input_type);
@@ -26,52 +34,100 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
             Some(TypeDef::Struct(def)) => def.fields.iter().all(|f| !f.required),
             _ => false,
         };
-        let parameter = if input_optional {
-            format!("{input} input = null")
+        let (parameter, async_parameters) = if input_optional {
+            (
+                format!("{input} input = null"),
+                format!("{input} input = null, BurilCallOptions options = null"),
+            )
         } else {
-            format!("{input} input")
+            (
+                format!("{input} input"),
+                format!("{input} input, BurilCallOptions options = null"),
+            )
         };
+        let input_doc = format!(
+            "/// <param name=\"input\">The input{}.</param>",
+            if input_optional {
+                " (null sends <c>{}</c>)"
+            } else {
+                ""
+            }
+        );
+        let task = format!("global::System.Threading.Tasks.Task<{output}>");
         match method.alias {
             None => {
+                let wire = string_literal(&meta.name);
+                let hash = string_literal(&tool_hash(tool));
                 summary(w, Code(&meta.name), Some(&meta.description));
-                w.line_fmt(format_args!(
-                    "/// <param name=\"input\">The input{}.</param>",
-                    if input_optional {
-                        " (null sends <c>{}</c>)"
-                    } else {
-                        ""
-                    }
-                ));
+                w.line(&input_doc);
                 w.line("/// <returns>The tool's data.</returns>");
+                w.line("/// <exception cref=\"ToolValidationException\">The tool refused the input, with every problem.</exception>");
                 w.line("/// <exception cref=\"BurilToolException\">The tool answered <c>ok: false</c> (see <see cref=\"BurilToolException.Type\"/>), or the answer could not be read.</exception>");
+                w.line("/// <exception cref=\"BurilTransportException\">No answer came back.</exception>");
                 w.line_fmt(format_args!("public {output} {name}({parameter})"));
                 w.line("{");
                 w.indent();
                 w.line_fmt(format_args!(
-                    "return Call<{output}>({}, input);",
-                    string_literal(&meta.name)
+                    "return invoke<{output}>({wire}, {hash}, input);"
+                ));
+                w.dedent();
+                w.line("}");
+                w.blank();
+                summary(w, Code(&meta.name), Some(&meta.description));
+                w.line_fmt(format_args!(
+                    "/// <remarks>Without blocking: <c>await</c> it (from Unity's main thread too); the blocking form is <see cref=\"{name}\"/>.</remarks>"
+                ));
+                w.line(&input_doc);
+                w.line("/// <param name=\"options\">A timeout, cancellation and progress (may be null).</param>");
+                w.line("/// <returns>A task ending with the tool's data, or failing as the blocking form throws.</returns>");
+                w.line_fmt(format_args!(
+                    "public {task} {name}Async({async_parameters})"
+                ));
+                w.line("{");
+                w.indent();
+                w.line_fmt(format_args!(
+                    "return invokeAsync<{output}>({wire}, {hash}, input, options);"
                 ));
             }
             Some(alias) => {
-                w.line_fmt(format_args!(
-                    "/// <summary>Deprecated: {} is a former name of {}; call <see cref=\"{}\"/>.</summary>",
-                    code(alias),
-                    code(&meta.name),
-                    identifier(&tool.pascal)
-                ));
-                w.line("/// <param name=\"input\">The input.</param>");
-                w.line("/// <returns>The tool's data.</returns>");
-                w.line_fmt(format_args!(
+                let current = identifier(&tool.pascal);
+                let obsolete = format!(
                     "[global::System.Obsolete({})]",
                     string_literal(&format!(
                         "`{alias}` was renamed: use {} (`{}`)",
                         tool.pascal, meta.name
                     ))
+                );
+                w.line_fmt(format_args!(
+                    "/// <summary>Deprecated: {} is a former name of {}; call <see cref=\"{current}\"/>.</summary>",
+                    code(alias),
+                    code(&meta.name),
                 ));
+                w.line("/// <param name=\"input\">The input.</param>");
+                w.line("/// <returns>The tool's data.</returns>");
+                w.line(&obsolete);
                 w.line_fmt(format_args!("public {output} {name}({parameter})"));
                 w.line("{");
                 w.indent();
-                w.line_fmt(format_args!("return {}(input);", identifier(&tool.pascal)));
+                w.line_fmt(format_args!("return {current}(input);"));
+                w.dedent();
+                w.line("}");
+                w.blank();
+                w.line_fmt(format_args!(
+                    "/// <summary>Deprecated: {} is a former name of {}; call <see cref=\"{current}Async\"/>.</summary>",
+                    code(alias),
+                    code(&meta.name),
+                ));
+                w.line("/// <param name=\"input\">The input.</param>");
+                w.line("/// <param name=\"options\">A timeout, cancellation and progress (may be null).</param>");
+                w.line("/// <returns>A task ending with the tool's data.</returns>");
+                w.line(&obsolete);
+                w.line_fmt(format_args!(
+                    "public {task} {name}Async({async_parameters})"
+                ));
+                w.line("{");
+                w.indent();
+                w.line_fmt(format_args!("return {current}Async(input, options);"));
             }
         }
         w.dedent();
@@ -79,4 +135,16 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
     }
     w.dedent();
     w.line("}");
+}
+
+/// The tool's own metadata hash, as the server computes it for the tool alone
+/// (`ToolDescriptor::metadata_hash`): sent with each call as `_meta["buril/tool-metadata"]`.
+pub(crate) fn tool_hash(tool: &ToolDef) -> String {
+    buril::metadata::hash([(
+        &tool.meta,
+        [
+            tool.input_schema_json.as_str(),
+            tool.output_schema_json.as_str(),
+        ],
+    )])
 }

@@ -3,10 +3,14 @@
 //! Four files under `csharp/`, all in the block-scoped namespace `Buril.Generated`, written for
 //! C# 7.2 (Mono's `mcs -langversion:7.2`, Unity) and Newtonsoft.Json 6 or later:
 //!
-//! - `Buril.Client.cs`: `BurilClient`'s typed methods, one per tool, plus `[Obsolete]` ones for
-//!   deprecated aliases.
-//! - `Buril.Runtime.cs`: what does not depend on the tools: `ITool`, `IToolTransport`, the
-//!   exceptions, `BurilJson` (settings and envelopes) and the client's plumbing.
+//! - `Buril.Client.cs`: `BurilClient`'s typed methods, a blocking `{Tool}` and a `{Tool}Async`
+//!   per tool, plus `[Obsolete]` ones for deprecated aliases; each sends the bindings' metadata
+//!   hash (`MetadataHash`) and the tool's own.
+//! - `Buril.Runtime.cs`: what does not depend on the tools: `ITool`, `IToolTransport` and
+//!   `IMcpToolTransport`, the MCP transports (`BurilProcessTransport` over `tools serve`'s stdio,
+//!   `BurilHttpTransport` over Streamable HTTP), the exceptions (`BurilToolException`,
+//!   `ToolValidationException`, `BurilTransportException`), `BurilJson` (settings and
+//!   envelopes) and the client's plumbing.
 //! - `Buril.Tools.cs`: one abstract `{Tool}Tool : ITool` per tool, whose `Run` reads the input
 //!   into `{Tool}Input` and calls `Execute`, and `BurilCatalog`.
 //! - `Buril.Types.cs`: the inputs, outputs and the types they use: sealed partial classes,

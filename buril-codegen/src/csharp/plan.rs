@@ -211,6 +211,7 @@ fn methods(api: &Api) -> Result<Vec<Method<'_>>, WriterError> {
         let owner = NamedItem::ToolMethod(&tool.meta.name);
         check_type_name(&tool.pascal, owner)?;
         members.add(&tool.pascal, owner)?;
+        members.add(&format!("{}Async", tool.pascal), owner)?;
         out.push(Method {
             name: tool.pascal.clone(),
             tool,
@@ -219,13 +220,12 @@ fn methods(api: &Api) -> Result<Vec<Method<'_>>, WriterError> {
         for alias in tool.meta.alias_names() {
             let name = pascal_case(alias);
             check_type_name(&name, NamedItem::AliasMethod(alias))?;
-            members.add(
-                &name,
-                NamedItem::Alias {
-                    alias,
-                    tool: &tool.meta.name,
-                },
-            )?;
+            let item = NamedItem::Alias {
+                alias,
+                tool: &tool.meta.name,
+            };
+            members.add(&name, item)?;
+            members.add(&format!("{name}Async"), item)?;
             out.push(Method {
                 name,
                 tool,

@@ -9,23 +9,43 @@ pub(crate) const RUNTIME: &str = include_str!("../../runtime/csharp/Buril.Runtim
 /// The types the generated files declare whatever the tools are: those of the runtime file, and
 /// `BurilCatalog` (in `Buril.Tools.cs`). No generated type may take these names.
 pub(crate) const FIXED_TYPES: &[&str] = &[
+    "BurilCallOptions",
+    "BurilCallRequest",
     "BurilCatalog",
     "BurilClient",
+    "BurilHttpTransport",
     "BurilIntegerConverter",
     "BurilJson",
+    "BurilMcp",
     "BurilNoConverter",
     "BurilProblem",
+    "BurilProcessTransport",
+    "BurilProgress",
+    "BurilRestartedEventArgs",
     "BurilToolException",
     "BurilToolInfo",
+    "BurilTransportException",
+    "BurilTransportFailure",
+    "BurilWarningEventArgs",
+    "IMcpToolTransport",
     "ITool",
     "IToolTransport",
     "OffThreadAttribute",
     "ToolValidationException",
 ];
 
-/// The members of `BurilClient` that are not tool methods: its constructor, `Call` and
-/// `Transport`, declared in the runtime file.
-pub(crate) const CLIENT_MEMBERS: &[&str] = &["BurilClient", "Call", "Transport"];
+/// The members of `BurilClient` that are not tool methods: its constructor, `Call`,
+/// `CallAsync`, `ServerVersion`, `Transport` and `WarningReceived`, declared in the runtime
+/// file, and the generated `MetadataHash`. (Its private members are in camelCase, which no tool method is.)
+pub(crate) const CLIENT_MEMBERS: &[&str] = &[
+    "BurilClient",
+    "Call",
+    "CallAsync",
+    "MetadataHash",
+    "ServerVersion",
+    "Transport",
+    "WarningReceived",
+];
 
 #[cfg(test)]
 mod tests {
@@ -63,9 +83,23 @@ mod tests {
             "public BurilClient(",
             "public IToolTransport Transport\n",
             "public TOutput Call<TOutput>(",
+            "public global::System.Threading.Tasks.Task<TOutput> CallAsync<TOutput>(",
+            "public string ServerVersion\n",
+            "public event global::System.EventHandler<BurilWarningEventArgs> WarningReceived;\n",
         ] {
             assert!(client.contains(declaration), "{declaration}");
         }
-        assert_eq!(CLIENT_MEMBERS, ["BurilClient", "Call", "Transport"]);
+        assert_eq!(
+            CLIENT_MEMBERS,
+            [
+                "BurilClient",
+                "Call",
+                "CallAsync",
+                "MetadataHash",
+                "ServerVersion",
+                "Transport",
+                "WarningReceived"
+            ]
+        );
     }
 }

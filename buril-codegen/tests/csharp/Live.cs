@@ -124,6 +124,7 @@ namespace Buril.Harness
             {
                 o["invalid"] = new JObject
                 {
+                    { "validationException", error is ToolValidationException },
                     { "type", error.Type },
                     { "error", error.Error },
                     { "problems", new JArray(error.Problems.Select(p => new JObject { { "path", p.Path }, { "message", p.Message } })) },

@@ -124,6 +124,16 @@ fn client_method_clashes_are_errors() {
     renamed.meta.aliases = vec!["thing_build".into()].into();
     let error = writer_error(&[renamed, tool("thing_build", json!({}), json!({}))]);
     assert!(error.contains("`ThingBuild`"), "{error}");
+    // A tool named like the asynchronous method of another, or of the client.
+    let error = writer_error(&[
+        tool("thing_make", json!({}), json!({})),
+        tool("thing_make_async", json!({}), json!({})),
+    ]);
+    assert!(error.contains("`ThingMakeAsync`"), "{error}");
+    for name in ["call_async", "server_version", "metadata_hash"] {
+        let error = writer_error(&[tool(name, json!({}), json!({}))]);
+        assert!(error.contains("BurilClient"), "{name}: {error}");
+    }
 }
 
 #[test]

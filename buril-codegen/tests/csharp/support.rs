@@ -10,15 +10,20 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 /// Newtonsoft.Json as Debian's `libnewtonsoft-json-cil-dev` installs it.
-const NEWTONSOFT: &str = "/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll";
+pub const NEWTONSOFT: &str = "/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll";
 
-/// What the generated files need, and `System.Core` for the harness's LINQ.
+/// What the generated files need (`System.Net.Http` for `BurilHttpTransport`), and
+/// `System.Core` for the harness's LINQ.
 const REFERENCES: &[&str] = &[
     NEWTONSOFT,
     "System.Numerics.dll",
     "System.Runtime.Serialization.dll",
+    "System.Net.Http.dll",
     "System.Core.dll",
 ];
+
+/// Mono's `System.Net.Http`, as Debian's `libmono-system-net-http4.0-cil` installs it.
+const SYSTEM_NET_HTTP: &str = "/usr/lib/mono/4.5/System.Net.Http.dll";
 
 pub fn registry_sources() -> Vec<ToolSource> {
     ToolSource::from_registry(buril::registry())
@@ -79,6 +84,12 @@ pub fn mcs(out: &Path, target: &str, sources: &[PathBuf], extra: &[String]) {
     if !Path::new(NEWTONSOFT).exists() {
         panic!(
             "{NEWTONSOFT} is missing: install `libnewtonsoft-json-cil-dev` (scripts/test.sh does)"
+        );
+    }
+    if !Path::new(SYSTEM_NET_HTTP).exists() {
+        panic!(
+            "{SYSTEM_NET_HTTP} is missing: install `libmono-system-net-http4.0-cil` (the C# \
+             runtime's HTTP transport uses System.Net.Http)"
         );
     }
     let mut args = vec![

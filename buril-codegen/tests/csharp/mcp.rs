@@ -1,0 +1,389 @@
+//! The committed C# bindings (`bindings/csharp/`) over the real MCP transports to the real
+//! `tools` binary: `BurilProcessTransport` over `tools serve` and `BurilHttpTransport` over
+//! `tools serve --http 127.0.0.1:0`; and `BurilHttpTransport` against a fake server for the
+//! answers the real one does not give. The program (`tests/mcp/*.cs`) prints what it saw.
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::support::{NEWTONSOFT, mcs, run, tools_binary};
+
+/// The workspace's folder.
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+}
+
+/// The committed C# bindings and the metadata hash their header names.
+fn committed_bindings() -> (Vec<PathBuf>, String) {
+    let dir = workspace().join("bindings/csharp");
+    let mut sources: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("bindings/csharp exists")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "cs"))
+        .collect();
+    sources.sort();
+    let client = fs::read_to_string(dir.join("Buril.Client.cs")).expect("the client");
+    let hash = client
+        .lines()
+        .find_map(|line| line.split("from tool metadata ").nth(1))
+        .and_then(|rest| rest.strip_suffix('.'))
+        .expect("the header names the metadata hash")
+        .to_owned();
+    (sources, hash)
+}
+
+/// `Mcp.exe` built from the committed bindings, in a temporary folder with Newtonsoft.Json.
+fn build(dir: &Path) -> PathBuf {
+    let (mut sources, _) = committed_bindings();
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp");
+    for name in ["Fake.cs", "Mcp.cs"] {
+        sources.push(programs.join(name));
+    }
+    let exe = dir.join("Mcp.exe");
+    let defines = if http_transport_exists() {
+        vec!["-define:BURIL_HTTP".to_owned()]
+    } else {
+        Vec::new()
+    };
+    mcs(&exe, "exe", &sources, &defines);
+    fs::copy(NEWTONSOFT, dir.join("Newtonsoft.Json.dll")).expect("a copy");
+    exe
+}
+
+/// Whether the committed runtime has the HTTP transport.
+fn http_transport_exists() -> bool {
+    fs::read_to_string(workspace().join("bindings/csharp/Buril.Runtime.cs"))
+        .expect("the runtime")
+        .contains("class BurilHttpTransport")
+}
+
+/// Runs `Mcp.exe ARGS` with the project in `project`, and reads its JSON.
+fn drive(exe: &Path, args: &[&str], project: &Path) -> Value {
+    let mut all = vec![exe.display().to_string()];
+    all.extend(args.iter().map(|a| (*a).to_owned()));
+    let args = all;
+    let output = run("mono", &args, &[("BURIL_PROJECT", project)]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "mono {args:?} failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+    serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|error| panic!("Mcp.exe printed no JSON ({error}):\n{stdout}\n{stderr}"))
+}
+
+/// What both transports must have done.
+fn check_common(seen: &Value, hash: &str) {
+    assert_eq!(seen["serverVersionBefore"], Value::Null, "{seen}");
+    assert_eq!(seen["metadataHash"], json!(hash));
+    assert_eq!(seen["serverVersion"], json!(hash), "{seen}");
+    assert_eq!(
+        seen["open"],
+        json!({"scene": "Main", "objectCount": 5}),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["roots"],
+        json!(["Main Camera", "Directional Light", "Ground", "Player"])
+    );
+    assert_eq!(seen["log"], json!("hello"));
+    let stale = seen["staleWarnings"].as_array().expect("warnings");
+    assert_eq!(stale.len(), 1, "{seen}");
+    assert!(
+        stale[0].as_str().is_some_and(|w| w.starts_with(&format!(
+            "these bindings were generated from tool metadata 0123456789abcdef, and this \
+             server's is {hash}"
+        ))),
+        "{seen}"
+    );
+    assert_eq!(seen["currentWarnings"], json!([]));
+    // A validation failure is a ToolValidationException with every problem.
+    let invalid = &seen["invalid"];
+    assert_eq!(invalid["class"], json!("ToolValidationException"), "{seen}");
+    assert_eq!(invalid["type"], json!("validation"));
+    assert_eq!(
+        invalid["problems"],
+        json!([{"path": "/name", "message": "expected a string, got the number 3"}])
+    );
+    assert_eq!(seen["missing"]["type"], json!("validation"), "{seen}");
+    assert!(
+        seen["missing"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("999")),
+        "{seen}"
+    );
+    // An unknown tool is the server's JSON-RPC error, in its own words.
+    let unknown = &seen["unknown"];
+    assert_eq!(unknown["class"], json!("BurilTransportException"), "{seen}");
+    assert_eq!(unknown["failure"], json!("RpcError"));
+    assert_eq!(unknown["rpcCode"], json!(-32602));
+    assert!(
+        unknown["serverText"]
+            .as_str()
+            .is_some_and(|t| t.contains("no tool is named `scene_lst`") && t.contains("scene_list")),
+        "{seen}"
+    );
+    // Progress reports arrive, in order, before the answer.
+    let progress = &seen["progress"];
+    let scanned = progress["filesScanned"].as_u64().expect("a count");
+    assert!(scanned > 0, "{seen}");
+    assert_eq!(progress["reports"], json!(scanned + 1), "{seen}");
+    assert_eq!(progress["last"], json!("done"));
+    assert_eq!(progress["lastTotal"], json!(scanned as f64));
+    // Cancelled from a progress report, before the answer; an already cancelled token; a
+    // timeout that has passed: the server is told, and the next call is answered.
+    for key in ["cancelled", "preCancelled"] {
+        assert!(
+            seen[key]["class"]
+                .as_str()
+                .is_some_and(|c| c.ends_with("CanceledException")),
+            "{key}: {seen}"
+        );
+    }
+    assert_eq!(seen["timedOut"]["failure"], json!("Timeout"), "{seen}");
+    assert_eq!(seen["afterCancel"], json!("still here"));
+    // From a thread with a single-threaded synchronization context (Unity's main thread): the
+    // blocking call does not deadlock, and an awaited call resumes there.
+    assert_eq!(
+        seen["mainThread"],
+        json!({"blocking": "blocking", "awaited": "awaited", "resumedOnMainThread": true}),
+        "{seen}"
+    );
+    // 8 threads x 200 calls, none lost or crossed.
+    assert_eq!(
+        seen["concurrent"],
+        json!({"answered": 1600, "crossed": 0, "errors": []}),
+        "{seen}"
+    );
+}
+
+#[test]
+fn the_process_transport_serves_the_bindings_over_stdio() {
+    let tools = tools_binary();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build(dir.path());
+    let (_, hash) = committed_bindings();
+    let project = dir.path().join("project");
+    let seen = drive(&exe, &["stdio", &tools.display().to_string()], &project);
+    check_common(&seen, &hash);
+    assert_eq!(seen["protocolVersion"], json!("2025-11-25"));
+    // Killed, started again by the next call, which says so.
+    assert_eq!(seen["afterRestart"], json!("again"), "{seen}");
+    assert_eq!(seen["restarts"], json!(1));
+    let reasons = seen["restartReasons"].as_array().expect("an array");
+    assert_eq!(reasons.len(), 1, "{seen}");
+    assert!(
+        reasons[0]
+            .as_str()
+            .is_some_and(|r| r.starts_with("1: the server process") && r.contains("exited")),
+        "{seen}"
+    );
+    assert_eq!(seen["newProcess"], json!(true));
+    assert_eq!(
+        seen["previous"],
+        json!({"log": "old", "protocolVersion": "2025-06-18"})
+    );
+    // Dispose stopped it.
+    assert_eq!(seen["afterDispose"], json!(0));
+    for (key, words) in [
+        ("cannotStart", "cannot start"),
+        ("exitsAtOnce", "--no-such-option"),
+    ] {
+        let failure = &seen[key];
+        assert_eq!(failure["class"], json!("BurilTransportException"), "{seen}");
+        assert_eq!(failure["failure"], json!("Process"), "{key}: {seen}");
+        assert!(
+            failure["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(words)),
+            "{key}: {seen}"
+        );
+    }
+}
+
+/// `tools serve --http 127.0.0.1:0`, killed when dropped.
+struct HttpServer {
+    child: Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start(tools: &Path, project: &Path) -> HttpServer {
+        let mut child = Command::new(tools)
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .env("BURIL_PROJECT", project)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start {}: {error}", tools.display()));
+        let stderr = child.stderr.take().expect("standard error");
+        let mut lines = BufReader::new(stderr).lines();
+        let prefix = "buril: serving MCP over Streamable HTTP at ";
+        let mut seen = Vec::new();
+        let url = loop {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if let Some(url) = line.strip_prefix(prefix) {
+                        break url.to_owned();
+                    }
+                    seen.push(line);
+                }
+                _ => {
+                    let _ = child.kill();
+                    panic!(
+                        "the server ended before saying its address:\n{}",
+                        seen.join("\n")
+                    );
+                }
+            }
+        };
+        // Keep reading standard error so that the server never blocks on it.
+        std::thread::spawn(move || for _ in lines {});
+        HttpServer { child, url }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_http_transport_serves_the_bindings_over_streamable_http() {
+    assert!(
+        http_transport_exists(),
+        "the committed runtime has no BurilHttpTransport"
+    );
+    let tools = tools_binary();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build(dir.path());
+    let (_, hash) = committed_bindings();
+    let project = dir.path().join("project");
+    let server = HttpServer::start(&tools, &project);
+    // A port nothing listens on: bound, then closed.
+    let refused = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        format!("http://{}/mcp", listener.local_addr().expect("its address"))
+    };
+    let seen = drive(&exe, &["http", &server.url, &refused], &project);
+    check_common(&seen, &hash);
+    // One session, its id and protocol version on every request after `initialize`.
+    assert_eq!(seen["protocolVersion"], json!("2025-11-25"), "{seen}");
+    assert_eq!(seen["sessionLog"], json!("session"));
+    assert_eq!(seen["hasSession"], json!(true));
+    assert_eq!(seen["sessions"], json!(1));
+    assert_eq!(
+        seen["previous"],
+        json!({"log": "old", "protocolVersion": "2025-06-18"})
+    );
+    // What failed, and the server's own words.
+    let wrong = &seen["wrongPath"];
+    assert_eq!(wrong["failure"], json!("HttpStatus"), "{seen}");
+    assert_eq!(wrong["statusCode"], json!(404));
+    assert_eq!(
+        wrong["serverText"],
+        json!("Not Found: the MCP endpoint is /mcp")
+    );
+    assert!(
+        wrong["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("answered HTTP 404")),
+        "{seen}"
+    );
+    let refused_seen = &seen["refused"];
+    assert_eq!(refused_seen["failure"], json!("Connection"), "{seen}");
+    assert!(
+        refused_seen["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with(&format!("cannot reach {refused}"))
+                && m.to_lowercase().contains("refused")),
+        "{seen}"
+    );
+}
+
+#[test]
+fn the_http_transport_reads_every_answer_the_protocol_allows() {
+    assert!(
+        http_transport_exists(),
+        "the committed runtime has no BurilHttpTransport"
+    );
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build(dir.path());
+    let (_, hash) = committed_bindings();
+    let seen = drive(&exe, &["fake"], dir.path());
+    // A plain JSON answer without buril's envelope: rebuilt from `structuredContent`, with the
+    // warnings and the server's hash from `_meta`.
+    assert_eq!(seen["plain"], json!("plain"), "{seen}");
+    assert_eq!(seen["serverVersion"], json!("feedfacefeedface"));
+    assert_eq!(seen["warnings"], json!(["console_log: regenerate"]));
+    assert_eq!(seen["protocolVersion"], json!("2025-06-18"));
+    assert_eq!(
+        seen["envelope"],
+        json!({"ok": true, "data": {"time_ms": 1, "level": "info", "message": "plain"},
+               "warnings": ["regenerate"]})
+    );
+    // Only text content: read as JSON. `isError` without an envelope: a runtime failure in the
+    // server's words.
+    assert_eq!(seen["textOnly"], json!({"answer": 42}));
+    assert_eq!(
+        seen["broken"],
+        json!({"class": "BurilToolException", "type": "runtime",
+               "message": "`broken` failed (runtime): it broke"})
+    );
+    // A session the server forgot (404) is started again once, and the call is answered.
+    assert_eq!(seen["expire"], json!({"session": "s2"}));
+    assert_eq!(seen["sessions"], json!(2));
+    assert_eq!(seen["garbage"]["failure"], json!("Protocol"), "{seen}");
+    assert!(
+        seen["garbage"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("text/html") && m.ends_with("<html>nope</html>")),
+        "{seen}"
+    );
+    // An event stream with a priming event, a comment, a progress report and an answer over
+    // several data lines.
+    assert_eq!(seen["events"], json!({"lines": "two"}));
+    assert_eq!(seen["reports"], json!(["1/2 half"]));
+    assert_eq!(seen["unknown"]["failure"], json!("RpcError"));
+    // `initialize` bare; then the session and the agreed version on every request; the
+    // session ended with DELETE.
+    let s1 = "session=s1 version=2025-06-18";
+    let s2 = "session=s2 version=2025-06-18";
+    assert_eq!(
+        seen["seen"],
+        json!([
+            "initialize session=- version=-",
+            format!("notifications/initialized {s1}"),
+            format!("console_log {s1}"),
+            format!("console_log {s1}"),
+            format!("text_only {s1}"),
+            format!("broken {s1}"),
+            format!("expire {s1}"),
+            "initialize session=- version=-",
+            format!("notifications/initialized {s2}"),
+            format!("expire {s2}"),
+            format!("garbage {s2}"),
+            format!("events {s2}"),
+            format!("nothing {s2}"),
+            "DELETE session=s2",
+        ])
+    );
+    // The typed method sent both hashes; the untyped transport call none.
+    let console_log = buril::registry().get("console_log").expect("console_log");
+    assert_eq!(
+        seen["firstMeta"],
+        json!({"buril/metadata": hash, "buril/tool-metadata": console_log.metadata_hash()})
+    );
+    assert_eq!(seen["secondMeta"], json!({}));
+}
