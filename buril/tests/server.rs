@@ -176,6 +176,8 @@ struct Peer {
     next_id: u64,
     /// Notifications read while waiting for answers.
     notifications: Vec<Value>,
+    /// The server's answer to `initialize`.
+    initialized: Value,
 }
 
 impl Peer {
@@ -189,6 +191,7 @@ impl Peer {
             lines: BufReader::new(read).lines(),
             next_id: 1,
             notifications: Vec::new(),
+            initialized: Value::Null,
         };
         let init = peer
             .request(
@@ -201,6 +204,7 @@ impl Peer {
             )
             .await;
         assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true);
+        peer.initialized = init["result"].clone();
         peer.notify("notifications/initialized", json!({})).await;
         peer
     }
@@ -294,6 +298,11 @@ async fn pages_follow_the_cursor_and_refuse_a_made_up_one() {
 async fn results_carry_the_servers_metadata_hash_and_old_bindings_are_told() {
     let mut peer = Peer::connect(server(options())).await;
     let ours = buril::registry().metadata_hash().to_owned();
+    assert_eq!(
+        peer.initialized["_meta"]["buril/metadata"], ours,
+        "{}",
+        peer.initialized
+    );
     let tool_hash = buril::registry()
         .get("note_read")
         .unwrap()

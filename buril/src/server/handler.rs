@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, MetaObject,
     PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
     SubscriptionFilter,
 };
@@ -11,7 +11,7 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer, Subscriptio
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
-use super::results::call_result;
+use super::results::{call_result, server_meta};
 use super::state::ServerState;
 use super::{handshake, listing};
 use crate::context::{CancelToken, Progress, ProgressSink};
@@ -62,10 +62,14 @@ impl ServerHandler for Handler {
             .enable_tools()
             .enable_tool_list_changed()
             .build();
-        ServerConfig::new(capabilities).with_server_info(Implementation::new(
+        let mut config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
             self.state.name.clone(),
             self.state.version.clone(),
-        ))
+        ));
+        // The tool metadata hash from the first answer on, so that a client knows whether its
+        // bindings are current before it calls anything.
+        config.meta = Some(MetaObject(server_meta(&self.state)));
+        config
     }
 
     async fn list_tools(

@@ -5,7 +5,7 @@
 //! | --- | --- | --- |
 //! | `buril/metadata` | the client, in `tools/call` | the hash of the tool metadata the bindings were generated from |
 //! | `buril/tool-metadata` | the client, in `tools/call` | the hash of the called tool's own metadata in the bindings |
-//! | `buril/metadata` | the server, in every `tools/call` and `tools/list` result | the hash of the server's tool metadata |
+//! | `buril/metadata` | the server, in the `initialize` result and every `tools/call` and `tools/list` result | the hash of the server's tool metadata |
 //!
 //! Equal hashes change nothing. Different ones add a warning to the call's envelope naming the
 //! called tool when its own metadata changed since the bindings were generated; a call whose
