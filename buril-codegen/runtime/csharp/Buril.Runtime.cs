@@ -1366,8 +1366,21 @@ namespace Buril.Generated
         /// </summary>
         internal static string Envelope(global::Newtonsoft.Json.Linq.JObject response, out string serverVersion)
         {
-            var result = ResultOf(response, "tools/call");
             serverVersion = null;
+            // An unknown (or disabled) tool is JSON-RPC -32602 over MCP: the `not_found`
+            // envelope, as `tools call` answers it, so that every transport throws the same.
+            var error = response["error"] as global::Newtonsoft.Json.Linq.JObject;
+            var code = error == null ? null : error["code"];
+            if (code != null && code.Type == global::Newtonsoft.Json.Linq.JTokenType.Integer && (long)code == -32602)
+            {
+                var message = error["message"];
+                var notFound = new global::Newtonsoft.Json.Linq.JObject();
+                notFound["ok"] = false;
+                notFound["type"] = "not_found";
+                notFound["error"] = message == null ? Text(error) : (string)message;
+                return notFound.ToString(global::Newtonsoft.Json.Formatting.None);
+            }
+            var result = ResultOf(response, "tools/call");
             var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
             if (meta != null)
             {

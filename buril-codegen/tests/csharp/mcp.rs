@@ -120,13 +120,13 @@ fn check_common(seen: &Value, hash: &str) {
             .is_some_and(|e| e.contains("999")),
         "{seen}"
     );
-    // An unknown tool is the server's JSON-RPC error, in its own words.
+    // An unknown tool is the server's JSON-RPC -32602: the `not_found` envelope, in the
+    // server's own words, as `tools call` and the TypeScript transports answer it.
     let unknown = &seen["unknown"];
-    assert_eq!(unknown["class"], json!("BurilTransportException"), "{seen}");
-    assert_eq!(unknown["failure"], json!("RpcError"));
-    assert_eq!(unknown["rpcCode"], json!(-32602));
+    assert_eq!(unknown["class"], json!("BurilToolException"), "{seen}");
+    assert_eq!(unknown["type"], json!("not_found"), "{seen}");
     assert!(
-        unknown["serverText"]
+        unknown["error"]
             .as_str()
             .is_some_and(|t| t.contains("no tool is named `scene_lst`") && t.contains("scene_list")),
         "{seen}"
@@ -355,7 +355,7 @@ fn the_http_transport_reads_every_answer_the_protocol_allows() {
     // several data lines.
     assert_eq!(seen["events"], json!({"lines": "two"}));
     assert_eq!(seen["reports"], json!(["1/2 half"]));
-    assert_eq!(seen["unknown"]["failure"], json!("RpcError"));
+    assert_eq!(seen["unknown"]["type"], json!("not_found"), "{seen}");
     // `initialize` bare; then the session and the agreed version on every request; the
     // session ended with DELETE.
     let s1 = "session=s1 version=2025-06-18";
