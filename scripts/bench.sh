@@ -209,6 +209,14 @@ compile_field() { awk -v c="$1" -v f="$2" '$1 == c { for (i = 3; i <= NF; i++) {
 paired_field() { jq -r --arg c "$1" "select(.case == \$c) | .$2" "$OUT/paired.jsonl" 2>/dev/null | median_of || true; }
 mcp_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp.jsonl" 2>/dev/null | median_of || true; }
 transport_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/transports.jsonl" 2>/dev/null | median_of || true; }
+# The median over rounds of round k's $3 of server $1 over round k's $3 of server $2.
+round_ratio() {
+  jq -rs --arg a "$1" --arg b "$2" --arg f "$3" '[.[] | select(.server == $a) | .[$f]] as $x
+    | [.[] | select(.server == $b) | .[$f]] as $y
+    | [range([$x, $y] | map(length) | min) | $x[.] / $y[.]] | sort
+    | if length == 0 then "-" else .[(length - 1) / 2 | floor] end' "$OUT/transports.jsonl" 2>/dev/null \
+    | awk '{ if ($1 == "-") print "-"; else printf "%.2f", $1 }' || echo "-"
+}
 http_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/http.jsonl" 2>/dev/null | median_of || true; }
 
 report() {
@@ -299,11 +307,11 @@ report_transports() {
     [ -n "$(transport_field "$c" requests_per_second)" ] || continue
     printf "%-10s %9.0f %9.1f %10.1f  %7sx %7sx %7sx\n" "$c" "$(transport_field "$c" requests_per_second)" \
       "$(transport_field "$c" p50_us)" "$(transport_field "$c" p99_us)" \
-      "$(ratio "$(transport_field "$raw" requests_per_second)" "$(transport_field "$c" requests_per_second)")" \
-      "$(ratio "$(transport_field "$c" p50_us)" "$(transport_field "$raw" p50_us)")" \
-      "$(ratio "$(transport_field "$c" p99_us)" "$(transport_field "$raw" p99_us)")"
+      "$(round_ratio "$raw" "$c" requests_per_second)" "$(round_ratio "$c" "$raw" p50_us)" "$(round_ratio "$c" "$raw" p99_us)"
   done
-  echo "(raw/req: the raw client's requests per second over the transport's, so for every column 1.10 is 10% over raw)"
+  echo "(figures: medians over rounds; ratios: each round's ratio, the transport's run against the raw client's run of the"
+  echo " same round, median over rounds; raw/req is the raw client's requests per second over the transport's, so in every"
+  echo " ratio column 1.10 is 10% over raw)"
 }
 
 case "$what" in
