@@ -7,6 +7,7 @@
 #   bash scripts/bench.sh callgrind  # instructions per call under callgrind (goal 1)
 #   bash scripts/bench.sh mcp        # MCP over stdio, buril against rmcp (goal 6)
 #   bash scripts/bench.sh http       # MCP over Streamable HTTP, buril against rmcp, one connection
+#   bash scripts/bench.sh transports # the generated clients' transports against the raw client
 #   bash scripts/bench.sh compile    # clean build of 300 tools, four ways (goal 4)
 #   bash scripts/bench.sh report     # only print the table from the last results
 #
@@ -108,6 +109,57 @@ http() {
   done
 }
 
+# The generated clients' transports (TypeScript under node, C# under Mono) against `mcp-client`,
+# the raw JSON-RPC client, on the same servers: stdio (`mcp-server buril`: calls one at a time for
+# latency, 32 in flight for throughput) and Streamable HTTP (`mcp-server buril-http`: calls one
+# at a time on one session). Raw and each transport in turn, $RUNS rounds.
+TRANSPORT_CALLS=${BENCH_TRANSPORT_CALLS:-20000}
+transports_build() {
+  cargo build -q --release -p buril-bench --bin mcp-server --bin mcp-client
+  local dir=$OUT/transports
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  "$TARGET/release/mcp-server" bindings "$dir"
+  cp bench/transports/bench.ts bench/transports/tsconfig.json bench/transports/Bench.cs "$dir/"
+  ln -s "$ROOT/interop/node_modules" "$dir/node_modules"
+  (cd "$dir" && "$ROOT/interop/node_modules/.bin/tsc" -p tsconfig.json)
+  local newtonsoft=/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll
+  mcs -langversion:7.2 -optimize+ -warnaserror -target:exe -out:"$dir/Bench.exe" \
+    -r:"$newtonsoft" -r:System.Numerics.dll -r:System.Runtime.Serialization.dll \
+    -r:System.Net.Http.dll -r:System.Core.dll "$dir/Bench.cs" "$dir"/csharp/*.cs
+  cp "$newtonsoft" "$dir/"
+}
+
+# Starts `mcp-server buril-http`, runs "$@" URL $HTTP_CALLS, and stops the server.
+with_http_server() {
+  local fifo=$OUT/transports/server.in url pid
+  rm -f "$fifo"
+  mkfifo "$fifo"
+  "$TARGET/release/mcp-server" buril-http <"$fifo" >"$OUT/transports/server.url" &
+  pid=$!
+  exec 9>"$fifo"
+  until [ -s "$OUT/transports/server.url" ]; do sleep 0.05; done
+  url=$(head -1 "$OUT/transports/server.url")
+  "$@" "$url" "$HTTP_CALLS"
+  exec 9>&-
+  wait "$pid" || true
+  rm -f "$fifo" "$OUT/transports/server.url"
+}
+
+transports() {
+  transports_build
+  local dir=$OUT/transports server=$TARGET/release/mcp-server
+  : >"$OUT/transports.jsonl"
+  for _ in $(seq "$RUNS"); do
+    "$TARGET/release/mcp-client" buril "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
+    node "$dir/out/bench.js" stdio "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
+    mono --optimize=all "$dir/Bench.exe" stdio "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
+    "$TARGET/release/mcp-client" buril-http "$HTTP_CALLS" | tee -a "$OUT/transports.jsonl"
+    with_http_server node "$dir/out/bench.js" http | tee -a "$OUT/transports.jsonl"
+    with_http_server mono --optimize=all "$dir/Bench.exe" http | tee -a "$OUT/transports.jsonl"
+  done
+}
+
 startup_memory() {
   build_bins
   "$TARGET/release/calls" startup 10000 | tee "$OUT/startup.json"
@@ -156,6 +208,15 @@ median_of() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
 compile_field() { awk -v c="$1" -v f="$2" '$1 == c { for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$OUT/compile.txt" 2>/dev/null | median_of || true; }
 paired_field() { jq -r --arg c "$1" "select(.case == \$c) | .$2" "$OUT/paired.jsonl" 2>/dev/null | median_of || true; }
 mcp_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp.jsonl" 2>/dev/null | median_of || true; }
+transport_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/transports.jsonl" 2>/dev/null | median_of || true; }
+# The median over rounds of round k's $3 of server $1 over round k's $3 of server $2.
+round_ratio() {
+  jq -rs --arg a "$1" --arg b "$2" --arg f "$3" '[.[] | select(.server == $a) | .[$f]] as $x
+    | [.[] | select(.server == $b) | .[$f]] as $y
+    | [range([$x, $y] | map(length) | min) | $x[.] / $y[.]] | sort
+    | if length == 0 then "-" else .[(length - 1) / 2 | floor] end' "$OUT/transports.jsonl" 2>/dev/null \
+    | awk '{ if ($1 == "-") print "-"; else printf "%.2f", $1 }' || echo "-"
+}
 http_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/http.jsonl" 2>/dev/null | median_of || true; }
 
 report() {
@@ -231,6 +292,26 @@ report() {
     [ -n "$(http_field $server requests_per_second)" ] || continue
     echo "$server/rmcp-http: requests per second $(ratio "$(http_field $server requests_per_second)" "$(http_field rmcp-http requests_per_second)")x (higher is better), p50 $(ratio "$(http_field $server p50_us)" "$(http_field rmcp-http p50_us)")x, p99 $(ratio "$(http_field $server p99_us)" "$(http_field rmcp-http p99_us)")x (lower is better)"
   done
+  report_transports
+}
+
+report_transports() {
+  [ -s "$OUT/transports.jsonl" ] || return 0
+  echo
+  echo "== the generated clients' transports against the raw client (median of $RUNS rounds; goal: at most 10% over raw)"
+  echo "stdio: mcp-server buril, $(transport_field buril latency_calls) calls one at a time (p50, p99), $(transport_field buril calls) with 32 in flight (req/s)"
+  echo "http:  mcp-server buril-http, one session, $(transport_field buril-http calls) calls one at a time (p50, p99 and req/s)"
+  printf "%-10s %9s %9s %10s  %8s %8s %8s\n" client req/s "p50 µs" "p99 µs" "raw/req" "p50/raw" "p99/raw"
+  for pair in buril:buril ts-stdio:buril cs-stdio:buril buril-http:buril-http ts-http:buril-http cs-http:buril-http; do
+    local c=${pair%%:*} raw=${pair#*:}
+    [ -n "$(transport_field "$c" requests_per_second)" ] || continue
+    printf "%-10s %9.0f %9.1f %10.1f  %7sx %7sx %7sx\n" "$c" "$(transport_field "$c" requests_per_second)" \
+      "$(transport_field "$c" p50_us)" "$(transport_field "$c" p99_us)" \
+      "$(round_ratio "$raw" "$c" requests_per_second)" "$(round_ratio "$c" "$raw" p50_us)" "$(round_ratio "$c" "$raw" p99_us)"
+  done
+  echo "(figures: medians over rounds; ratios: each round's ratio, the transport's run against the raw client's run of the"
+  echo " same round, median over rounds; raw/req is the raw client's requests per second over the transport's, so in every"
+  echo " ratio column 1.10 is 10% over raw)"
 }
 
 case "$what" in
@@ -241,6 +322,7 @@ case "$what" in
   mcp) mcp; report ;;
   http) http; report ;;
   compile) machine; compile; report ;;
+  transports) machine; transports; report_transports ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|compile|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|transports|compile|report]" >&2; exit 2 ;;
 esac

@@ -6,6 +6,10 @@
 //! `127.0.0.1:0`: buril's `Server::bind_http` (what `serve --http 127.0.0.1:0` runs), and rmcp's
 //! `StreamableHttpService` behind a hyper HTTP/1.1 server. Each prints its endpoint's URL on
 //! one line of standard output and serves until standard input closes.
+//!
+//! `mcp-server bindings DIR` writes the C# and TypeScript clients of these tools
+//! (`buril_codegen::Generator` over this binary's registry) into `DIR/csharp` and
+//! `DIR/typescript`, for the transport benchmark (`scripts/bench.sh transports`).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -23,6 +27,9 @@ use tokio::io::AsyncReadExt;
 
 fn main() -> ExitCode {
     let kind = std::env::args().nth(1).unwrap_or_default();
+    if kind == "bindings" {
+        return bindings(std::env::args().nth(2));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -45,11 +52,31 @@ fn main() -> ExitCode {
             }
             "buril-http" => until_stdin_closes(buril_http()).await,
             "rmcp-http" => until_stdin_closes(rmcp_http()).await,
-            _ => Err("usage: mcp-server (buril|rmcp|buril-http|rmcp-http)".to_owned()),
+            _ => Err("usage: mcp-server (buril|rmcp|buril-http|rmcp-http|bindings DIR)".to_owned()),
         }
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes the generated clients of this binary's tools under `dir`.
+fn bindings(dir: Option<String>) -> ExitCode {
+    let Some(dir) = dir else {
+        eprintln!("usage: mcp-server bindings DIR");
+        return ExitCode::from(2);
+    };
+    let dir = std::path::Path::new(&dir);
+    match buril_codegen::Generator::new()
+        .csharp(dir.join("csharp"))
+        .typescript(dir.join("typescript"))
+        .write()
+    {
+        Ok(_) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
             ExitCode::FAILURE
