@@ -49,8 +49,14 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(binary: &Path, project: &Path) -> HttpServer {
+        HttpServer::start_with(binary, project, &[])
+    }
+
+    /// [`HttpServer::start`] with more arguments of `tools serve`.
+    fn start_with(binary: &Path, project: &Path, more: &[&str]) -> HttpServer {
         let mut child = Command::new(binary)
             .args(["serve", "--http", "127.0.0.1:0"])
+            .args(more)
             .env("BURIL_PROJECT", project)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -88,8 +94,15 @@ impl Drop for HttpServer {
 /// official MCP SDK from `interop/node_modules` (linked into the folder as `node_modules`); the
 /// generated files import nothing.
 fn compiled_program() -> Folder {
-    let folder = Folder::with(&generate(&registry_sources()));
+    compiled_program_from(&registry_sources())
+}
+
+/// [`compiled_program`] with bindings generated from `sources`.
+fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
+    let folder = Folder::with(&generate(sources));
     folder.write("transport.ts", include_str!("typescript/transport.ts"));
+    folder.write("every_tool.ts", include_str!("typescript/every_tool.ts"));
+    folder.write("stale.ts", include_str!("typescript/stale.ts"));
     let modules = support::workspace().join("interop/node_modules");
     assert!(
         modules.join("@modelcontextprotocol/sdk").exists(),
@@ -108,7 +121,7 @@ fn compiled_program() -> Folder {
     options["skipLibCheck"] = json!(true);
     let config = json!({
         "compilerOptions": options,
-        "include": ["transport.ts", "typescript/*.ts"],
+        "include": ["transport.ts", "every_tool.ts", "stale.ts", "typescript/*.ts"],
     });
     folder.write(
         "tsconfig.json",
@@ -313,4 +326,274 @@ fn stdio_transport_calls_a_real_server() {
             .is_some_and(|m| m.contains("does-not-exist")),
         "{missing}"
     );
+}
+
+/// Every example tool, in an order that works on a fresh example project (a scene open before
+/// the game-object tools, `"$id"` for the game object created last, `"$handle"` for the run
+/// started last): (tool, input).
+fn every_tool_calls() -> Vec<(&'static str, Value)> {
+    let main = "Assets/Scenes/Main.scene";
+    let extra = "Assets/Scenes/Extra.scene";
+    vec![
+        ("editor_state", json!({})),
+        ("scene_list", json!({})),
+        ("scene_open", json!({"path": main})),
+        (
+            "scene_create",
+            json!({"path": extra, "template": null, "open": false}),
+        ),
+        ("scene_open", json!({"path": extra, "additive": true})),
+        ("scene_set_active", json!({"scene": main})),
+        (
+            "scene_list_gameobjects",
+            json!({"include_components": true, "max_depth": 3}),
+        ),
+        (
+            "gameobject_create",
+            json!({"name": "Enemy", "primitive": "cube", "position": {"x": 1.0, "y": 0.5, "z": -2.0}}),
+        ),
+        ("gameobject_get", json!({"id": "$id"})),
+        (
+            "gameobject_find",
+            json!({"name": "Enemy", "include_inactive": true}),
+        ),
+        ("gameobject_rename", json!({"id": "$id", "name": "Boss"})),
+        (
+            "gameobject_set_active",
+            json!({"id": "$id", "active": false}),
+        ),
+        (
+            "gameobject_set_transform",
+            json!({"id": "$id", "position": {"x": 0.0, "y": 1.0, "z": 0.0}, "scale": {"x": 2.0, "y": 2.0, "z": 2.0}}),
+        ),
+        (
+            "gameobject_add_component",
+            json!({"id": "$id", "component_type": "Rigidbody", "properties": {"mass": 2.5}}),
+        ),
+        (
+            "gameobject_remove_component",
+            json!({"id": "$id", "component_type": "Rigidbody"}),
+        ),
+        ("gameobject_create", json!({"name": "Loose"})),
+        ("gameobject_set_parent", json!({"id": "$id"})),
+        ("editor_selection_set", json!({"ids": ["$id"]})),
+        ("editor_selection_get", json!({})),
+        ("editor_play_mode_set", json!({"mode": "playing"})),
+        ("editor_play_mode_set", json!({"mode": "stopped"})),
+        ("gameobject_destroy", json!({"id": "$id"})),
+        ("scene_save", json!({"scene": main})),
+        (
+            "scene_close",
+            json!({"scene": extra, "discard_changes": true}),
+        ),
+        ("asset_list", json!({"recursive": true, "max_results": 50})),
+        (
+            "asset_read",
+            json!({"path": "Assets/Scripts/PlayerController.cs"}),
+        ),
+        (
+            "asset_search",
+            json!({"query": "Player", "case_sensitive": false}),
+        ),
+        ("asset_create_folder", json!({"path": "Assets/Temp/Deep"})),
+        (
+            "asset_create_material",
+            json!({"path": "Assets/Temp/Blue.mat", "color": {"r": 0.0, "g": 0.0, "b": 1.0}, "properties": {"_Glossiness": 0.5}}),
+        ),
+        (
+            "asset_move",
+            json!({"from": "Assets/Temp/Blue.mat", "to": "Assets/Temp/Deep/Blue.mat"}),
+        ),
+        (
+            "asset_delete",
+            json!({"path": "Assets/Temp", "recursive": true}),
+        ),
+        ("script_list", json!({})),
+        ("script_create", json!({"class_name": "Spinner"})),
+        ("script_check", json!({})),
+        (
+            "script_find_references",
+            json!({"symbol": "PlayerController"}),
+        ),
+        (
+            "console_log",
+            json!({"message": "hello", "level": "warning"}),
+        ),
+        ("console_read", json!({"max_count": 10})),
+        ("console_clear", json!({})),
+        ("agent_team_list_specialists", json!({})),
+        (
+            "agent_team_handoff",
+            json!({"specialist": "scene-inspector", "brief": "List the scenes."}),
+        ),
+        ("agent_team_query", json!({"handle": "$handle"})),
+        ("agent_team_cancel", json!({"handle": "$handle"})),
+        (
+            "agent_team_record",
+            json!({"handle": "$handle", "output_path": "trace.json"}),
+        ),
+        ("agent_team_replay", json!({"trace_path": "trace.json"})),
+    ]
+}
+
+/// Runs `every_tool.js` with `args` after the calls file and checks its outcomes: every
+/// registry tool called through its typed function, each input valid against the tool's input
+/// schema, each answer either data valid against the output schema or (agent-team tools only,
+/// with no model reachable) a `runtime` envelope from the server; never a transport failure.
+fn check_every_tool(folder: &Folder, args: &[&str]) {
+    let calls = every_tool_calls();
+    let registry = buril::registry();
+    let mut called: Vec<&str> = calls.iter().map(|(tool, _)| *tool).collect();
+    called.sort_unstable();
+    called.dedup();
+    let mut names: Vec<&str> = registry.iter().map(|d| d.name()).collect();
+    names.sort_unstable();
+    assert_eq!(called, names, "the tools called are the registry's");
+
+    let file = folder.path().join("calls.json");
+    let list: Vec<Value> = calls
+        .iter()
+        .map(|(tool, input)| json!({"tool": tool, "input": input}))
+        .collect();
+    std::fs::write(&file, serde_json::to_string(&list).expect("JSON")).expect("written");
+    let mut all = vec![file.to_str().expect("a UTF-8 path")];
+    all.extend_from_slice(args);
+    let out = folder.node("out/every_tool.js", &all);
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+    assert_eq!(result["serverMetadataHash"], registry.metadata_hash());
+    let outcomes = result["outcomes"].as_array().expect("outcomes");
+    assert_eq!(outcomes.len(), calls.len(), "{out}");
+    for ((tool, _), outcome) in calls.iter().zip(outcomes) {
+        assert_eq!(outcome["tool"], *tool);
+        let descriptor = registry.get(tool).expect("a tool");
+        let input = jsonschema::validator_for(descriptor.input_schema()).expect("a schema");
+        assert!(
+            input.is_valid(&outcome["input"]),
+            "{tool}: the sample is not valid input: {}",
+            outcome["input"]
+        );
+        if outcome["ok"] == true {
+            let output = jsonschema::validator_for(descriptor.output_schema()).expect("a schema");
+            assert!(
+                output.is_valid(&outcome["data"]),
+                "{tool}: the output does not match its schema: {}",
+                outcome["data"]
+            );
+        } else {
+            assert!(tool.starts_with("agent_team_"), "{tool} failed: {outcome}");
+            assert_eq!(outcome["toolError"], true, "{tool}: {outcome}");
+            assert_eq!(outcome["type"], "runtime", "{tool}: {outcome}");
+        }
+    }
+}
+
+#[test]
+fn every_tool_over_http_transport() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let server = HttpServer::start_with(
+        &binary,
+        &project.path().join("game"),
+        &["--allow-dangerous"],
+    );
+    check_every_tool(&folder, &["http", &server.url]);
+}
+
+#[test]
+fn every_tool_over_mcp_transport_over_http() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let server = HttpServer::start_with(
+        &binary,
+        &project.path().join("game"),
+        &["--allow-dangerous"],
+    );
+    check_every_tool(&folder, &["sdk-http", &server.url]);
+}
+
+/// Runs `every_tool.js` over a stdio transport (`sdk-stdio`, `stdio`).
+fn every_tool_over_stdio(mode: &str) {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let project = project.path().join("game");
+    check_every_tool(
+        &folder,
+        &[
+            mode,
+            binary.to_str().expect("a UTF-8 path"),
+            project.to_str().expect("a UTF-8 path"),
+        ],
+    );
+}
+
+#[test]
+fn every_tool_over_mcp_transport_over_stdio() {
+    every_tool_over_stdio("sdk-stdio");
+}
+
+#[test]
+fn every_tool_over_stdio_transport() {
+    every_tool_over_stdio("stdio");
+}
+
+/// Bindings generated from the registry with one tool's input schema changed (`scene_list`
+/// given an extra optional property), compiled and called over `httpTransport` against the
+/// real server: the changed tool's call is warned that it changed, another tool's call that it
+/// is unchanged but others changed, both warnings name both hashes, and the server's hash (the
+/// real registry's) reaches the client and differs from the bindings' `METADATA_HASH`.
+#[test]
+fn stale_typescript_bindings_are_warned_by_the_server() {
+    let mut sources = registry_sources();
+    let changed = sources
+        .iter_mut()
+        .find(|s| s.meta.name == "scene_list")
+        .expect("scene_list");
+    changed.input_schema["properties"]["stale_probe"] =
+        json!({"type": ["string", "null"], "description": "Not known to the server."});
+    let binary = tools_binary();
+    let folder = compiled_program_from(&sources);
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let server = HttpServer::start(&binary, &project.path().join("game"));
+    let out = folder.node("out/stale.js", &[&server.url]);
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+
+    let ours = buril::registry().metadata_hash();
+    let stale = result["metadataHash"].as_str().expect("METADATA_HASH");
+    assert_ne!(stale, ours, "the changed schema changes the bindings' hash");
+    assert_eq!(
+        result["serverMetadataHash"], ours,
+        "the server's hash, read back"
+    );
+    let start = format!(
+        "these bindings were generated from tool metadata {stale}, and this server's is {ours}"
+    );
+
+    let changed = result["changed"].as_array().expect("warnings");
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(changed[0]["name"], "scene_list");
+    let warning = changed[0]["warnings"][0].as_str().expect("a warning");
+    assert!(warning.starts_with(&start), "{warning}");
+    assert!(warning.contains("`scene_list` changed since"), "{warning}");
+    assert!(warning.ends_with("regenerate the bindings"), "{warning}");
+
+    let unchanged = result["unchanged"].as_array().expect("warnings");
+    assert_eq!(unchanged.len(), 1, "{unchanged:?}");
+    assert_eq!(unchanged[0]["name"], "console_read");
+    let warning = unchanged[0]["warnings"][0].as_str().expect("a warning");
+    assert!(warning.starts_with(&start), "{warning}");
+    assert!(
+        warning.contains("`console_read` is unchanged, other tools changed"),
+        "{warning}"
+    );
+
+    // The calls still worked: the data came back.
+    assert!(
+        result["listed"]["scenes"].is_array(),
+        "{}",
+        result["listed"]
+    );
+    assert!(result["read"]["total_count"].is_u64(), "{}", result["read"]);
 }
