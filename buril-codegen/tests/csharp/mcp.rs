@@ -217,8 +217,14 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(tools: &Path, project: &Path) -> HttpServer {
+        HttpServer::start_with(tools, project, &[])
+    }
+
+    /// [`HttpServer::start`] with more arguments of `tools serve`.
+    fn start_with(tools: &Path, project: &Path, more: &[&str]) -> HttpServer {
         let mut child = Command::new(tools)
             .args(["serve", "--http", "127.0.0.1:0"])
+            .args(more)
             .env("BURIL_PROJECT", project)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -386,4 +392,59 @@ fn the_http_transport_reads_every_answer_the_protocol_allows() {
         json!({"buril/metadata": hash, "buril/tool-metadata": console_log.metadata_hash()})
     );
     assert_eq!(seen["secondMeta"], json!({}));
+}
+
+/// `EveryTool.exe` built from the committed bindings, in `dir` with Newtonsoft.Json.
+fn build_every_tool(dir: &Path) -> PathBuf {
+    let (mut sources, _) = committed_bindings();
+    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/EveryTool.cs"));
+    let exe = dir.join("EveryTool.exe");
+    mcs(&exe, "exe", &sources, &[]);
+    fs::copy(NEWTONSOFT, dir.join("Newtonsoft.Json.dll")).expect("a copy");
+    exe
+}
+
+/// Runs `EveryTool.exe` over `transport` (`stdio TOOLS`, `http URL`) and checks that every
+/// example tool was called through its typed `BurilClient` method (see
+/// `common::every_tool::check`).
+fn every_tool(dir: &Path, exe: &Path, transport: &[&str], project: &Path) {
+    let calls = dir.join("calls.json");
+    crate::common::every_tool::write_calls(&calls);
+    let mut args = vec![calls.to_str().expect("a UTF-8 path")];
+    args.extend_from_slice(transport);
+    let seen = drive(exe, &args, project);
+    let (_, hash) = committed_bindings();
+    crate::common::every_tool::check(&seen, &hash);
+    for outcome in seen["outcomes"].as_array().expect("outcomes") {
+        let method = outcome["method"].as_str().expect("the method called");
+        assert!(method.ends_with("Input)"), "{outcome}");
+        if outcome["ok"] == true {
+            assert!(
+                outcome["outputType"]
+                    .as_str()
+                    .is_some_and(|t| t.ends_with("Output")),
+                "{outcome}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_tool_through_the_typed_client_over_the_process_transport() {
+    let tools = tools_binary();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build_every_tool(dir.path());
+    let project = dir.path().join("project");
+    let tools = tools.to_str().expect("a UTF-8 path").to_owned();
+    every_tool(dir.path(), &exe, &["stdio", &tools], &project);
+}
+
+#[test]
+fn every_tool_through_the_typed_client_over_the_http_transport() {
+    let tools = tools_binary();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build_every_tool(dir.path());
+    let project = dir.path().join("project");
+    let server = HttpServer::start_with(&tools, &project, &["--allow-dangerous"]);
+    every_tool(dir.path(), &exe, &["http", &server.url], &project);
 }
