@@ -106,6 +106,7 @@ fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
     folder.write("transport.ts", include_str!("typescript/transport.ts"));
     folder.write("every_tool.ts", include_str!("typescript/every_tool.ts"));
     folder.write("stale.ts", include_str!("typescript/stale.ts"));
+    folder.write("cancel.ts", include_str!("typescript/cancel.ts"));
     let modules = support::workspace().join("interop/node_modules");
     assert!(
         modules.join("@modelcontextprotocol/sdk").exists(),
@@ -124,7 +125,7 @@ fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
     options["skipLibCheck"] = json!(true);
     let config = json!({
         "compilerOptions": options,
-        "include": ["transport.ts", "every_tool.ts", "stale.ts", "typescript/*.ts"],
+        "include": ["transport.ts", "every_tool.ts", "stale.ts", "cancel.ts", "typescript/*.ts"],
     });
     folder.write(
         "tsconfig.json",
@@ -452,4 +453,60 @@ fn stale_typescript_bindings_are_warned_by_the_server() {
         result["listed"]
     );
     assert!(result["read"]["total_count"].is_u64(), "{}", result["read"]);
+}
+
+/// A call cancelled in flight over `httpTransport`: `asset_search` over a folder holding only a
+/// named pipe, which blocks the tool (after its progress report naming the pipe) until the
+/// program writes to it, so the call cannot end on its own first. The client aborts on that
+/// report; `notifications/cancelled` with the call's request id goes to the server, which ends
+/// that request's response stream (read from a copy of it) without an answer while the tool is
+/// still blocked; the session works afterwards. (No example tool leaves a trace of having stopped, so what
+/// is shown is the server's cancellation of the call, not the tool's own exit.)
+#[cfg(unix)]
+#[test]
+fn a_cancelled_http_call_is_cancelled_on_the_server() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project_dir = tempfile::tempdir().expect("a temporary folder");
+    let project = project_dir.path().join("game");
+    tools::Project::open_or_create(&project).expect("the example project");
+    let blocking = project.join("Assets/Blocking");
+    std::fs::create_dir_all(&blocking).expect("a folder");
+    let fifo = blocking.join("a.fifo");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let server = HttpServer::start(&binary, &project);
+    let out = folder.node(
+        "out/cancel.js",
+        &[&server.url, fifo.to_str().expect("a UTF-8 path")],
+    );
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+
+    let id = result["callId"].as_u64().expect("the call's request id");
+    assert_eq!(
+        result["progress"],
+        json!(["Assets/Blocking/a.fifo"]),
+        "{result}"
+    );
+    assert_eq!(result["rejected"]["isBurilToolError"], true, "{result}");
+    assert_eq!(result["rejected"]["type"], "cancelled", "{result}");
+    let cancelled = result["cancelled"].as_array().expect("cancellations");
+    assert_eq!(cancelled.len(), 1, "{result}");
+    assert_eq!(cancelled[0]["requestId"], id, "{result}");
+
+    // On the request's own response stream: the progress report, then the end of the stream
+    // with no answer (a cancelled request is not answered), while the tool was still blocked
+    // on the pipe: the server acted on the cancellation, the tool could not have finished.
+    assert_eq!(
+        result["onStream"],
+        json!(["notifications/progress"]),
+        "{result}"
+    );
+    assert_eq!(result["server"], Value::Null, "{result}");
+    assert_eq!(result["streamEndedWhileBlocked"], true, "{result}");
+
+    assert!(result["after"]["scenes"].is_array(), "{result}");
 }
