@@ -10,7 +10,9 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::support::{NEWTONSOFT, mcs, run, tools_binary};
+use crate::support::{
+    NEWTONSOFT, api_of, generate, mcs, registry_sources, run, tools_binary, write_generated,
+};
 
 /// The workspace's folder.
 fn workspace() -> &'static Path {
@@ -447,4 +449,61 @@ fn every_tool_through_the_typed_client_over_the_http_transport() {
     let project = dir.path().join("project");
     let server = HttpServer::start_with(&tools, &project, &["--allow-dangerous"]);
     every_tool(dir.path(), &exe, &["http", &server.url], &project);
+}
+
+/// C# bindings generated from the `tools` binary's tools (the registry but for the test-only
+/// `zoo` family) with one tool's input schema changed (`scene_list` given an extra optional
+/// property), compiled and called over `BurilHttpTransport` against the real server: the
+/// changed tool's typed call raises the warning that it changed, another tool's that it is
+/// unchanged but others changed, both naming both hashes, and the server's hash (the committed
+/// bindings', the real tools') reaches `ServerVersion` and differs from the stale `MetadataHash`.
+#[test]
+fn stale_csharp_bindings_are_warned_by_the_server() {
+    let mut sources: Vec<_> = registry_sources()
+        .into_iter()
+        .filter(|s| s.meta.family != "zoo")
+        .collect();
+    let changed = sources
+        .iter_mut()
+        .find(|s| s.meta.name == "scene_list")
+        .expect("scene_list");
+    changed.input_schema["properties"]["stale_probe"] =
+        json!({"type": ["string", "null"], "description": "Not known to the server."});
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut files = write_generated(&dir.path().join("generated"), &generate(&api_of(&sources)));
+    files.retain(|path| path.extension().is_some_and(|e| e == "cs"));
+    files.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Stale.cs"));
+    let exe = dir.path().join("Stale.exe");
+    mcs(&exe, "exe", &files, &[]);
+    fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
+
+    let tools = tools_binary();
+    let project = dir.path().join("project");
+    let server = HttpServer::start(&tools, &project);
+    let seen = drive(&exe, &[&server.url], &project);
+
+    let (_, ours) = committed_bindings();
+    let stale = seen["metadataHash"].as_str().expect("MetadataHash");
+    assert_ne!(stale, ours, "the changed schema changes the bindings' hash");
+    assert_eq!(seen["serverVersion"], json!(ours), "{seen}");
+    let start = format!(
+        "these bindings were generated from tool metadata {stale}, and this server's is {ours}"
+    );
+    let changed = seen["changed"].as_array().expect("warnings");
+    assert_eq!(changed.len(), 1, "{seen}");
+    assert_eq!(changed[0]["tool"], json!("scene_list"), "{seen}");
+    let warning = changed[0]["warning"].as_str().expect("a warning");
+    assert!(warning.starts_with(&start), "{warning}");
+    assert!(warning.contains("`scene_list` changed since"), "{warning}");
+    let unchanged = seen["unchanged"].as_array().expect("warnings");
+    assert_eq!(unchanged.len(), 1, "{seen}");
+    assert_eq!(unchanged[0]["tool"], json!("console_read"), "{seen}");
+    let warning = unchanged[0]["warning"].as_str().expect("a warning");
+    assert!(warning.starts_with(&start), "{warning}");
+    assert!(
+        warning.contains("`console_read` is unchanged, other tools changed"),
+        "{warning}"
+    );
+    assert!(seen["scenes"].as_u64().is_some_and(|n| n > 0), "{seen}");
+    assert!(seen["totalCount"].is_u64(), "{seen}");
 }
