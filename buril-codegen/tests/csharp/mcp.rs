@@ -507,3 +507,63 @@ fn stale_csharp_bindings_are_warned_by_the_server() {
     assert!(seen["scenes"].as_u64().is_some_and(|n| n > 0), "{seen}");
     assert!(seen["totalCount"].is_u64(), "{seen}");
 }
+
+/// A call cancelled in flight over `BurilHttpTransport`: `asset_search` over a folder holding
+/// only a named pipe, which blocks the tool (after its progress report naming the pipe) until
+/// the program writes to it, so the call cannot end on its own first. The program cancels on
+/// that report; `notifications/cancelled` with the call's request id goes to the server, which
+/// ends that request's response stream (read by the program's own HTTP handler) without an
+/// answer while the tool is still blocked; the session works afterwards.
+#[cfg(unix)]
+#[test]
+fn a_cancelled_http_call_is_cancelled_on_the_server() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (mut sources, _) = committed_bindings();
+    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Cancel.cs"));
+    let exe = dir.path().join("Cancel.exe");
+    mcs(&exe, "exe", &sources, &[]);
+    fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
+
+    let project = dir.path().join("project");
+    tools::Project::open_or_create(&project).expect("the example project");
+    let blocking = project.join("Assets/Blocking");
+    fs::create_dir_all(&blocking).expect("a folder");
+    let fifo = blocking.join("a.fifo");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let tools = tools_binary();
+    let server = HttpServer::start(&tools, &project);
+    let seen = drive(
+        &exe,
+        &[&server.url, fifo.to_str().expect("a UTF-8 path")],
+        &project,
+    );
+
+    let id = seen["callId"].as_i64().expect("the call's request id");
+    assert!(id > 0, "{seen}");
+    assert_eq!(
+        seen["progress"],
+        json!(["Assets/Blocking/a.fifo"]),
+        "{seen}"
+    );
+    // The call itself ends as a cancelled token's task does.
+    assert_eq!(
+        seen["rejected"]["class"],
+        json!("OperationCanceledException"),
+        "{seen}"
+    );
+    let cancelled = seen["cancelled"].as_array().expect("cancellations");
+    assert_eq!(cancelled.len(), 1, "{seen}");
+    assert_eq!(cancelled[0]["requestId"], json!(id), "{seen}");
+    // The progress report, then the end of the stream with no answer, while the tool was
+    // still blocked on the pipe.
+    assert_eq!(
+        seen["onStream"],
+        json!(["notifications/progress"]),
+        "{seen}"
+    );
+    assert!(seen["after"].as_u64().is_some_and(|n| n > 0), "{seen}");
+}
