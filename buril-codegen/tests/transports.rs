@@ -5,6 +5,9 @@
 //! that does not start fail the test.
 
 #[allow(dead_code)]
+#[path = "common/every_tool.rs"]
+mod every_tool;
+#[allow(dead_code)]
 #[path = "typescript/support.rs"]
 mod support;
 
@@ -49,8 +52,14 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(binary: &Path, project: &Path) -> HttpServer {
+        HttpServer::start_with(binary, project, &[])
+    }
+
+    /// [`HttpServer::start`] with more arguments of `tools serve`.
+    fn start_with(binary: &Path, project: &Path, more: &[&str]) -> HttpServer {
         let mut child = Command::new(binary)
             .args(["serve", "--http", "127.0.0.1:0"])
+            .args(more)
             .env("BURIL_PROJECT", project)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -88,8 +97,16 @@ impl Drop for HttpServer {
 /// official MCP SDK from `interop/node_modules` (linked into the folder as `node_modules`); the
 /// generated files import nothing.
 fn compiled_program() -> Folder {
-    let folder = Folder::with(&generate(&registry_sources()));
+    compiled_program_from(&registry_sources())
+}
+
+/// [`compiled_program`] with bindings generated from `sources`.
+fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
+    let folder = Folder::with(&generate(sources));
     folder.write("transport.ts", include_str!("typescript/transport.ts"));
+    folder.write("every_tool.ts", include_str!("typescript/every_tool.ts"));
+    folder.write("stale.ts", include_str!("typescript/stale.ts"));
+    folder.write("cancel.ts", include_str!("typescript/cancel.ts"));
     let modules = support::workspace().join("interop/node_modules");
     assert!(
         modules.join("@modelcontextprotocol/sdk").exists(),
@@ -108,7 +125,7 @@ fn compiled_program() -> Folder {
     options["skipLibCheck"] = json!(true);
     let config = json!({
         "compilerOptions": options,
-        "include": ["transport.ts", "typescript/*.ts"],
+        "include": ["transport.ts", "every_tool.ts", "stale.ts", "cancel.ts", "typescript/*.ts"],
     });
     folder.write(
         "tsconfig.json",
@@ -313,4 +330,183 @@ fn stdio_transport_calls_a_real_server() {
             .is_some_and(|m| m.contains("does-not-exist")),
         "{missing}"
     );
+}
+
+/// Runs `every_tool.js` with `args` after the calls file and checks its outcomes with
+/// [`every_tool::check`].
+fn check_every_tool(folder: &Folder, args: &[&str]) {
+    let file = folder.path().join("calls.json");
+    every_tool::write_calls(&file);
+    let mut all = vec![file.to_str().expect("a UTF-8 path")];
+    all.extend_from_slice(args);
+    let out = folder.node("out/every_tool.js", &all);
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+    every_tool::check(&result, buril::registry().metadata_hash());
+}
+
+#[test]
+fn every_tool_over_http_transport() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let server = HttpServer::start_with(
+        &binary,
+        &project.path().join("game"),
+        &["--allow-dangerous"],
+    );
+    check_every_tool(&folder, &["http", &server.url]);
+}
+
+#[test]
+fn every_tool_over_mcp_transport_over_http() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let server = HttpServer::start_with(
+        &binary,
+        &project.path().join("game"),
+        &["--allow-dangerous"],
+    );
+    check_every_tool(&folder, &["sdk-http", &server.url]);
+}
+
+/// Runs `every_tool.js` over a stdio transport (`sdk-stdio`, `stdio`).
+fn every_tool_over_stdio(mode: &str) {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let project = project.path().join("game");
+    check_every_tool(
+        &folder,
+        &[
+            mode,
+            binary.to_str().expect("a UTF-8 path"),
+            project.to_str().expect("a UTF-8 path"),
+        ],
+    );
+}
+
+#[test]
+fn every_tool_over_mcp_transport_over_stdio() {
+    every_tool_over_stdio("sdk-stdio");
+}
+
+#[test]
+fn every_tool_over_stdio_transport() {
+    every_tool_over_stdio("stdio");
+}
+
+/// Bindings generated from the registry with one tool's input schema changed (`scene_list`
+/// given an extra optional property), compiled and called over `httpTransport` against the
+/// real server: the changed tool's call is warned that it changed, another tool's call that it
+/// is unchanged but others changed, both warnings name both hashes, and the server's hash (the
+/// real registry's) reaches the client and differs from the bindings' `METADATA_HASH`.
+#[test]
+fn stale_typescript_bindings_are_warned_by_the_server() {
+    let mut sources = registry_sources();
+    let changed = sources
+        .iter_mut()
+        .find(|s| s.meta.name == "scene_list")
+        .expect("scene_list");
+    changed.input_schema["properties"]["stale_probe"] =
+        json!({"type": ["string", "null"], "description": "Not known to the server."});
+    let binary = tools_binary();
+    let folder = compiled_program_from(&sources);
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let server = HttpServer::start(&binary, &project.path().join("game"));
+    let out = folder.node("out/stale.js", &[&server.url]);
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+
+    let ours = buril::registry().metadata_hash();
+    let stale = result["metadataHash"].as_str().expect("METADATA_HASH");
+    assert_ne!(stale, ours, "the changed schema changes the bindings' hash");
+    assert_eq!(
+        result["serverMetadataHash"], ours,
+        "the server's hash, read back"
+    );
+    let start = format!(
+        "these bindings were generated from tool metadata {stale}, and this server's is {ours}"
+    );
+
+    let changed = result["changed"].as_array().expect("warnings");
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(changed[0]["name"], "scene_list");
+    let warning = changed[0]["warnings"][0].as_str().expect("a warning");
+    assert!(warning.starts_with(&start), "{warning}");
+    assert!(warning.contains("`scene_list` changed since"), "{warning}");
+    assert!(warning.ends_with("regenerate the bindings"), "{warning}");
+
+    let unchanged = result["unchanged"].as_array().expect("warnings");
+    assert_eq!(unchanged.len(), 1, "{unchanged:?}");
+    assert_eq!(unchanged[0]["name"], "console_read");
+    let warning = unchanged[0]["warnings"][0].as_str().expect("a warning");
+    assert!(warning.starts_with(&start), "{warning}");
+    assert!(
+        warning.contains("`console_read` is unchanged, other tools changed"),
+        "{warning}"
+    );
+
+    // The calls still worked: the data came back.
+    assert!(
+        result["listed"]["scenes"].is_array(),
+        "{}",
+        result["listed"]
+    );
+    assert!(result["read"]["total_count"].is_u64(), "{}", result["read"]);
+}
+
+/// A call cancelled in flight over `httpTransport`: `asset_search` over a folder holding only a
+/// named pipe, which blocks the tool (after its progress report naming the pipe) until the
+/// program writes to it, so the call cannot end on its own first. The client aborts on that
+/// report; `notifications/cancelled` with the call's request id goes to the server, which ends
+/// that request's response stream (read from a copy of it) without an answer while the tool is
+/// still blocked; the session works afterwards. (No example tool leaves a trace of having stopped, so what
+/// is shown is the server's cancellation of the call, not the tool's own exit.)
+#[cfg(unix)]
+#[test]
+fn a_cancelled_http_call_is_cancelled_on_the_server() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let project_dir = tempfile::tempdir().expect("a temporary folder");
+    let project = project_dir.path().join("game");
+    tools::Project::open_or_create(&project).expect("the example project");
+    let blocking = project.join("Assets/Blocking");
+    std::fs::create_dir_all(&blocking).expect("a folder");
+    let fifo = blocking.join("a.fifo");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let server = HttpServer::start(&binary, &project);
+    let out = folder.node(
+        "out/cancel.js",
+        &[&server.url, fifo.to_str().expect("a UTF-8 path")],
+    );
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+
+    let id = result["callId"].as_u64().expect("the call's request id");
+    assert_eq!(
+        result["progress"],
+        json!(["Assets/Blocking/a.fifo"]),
+        "{result}"
+    );
+    assert_eq!(result["rejected"]["isBurilToolError"], true, "{result}");
+    assert_eq!(result["rejected"]["type"], "cancelled", "{result}");
+    let cancelled = result["cancelled"].as_array().expect("cancellations");
+    assert_eq!(cancelled.len(), 1, "{result}");
+    assert_eq!(cancelled[0]["requestId"], id, "{result}");
+
+    // On the request's own response stream: the progress report, then the end of the stream
+    // with no answer (a cancelled request is not answered), while the tool was still blocked
+    // on the pipe: the server acted on the cancellation, the tool could not have finished.
+    assert_eq!(
+        result["onStream"],
+        json!(["notifications/progress"]),
+        "{result}"
+    );
+    assert_eq!(result["server"], Value::Null, "{result}");
+    assert_eq!(result["streamEndedWhileBlocked"], true, "{result}");
+
+    assert!(result["after"]["scenes"].is_array(), "{result}");
 }

@@ -2,5 +2,6 @@
 
 #![allow(dead_code)]
 
+pub mod every_tool;
 pub mod samples;
 pub mod zoo;

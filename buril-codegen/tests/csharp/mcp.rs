@@ -10,7 +10,9 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::support::{NEWTONSOFT, mcs, run, tools_binary};
+use crate::support::{
+    NEWTONSOFT, api_of, generate, mcs, registry_sources, run, tools_binary, write_generated,
+};
 
 /// The workspace's folder.
 fn workspace() -> &'static Path {
@@ -217,8 +219,14 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(tools: &Path, project: &Path) -> HttpServer {
+        HttpServer::start_with(tools, project, &[])
+    }
+
+    /// [`HttpServer::start`] with more arguments of `tools serve`.
+    fn start_with(tools: &Path, project: &Path, more: &[&str]) -> HttpServer {
         let mut child = Command::new(tools)
             .args(["serve", "--http", "127.0.0.1:0"])
+            .args(more)
             .env("BURIL_PROJECT", project)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -386,4 +394,176 @@ fn the_http_transport_reads_every_answer_the_protocol_allows() {
         json!({"buril/metadata": hash, "buril/tool-metadata": console_log.metadata_hash()})
     );
     assert_eq!(seen["secondMeta"], json!({}));
+}
+
+/// `EveryTool.exe` built from the committed bindings, in `dir` with Newtonsoft.Json.
+fn build_every_tool(dir: &Path) -> PathBuf {
+    let (mut sources, _) = committed_bindings();
+    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/EveryTool.cs"));
+    let exe = dir.join("EveryTool.exe");
+    mcs(&exe, "exe", &sources, &[]);
+    fs::copy(NEWTONSOFT, dir.join("Newtonsoft.Json.dll")).expect("a copy");
+    exe
+}
+
+/// Runs `EveryTool.exe` over `transport` (`stdio TOOLS`, `http URL`) and checks that every
+/// example tool was called through its typed `BurilClient` method (see
+/// `common::every_tool::check`).
+fn every_tool(dir: &Path, exe: &Path, transport: &[&str], project: &Path) {
+    let calls = dir.join("calls.json");
+    crate::common::every_tool::write_calls(&calls);
+    let mut args = vec![calls.to_str().expect("a UTF-8 path")];
+    args.extend_from_slice(transport);
+    let seen = drive(exe, &args, project);
+    let (_, hash) = committed_bindings();
+    crate::common::every_tool::check(&seen, &hash);
+    for outcome in seen["outcomes"].as_array().expect("outcomes") {
+        let method = outcome["method"].as_str().expect("the method called");
+        assert!(method.ends_with("Input)"), "{outcome}");
+        if outcome["ok"] == true {
+            assert!(
+                outcome["outputType"]
+                    .as_str()
+                    .is_some_and(|t| t.ends_with("Output")),
+                "{outcome}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_tool_through_the_typed_client_over_the_process_transport() {
+    let tools = tools_binary();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build_every_tool(dir.path());
+    let project = dir.path().join("project");
+    let tools = tools.to_str().expect("a UTF-8 path").to_owned();
+    every_tool(dir.path(), &exe, &["stdio", &tools], &project);
+}
+
+#[test]
+fn every_tool_through_the_typed_client_over_the_http_transport() {
+    let tools = tools_binary();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build_every_tool(dir.path());
+    let project = dir.path().join("project");
+    let server = HttpServer::start_with(&tools, &project, &["--allow-dangerous"]);
+    every_tool(dir.path(), &exe, &["http", &server.url], &project);
+}
+
+/// C# bindings generated from the `tools` binary's tools (the registry but for the test-only
+/// `zoo` family) with one tool's input schema changed (`scene_list` given an extra optional
+/// property), compiled and called over `BurilHttpTransport` against the real server: the
+/// changed tool's typed call raises the warning that it changed, another tool's that it is
+/// unchanged but others changed, both naming both hashes, and the server's hash (the committed
+/// bindings', the real tools') reaches `ServerVersion` and differs from the stale `MetadataHash`.
+#[test]
+fn stale_csharp_bindings_are_warned_by_the_server() {
+    let mut sources: Vec<_> = registry_sources()
+        .into_iter()
+        .filter(|s| s.meta.family != "zoo")
+        .collect();
+    let changed = sources
+        .iter_mut()
+        .find(|s| s.meta.name == "scene_list")
+        .expect("scene_list");
+    changed.input_schema["properties"]["stale_probe"] =
+        json!({"type": ["string", "null"], "description": "Not known to the server."});
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut files = write_generated(&dir.path().join("generated"), &generate(&api_of(&sources)));
+    files.retain(|path| path.extension().is_some_and(|e| e == "cs"));
+    files.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Stale.cs"));
+    let exe = dir.path().join("Stale.exe");
+    mcs(&exe, "exe", &files, &[]);
+    fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
+
+    let tools = tools_binary();
+    let project = dir.path().join("project");
+    let server = HttpServer::start(&tools, &project);
+    let seen = drive(&exe, &[&server.url], &project);
+
+    let (_, ours) = committed_bindings();
+    let stale = seen["metadataHash"].as_str().expect("MetadataHash");
+    assert_ne!(stale, ours, "the changed schema changes the bindings' hash");
+    assert_eq!(seen["serverVersion"], json!(ours), "{seen}");
+    let start = format!(
+        "these bindings were generated from tool metadata {stale}, and this server's is {ours}"
+    );
+    let changed = seen["changed"].as_array().expect("warnings");
+    assert_eq!(changed.len(), 1, "{seen}");
+    assert_eq!(changed[0]["tool"], json!("scene_list"), "{seen}");
+    let warning = changed[0]["warning"].as_str().expect("a warning");
+    assert!(warning.starts_with(&start), "{warning}");
+    assert!(warning.contains("`scene_list` changed since"), "{warning}");
+    let unchanged = seen["unchanged"].as_array().expect("warnings");
+    assert_eq!(unchanged.len(), 1, "{seen}");
+    assert_eq!(unchanged[0]["tool"], json!("console_read"), "{seen}");
+    let warning = unchanged[0]["warning"].as_str().expect("a warning");
+    assert!(warning.starts_with(&start), "{warning}");
+    assert!(
+        warning.contains("`console_read` is unchanged, other tools changed"),
+        "{warning}"
+    );
+    assert!(seen["scenes"].as_u64().is_some_and(|n| n > 0), "{seen}");
+    assert!(seen["totalCount"].is_u64(), "{seen}");
+}
+
+/// A call cancelled in flight over `BurilHttpTransport`: `asset_search` over a folder holding
+/// only a named pipe, which blocks the tool (after its progress report naming the pipe) until
+/// the program writes to it, so the call cannot end on its own first. The program cancels on
+/// that report; `notifications/cancelled` with the call's request id goes to the server, which
+/// ends that request's response stream (read by the program's own HTTP handler) without an
+/// answer while the tool is still blocked; the session works afterwards.
+#[cfg(unix)]
+#[test]
+fn a_cancelled_http_call_is_cancelled_on_the_server() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (mut sources, _) = committed_bindings();
+    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Cancel.cs"));
+    let exe = dir.path().join("Cancel.exe");
+    mcs(&exe, "exe", &sources, &[]);
+    fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
+
+    let project = dir.path().join("project");
+    tools::Project::open_or_create(&project).expect("the example project");
+    let blocking = project.join("Assets/Blocking");
+    fs::create_dir_all(&blocking).expect("a folder");
+    let fifo = blocking.join("a.fifo");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let tools = tools_binary();
+    let server = HttpServer::start(&tools, &project);
+    let seen = drive(
+        &exe,
+        &[&server.url, fifo.to_str().expect("a UTF-8 path")],
+        &project,
+    );
+
+    let id = seen["callId"].as_i64().expect("the call's request id");
+    assert!(id > 0, "{seen}");
+    assert_eq!(
+        seen["progress"],
+        json!(["Assets/Blocking/a.fifo"]),
+        "{seen}"
+    );
+    // The call itself ends as a cancelled token's task does.
+    assert_eq!(
+        seen["rejected"]["class"],
+        json!("OperationCanceledException"),
+        "{seen}"
+    );
+    let cancelled = seen["cancelled"].as_array().expect("cancellations");
+    assert_eq!(cancelled.len(), 1, "{seen}");
+    assert_eq!(cancelled[0]["requestId"], json!(id), "{seen}");
+    // The progress report, then the end of the stream with no answer, while the tool was
+    // still blocked on the pipe.
+    assert_eq!(
+        seen["onStream"],
+        json!(["notifications/progress"]),
+        "{seen}"
+    );
+    assert!(seen["after"].as_u64().is_some_and(|n| n > 0), "{seen}");
 }
