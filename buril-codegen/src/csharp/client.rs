@@ -6,7 +6,7 @@ use super::doc::{Code, code, summary};
 use super::identifiers::identifier;
 use super::literal::string_literal;
 use super::plan::CSharpPlan;
-use crate::ir::{Api, ToolDef, TypeDef};
+use crate::ir::{Api, TypeDef};
 use crate::writer::SourceWriter;
 
 /// Writes the client's typed methods.
@@ -57,7 +57,7 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
         match method.alias {
             None => {
                 let wire = string_literal(&meta.name);
-                let hash = string_literal(&tool_hash(tool));
+                let hash = string_literal(&tool.metadata_hash());
                 summary(w, Code(&meta.name), Some(&meta.description));
                 w.line(&input_doc);
                 w.line("/// <returns>The tool's data.</returns>");
@@ -135,16 +135,4 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
     }
     w.dedent();
     w.line("}");
-}
-
-/// The tool's own metadata hash, as the server computes it for the tool alone
-/// (`ToolDescriptor::metadata_hash`): sent with each call as `_meta["buril/tool-metadata"]`.
-pub(crate) fn tool_hash(tool: &ToolDef) -> String {
-    buril::metadata::hash([(
-        &tool.meta,
-        [
-            tool.input_schema_json.as_str(),
-            tool.output_schema_json.as_str(),
-        ],
-    )])
 }

@@ -37,3 +37,18 @@ pub struct ToolDef {
     /// The output schema as compact JSON, to embed.
     pub output_schema_json: String,
 }
+
+impl ToolDef {
+    /// The tool's own metadata hash, as the server computes it for the tool alone
+    /// (`buril::ToolDescriptor::metadata_hash`): what generated clients send with each call as
+    /// `_meta["buril/tool-metadata"]`.
+    pub fn metadata_hash(&self) -> String {
+        buril::metadata::hash([(
+            &self.meta,
+            [
+                self.input_schema_json.as_str(),
+                self.output_schema_json.as_str(),
+            ],
+        )])
+    }
+}

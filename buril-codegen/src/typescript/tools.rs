@@ -73,15 +73,10 @@ fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Res
         "description: {},",
         string_literal(&meta.description)
     ));
-    // The tool's own hash, computed as the server's `ToolDescriptor::metadata_hash` does.
-    let hash = buril::metadata::hash([(
-        meta,
-        [
-            tool.input_schema_json.as_str(),
-            tool.output_schema_json.as_str(),
-        ],
-    )]);
-    w.line_fmt(format_args!("metadataHash: {},", string_literal(&hash)));
+    w.line_fmt(format_args!(
+        "metadataHash: {},",
+        string_literal(&tool.metadata_hash())
+    ));
     for (key, json) in [
         ("inputSchema", &tool.input_schema_json),
         ("outputSchema", &tool.output_schema_json),
