@@ -22,9 +22,9 @@ use std::fs;
 use serde_json::{Value, json};
 use tools as _;
 
+use common::tools_server::tools_binary;
 use support::{
-    Harness, api_of, check_catalog, difference, generate, mcs, registry_sources, tools_binary,
-    write_generated,
+    Harness, api_of, check_catalog, difference, generate, mcs, registry_sources, write_generated,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -10,87 +10,17 @@ mod every_tool;
 #[allow(dead_code)]
 #[path = "typescript/support.rs"]
 mod support;
+#[path = "common/tools_server.rs"]
+mod tools_server;
 
-use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 
 use serde_json::{Value, json};
 use tools as _;
 
 use support::{Folder, Module, generate, registry_sources};
-
-/// Builds the `tools` binary and returns its path.
-fn tools_binary() -> PathBuf {
-    let workspace = support::workspace();
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "tools"])
-        .current_dir(&workspace)
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building the `tools` binary failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace.join("target"));
-    let target = if target.is_absolute() {
-        target
-    } else {
-        workspace.join(target)
-    };
-    let binary = target
-        .join("debug")
-        .join(format!("tools{}", std::env::consts::EXE_SUFFIX));
-    assert!(binary.exists(), "no binary at {}", binary.display());
-    binary
-}
-
-/// A `tools serve --http 127.0.0.1:0` on a fresh sample project, stopped when dropped.
-struct HttpServer {
-    child: Child,
-    url: String,
-}
-
-impl HttpServer {
-    fn start(binary: &Path, project: &Path) -> HttpServer {
-        HttpServer::start_with(binary, project, &[])
-    }
-
-    /// [`HttpServer::start`] with more arguments of `tools serve`.
-    fn start_with(binary: &Path, project: &Path, more: &[&str]) -> HttpServer {
-        let mut child = Command::new(binary)
-            .args(["serve", "--http", "127.0.0.1:0"])
-            .args(more)
-            .env("BURIL_PROJECT", project)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the server starts");
-        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-        let mut line = String::new();
-        stderr
-            .read_line(&mut line)
-            .expect("the server's first line");
-        let url = line
-            .split_whitespace()
-            .find(|word| word.starts_with("http://"))
-            .unwrap_or_else(|| panic!("the server did not say where it listens: {line:?}"))
-            .to_owned();
-        // Keep reading, so that the server never blocks on a full pipe.
-        std::thread::spawn(move || {
-            let mut rest = String::new();
-            let _ = stderr.read_to_string(&mut rest);
-        });
-        HttpServer { child, url }
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use tools_server::{HttpServer, tools_binary};
 
 /// The generated files and the node program, compiled with the settings of every TypeScript
 /// test (see `support::compiler_options`) and Node's types to `out/`. The program imports the

@@ -13,8 +13,6 @@ mod hostile;
 mod support;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::process::Command;
 
 use buril_codegen::writer::header_lines;
 use buril_codegen::{LanguageWriter, ToolSource, TypeScript};
@@ -362,33 +360,9 @@ fn wrong_values_do_not_compile() {
     );
 }
 
-/// Builds the `tools` binary and returns its path.
-fn tools_binary() -> PathBuf {
-    let workspace = support::workspace();
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "tools"])
-        .current_dir(&workspace)
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building the `tools` binary failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace.join("target"));
-    let target = if target.is_absolute() {
-        target
-    } else {
-        workspace.join(target)
-    };
-    let binary = target
-        .join("debug")
-        .join(format!("tools{}", std::env::consts::EXE_SUFFIX));
-    assert!(binary.exists(), "no binary at {}", binary.display());
-    binary
-}
-
 #[test]
 fn live_calls_through_the_tools_binary() {
-    let binary = tools_binary();
+    let binary = common::tools_server::tools_binary();
     let files = generate(&registry_sources());
     let folder = Folder::with(&files);
     folder.write("harness.ts", include_str!("typescript/harness.ts"));

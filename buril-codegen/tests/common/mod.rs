@@ -4,4 +4,5 @@
 
 pub mod every_tool;
 pub mod samples;
+pub mod tools_server;
 pub mod zoo;

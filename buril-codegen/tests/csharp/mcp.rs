@@ -4,15 +4,13 @@
 //! answers the real one does not give. The program (`tests/mcp/*.cs`) prints what it saw.
 
 use std::fs;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::support::{
-    NEWTONSOFT, api_of, generate, mcs, registry_sources, run, tools_binary, write_generated,
-};
+use crate::common::tools_server::{HttpServer, tools_binary};
+use crate::support::{NEWTONSOFT, api_of, generate, mcs, registry_sources, run, write_generated};
 
 /// The workspace's folder.
 fn workspace() -> &'static Path {
@@ -208,62 +206,6 @@ fn the_process_transport_serves_the_bindings_over_stdio() {
                 .is_some_and(|m| m.contains(words)),
             "{key}: {seen}"
         );
-    }
-}
-
-/// `tools serve --http 127.0.0.1:0`, killed when dropped.
-struct HttpServer {
-    child: Child,
-    url: String,
-}
-
-impl HttpServer {
-    fn start(tools: &Path, project: &Path) -> HttpServer {
-        HttpServer::start_with(tools, project, &[])
-    }
-
-    /// [`HttpServer::start`] with more arguments of `tools serve`.
-    fn start_with(tools: &Path, project: &Path, more: &[&str]) -> HttpServer {
-        let mut child = Command::new(tools)
-            .args(["serve", "--http", "127.0.0.1:0"])
-            .args(more)
-            .env("BURIL_PROJECT", project)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|error| panic!("cannot start {}: {error}", tools.display()));
-        let stderr = child.stderr.take().expect("standard error");
-        let mut lines = BufReader::new(stderr).lines();
-        let prefix = "buril: serving MCP over Streamable HTTP at ";
-        let mut seen = Vec::new();
-        let url = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(url) = line.strip_prefix(prefix) {
-                        break url.to_owned();
-                    }
-                    seen.push(line);
-                }
-                _ => {
-                    let _ = child.kill();
-                    panic!(
-                        "the server ended before saying its address:\n{}",
-                        seen.join("\n")
-                    );
-                }
-            }
-        };
-        // Keep reading standard error so that the server never blocks on it.
-        std::thread::spawn(move || for _ in lines {});
-        HttpServer { child, url }
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

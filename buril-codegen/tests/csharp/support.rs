@@ -220,35 +220,3 @@ pub fn check_catalog(catalog: &Value, sources: &[ToolSource]) {
         );
     }
 }
-
-/// Builds the `tools` binary (the example tools and the zoo's command line) and returns its
-/// path, as Cargo reports it.
-pub fn tools_binary() -> PathBuf {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the workspace");
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "-q",
-            "-p",
-            "tools",
-            "--bin",
-            "tools",
-            "--message-format=json",
-        ])
-        .current_dir(workspace)
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "cargo build -p tools failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| message["reason"] == "compiler-artifact")
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo reports the tools executable")
-}
