@@ -109,10 +109,14 @@ http() {
   done
 }
 
-# The generated clients' transports (TypeScript under node, C# under Mono) against `mcp-client`,
-# the raw JSON-RPC client, on the same servers: stdio (`mcp-server buril`: calls one at a time for
-# latency, 32 in flight for throughput) and Streamable HTTP (`mcp-server buril-http`: calls one
-# at a time on one session). Raw and each transport in turn, $RUNS rounds.
+# The generated clients' transports (TypeScript under node, C# under Mono) against a raw
+# JSON-RPC client in the same runtime doing the same work (the node and Mono programs run both,
+# in alternating blocks in one process; `bench/transports/`), and `mcp-client` (Rust) for scale,
+# on the same servers: stdio (`mcp-server buril`: calls one at a time for latency, 32 in flight
+# for throughput) and Streamable HTTP (`mcp-server buril-http`: calls one at a time on one
+# session). On a machine with two CPUs or more the servers run on CPU 1 and the clients on CPU 0
+# (BENCH_PIN=0: anywhere), so that the two clients of a pair do not meet different luck in where
+# the scheduler puts their servers (unpinned, that luck moved p50 by a third from run to run).
 TRANSPORT_CALLS=${BENCH_TRANSPORT_CALLS:-20000}
 transports_build() {
   cargo build -q --release -p buril-bench --bin mcp-server --bin mcp-client
@@ -120,7 +124,7 @@ transports_build() {
   rm -rf "$dir"
   mkdir -p "$dir"
   "$TARGET/release/mcp-server" bindings "$dir"
-  cp bench/transports/bench.ts bench/transports/tsconfig.json bench/transports/Bench.cs "$dir/"
+  cp bench/transports/bench.ts bench/transports/raw.ts bench/transports/tsconfig.json bench/transports/Bench.cs "$dir/"
   ln -s "$ROOT/interop/node_modules" "$dir/node_modules"
   (cd "$dir" && "$ROOT/interop/node_modules/.bin/tsc" -p tsconfig.json)
   local newtonsoft=/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll
@@ -130,17 +134,28 @@ transports_build() {
   cp "$newtonsoft" "$dir/"
 }
 
+# The pinning of the transport runs: clients on CPU 0, servers on CPU 1 (see above).
+CLIENT_ON=()
+SERVER_ON=()
+transports_pin() {
+  if [ "${BENCH_PIN:-1}" != 0 ] && [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+    CLIENT_ON=(taskset -c 0)
+    SERVER_ON=(taskset -c 1)
+    export BENCH_SERVER_CPUS=1
+  fi
+}
+
 # Starts `mcp-server buril-http`, runs "$@" URL $HTTP_CALLS, and stops the server.
 with_http_server() {
   local fifo=$OUT/transports/server.in url pid
   rm -f "$fifo"
   mkfifo "$fifo"
-  "$TARGET/release/mcp-server" buril-http <"$fifo" >"$OUT/transports/server.url" &
+  "${SERVER_ON[@]}" "$TARGET/release/mcp-server" buril-http <"$fifo" >"$OUT/transports/server.url" &
   pid=$!
   exec 9>"$fifo"
   until [ -s "$OUT/transports/server.url" ]; do sleep 0.05; done
   url=$(head -1 "$OUT/transports/server.url")
-  "$@" "$url" "$HTTP_CALLS"
+  "${CLIENT_ON[@]}" "$@" "$url" "$HTTP_CALLS"
   exec 9>&-
   wait "$pid" || true
   rm -f "$fifo" "$OUT/transports/server.url"
@@ -148,13 +163,14 @@ with_http_server() {
 
 transports() {
   transports_build
+  transports_pin
   local dir=$OUT/transports server=$TARGET/release/mcp-server
   : >"$OUT/transports.jsonl"
   for _ in $(seq "$RUNS"); do
-    "$TARGET/release/mcp-client" buril "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
-    node "$dir/out/bench.js" stdio "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
-    mono --optimize=all "$dir/Bench.exe" stdio "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
-    "$TARGET/release/mcp-client" buril-http "$HTTP_CALLS" | tee -a "$OUT/transports.jsonl"
+    "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" buril "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
+    "${CLIENT_ON[@]}" node "$dir/out/bench.js" stdio "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
+    "${CLIENT_ON[@]}" mono --optimize=all "$dir/Bench.exe" stdio "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
+    "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" buril-http "$HTTP_CALLS" | tee -a "$OUT/transports.jsonl"
     with_http_server node "$dir/out/bench.js" http | tee -a "$OUT/transports.jsonl"
     with_http_server mono --optimize=all "$dir/Bench.exe" http | tee -a "$OUT/transports.jsonl"
   done
@@ -298,16 +314,20 @@ report() {
 report_transports() {
   [ -s "$OUT/transports.jsonl" ] || return 0
   echo
-  echo "== the generated clients' transports against the raw client (median of $RUNS rounds; goal: at most 10% over raw)"
+  echo "== the generated clients' transports against the raw client (median of $(jq -s '[.[] | select(.server == "cs-stdio")] | length' "$OUT/transports.jsonl") rounds; goal: at most 10% over raw)"
   echo "stdio: mcp-server buril, $(transport_field buril latency_calls) calls one at a time (p50, p99), $(transport_field buril calls) with 32 in flight (req/s)"
   echo "http:  mcp-server buril-http, one session, $(transport_field buril-http calls) calls one at a time (p50, p99 and req/s)"
-  printf "%-10s %9s %9s %10s  %8s %8s %8s\n" client req/s "p50 µs" "p99 µs" "raw/req" "p50/raw" "p99/raw"
-  for pair in buril:buril ts-stdio:buril cs-stdio:buril buril-http:buril-http ts-http:buril-http cs-http:buril-http; do
+  echo "each transport against the raw client in its own runtime (node or Mono: ts-raw-*, cs-raw-*), and every client"
+  echo "against the Rust raw client (mcp-client) for scale"
+  printf "%-14s %9s %9s %10s  %8s %8s %8s\n" client req/s "p50 µs" "p99 µs" "raw/req" "p50/raw" "p99/raw"
+  for pair in ts-stdio:ts-raw-stdio cs-stdio:cs-raw-stdio ts-http:ts-raw-http cs-http:cs-raw-http \
+    buril:buril ts-raw-stdio:buril ts-stdio:buril cs-raw-stdio:buril cs-stdio:buril \
+    buril-http:buril-http ts-raw-http:buril-http ts-http:buril-http cs-raw-http:buril-http cs-http:buril-http; do
     local c=${pair%%:*} raw=${pair#*:}
     [ -n "$(transport_field "$c" requests_per_second)" ] || continue
-    printf "%-10s %9.0f %9.1f %10.1f  %7sx %7sx %7sx\n" "$c" "$(transport_field "$c" requests_per_second)" \
+    printf "%-14s %9.0f %9.1f %10.1f  %7sx %7sx %7sx  (against %s)\n" "$c" "$(transport_field "$c" requests_per_second)" \
       "$(transport_field "$c" p50_us)" "$(transport_field "$c" p99_us)" \
-      "$(round_ratio "$raw" "$c" requests_per_second)" "$(round_ratio "$c" "$raw" p50_us)" "$(round_ratio "$c" "$raw" p99_us)"
+      "$(round_ratio "$raw" "$c" requests_per_second)" "$(round_ratio "$c" "$raw" p50_us)" "$(round_ratio "$c" "$raw" p99_us)" "$raw"
   done
   echo "(figures: medians over rounds; ratios: each round's ratio, the transport's run against the raw client's run of the"
   echo " same round, median over rounds; raw/req is the raw client's requests per second over the transport's, so in every"

@@ -1,82 +1,94 @@
 // The transport benchmark's TypeScript client (`scripts/bench.sh transports`): calls
-// `bench_spawn` through a transport of the generated bindings, with the work and the output of
-// `mcp-client` (one JSON line: requests per second, p50 and p99 in microseconds).
+// `bench_spawn` through a transport of the generated bindings and through the raw client of
+// `raw.ts` (the same calls with no generated code), in alternating blocks in one process, so
+// that both meet the same machine; prints one JSON line for each, with the fields of
+// `mcp-client` (requests per second, p50 and p99 in microseconds).
 //
-//   node bench.js stdio <mcp-server> [CALLS]   # `mcp-server buril`: CALLS / 4 calls one at a
-//                                              # time (latency), then CALLS with 32 in flight
-//   node bench.js http <url> [CALLS]           # `mcp-server buril-http`: CALLS one at a time;
-//                                              # latency and requests per second over them
+//   node bench.js stdio <mcp-server> [CALLS]   # `stdioTransport` and the raw client, each on its
+//                                              # own `mcp-server buril`: CALLS / 4 calls one at
+//                                              # a time (latency), then CALLS with 32 in flight
+//   node bench.js http <url> [CALLS]           # `httpTransport` and the raw client, each with its
+//                                              # own session of `mcp-server buril-http`: CALLS
+//                                              # one at a time; latency and requests per second
+//
+// With BENCH_SERVER_CPUS set (`1`, say), the stdio servers run under `taskset -c` on those CPUs
+// (the script runs the client itself on the others), so that neither client's server is luckier
+// in where the scheduler puts it.
 
 import { benchSpawn, httpTransport, stdioTransport } from "./typescript/index.js";
 import type { ToolTransport } from "./typescript/index.js";
+import { callParams, checkRaw, initialize, rawHttp, rawStdio, serverCommand } from "./raw.js";
 
 const IN_FLIGHT = 32;
+/** Calls one at a time per block (32 in flight: eight times as many). */
+const BLOCK = 500;
 const INPUT = { name: "crate_01", x: 12.5, tag: "props" };
 
-async function call(transport: ToolTransport): Promise<void> {
-  const spawned = await benchSpawn(transport, INPUT);
-  if (spawned.name !== "crate_01") {
-    throw new Error(`unexpected answer: ${JSON.stringify(spawned)}`);
-  }
-}
 
-/** Microseconds of `calls` calls one at a time, sorted. */
-async function sequential(transport: ToolTransport, calls: number): Promise<number[]> {
-  const latencies: number[] = [];
-  for (let k = 0; k < calls; k++) {
-    const start = process.hrtime.bigint();
-    await call(transport);
-    latencies.push(Number(process.hrtime.bigint() - start) / 1000);
-  }
-  return latencies.sort((a, b) => a - b);
-}
+type Call = () => Promise<void>;
 
-/** Seconds of `calls` calls with `IN_FLIGHT` in flight. */
-async function pipelined(transport: ToolTransport, calls: number): Promise<number> {
-  let next = 0;
-  const start = process.hrtime.bigint();
-  const lane = async (): Promise<void> => {
-    while (next < calls) {
-      next += 1;
-      await call(transport);
+function generated(transport: ToolTransport): Call {
+  return async () => {
+    const spawned = await benchSpawn(transport, INPUT);
+    if (spawned.name !== "crate_01") {
+      throw new Error(`unexpected answer: ${JSON.stringify(spawned)}`);
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/** Blocks of calls one at a time, each client's block in turn: latencies (µs, sorted) and seconds. */
+async function sequential(clients: Call[], calls: number): Promise<{ latencies: number[][]; seconds: number[] }> {
+  const latencies: number[][] = clients.map(() => []);
+  const seconds = clients.map(() => 0);
+  for (let done = 0, block = 0; done < calls; block++) {
+    const size = Math.min(BLOCK, calls - done);
+    for (let turn = 0; turn < clients.length; turn++) {
+      // Who goes first alternates, so that neither always follows the other.
+      const c = (turn + block) % clients.length;
+      const client = clients[c] as Call;
+      const mine = latencies[c] as number[];
+      const total = process.hrtime.bigint();
+      for (let k = 0; k < size; k++) {
+        const start = process.hrtime.bigint();
+        await client();
+        mine.push(Number(process.hrtime.bigint() - start) / 1000);
+      }
+      seconds[c] = (seconds[c] ?? 0) + Number(process.hrtime.bigint() - total) / 1e9;
+    }
+    done += size;
+  }
+  for (const each of latencies) {
+    each.sort((a, b) => a - b);
+  }
+  return { latencies, seconds };
+}
+
+/** Blocks of calls with `IN_FLIGHT` in flight, each client's in turn: each client's seconds. */
+async function pipelined(clients: Call[], calls: number): Promise<number[]> {
+  const seconds = clients.map(() => 0);
+  for (let done = 0, block = 0; done < calls; block++) {
+    const size = Math.min(BLOCK * 8, calls - done);
+    for (let turn = 0; turn < clients.length; turn++) {
+      const c = (turn + block) % clients.length;
+      const client = clients[c] as Call;
+      let next = 0;
+      const start = process.hrtime.bigint();
+      const lane = async (): Promise<void> => {
+        while (next < size) {
+          next += 1;
+          await client();
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+      seconds[c] = (seconds[c] ?? 0) + Number(process.hrtime.bigint() - start) / 1e9;
+    }
+    done += size;
+  }
+  return seconds;
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.round((sorted.length - 1) * p)] ?? 0;
-}
-
-async function main(): Promise<void> {
-  const [kind, target, count] = process.argv.slice(2);
-  if (target === undefined || (kind !== "stdio" && kind !== "http")) {
-    throw new Error("usage: node bench.js (stdio <mcp-server>|http <url>) [CALLS]");
-  }
-  if (kind === "stdio") {
-    const calls = Number(count ?? 20000);
-    const transport = stdioTransport(target, ["buril"]);
-    for (let k = 0; k < 200; k++) {
-      await call(transport);
-    }
-    const latencyCalls = Math.max(Math.floor(calls / 4), 100);
-    const latencies = await sequential(transport, latencyCalls);
-    const seconds = await pipelined(transport, calls);
-    await transport.close();
-    print("ts-stdio", calls, calls / seconds, latencies, latencyCalls);
-  } else {
-    const calls = Number(count ?? 2000);
-    const transport = httpTransport(target);
-    for (let k = 0; k < Math.min(Math.max(Math.floor(calls / 10), 10), 200); k++) {
-      await call(transport);
-    }
-    const start = process.hrtime.bigint();
-    const latencies = await sequential(transport, calls);
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    await transport.close();
-    print("ts-http", calls, calls / seconds, latencies, calls);
-  }
 }
 
 function print(server: string, calls: number, rps: number, latencies: number[], latencyCalls: number): void {
@@ -90,6 +102,48 @@ function print(server: string, calls: number, rps: number, latencies: number[], 
       latency_calls: latencyCalls,
     }),
   );
+}
+
+async function main(): Promise<void> {
+  const [kind, target, count] = process.argv.slice(2);
+  if (target === undefined || (kind !== "stdio" && kind !== "http")) {
+    throw new Error("usage: node bench.js (stdio <mcp-server>|http <url>) [CALLS]");
+  }
+  if (kind === "stdio") {
+    const calls = Number(count ?? 20000);
+    const raw = rawStdio(target);
+    await raw.call("initialize", initialize);
+    raw.notify("notifications/initialized");
+    const transport = stdioTransport(...serverCommand(target));
+    const clients: Call[] = [
+      async () => checkRaw(await raw.call("tools/call", callParams())),
+      generated(transport),
+    ];
+    await sequential(clients, 200);
+    const latencyCalls = Math.max(Math.floor(calls / 4), 100);
+    const { latencies } = await sequential(clients, latencyCalls);
+    const seconds = await pipelined(clients, calls);
+    raw.close();
+    await transport.close();
+    print("ts-raw-stdio", calls, calls / (seconds[0] ?? 1), latencies[0] ?? [], latencyCalls);
+    print("ts-stdio", calls, calls / (seconds[1] ?? 1), latencies[1] ?? [], latencyCalls);
+  } else {
+    const calls = Number(count ?? 2000);
+    const raw = rawHttp(target);
+    await raw.call("initialize", initialize);
+    await raw.notify("notifications/initialized");
+    const transport = httpTransport(target);
+    const clients: Call[] = [
+      async () => checkRaw(await raw.call("tools/call", callParams())),
+      generated(transport),
+    ];
+    await sequential(clients, Math.min(Math.max(Math.floor(calls / 10), 10), 200));
+    const { latencies, seconds } = await sequential(clients, calls);
+    await raw.close();
+    await transport.close();
+    print("ts-raw-http", calls, calls / (seconds[0] ?? 1), latencies[0] ?? [], calls);
+    print("ts-http", calls, calls / (seconds[1] ?? 1), latencies[1] ?? [], calls);
+  }
 }
 
 main().then(

@@ -15,6 +15,7 @@ mod tools_server;
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use tools as _;
@@ -385,13 +386,16 @@ fn stale_typescript_bindings_are_warned_by_the_server() {
     assert!(result["read"]["total_count"].is_u64(), "{}", result["read"]);
 }
 
-/// A call cancelled in flight over `httpTransport`: `asset_search` over a folder holding only a
-/// named pipe, which blocks the tool (after its progress report naming the pipe) until the
-/// program writes to it, so the call cannot end on its own first. The client aborts on that
-/// report; `notifications/cancelled` with the call's request id goes to the server, which ends
-/// that request's response stream (read from a copy of it) without an answer while the tool is
-/// still blocked; the session works afterwards. (No example tool leaves a trace of having stopped, so what
-/// is shown is the server's cancellation of the call, not the tool's own exit.)
+/// A call cancelled in flight over `httpTransport`, seen by the tool itself: `asset_search`
+/// over a folder holding two named pipes, `a.fifo` and `b.fifo`. Reading `a.fifo` blocks the
+/// tool (after its progress report naming it) until the program writes to it, so the call
+/// cannot end on its own first. The client aborts on that report; `notifications/cancelled`
+/// with the call's request id goes to the server, which ends that request's response stream
+/// (read from a copy of it) without an answer while the tool is still blocked; the session
+/// works afterwards. Then the program unblocks the pipe, and the tool, checking its context
+/// before the next file, returns `cancelled` (the server logs what a tool returns after its call
+/// ended): had its context not seen the cancellation, it would have gone on to `b.fifo` and
+/// blocked there, and no such line would come.
 #[cfg(unix)]
 #[test]
 fn a_cancelled_http_call_is_cancelled_on_the_server() {
@@ -405,10 +409,11 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
     let fifo = blocking.join("a.fifo");
     let status = Command::new("mkfifo")
         .arg(&fifo)
+        .arg(blocking.join("b.fifo"))
         .status()
         .expect("mkfifo runs");
     assert!(status.success(), "mkfifo failed");
-    let server = HttpServer::start(&binary, &project);
+    let server = HttpServer::start_logging(&binary, &project, "buril::dispatch=debug");
     let out = folder.node(
         "out/cancel.js",
         &[&server.url, fifo.to_str().expect("a UTF-8 path")],
@@ -439,4 +444,9 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
     assert_eq!(result["streamEndedWhileBlocked"], true, "{result}");
 
     assert!(result["after"]["scenes"].is_array(), "{result}");
+    // The tool saw the cancellation through its context and stopped before the next file.
+    server.wait_for_log(
+        &["tool=\"asset_search\"", "returned=\"cancelled\""],
+        Duration::from_secs(60),
+    );
 }

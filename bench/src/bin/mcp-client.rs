@@ -38,6 +38,23 @@ fn server_binary() -> std::path::PathBuf {
         .with_file_name("mcp-server")
 }
 
+/// `mcp-server KIND`, under `taskset -c CPUS` when `BENCH_SERVER_CPUS` says so (the script runs
+/// the client on the other CPUs, so that where the scheduler puts the server varies less).
+fn server_command(kind: &str) -> Command {
+    match std::env::var("BENCH_SERVER_CPUS") {
+        Ok(cpus) if !cpus.is_empty() => {
+            let mut command = Command::new("taskset");
+            command.arg("-c").arg(cpus).arg(server_binary()).arg(kind);
+            command
+        }
+        _ => {
+            let mut command = Command::new(server_binary());
+            command.arg(kind);
+            command
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let kind = args.next().unwrap_or_default();
@@ -62,9 +79,7 @@ fn main() -> ExitCode {
         return http::run(&kind, server_kind, tool, calls.unwrap_or(2_000));
     }
     let calls = calls.unwrap_or(20_000);
-    let server = server_binary();
-    let mut child = Command::new(server)
-        .arg(server_kind)
+    let mut child = server_command(server_kind)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -187,7 +202,7 @@ fn main() -> ExitCode {
 /// The client over Streamable HTTP.
 mod http {
     use std::io::{BufRead, BufReader};
-    use std::process::{Command, ExitCode, Stdio};
+    use std::process::{ExitCode, Stdio};
     use std::time::{Duration, Instant};
 
     use bytes::Bytes;
@@ -256,8 +271,7 @@ mod http {
     }
 
     pub(super) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> ExitCode {
-        let mut child = Command::new(super::server_binary())
-            .arg(server_kind)
+        let mut child = super::server_command(server_kind)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -141,6 +141,21 @@ namespace Buril.Generated
 
         /// <summary>The call's options.</summary>
         public BurilCallOptions Options { get; private set; }
+
+        /// <summary>Whether <see cref="InputJson"/> is a JSON object this runtime's serializer wrote (sent as it is, not parsed again).</summary>
+        internal bool Serialized { get; set; }
+    }
+
+    /// <summary>The transports of this runtime: a call's envelope as parsed JSON, for <see cref="BurilClient"/> to read without printing and parsing it again.</summary>
+    internal interface IEnvelopeTransport
+    {
+        global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> CallEnvelopeAsync(BurilCallRequest request);
+
+        /// <summary><see cref="CallEnvelopeAsync"/> with the envelope read by <paramref name="read"/> as the answer comes (no frame of its own around the wait).</summary>
+        global::System.Threading.Tasks.Task<T> CallEnvelopeAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read);
+
+        /// <summary>The blocking form: never needs the caller's thread for a continuation.</summary>
+        global::Newtonsoft.Json.Linq.JObject CallEnvelope(BurilCallRequest request);
     }
 
     /// <summary>One problem with an input: where (a JSON pointer) and what.</summary>
@@ -428,12 +443,21 @@ namespace Buril.Generated
             return global::Newtonsoft.Json.JsonSerializer.Create(CreateSettings());
         }
 
+        // One serializer for every call: a configured JsonSerializer is safe to share between
+        // threads, and making one per call costs more than many a call's JSON.
+        private static readonly global::Newtonsoft.Json.JsonSerializer Shared = CreateSerializer();
+
         /// <summary>A value as compact JSON text.</summary>
         /// <param name="value">The value.</param>
         /// <returns>The JSON text.</returns>
         public static string Serialize(object value)
         {
-            return global::Newtonsoft.Json.JsonConvert.SerializeObject(value, global::Newtonsoft.Json.Formatting.None, CreateSettings());
+            var text = new global::System.IO.StringWriter(new global::System.Text.StringBuilder(256), global::System.Globalization.CultureInfo.InvariantCulture);
+            using (var writer = new global::Newtonsoft.Json.JsonTextWriter(text) { Formatting = global::Newtonsoft.Json.Formatting.None })
+            {
+                Shared.Serialize(writer, value);
+            }
+            return text.ToString();
         }
 
         /// <summary>Reads JSON text as a <typeparamref name="T"/>.</summary>
@@ -451,7 +475,18 @@ namespace Buril.Generated
         /// <returns>The value.</returns>
         public static object Deserialize(string json, global::System.Type type)
         {
-            return global::Newtonsoft.Json.JsonConvert.DeserializeObject(json, type, CreateSettings());
+            using (var reader = new global::Newtonsoft.Json.JsonTextReader(new global::System.IO.StringReader(json)))
+            {
+                var value = Shared.Deserialize(reader, type);
+                while (reader.Read())
+                {
+                    if (reader.TokenType != global::Newtonsoft.Json.JsonToken.Comment)
+                    {
+                        throw new global::Newtonsoft.Json.JsonReaderException("unexpected content after the JSON value");
+                    }
+                }
+                return value;
+            }
         }
 
         /// <summary>Parses JSON text, keeping strings as strings; fails on trailing content.</summary>
@@ -498,7 +533,7 @@ namespace Buril.Generated
             {
                 throw new global::System.ArgumentNullException("token");
             }
-            return token.ToObject(type, CreateSerializer());
+            return token.ToObject(type, Shared);
         }
 
         /// <summary>
@@ -514,7 +549,7 @@ namespace Buril.Generated
             {
                 return global::Newtonsoft.Json.Linq.JValue.CreateNull();
             }
-            var token = global::Newtonsoft.Json.Linq.JToken.FromObject(value, CreateSerializer());
+            var token = global::Newtonsoft.Json.Linq.JToken.FromObject(value, Shared);
             WidenUnsigned(token as global::Newtonsoft.Json.Linq.JValue);
             var container = token as global::Newtonsoft.Json.Linq.JContainer;
             if (container != null)
@@ -992,23 +1027,44 @@ namespace Buril.Generated
                 throw new global::System.ArgumentNullException("name");
             }
             string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
-            string envelopeJson;
             var mcp = transport as IMcpToolTransport;
             if (mcp == null)
             {
-                envelopeJson = transport.Call(name, inputJson);
+                return read<TOutput>(name, transport.Call(name, inputJson), WarningReceived);
             }
-            else
+            var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, null) { Serialized = true };
+            var envelopes = transport as IEnvelopeTransport;
+            if (envelopes == null)
             {
-                var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, null);
-                // On a pool thread: no continuation waits for the caller's synchronization context.
-                var task = global::System.Threading.Tasks.Task.Run(() => mcp.CallAsync(request));
-                envelopeJson = task.GetAwaiter().GetResult();
+                return read<TOutput>(name, BurilMcp.Blocking(() => mcp.CallAsync(request)), WarningReceived);
             }
-            return read<TOutput>(name, envelopeJson, WarningReceived);
+            return read<TOutput>(name, envelopes.CallEnvelope(request), null, WarningReceived);
         }
 
-        private async global::System.Threading.Tasks.Task<TOutput> invokeAsync<TOutput>(string name, string toolHash, object input, BurilCallOptions options)
+        private global::System.Threading.Tasks.Task<TOutput> invokeAsync<TOutput>(string name, string toolHash, object input, BurilCallOptions options)
+            where TOutput : class
+        {
+            var envelopes = transport as IEnvelopeTransport;
+            if (envelopes == null || name == null)
+            {
+                return invokeOtherAsync<TOutput>(name, toolHash, input, options);
+            }
+            BurilCallRequest request;
+            try
+            {
+                request = new BurilCallRequest(name, BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject()), MetadataHash, toolHash, options) { Serialized = true };
+            }
+            catch (global::System.Exception error)
+            {
+                // As from an async method: the task fails, the call does not throw.
+                return BurilMcp.Failed<TOutput>(error);
+            }
+            var warned = WarningReceived;
+            return envelopes.CallEnvelopeAsync(request, envelope => read<TOutput>(name, envelope, null, warned));
+        }
+
+        /// <summary><c>invokeAsync</c> over a transport of another kind.</summary>
+        private async global::System.Threading.Tasks.Task<TOutput> invokeOtherAsync<TOutput>(string name, string toolHash, object input, BurilCallOptions options)
             where TOutput : class
         {
             if (name == null)
@@ -1016,18 +1072,14 @@ namespace Buril.Generated
                 throw new global::System.ArgumentNullException("name");
             }
             string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
-            string envelopeJson;
             var mcp = transport as IMcpToolTransport;
             if (mcp == null)
             {
-                envelopeJson = await global::System.Threading.Tasks.Task.Run(() => transport.Call(name, inputJson)).ConfigureAwait(false);
+                var answer = await global::System.Threading.Tasks.Task.Run(() => transport.Call(name, inputJson)).ConfigureAwait(false);
+                return read<TOutput>(name, answer, WarningReceived);
             }
-            else
-            {
-                var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, options);
-                envelopeJson = await mcp.CallAsync(request).ConfigureAwait(false);
-            }
-            return read<TOutput>(name, envelopeJson, WarningReceived);
+            var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, options) { Serialized = true };
+            return read<TOutput>(name, await mcp.CallAsync(request).ConfigureAwait(false), WarningReceived);
         }
 
         private TOutput read<TOutput>(string name, string envelopeJson, global::System.EventHandler<BurilWarningEventArgs> warned)
@@ -1046,19 +1098,26 @@ namespace Buril.Generated
             {
                 throw protocolError(name, "the answer is not a JSON object", envelopeJson, null);
             }
+            return read<TOutput>(name, envelope, envelopeJson, warned);
+        }
+
+        /// <summary>The output in a parsed envelope (<paramref name="envelopeJson"/>: its text when there is one, else printed for an exception only).</summary>
+        private TOutput read<TOutput>(string name, global::Newtonsoft.Json.Linq.JObject envelope, string envelopeJson, global::System.EventHandler<BurilWarningEventArgs> warned)
+            where TOutput : class
+        {
             var ok = envelope["ok"];
             if (ok == null || ok.Type != global::Newtonsoft.Json.Linq.JTokenType.Boolean)
             {
-                throw protocolError(name, "the answer has no boolean `ok`", envelopeJson, null);
+                throw protocolError(name, "the answer has no boolean `ok`", envelopeJson ?? BurilMcp.Text(envelope), null);
             }
             if (!(bool)ok)
             {
-                throw failure(name, envelope, envelopeJson);
+                throw failure(name, envelope, envelopeJson ?? BurilMcp.Text(envelope));
             }
             var data = envelope["data"];
             if (data == null)
             {
-                throw protocolError(name, "the answer has no `data`", envelopeJson, null);
+                throw protocolError(name, "the answer has no `data`", envelopeJson ?? BurilMcp.Text(envelope), null);
             }
             var warnings = envelope["warnings"] as global::Newtonsoft.Json.Linq.JArray;
             if (warnings != null && warned != null)
@@ -1075,11 +1134,11 @@ namespace Buril.Generated
             }
             catch (global::Newtonsoft.Json.JsonException error)
             {
-                throw protocolError(name, "the data does not match the output type: " + error.Message, envelopeJson, error);
+                throw protocolError(name, "the data does not match the output type: " + error.Message, envelopeJson ?? BurilMcp.Text(envelope), error);
             }
             if (output == null)
             {
-                throw protocolError(name, "the data is null", envelopeJson, null);
+                throw protocolError(name, "the data is null", envelopeJson ?? BurilMcp.Text(envelope), null);
             }
             return output;
         }
@@ -1141,10 +1200,151 @@ namespace Buril.Generated
     }
 
     /// <summary>The MCP messages both transports send and the envelope they read from results.</summary>
+    /// <summary>
+    /// The deadlines of a transport's calls in flight: one timer that looks every 20 ms for
+    /// calls past theirs (a call times out at most that much late) instead of a timer per call,
+    /// which cost more than the rest of a quick call's work on this side. The timer stops after
+    /// a second with no call in flight and starts again with the next one.
+    /// </summary>
+    internal sealed class BurilDeadlines : global::System.IDisposable
+    {
+        private const int PeriodMilliseconds = 20;
+
+        private readonly global::System.Collections.Concurrent.ConcurrentDictionary<long, Entry> entries =
+            new global::System.Collections.Concurrent.ConcurrentDictionary<long, Entry>();
+        private readonly object gate = new object();
+        private global::System.Threading.Timer timer;
+        private long idleSince;
+        private bool disposed;
+
+        private sealed class Entry
+        {
+            internal long At;
+            internal global::System.Action<object> Expire;
+            internal object State;
+        }
+
+        /// <summary>
+        /// Calls <paramref name="expire"/> with <paramref name="state"/> once <paramref name="timeout"/>
+        /// has passed, unless <see cref="Remove"/> comes first; never for <c>Timeout.InfiniteTimeSpan</c>.
+        /// False (and nothing kept) for a timeout of zero or less: it has passed already.
+        /// </summary>
+        internal bool Add(long key, global::System.TimeSpan timeout, global::System.Action<object> expire, object state)
+        {
+            if (timeout == global::System.Threading.Timeout.InfiniteTimeSpan)
+            {
+                return true;
+            }
+            if (timeout <= global::System.TimeSpan.Zero)
+            {
+                return false;
+            }
+            double ticks = timeout.TotalSeconds * global::System.Diagnostics.Stopwatch.Frequency;
+            long at = ticks >= long.MaxValue / 2 ? long.MaxValue : global::System.Diagnostics.Stopwatch.GetTimestamp() + (long)ticks;
+            entries[key] = new Entry { At = at, Expire = expire, State = state };
+            lock (gate)
+            {
+                // After the entry is in: a sweep that stops the timer meanwhile sees it, or this
+                // starts a new one.
+                if (timer == null && !disposed)
+                {
+                    timer = new global::System.Threading.Timer(Sweep, null, PeriodMilliseconds, PeriodMilliseconds);
+                }
+            }
+            return true;
+        }
+
+        internal void Remove(long key)
+        {
+            Entry ignored;
+            entries.TryRemove(key, out ignored);
+        }
+
+        private void Sweep(object unused)
+        {
+            long now = global::System.Diagnostics.Stopwatch.GetTimestamp();
+            bool any = false;
+            foreach (var pair in entries)
+            {
+                any = true;
+                var entry = pair.Value;
+                Entry removed;
+                if (entry.At <= now && entries.TryRemove(pair.Key, out removed))
+                {
+                    try
+                    {
+                        entry.Expire(entry.State);
+                    }
+                    catch (global::System.ObjectDisposedException)
+                    {
+                        // The call ended as its deadline passed.
+                    }
+                }
+            }
+            if (any)
+            {
+                idleSince = 0;
+                return;
+            }
+            if (idleSince == 0)
+            {
+                idleSince = now;
+                return;
+            }
+            if (now - idleSince < global::System.Diagnostics.Stopwatch.Frequency)
+            {
+                return;
+            }
+            lock (gate)
+            {
+                if (timer != null && entries.IsEmpty)
+                {
+                    timer.Dispose();
+                    timer = null;
+                    idleSince = 0;
+                }
+            }
+        }
+
+        public void Dispose()
+        {
+            lock (gate)
+            {
+                disposed = true;
+                if (timer != null)
+                {
+                    timer.Dispose();
+                    timer = null;
+                }
+            }
+        }
+    }
+
     internal static class BurilMcp
     {
         /// <summary>The protocol version the transports ask for.</summary>
         internal const string ProtocolVersion = "2025-11-25";
+
+        /// <summary>
+        /// Waits for <paramref name="call"/>'s task. A thread with a synchronization context
+        /// (Unity's main thread) starts it on a pool thread, so that no continuation of it is
+        /// queued to the thread that waits; any other thread starts it itself.
+        /// </summary>
+        /// <summary>A task that failed with <paramref name="error"/>.</summary>
+        internal static global::System.Threading.Tasks.Task<T> Failed<T>(global::System.Exception error)
+        {
+            var failed = new global::System.Threading.Tasks.TaskCompletionSource<T>();
+            failed.SetException(error);
+            return failed.Task;
+        }
+
+        internal static T Blocking<T>(global::System.Func<global::System.Threading.Tasks.Task<T>> call)
+        {
+            var task = global::System.Threading.SynchronizationContext.Current == null
+                ? call()
+                : global::System.Threading.Tasks.Task.Run(call);
+            return task.GetAwaiter().GetResult();
+        }
 
         /// <summary>The protocol versions the transports speak, newest first.</summary>
         internal static readonly string[] ProtocolVersions = { "2025-11-25", "2025-06-18", "2025-03-26" };
@@ -1207,6 +1407,57 @@ namespace Buril.Generated
                     null, 0, 0, null);
             }
             return text;
+        }
+
+        /// <summary>Tool names and hashes as JSON strings, quoted once each (a binding has a few hundred at most).</summary>
+        private static readonly global::System.Collections.Concurrent.ConcurrentDictionary<string, string> quoted =
+            new global::System.Collections.Concurrent.ConcurrentDictionary<string, string>();
+
+        private static string Quoted(string text)
+        {
+            string json;
+            if (quoted.TryGetValue(text, out json))
+            {
+                return json;
+            }
+            json = global::Newtonsoft.Json.JsonConvert.ToString(text);
+            // Bounded: names a caller makes up (`CallAsync("...")`) are quoted but not kept past a limit.
+            if (quoted.Count < 4096)
+            {
+                quoted[text] = json;
+            }
+            return json;
+        }
+
+        /// <summary>The <c>tools/call</c> request, as one line of JSON.</summary>
+        internal static string CallText(long id, BurilCallRequest request, bool wantsProgress)
+        {
+            var input = request.InputJson;
+            if (!request.Serialized || input.Length == 0 || input[0] != '{')
+            {
+                return Text(Call(id, request, wantsProgress));
+            }
+            // The input as the serializer wrote it, not parsed and printed again.
+            var text = new global::System.Text.StringBuilder(input.Length + 160);
+            text.Append("{\"jsonrpc\":\"2.0\",\"id\":").Append(id.ToString(global::System.Globalization.CultureInfo.InvariantCulture));
+            text.Append(",\"method\":\"tools/call\",\"params\":{\"name\":").Append(Quoted(request.Name));
+            text.Append(",\"arguments\":").Append(input).Append(",\"_meta\":{");
+            bool first = true;
+            if (request.MetadataHash != null)
+            {
+                text.Append("\"buril/metadata\":").Append(Quoted(request.MetadataHash));
+                first = false;
+            }
+            if (request.ToolMetadataHash != null)
+            {
+                text.Append(first ? "" : ",").Append("\"buril/tool-metadata\":").Append(Quoted(request.ToolMetadataHash));
+                first = false;
+            }
+            if (wantsProgress)
+            {
+                text.Append(first ? "" : ",").Append("\"progressToken\":").Append(id.ToString(global::System.Globalization.CultureInfo.InvariantCulture));
+            }
+            return text.Append("}}}").ToString();
         }
 
         internal static global::Newtonsoft.Json.Linq.JObject Call(long id, BurilCallRequest request, bool wantsProgress)
@@ -1366,6 +1617,12 @@ namespace Buril.Generated
         /// </summary>
         internal static string Envelope(global::Newtonsoft.Json.Linq.JObject response, out string serverVersion)
         {
+            return Text(EnvelopeObject(response, out serverVersion));
+        }
+
+        /// <summary>The envelope of a <c>tools/call</c> answer, as <see cref="Envelope"/> says, parsed.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject EnvelopeObject(global::Newtonsoft.Json.Linq.JObject response, out string serverVersion)
+        {
             serverVersion = null;
             // An unknown (or disabled) tool is JSON-RPC -32602 over MCP: the `not_found`
             // envelope, as `tools call` answers it, so that every transport throws the same.
@@ -1378,7 +1635,7 @@ namespace Buril.Generated
                 notFound["ok"] = false;
                 notFound["type"] = "not_found";
                 notFound["error"] = message == null ? Text(error) : (string)message;
-                return notFound.ToString(global::Newtonsoft.Json.Formatting.None);
+                return notFound;
             }
             var result = ResultOf(response, "tools/call");
             var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
@@ -1392,7 +1649,7 @@ namespace Buril.Generated
                 var whole = meta["buril/envelope"] as global::Newtonsoft.Json.Linq.JObject;
                 if (whole != null)
                 {
-                    return Text(whole);
+                    return whole;
                 }
             }
             var isError = result["isError"];
@@ -1402,9 +1659,10 @@ namespace Buril.Generated
                 envelope["ok"] = false;
                 envelope["type"] = "runtime";
                 envelope["error"] = ContentText(result);
-                return Text(envelope);
+                return envelope;
             }
-            var data = result["structuredContent"];
+            // Taken out of the answer, not copied (Newtonsoft copies a token that has a parent).
+            var data = Detach(result, "structuredContent");
             if (data == null)
             {
                 var text = ContentText(result);
@@ -1421,9 +1679,22 @@ namespace Buril.Generated
             envelope["data"] = data;
             if (meta != null && meta["buril/warnings"] is global::Newtonsoft.Json.Linq.JArray)
             {
-                envelope["warnings"] = meta["buril/warnings"];
+                envelope["warnings"] = Detach(meta, "buril/warnings");
             }
-            return Text(envelope);
+            return envelope;
+        }
+
+        /// <summary>The value of <paramref name="key"/>, taken out of <paramref name="container"/> (null there now), or null.</summary>
+        private static global::Newtonsoft.Json.Linq.JToken Detach(global::Newtonsoft.Json.Linq.JObject container, string key)
+        {
+            var property = container.Property(key);
+            if (property == null)
+            {
+                return null;
+            }
+            var value = property.Value;
+            property.Value = global::Newtonsoft.Json.Linq.JValue.CreateNull();
+            return value;
         }
 
         private static string ContentText(global::Newtonsoft.Json.Linq.JObject result)
@@ -1510,7 +1781,7 @@ namespace Buril.Generated
     /// the next call starts it again, and <see cref="Restarted"/> says so. <see cref="Dispose"/>
     /// stops it.
     /// </summary>
-    public sealed class BurilProcessTransport : IMcpToolTransport, global::System.IDisposable
+    public sealed class BurilProcessTransport : IMcpToolTransport, IEnvelopeTransport, global::System.IDisposable
     {
         private readonly object gate = new object();
         private readonly global::System.Diagnostics.ProcessStartInfo start;
@@ -1553,7 +1824,11 @@ namespace Buril.Generated
                 start.WorkingDirectory = workingDirectory;
             }
             Timeout = global::System.TimeSpan.FromSeconds(60);
+            accept = Accept;
         }
+
+        /// <summary><see cref="Accept"/>, made once.</summary>
+        private readonly global::System.Func<global::Newtonsoft.Json.Linq.JObject, global::Newtonsoft.Json.Linq.JObject> accept;
 
         /// <summary>Raised (on the calling thread) when a call starts the process again after it died.</summary>
         public event global::System.EventHandler<BurilRestartedEventArgs> Restarted;
@@ -1564,7 +1839,7 @@ namespace Buril.Generated
             get { return start.EnvironmentVariables; }
         }
 
-        /// <summary>How long a call waits for its answer unless its options say otherwise (60 seconds; <c>Timeout.InfiniteTimeSpan</c>: no limit).</summary>
+        /// <summary>How long a call waits for its answer unless its options say otherwise (60 seconds; <c>Timeout.InfiniteTimeSpan</c>: no limit). Deadlines are looked at every 20 ms: a call times out up to that much late.</summary>
         public global::System.TimeSpan Timeout { get; set; }
 
         /// <summary>How many times the process was started again after it died.</summary>
@@ -1619,26 +1894,125 @@ namespace Buril.Generated
         /// <returns>The envelope as JSON text.</returns>
         public string Call(string name, string inputJson)
         {
-            var request = new BurilCallRequest(name, inputJson, null, null, null);
-            return global::System.Threading.Tasks.Task.Run(() => CallAsync(request)).GetAwaiter().GetResult();
+            return BurilMcp.Text(CallEnvelope(new BurilCallRequest(name, inputJson, null, null, null)));
         }
 
         /// <inheritdoc/>
         public async global::System.Threading.Tasks.Task<string> CallAsync(BurilCallRequest request)
         {
+            return BurilMcp.Text(await CallEnvelopeAsync(request).ConfigureAwait(false));
+        }
+
+        global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> IEnvelopeTransport.CallEnvelopeAsync(BurilCallRequest request)
+        {
+            return CallEnvelopeAsync(request);
+        }
+
+        global::System.Threading.Tasks.Task<T> IEnvelopeTransport.CallEnvelopeAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
+        {
+            return CallEnvelopeAsync(request, read);
+        }
+
+        global::Newtonsoft.Json.Linq.JObject IEnvelopeTransport.CallEnvelope(BurilCallRequest request)
+        {
+            return CallEnvelope(request);
+        }
+
+        private global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> CallEnvelopeAsync(BurilCallRequest request)
+        {
+            return CallEnvelopeAsync(request, Same);
+        }
+
+        /// <summary>The envelope as it is.</summary>
+        private static readonly global::System.Func<global::Newtonsoft.Json.Linq.JObject, global::Newtonsoft.Json.Linq.JObject> Same = envelope => envelope;
+
+        /// <summary>The call; <paramref name="read"/> gets the envelope (of <see cref="Accept"/>) on the thread that received it.</summary>
+        private global::System.Threading.Tasks.Task<T> CallEnvelopeAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
+        {
+            BurilCallOptions options;
+            Session current;
+            try
+            {
+                options = Check(request);
+                current = Alive();
+            }
+            catch (global::System.Exception error)
+            {
+                return BurilMcp.Failed<T>(error);
+            }
+            if (current == null)
+            {
+                return StartThenCallAsync(request, read);
+            }
+            var answer = Send(current, request, options, read);
+            var unsent = answer.IsFaulted ? answer.Exception.InnerException as Unsent : null;
+            // No async frame of its own: the session's wait is the call's.
+            return unsent == null ? answer : StartThenCallAsync(request, read);
+        }
+
+        private global::System.Threading.Tasks.Task<T> Send<T>(Session current, BurilCallRequest request, BurilCallOptions options, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
+        {
+            long id = global::System.Threading.Interlocked.Increment(ref nextId);
+            var message = BurilMcp.CallText(id, request, options.Progress != null);
+            return current.Ask(id, message, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name, accept, read);
+        }
+
+        /// <summary>
+        /// Starts the process (which waits for <c>initialize</c>: on a pool thread, not the
+        /// caller's), again if it died, then calls.
+        /// </summary>
+        private async global::System.Threading.Tasks.Task<T> StartThenCallAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
+        {
+            var current = await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
+            try
+            {
+                return await Send(current, request, request.Options, read).ConfigureAwait(false);
+            }
+            catch (Unsent unsent)
+            {
+                throw unsent.Died;
+            }
+        }
+
+        /// <summary>The blocking call: the caller's thread sends and waits, the reader thread wakes it.</summary>
+        private global::Newtonsoft.Json.Linq.JObject CallEnvelope(BurilCallRequest request)
+        {
+            var options = Check(request);
+            for (int attempt = 0; ; attempt++)
+            {
+                var current = Alive() ?? Running();
+                long id = global::System.Threading.Interlocked.Increment(ref nextId);
+                var message = BurilMcp.CallText(id, request, options.Progress != null);
+                try
+                {
+                    return Accept(current.AskBlocking(id, message, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name));
+                }
+                catch (Unsent unsent)
+                {
+                    // The process had died unseen: start it again (once) and send the request there.
+                    if (attempt > 0)
+                    {
+                        throw unsent.Died;
+                    }
+                }
+            }
+        }
+
+        private static BurilCallOptions Check(BurilCallRequest request)
+        {
             if (request == null)
             {
                 throw new global::System.ArgumentNullException("request");
             }
-            var options = request.Options;
-            options.CancellationToken.ThrowIfCancellationRequested();
-            // Starting the process waits for `initialize`: on a pool thread, not the caller's.
-            var current = Alive() ?? await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
-            long id = global::System.Threading.Interlocked.Increment(ref nextId);
-            var message = BurilMcp.Call(id, request, options.Progress != null);
-            var response = await current.Ask(id, message, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name).ConfigureAwait(false);
+            request.Options.CancellationToken.ThrowIfCancellationRequested();
+            return request.Options;
+        }
+
+        /// <summary>The envelope of an answer, noting the server's metadata hash.</summary>
+        private global::Newtonsoft.Json.Linq.JObject Accept(global::Newtonsoft.Json.Linq.JObject response)
+        {
             string version;
-            var envelope = BurilMcp.Envelope(response, out version);
+            var envelope = BurilMcp.EnvelopeObject(response, out version);
             if (version != null)
             {
                 serverVersion = version;
@@ -1675,7 +2049,9 @@ namespace Buril.Generated
                 {
                     throw new global::System.ObjectDisposedException("BurilProcessTransport");
                 }
-                return session != null && !session.Dead ? session : null;
+                // The flag only (no look at the process on every call): a process that died
+                // unseen fails the write, and the call starts it again (`Unsent`).
+                return session != null && !session.KnownDead ? session : null;
             }
         }
 
@@ -1718,13 +2094,72 @@ namespace Buril.Generated
             return current;
         }
 
-        /// <summary>A call waiting for its answer.</summary>
+        /// <summary>
+        /// A call waiting for its answer. An async caller's task runs its continuations on the
+        /// thread pool (never on the reader thread, which a caller's code could block); a
+        /// blocking caller's task is never handed out, so nothing continues on it but the wait
+        /// itself, which the reader thread ends directly, with no hop through the pool. A null
+        /// answer means none came (a timeout or a cancellation).
+        /// </summary>
         private sealed class Pending
         {
-            internal readonly global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject> Answer =
-                new global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject>(global::System.Threading.Tasks.TaskCreationOptions.RunContinuationsAsynchronously);
+            private readonly global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject> answer;
+
+            internal Pending(bool blocking)
+            {
+                answer = new global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject>(
+                    blocking ? global::System.Threading.Tasks.TaskCreationOptions.None : global::System.Threading.Tasks.TaskCreationOptions.RunContinuationsAsynchronously);
+            }
 
             internal global::System.Action<BurilProgress> Progress;
+
+            /// <summary>Ends the wait with no answer (a timeout or a cancellation).</summary>
+            internal static readonly global::System.Action<object> GiveUp = state => ((Pending)state).Answer(null);
+
+            /// <summary>An async caller's answer.</summary>
+            internal global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Task
+            {
+                get { return answer.Task; }
+            }
+
+            internal bool IsDone
+            {
+                get { return answer.Task.IsCompleted; }
+            }
+
+            internal void Answer(global::Newtonsoft.Json.Linq.JObject message)
+            {
+                answer.TrySetResult(message);
+            }
+
+            internal void Fail(global::System.Exception error)
+            {
+                answer.TrySetException(error);
+            }
+
+            /// <summary>A blocking caller's answer, once there is one (or null).</summary>
+            internal global::Newtonsoft.Json.Linq.JObject Wait()
+            {
+                return answer.Task.GetAwaiter().GetResult();
+            }
+        }
+
+        /// <summary>
+        /// A request that never reached the process, which is gone: the transport starts it
+        /// again and sends the request once more (<c>InnerException</c>:
+        /// what failed).
+        /// </summary>
+        private sealed class Unsent : global::System.Exception
+        {
+            internal Unsent(BurilTransportException died)
+                : base(died.Message, died)
+            {
+            }
+
+            internal BurilTransportException Died
+            {
+                get { return (BurilTransportException)InnerException; }
+            }
         }
 
         /// <summary>One process and what is waiting on it.</summary>
@@ -1732,6 +2167,7 @@ namespace Buril.Generated
         {
             internal readonly global::System.Diagnostics.Process Process;
             internal string ProtocolVersion;
+            private static readonly global::System.Text.UTF8Encoding Utf8 = new global::System.Text.UTF8Encoding(false);
             private readonly object writeGate = new object();
             private readonly global::System.IO.Stream input;
             private readonly global::System.Collections.Concurrent.ConcurrentDictionary<long, Pending> pending =
@@ -1788,9 +2224,17 @@ namespace Buril.Generated
             {
                 try
                 {
-                    var answer = Ask(id, BurilMcp.Initialize(id, version), null, timeout, global::System.Threading.CancellationToken.None, "initialize").GetAwaiter().GetResult();
+                    global::Newtonsoft.Json.Linq.JObject answer;
+                    try
+                    {
+                        answer = AskBlocking(id, BurilMcp.Text(BurilMcp.Initialize(id, version)), null, timeout, global::System.Threading.CancellationToken.None, "initialize");
+                    }
+                    catch (Unsent unsent)
+                    {
+                        throw unsent.Died;
+                    }
                     ProtocolVersion = BurilMcp.AcceptInitialize(answer);
-                    Send(BurilMcp.Notification("notifications/initialized", null));
+                    Send(BurilMcp.Text(BurilMcp.Notification("notifications/initialized", null)));
                 }
                 catch
                 {
@@ -1799,58 +2243,135 @@ namespace Buril.Generated
                 }
             }
 
-            /// <summary>Sends a request and waits for its answer, the timeout or the token.</summary>
-            internal async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Ask(
+            /// <summary>
+            /// Sends a request and waits for its answer, the timeout or the token; the answer
+            /// goes through <c>accept</c> (the transport's envelope) and <c>read</c> (the
+            /// client's typed output) before the task completes.
+            /// </summary>
+            internal async global::System.Threading.Tasks.Task<T> Ask<T>(
                 long id,
-                global::Newtonsoft.Json.Linq.JObject message,
+                string message,
                 global::System.Action<BurilProgress> progress,
                 global::System.TimeSpan timeout,
                 global::System.Threading.CancellationToken token,
-                string what)
+                string what,
+                global::System.Func<global::Newtonsoft.Json.Linq.JObject, global::Newtonsoft.Json.Linq.JObject> accept,
+                global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
             {
-                var waiting = new Pending { Progress = progress };
+                var waiting = new Pending(false) { Progress = progress };
                 pending[id] = waiting;
                 try
                 {
-                    if (dead)
+                    using (Watch(id, waiting, timeout, token))
                     {
-                        throw Died();
-                    }
-                    // Watched before sending, so that a cancellation (from a progress report,
-                    // say) always comes before the answer that follows it.
-                    using (var timer = BurilMcp.Timer(timeout))
-                    using (var both = global::System.Threading.CancellationTokenSource.CreateLinkedTokenSource(timer.Token, token))
-                    using (both.Token.Register(() => waiting.Answer.TrySetResult(null)))
-                    {
-                        bool sent = false;
-                        if (!waiting.Answer.Task.IsCompleted)
-                        {
-                            Send(message);
-                            sent = true;
-                        }
-                        var answer = await waiting.Answer.Task.ConfigureAwait(false);
-                        if (answer != null)
-                        {
-                            return answer;
-                        }
-                        if (sent)
-                        {
-                            TrySend(BurilMcp.Cancelled(id, token.IsCancellationRequested ? "cancelled by the caller" : "no answer within " + timeout));
-                        }
-                        token.ThrowIfCancellationRequested();
-                        throw BurilMcp.TimedOut(what, timeout, sent);
+                        bool sent = SendUnlessDone(waiting, message);
+                        return read(accept(Settle(id, await waiting.Task.ConfigureAwait(false), sent, timeout, token, what)));
                     }
                 }
                 finally
                 {
+                    deadlines.Remove(id);
                     Pending ignored;
                     pending.TryRemove(id, out ignored);
                 }
             }
 
-            private void Send(global::Newtonsoft.Json.Linq.JObject message)
+            /// <summary><c>Ask</c> for a blocking caller: the reader thread wakes it, no thread pool involved.</summary>
+            internal global::Newtonsoft.Json.Linq.JObject AskBlocking(
+                long id,
+                string message,
+                global::System.Action<BurilProgress> progress,
+                global::System.TimeSpan timeout,
+                global::System.Threading.CancellationToken token,
+                string what)
             {
-                var bytes = new global::System.Text.UTF8Encoding(false).GetBytes(BurilMcp.Text(message) + "\n");
+                var waiting = new Pending(true) { Progress = progress };
+                pending[id] = waiting;
+                try
+                {
+                    using (Watch(id, waiting, timeout, token))
+                    {
+                        bool sent = SendUnlessDone(waiting, message);
+                        return Settle(id, waiting.Wait(), sent, timeout, token, what);
+                    }
+                }
+                finally
+                {
+                    deadlines.Remove(id);
+                    Pending ignored;
+                    pending.TryRemove(id, out ignored);
+                }
+            }
+
+            /// <summary>
+            /// Ends the wait of <paramref name="waiting"/> when the timeout passes or the token is
+            /// cancelled. Watched before sending, so that a cancellation (from a progress report,
+            /// say) always comes before the answer that follows it.
+            /// </summary>
+            private global::System.Threading.CancellationTokenRegistration Watch(long id, Pending waiting, global::System.TimeSpan timeout, global::System.Threading.CancellationToken token)
+            {
+                if (!deadlines.Add(id, timeout, Pending.GiveUp, waiting))
+                {
+                    waiting.Answer(null);
+                }
+                return token.CanBeCanceled ? token.Register(Pending.GiveUp, waiting) : default(global::System.Threading.CancellationTokenRegistration);
+            }
+
+            private readonly BurilDeadlines deadlines = new BurilDeadlines();
+
+            private bool SendUnlessDone(Pending waiting, string message)
+            {
+                if (dead)
+                {
+                    throw new Unsent(Died());
+                }
+                if (waiting.IsDone)
+                {
+                    return false;
+                }
+                try
+                {
+                    Send(message);
+                }
+                catch (BurilTransportException error)
+                {
+                    // A process that is gone cannot read what is written to it: the write
+                    // fails, and the request never reached it.
+                    throw new Unsent(error);
+                }
+                return true;
+            }
+
+            /// <summary>Whether this session's process is known to be gone (its output ended, or a write to it failed).</summary>
+            internal bool KnownDead
+            {
+                get { return dead; }
+            }
+
+            /// <summary>The answer; for none, tells the server to cancel and throws the cancellation or the timeout.</summary>
+            private global::Newtonsoft.Json.Linq.JObject Settle(
+                long id,
+                global::Newtonsoft.Json.Linq.JObject answer,
+                bool sent,
+                global::System.TimeSpan timeout,
+                global::System.Threading.CancellationToken token,
+                string what)
+            {
+                if (answer != null)
+                {
+                    return answer;
+                }
+                if (sent)
+                {
+                    TrySend(BurilMcp.Text(BurilMcp.Cancelled(id, token.IsCancellationRequested ? "cancelled by the caller" : "no answer within " + timeout)));
+                }
+                token.ThrowIfCancellationRequested();
+                throw BurilMcp.TimedOut(what, timeout, sent);
+            }
+
+            private void Send(string message)
+            {
+                var bytes = Utf8.GetBytes(message + "\n");
                 try
                 {
                     lock (writeGate)
@@ -1870,7 +2391,7 @@ namespace Buril.Generated
                 }
             }
 
-            private void TrySend(global::Newtonsoft.Json.Linq.JObject message)
+            private void TrySend(string message)
             {
                 try
                 {
@@ -1912,13 +2433,14 @@ namespace Buril.Generated
                     failure = "reading the server's output failed: " + error.Message;
                 }
                 dead = true;
+                deadlines.Dispose();
                 var died = Died();
                 foreach (var key in pending.Keys)
                 {
                     Pending waiting;
                     if (pending.TryRemove(key, out waiting))
                     {
-                        waiting.Answer.TrySetException(died);
+                        waiting.Fail(died);
                     }
                 }
             }
@@ -1931,7 +2453,7 @@ namespace Buril.Generated
                     Pending waiting;
                     if (pending.TryGetValue(id.Value, out waiting))
                     {
-                        waiting.Answer.TrySetResult(message);
+                        waiting.Answer(message);
                     }
                     return;
                 }
@@ -1972,7 +2494,7 @@ namespace Buril.Generated
                         error["message"] = "this client does not answer `" + (string)method + "`";
                         reply["error"] = error;
                     }
-                    TrySend(reply);
+                    TrySend(BurilMcp.Text(reply));
                 }
             }
 
@@ -2057,12 +2579,13 @@ namespace Buril.Generated
                 {
                 }
                 dead = true;
+                deadlines.Dispose();
                 foreach (var key in pending.Keys)
                 {
                     Pending waiting;
                     if (pending.TryRemove(key, out waiting))
                     {
-                        waiting.Answer.TrySetException(new global::System.ObjectDisposedException("BurilProcessTransport", "the transport was disposed"));
+                        waiting.Fail(new global::System.ObjectDisposedException("BurilProcessTransport", "the transport was disposed"));
                     }
                 }
             }
@@ -2078,7 +2601,7 @@ namespace Buril.Generated
     /// threads at once. A session the server no longer knows (HTTP 404, a restarted server) is
     /// started again once. <see cref="Dispose"/> ends the session.
     /// </summary>
-    public sealed class BurilHttpTransport : IMcpToolTransport, global::System.IDisposable
+    public sealed class BurilHttpTransport : IMcpToolTransport, IEnvelopeTransport, global::System.IDisposable
     {
         private readonly object gate = new object();
         private readonly global::System.Uri endpoint;
@@ -2131,7 +2654,7 @@ namespace Buril.Generated
             get { return endpoint; }
         }
 
-        /// <summary>How long a call waits for its answer unless its options say otherwise (60 seconds; <c>Timeout.InfiniteTimeSpan</c>: no limit).</summary>
+        /// <summary>How long a call waits for its answer unless its options say otherwise (60 seconds; <c>Timeout.InfiniteTimeSpan</c>: no limit). Deadlines are looked at every 20 ms: a call times out up to that much late.</summary>
         public global::System.TimeSpan Timeout { get; set; }
 
         /// <summary>The session's id (<c>Mcp-Session-Id</c>), or null before the first call.</summary>
@@ -2184,11 +2707,31 @@ namespace Buril.Generated
         public string Call(string name, string inputJson)
         {
             var request = new BurilCallRequest(name, inputJson, null, null, null);
-            return global::System.Threading.Tasks.Task.Run(() => CallAsync(request)).GetAwaiter().GetResult();
+            return BurilMcp.Text(BurilMcp.Blocking(() => CallEnvelopeAsync(request)));
         }
 
         /// <inheritdoc/>
         public async global::System.Threading.Tasks.Task<string> CallAsync(BurilCallRequest request)
+        {
+            return BurilMcp.Text(await CallEnvelopeAsync(request).ConfigureAwait(false));
+        }
+
+        global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> IEnvelopeTransport.CallEnvelopeAsync(BurilCallRequest request)
+        {
+            return CallEnvelopeAsync(request);
+        }
+
+        async global::System.Threading.Tasks.Task<T> IEnvelopeTransport.CallEnvelopeAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
+        {
+            return read(await CallEnvelopeAsync(request).ConfigureAwait(false));
+        }
+
+        global::Newtonsoft.Json.Linq.JObject IEnvelopeTransport.CallEnvelope(BurilCallRequest request)
+        {
+            return BurilMcp.Blocking(() => CallEnvelopeAsync(request));
+        }
+
+        private async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> CallEnvelopeAsync(BurilCallRequest request)
         {
             if (request == null)
             {
@@ -2200,9 +2743,9 @@ namespace Buril.Generated
             token.ThrowIfCancellationRequested();
             for (int attempt = 0; ; attempt++)
             {
-                var current = await Session(token).ConfigureAwait(false);
+                var current = Current() ?? await Session(token).ConfigureAwait(false);
                 long id = global::System.Threading.Interlocked.Increment(ref nextId);
-                var message = BurilMcp.Call(id, request, options.Progress != null);
+                var message = BurilMcp.CallText(id, request, options.Progress != null);
                 global::Newtonsoft.Json.Linq.JObject response;
                 try
                 {
@@ -2219,7 +2762,7 @@ namespace Buril.Generated
                     continue;
                 }
                 string version;
-                var envelope = BurilMcp.Envelope(response, out version);
+                var envelope = BurilMcp.EnvelopeObject(response, out version);
                 if (version != null)
                 {
                     serverVersion = version;
@@ -2256,6 +2799,20 @@ namespace Buril.Generated
                 }
             }
             http.Dispose();
+            deadlines.Dispose();
+        }
+
+        /// <summary>The session, when there is one (no task to await in the common case).</summary>
+        private HttpSession Current()
+        {
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    throw new global::System.ObjectDisposedException("BurilHttpTransport");
+                }
+                return session;
+            }
         }
 
         /// <summary>The session: <c>initialize</c> and <c>notifications/initialized</c> on the first call.</summary>
@@ -2283,13 +2840,13 @@ namespace Buril.Generated
                     }
                 }
                 long id = global::System.Threading.Interlocked.Increment(ref nextId);
-                var answer = await Ask(null, id, BurilMcp.Initialize(id, requestedVersion), null, Timeout, token, "initialize").ConfigureAwait(false);
+                var answer = await Ask(null, id, BurilMcp.Text(BurilMcp.Initialize(id, requestedVersion)), null, Timeout, token, "initialize").ConfigureAwait(false);
                 var version = BurilMcp.AcceptInitialize(answer);
                 var fresh = new HttpSession(lastSessionId, version);
                 using (var timer = BurilMcp.Timer(Timeout))
                 using (var both = global::System.Threading.CancellationTokenSource.CreateLinkedTokenSource(timer.Token, token))
                 {
-                    await Post(fresh, BurilMcp.Notification("notifications/initialized", null), null, null, both.Token, "notifications/initialized").ConfigureAwait(false);
+                    await Post(fresh, BurilMcp.Text(BurilMcp.Notification("notifications/initialized", null)), null, null, both.Token, "notifications/initialized").ConfigureAwait(false);
                 }
                 lock (gate)
                 {
@@ -2326,22 +2883,25 @@ namespace Buril.Generated
         private async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Ask(
             HttpSession current,
             long id,
-            global::Newtonsoft.Json.Linq.JObject message,
+            string message,
             global::System.Action<BurilProgress> progress,
             global::System.TimeSpan timeout,
             global::System.Threading.CancellationToken token,
             string what)
         {
-            using (var timer = BurilMcp.Timer(timeout))
-            using (var both = global::System.Threading.CancellationTokenSource.CreateLinkedTokenSource(timer.Token, token))
+            using (var both = token.CanBeCanceled ? global::System.Threading.CancellationTokenSource.CreateLinkedTokenSource(token) : new global::System.Threading.CancellationTokenSource())
             {
-                if (both.IsCancellationRequested)
+                if (!deadlines.Add(id, timeout, Expire, both))
                 {
-                    token.ThrowIfCancellationRequested();
-                    throw BurilMcp.TimedOut(what, timeout, false);
+                    both.Cancel();
                 }
                 try
                 {
+                    if (both.IsCancellationRequested)
+                    {
+                        token.ThrowIfCancellationRequested();
+                        throw BurilMcp.TimedOut(what, timeout, false);
+                    }
                     return await Post(current, message, id, progress, both.Token, what).ConfigureAwait(false);
                 }
                 catch (global::System.OperationCanceledException)
@@ -2350,6 +2910,10 @@ namespace Buril.Generated
                     {
                         throw;
                     }
+                }
+                finally
+                {
+                    deadlines.Remove(id);
                 }
                 if (current != null)
                 {
@@ -2361,10 +2925,15 @@ namespace Buril.Generated
             }
         }
 
+        /// <summary>Cancels a call's token source when its deadline passes.</summary>
+        private static readonly global::System.Action<object> Expire = state => ((global::System.Threading.CancellationTokenSource)state).Cancel();
+
+        private readonly BurilDeadlines deadlines = new BurilDeadlines();
+
         /// <summary>Sends a notification without waiting for it; a failure is ignored.</summary>
         private void Tell(HttpSession current, global::Newtonsoft.Json.Linq.JObject notification)
         {
-            var sending = Post(current, notification, null, null, global::System.Threading.CancellationToken.None, (string)notification["method"]);
+            var sending = Post(current, BurilMcp.Text(notification), null, null, global::System.Threading.CancellationToken.None, (string)notification["method"]);
             sending.ContinueWith(
                 task => { var ignored = task.Exception; },
                 global::System.Threading.Tasks.TaskContinuationOptions.OnlyOnFaulted);
@@ -2373,14 +2942,14 @@ namespace Buril.Generated
         /// <summary>POSTs a message; for a request (an id), reads the answer with that id.</summary>
         private async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Post(
             HttpSession current,
-            global::Newtonsoft.Json.Linq.JObject message,
+            string message,
             long? id,
             global::System.Action<BurilProgress> progress,
             global::System.Threading.CancellationToken token,
             string what)
         {
             var request = new global::System.Net.Http.HttpRequestMessage(global::System.Net.Http.HttpMethod.Post, endpoint);
-            request.Content = new global::System.Net.Http.StringContent(BurilMcp.Text(message), new global::System.Text.UTF8Encoding(false), "application/json");
+            request.Content = new global::System.Net.Http.StringContent(message, new global::System.Text.UTF8Encoding(false), "application/json");
             request.Headers.Accept.Add(new global::System.Net.Http.Headers.MediaTypeWithQualityHeaderValue("application/json"));
             request.Headers.Accept.Add(new global::System.Net.Http.Headers.MediaTypeWithQualityHeaderValue("text/event-stream"));
             if (current != null)
@@ -2390,7 +2959,13 @@ namespace Buril.Generated
             global::System.Net.Http.HttpResponseMessage response;
             try
             {
-                response = await http.SendAsync(request, global::System.Net.Http.HttpCompletionOption.ResponseHeadersRead, token).ConfigureAwait(false);
+                // Read as it comes when progress may come before the answer; else whole (the
+                // server sends nothing this client must answer: it declares no capability that
+                // would let the server ask), which costs Mono's HttpClient less.
+                var completion = progress != null || id == null
+                    ? global::System.Net.Http.HttpCompletionOption.ResponseHeadersRead
+                    : global::System.Net.Http.HttpCompletionOption.ResponseContentRead;
+                response = await http.SendAsync(request, completion, token).ConfigureAwait(false);
             }
             catch (global::System.OperationCanceledException)
             {
@@ -2484,8 +3059,9 @@ namespace Buril.Generated
                 var text = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
                 throw new BurilTransportException(BurilTransportFailure.Protocol, "the answer to `" + what + "` has the content type `" + media + "`, neither JSON nor an event stream", text.Trim(), status, 0, null);
             }
-            using (var stream = await response.Content.ReadAsStreamAsync().ConfigureAwait(false))
-            using (var reader = new global::System.IO.StreamReader(stream, new global::System.Text.UTF8Encoding(false)))
+            using (var reader = progress == null
+                ? (global::System.IO.TextReader)new global::System.IO.StringReader(await response.Content.ReadAsStringAsync().ConfigureAwait(false))
+                : new global::System.IO.StreamReader(await response.Content.ReadAsStreamAsync().ConfigureAwait(false), new global::System.Text.UTF8Encoding(false)))
             {
                 var data = new global::System.Text.StringBuilder();
                 while (true)

@@ -3,6 +3,9 @@ import type { CallOptions, Problem, ToolTransport } from "./envelope.js";
 import { METADATA_HASH, tools } from "./tools.js";
 import type { ToolMap } from "./tools.js";
 
+/** The options of a call that has none (one object, never changed). */
+const noOptions: CallOptions = {};
+
 /**
  * Calls the tool `name` through `transport`: resolves with the tool's output, or rejects with a
  * {@link BurilToolError} when the envelope says `ok: false`. Warnings of a successful call go to
@@ -24,7 +27,7 @@ export async function callTool<K extends keyof ToolMap>(
   transport: ToolTransport,
   name: K,
   input: ToolMap[K]["input"],
-  options: CallOptions = {},
+  options: CallOptions = noOptions,
 ): Promise<ToolMap[K]["output"]> {
   const problems = unsafeIntegers(name, input);
   if (problems.length > 0) {
@@ -32,15 +35,16 @@ export async function callTool<K extends keyof ToolMap>(
       ok: false,
       type: "validation",
       error: invalidInput(problems),
-      problems,
+      problems: [...problems],
     });
   }
-  const meta: { [key: string]: unknown } = { ...options.meta, "buril/metadata": METADATA_HASH };
+  const meta: { [key: string]: unknown } =
+    options.meta === undefined ? { "buril/metadata": METADATA_HASH } : { ...options.meta, "buril/metadata": METADATA_HASH };
   const toolHash = definitionOf(name)?.metadataHash;
   if (toolHash !== undefined) {
     meta["buril/tool-metadata"] = toolHash;
   }
-  const envelope = await transport.call(name, input, { ...options, meta });
+  const envelope = await transport.call(name, input, options === noOptions ? { meta } : { ...options, meta });
   if (typeof envelope !== "object" || envelope === null || typeof envelope.ok !== "boolean") {
     throw new TypeError(`${name}: the transport answered something that is not an envelope`);
   }
@@ -104,13 +108,28 @@ function invalidInput(problems: readonly Problem[]): string {
  * Every value of `input` where the input schema of `name` wants an integer and the value is a
  * number that is not a safe integer.
  */
-function unsafeIntegers(name: string, input: unknown): Problem[] {
+function unsafeIntegers(name: string, input: unknown): readonly Problem[] {
   const root = inputSchemaOf(name);
-  const problems: Problem[] = [];
-  if (isSchema(root)) {
-    check(root, root, input, "", problems, 0);
+  if (!isSchema(root) || !wantsIntegers(name, root)) {
+    return noProblems;
   }
+  const problems: Problem[] = [];
+  check(root, root, input, "", problems, 0);
   return problems;
+}
+
+const noProblems: readonly Problem[] = [];
+
+/** Whether each tool's input schema mentions `integer` anywhere (none: nothing to check). */
+const mentionsIntegers = new Map<string, boolean>();
+
+function wantsIntegers(name: string, root: Schema): boolean {
+  let mentions = mentionsIntegers.get(name);
+  if (mentions === undefined) {
+    mentions = JSON.stringify(root).includes('"integer"');
+    mentionsIntegers.set(name, mentions);
+  }
+  return mentions;
 }
 
 function isSchema(value: unknown): value is Schema {

@@ -96,8 +96,12 @@ function isMessage(value: unknown): value is JsonRpcMessage {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The messages of one Server-Sent Events stream, as they arrive (`data:` lines parsed as JSON). */
-async function* events(response: FetchResponseLike): AsyncGenerator<unknown> {
+/**
+ * Reads one Server-Sent Events stream, handing each message (the `data:` of an event, parsed as
+ * JSON) to `each` as it arrives, until `each` answers `true` or the stream ends. A loop over
+ * the body's reader, not an async generator: one `await` per chunk, none per event.
+ */
+async function readEvents(response: FetchResponseLike, each: (message: unknown) => boolean): Promise<void> {
   if (response.body === null) {
     return;
   }
@@ -107,19 +111,21 @@ async function* events(response: FetchResponseLike): AsyncGenerator<unknown> {
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      buffer = buffer.replace(/\r\n?/g, "\n");
+      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      buffer += text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
       let end = buffer.indexOf("\n\n");
       while (end >= 0 || (done && buffer.trim() !== "")) {
         const block = end >= 0 ? buffer.slice(0, end) : buffer;
         buffer = end >= 0 ? buffer.slice(end + 2) : "";
-        const data = block
-          .split("\n")
-          .filter((line) => line.startsWith("data:"))
-          .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
-          .join("\n");
-        if (data.trim() !== "") {
-          yield JSON.parse(data) as unknown;
+        let data = "";
+        for (const line of block.split("\n")) {
+          if (line.startsWith("data:")) {
+            const part = line.slice(line.startsWith("data: ") ? 6 : 5);
+            data = data === "" ? part : `${data}\n${part}`;
+          }
+        }
+        if (data.trim() !== "" && each(JSON.parse(data) as unknown)) {
+          return;
         }
         end = buffer.indexOf("\n\n");
       }
@@ -210,22 +216,30 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
       await response.text().catch(() => "");
       return undefined;
     }
-    const type = response.headers.get("content-type") ?? "";
-    const messages: AsyncIterable<unknown> | unknown[] = type.includes("text/event-stream")
-      ? events(response)
-      : [JSON.parse(await response.text()) as unknown];
-    for await (const parsed of messages) {
+    let answer: JsonRpcMessage | undefined;
+    const each = (parsed: unknown): boolean => {
       for (const item of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
         if (!isMessage(item)) {
           continue;
         }
         if (item.id === id && item.method === undefined) {
-          return item;
+          answer = item;
+          return true;
         }
         other(item);
       }
+      return false;
+    };
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("text/event-stream")) {
+      await readEvents(response, each);
+    } else {
+      each(JSON.parse(await response.text()) as unknown);
     }
-    throw new Error(`httpTransport: ${url} ended its answer to request ${id} without one`);
+    if (answer === undefined) {
+      throw new Error(`httpTransport: ${url} ended its answer to request ${id} without one`);
+    }
+    return answer;
   };
 
   /** The answer to the request `method` (its `result`), or an `Error` for a JSON-RPC error. */
@@ -274,7 +288,10 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
       return Promise.resolve({ ok: false, type: "cancelled", error: `${name} was cancelled before it was sent` });
     }
     return new Promise<Envelope>((resolve, reject) => {
-      const controller = new host.AbortController();
+      // Only a signal or a timeout can end the call before its answer: then the request's
+      // fetch is aborted too (an abort signal on every fetch costs even when never used).
+      const controller =
+        signal !== undefined || timeoutMs !== undefined ? new host.AbortController() : undefined;
       let id: number | undefined;
       let settled = false;
       let timer: unknown;
@@ -291,7 +308,7 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
         }
         finish();
         resolve(envelope);
-        controller.abort();
+        controller?.abort();
         if (id !== undefined) {
           cancel(id, reason);
         }
@@ -337,14 +354,14 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
         };
         let answer: JsonRpcMessage | undefined;
         try {
-          answer = await post(message, id, controller.signal, onMessage);
+          answer = await post(message, id, controller?.signal, onMessage);
         } catch (error) {
           if (!(error instanceof SessionGone)) {
             throw error;
           }
           // A new session, and the call once more (the server never saw it).
           await connect();
-          answer = await post(message, id, controller.signal, onMessage);
+          answer = await post(message, id, controller?.signal, onMessage);
         }
         if (answer === undefined) {
           throw new Error(`httpTransport: no answer to ${name}`);

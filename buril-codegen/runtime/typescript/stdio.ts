@@ -115,6 +115,8 @@ export function stdioTransport(
   let child: ChildLike | undefined;
   let exited: Promise<void> | undefined;
   let connecting: Promise<void> | undefined;
+  /** Whether the server runs and answered `initialize`. */
+  let ready = false;
   let protocolVersion: string | undefined;
   let serverMetadataHash: string | undefined;
   const pending = new Map<number, Pending>();
@@ -170,6 +172,7 @@ export function stdioTransport(
       if (child === started) {
         child = undefined;
         connecting = undefined;
+        ready = false;
       }
       for (const waiting of pending.values()) {
         waiting.fail(error);
@@ -251,6 +254,7 @@ export function stdioTransport(
         : undefined;
       protocolVersion = typeof agreed === "string" ? agreed : PROTOCOL_VERSION;
       send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      ready = true;
     })().catch((error: unknown) => {
       connecting = undefined;
       throw error;
@@ -258,11 +262,26 @@ export function stdioTransport(
     return connecting;
   };
 
+  /** The envelope of the answer to a `tools/call`. */
+  const settle = (answer: JsonRpcMessage): Envelope => {
+    if (answer.error !== undefined) {
+      return envelopeFromJsonRpcError(answer.error);
+    }
+    serverMetadataHash = serverMetadataHashOf(answer.result) ?? serverMetadataHash;
+    return envelopeFromCallResult(answer.result);
+  };
+
   const call = (name: string, input: unknown, callOptions: CallOptions = {}): Promise<Envelope> => {
     const { signal, onProgress } = callOptions;
     const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs;
     if (signal?.aborted === true) {
       return Promise.resolve({ ok: false, type: "cancelled", error: `${name} was cancelled before it was sent` });
+    }
+    if (signal === undefined && timeoutMs === undefined && onProgress === undefined && ready) {
+      // Connected, and nothing but its answer can end the call: no timer, no listener, no
+      // wrapper around the request.
+      const params = { name, arguments: input, _meta: callOptions.meta ?? {} };
+      return request(nextId++, "tools/call", params).then(settle);
     }
     return new Promise<Envelope>((resolve, reject) => {
       let id: number | undefined;
@@ -323,11 +342,7 @@ export function stdioTransport(
             }
           },
         );
-        if (answer.error !== undefined) {
-          return envelopeFromJsonRpcError(answer.error);
-        }
-        serverMetadataHash = serverMetadataHashOf(answer.result) ?? serverMetadataHash;
-        return envelopeFromCallResult(answer.result);
+        return settle(answer);
       };
       run().then(
         (envelope) => {
@@ -350,6 +365,7 @@ export function stdioTransport(
     const running = child;
     const done = exited;
     connecting = undefined;
+    ready = false;
     if (running === undefined) {
       return;
     }

@@ -4,6 +4,8 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -44,6 +46,8 @@ pub struct HttpServer {
     child: Child,
     /// The endpoint, `http://127.0.0.1:PORT/mcp`.
     pub url: String,
+    /// What the server wrote to standard error after its address, line by line.
+    log: Arc<(Mutex<Vec<String>>, Condvar)>,
 }
 
 impl HttpServer {
@@ -53,10 +57,51 @@ impl HttpServer {
 
     /// [`HttpServer::start`] with more arguments of `tools serve`.
     pub fn start_with(tools: &Path, project: &Path, more: &[&str]) -> HttpServer {
-        let mut child = Command::new(tools)
+        HttpServer::launch(tools, project, more, None)
+    }
+
+    /// [`HttpServer::start`] with `BURIL_LOG=filter`: the server's `tracing` events on its
+    /// standard error, for [`HttpServer::wait_for_log`].
+    pub fn start_logging(tools: &Path, project: &Path, filter: &str) -> HttpServer {
+        HttpServer::launch(tools, project, &[], Some(filter))
+    }
+
+    /// The first line the server logged that contains every one of `parts`, once it comes.
+    /// Panics, with everything the server logged, when none came within `within` (a bound on
+    /// a wait that ends as soon as the line arrives, so that a missing line fails the test
+    /// instead of hanging it).
+    pub fn wait_for_log(&self, parts: &[&str], within: Duration) -> String {
+        let (lines, arrived) = &*self.log;
+        let until = Instant::now() + within;
+        let mut seen = lines.lock().expect("the log");
+        loop {
+            if let Some(line) = seen
+                .iter()
+                .find(|line| parts.iter().all(|part| line.contains(part)))
+            {
+                return line.clone();
+            }
+            let now = Instant::now();
+            assert!(
+                now < until,
+                "the server logged no line with {parts:?} within {within:?}; it logged:\n{}",
+                seen.join("\n")
+            );
+            seen = arrived.wait_timeout(seen, until - now).expect("the log").0;
+        }
+    }
+
+    fn launch(tools: &Path, project: &Path, more: &[&str], log: Option<&str>) -> HttpServer {
+        let mut command = Command::new(tools);
+        command
             .args(["serve", "--http", "127.0.0.1:0"])
             .args(more)
             .env("BURIL_PROJECT", project)
+            .env_remove("BURIL_LOG");
+        if let Some(filter) = log {
+            command.env("BURIL_LOG", filter);
+        }
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -83,9 +128,17 @@ impl HttpServer {
                 }
             }
         };
-        // Keep reading standard error so that the server never blocks on it.
-        std::thread::spawn(move || for _ in lines {});
-        HttpServer { child, url }
+        // Keep reading standard error, so that the server never blocks on it, and keep it.
+        let log = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
+        let kept = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                let (lines, arrived) = &*kept;
+                lines.lock().expect("the log").push(line);
+                arrived.notify_all();
+            }
+        });
+        HttpServer { child, url, log }
     }
 }
 

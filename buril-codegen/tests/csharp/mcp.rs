@@ -6,6 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -450,12 +451,16 @@ fn stale_csharp_bindings_are_warned_by_the_server() {
     assert!(seen["totalCount"].is_u64(), "{seen}");
 }
 
-/// A call cancelled in flight over `BurilHttpTransport`: `asset_search` over a folder holding
-/// only a named pipe, which blocks the tool (after its progress report naming the pipe) until
-/// the program writes to it, so the call cannot end on its own first. The program cancels on
-/// that report; `notifications/cancelled` with the call's request id goes to the server, which
-/// ends that request's response stream (read by the program's own HTTP handler) without an
-/// answer while the tool is still blocked; the session works afterwards.
+/// A call cancelled in flight over `BurilHttpTransport`, seen by the tool itself: `asset_search`
+/// over a folder holding two named pipes, `a.fifo` and `b.fifo`. Reading `a.fifo` blocks the
+/// tool (after its progress report naming it) until the program writes to it, so the call
+/// cannot end on its own first. The program cancels on that report; `notifications/cancelled`
+/// with the call's request id goes to the server, which ends that request's response stream
+/// (read by the program's own HTTP handler) without an answer while the tool is still blocked;
+/// the session works afterwards. Then the program unblocks the pipe, and the tool, checking its
+/// context before the next file, returns `cancelled` (the server logs what a tool returns after
+/// its call ended): had its context not seen the cancellation, it would have gone on to
+/// `b.fifo` and blocked there, and no such line would come.
 #[cfg(unix)]
 #[test]
 fn a_cancelled_http_call_is_cancelled_on_the_server() {
@@ -473,11 +478,12 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
     let fifo = blocking.join("a.fifo");
     let status = Command::new("mkfifo")
         .arg(&fifo)
+        .arg(blocking.join("b.fifo"))
         .status()
         .expect("mkfifo runs");
     assert!(status.success(), "mkfifo failed");
     let tools = tools_binary();
-    let server = HttpServer::start(&tools, &project);
+    let server = HttpServer::start_logging(&tools, &project, "buril::dispatch=debug");
     let seen = drive(
         &exe,
         &[&server.url, fifo.to_str().expect("a UTF-8 path")],
@@ -508,4 +514,9 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
         "{seen}"
     );
     assert!(seen["after"].as_u64().is_some_and(|n| n > 0), "{seen}");
+    // The tool saw the cancellation through its context and stopped before the next file.
+    server.wait_for_log(
+        &["tool=\"asset_search\"", "returned=\"cancelled\""],
+        Duration::from_secs(60),
+    );
 }

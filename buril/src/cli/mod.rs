@@ -92,7 +92,12 @@ impl Cli {
     }
 
     /// Parses the process's arguments and runs the command.
+    ///
+    /// With `BURIL_LOG` set (for example `debug`, or `buril=debug,info`: `tracing`'s target
+    /// syntax), the `tracing` events of buril and the tools go to standard error, unless the
+    /// host installed a subscriber of its own first.
     pub fn run(self) -> ExitCode {
+        log_to_stderr();
         // Unlocked handles: a lock held for the whole command would block every other thread
         // that writes (a tool logging to stderr while a server runs, say).
         self.run_with(std::env::args_os(), &mut io::stdout(), &mut io::stderr())
@@ -212,5 +217,30 @@ impl Cli {
                 ExitCode::from(2)
             }
         }
+    }
+}
+
+/// Sends `tracing` events to standard error as `BURIL_LOG` filters them (`tracing`'s
+/// `target=level` list; a bare level for every target). An unreadable filter is said once, and
+/// nothing is logged.
+fn log_to_stderr() {
+    let Some(filter) = std::env::var_os("BURIL_LOG") else {
+        return;
+    };
+    let filter = filter.to_string_lossy();
+    match filter.parse::<tracing_subscriber::filter::Targets>() {
+        Ok(targets) => {
+            use tracing_subscriber::Layer;
+            use tracing_subscriber::layer::SubscriberExt;
+            let subscriber = tracing_subscriber::registry().with(
+                tracing_subscriber::fmt::layer()
+                    .with_writer(io::stderr)
+                    .with_ansi(false)
+                    .with_filter(targets),
+            );
+            // A host that installed its own subscriber keeps it.
+            let _ = tracing::subscriber::set_global_default(subscriber);
+        }
+        Err(error) => eprintln!("buril: BURIL_LOG={filter} is not a filter ({error}); not logging"),
     }
 }

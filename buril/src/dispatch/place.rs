@@ -65,19 +65,38 @@ pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
 
 /// Where a call's result goes: the channel its waiter waits on.
 pub(crate) trait Reply: Send + 'static {
-    fn send(self, result: CallResult);
+    /// Hands `result` over; gives it back when the waiter stopped waiting (the call was
+    /// cancelled or timed out, or its caller went away).
+    fn send(self, result: CallResult) -> Result<(), CallResult>;
 }
 
 impl Reply for std::sync::mpsc::SyncSender<CallResult> {
-    fn send(self, result: CallResult) {
-        // The waiter may have stopped waiting (a timeout): the result is discarded.
-        let _ = std::sync::mpsc::SyncSender::send(&self, result);
+    fn send(self, result: CallResult) -> Result<(), CallResult> {
+        std::sync::mpsc::SyncSender::send(&self, result).map_err(|e| e.0)
     }
 }
 
 impl Reply for tokio::sync::oneshot::Sender<CallResult> {
-    fn send(self, result: CallResult) {
-        let _ = tokio::sync::oneshot::Sender::send(self, result);
+    fn send(self, result: CallResult) -> Result<(), CallResult> {
+        tokio::sync::oneshot::Sender::send(self, result)
+    }
+}
+
+/// Hands a tool's result to its waiter; a result nobody waits for any more is dropped, with a
+/// `tracing` event (target `buril::dispatch`, level DEBUG) saying what the tool returned, which
+/// shows whether a tool stops when its call is cancelled (`returned = "cancelled"`: it saw the
+/// cancellation through its context) or runs on to the end.
+fn deliver(name: &'static str, reply: impl Reply, result: CallResult) {
+    if let Err(late) = reply.send(result) {
+        tracing::debug!(
+            target: "buril::dispatch",
+            tool = name,
+            returned = match &late {
+                Ok(_) => "ok",
+                Err(error) => error.kind().as_str(),
+            },
+            "the tool returned after its call ended; its result is dropped"
+        );
     }
 }
 
@@ -117,18 +136,22 @@ pub(crate) fn start(
             let handle =
                 matches!(invoke, Invoke::Async(_)).then(|| core.runtime().handle().clone());
             core.main.submit(Box::new(move || {
-                reply.send(run_here(name, invoke, ctx, args, handle.as_ref()));
+                deliver(
+                    name,
+                    reply,
+                    run_here(name, invoke, ctx, args, handle.as_ref()),
+                );
             }));
             None
         }
         (_, Invoke::Sync(function)) => {
             core.runtime().spawn_blocking(move || {
-                reply.send(run_sync(name, function, &ctx, args));
+                deliver(name, reply, run_sync(name, function, &ctx, args));
             });
             None
         }
         (_, Invoke::Async(function)) => Some(core.runtime().spawn(async move {
-            reply.send(run_async(name, function, ctx, args).await);
+            deliver(name, reply, run_async(name, function, ctx, args).await);
         })),
     }
 }

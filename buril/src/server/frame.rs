@@ -9,9 +9,10 @@
 //! - **Whole answers, in order.** One writer task writes every answer whole; answers to bad
 //!   frames go out before anything read after them.
 //!
-//! Messages are parsed by rmcp's own codec, except `tools/call` frames with just a name and
-//! arguments, which are parsed straight into rmcp's message type (the generic parser buffers
-//! every message as untyped content first, which cost more than the rest of a call).
+//! Messages are parsed by rmcp's own codec, except `tools/call` frames with just a name,
+//! arguments and `_meta` (what the generated clients and most SDKs send), which are parsed
+//! straight into rmcp's message type (the generic parser buffers every message as untyped
+//! content first, which cost more than the rest of a call).
 //!
 //! A peer that echoes every error back as more garbage could start an error storm; after
 //! [`MAX_UNANSWERED_STREAK`] bad frames in a row the server stops answering them (it says so
@@ -22,8 +23,9 @@ use std::io;
 use bytes::BytesMut;
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequestMethod, CallToolRequestParams, ClientRequest, ErrorData, JsonObject,
-    JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0, Request, RequestId,
+    CallToolRequestMethod, CallToolRequestParams, ClientRequest, ErrorData, GetMeta, JsonObject,
+    JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0, MetaObject, Request, RequestId,
+    RequestMetaObject,
 };
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -237,9 +239,9 @@ pub(crate) fn encode_error(error: ErrorData, id: Option<RequestId>) -> Vec<u8> {
     bytes
 }
 
-/// `tools/call` with a name and arguments and nothing else: the message rmcp's generic parser
-/// would make of it, without its detour through buffered content (which costs more than the
-/// rest of the call). Any other shape takes the generic parser.
+/// `tools/call` with a name, arguments and `_meta` and nothing else: the message rmcp's generic
+/// parser would make of it, without its detour through buffered content (which costs more than
+/// the rest of the call). Any other shape takes the generic parser.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FastCall {
@@ -257,16 +259,21 @@ struct FastParams {
     name: String,
     #[serde(default)]
     arguments: Option<JsonObject>,
+    /// Where the generic parser puts it: the request's extensions, which become the handler's
+    /// `context.meta` (the progress token, the bindings' metadata hashes).
+    #[serde(rename = "_meta", default)]
+    meta: Option<JsonObject>,
 }
 
 impl FastCall {
     fn into_message(self) -> RxJsonRpcMessage<RoleServer> {
         let mut params = CallToolRequestParams::new(self.params.name);
         params.arguments = self.params.arguments;
-        JsonRpcMessage::Request(JsonRpcRequest::new(
-            self.id,
-            ClientRequest::CallToolRequest(Request::new(params)),
-        ))
+        let mut request = ClientRequest::CallToolRequest(Request::new(params));
+        if let Some(meta) = self.params.meta {
+            *request.get_meta_mut() = RequestMetaObject(MetaObject(meta));
+        }
+        JsonRpcMessage::Request(JsonRpcRequest::new(self.id, request))
     }
 }
 
@@ -477,6 +484,8 @@ mod tests {
             r#"{"params":{"arguments":{"a":[1,{"b":null}]},"name":"t"},"id":"x","method":"tools/call","jsonrpc":"2.0"}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":null}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{},"_meta":{"buril/metadata":"ab","buril/tool-metadata":"cd","progressToken":"p"}}}"#,
         ] {
             let fast: FastCall = serde_json::from_str(line).unwrap();
             let mut codec = JsonRpcMessageCodec::<RxJsonRpcMessage<RoleServer>>::default();
@@ -488,9 +497,24 @@ mod tests {
                 "{line}"
             );
         }
+        // `_meta` lands where the generic parser puts it: the request's own metadata, which
+        // becomes the handler's `context.meta` (so the progress token is found).
+        let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":1}}}"#;
+        let mut codec = JsonRpcMessageCodec::<RxJsonRpcMessage<RoleServer>>::default();
+        let mut buffer = BytesMut::from(format!("{line}\n").as_bytes());
+        let generic = codec.decode(&mut buffer).unwrap().unwrap();
+        let fast = serde_json::from_str::<FastCall>(line)
+            .unwrap()
+            .into_message();
+        for message in [generic, fast] {
+            let JsonRpcMessage::Request(request) = message else {
+                panic!("a request");
+            };
+            assert!(request.request.get_meta().get_progress_token().is_some());
+        }
         // Anything else takes the generic parser.
         for line in [
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":{}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
             r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"t"}}"#,
         ] {
