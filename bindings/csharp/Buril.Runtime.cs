@@ -2955,8 +2955,7 @@ namespace Buril.Generated
         {
             var request = new global::System.Net.Http.HttpRequestMessage(global::System.Net.Http.HttpMethod.Post, endpoint);
             request.Content = new global::System.Net.Http.StringContent(message, new global::System.Text.UTF8Encoding(false), "application/json");
-            request.Headers.Accept.Add(new global::System.Net.Http.Headers.MediaTypeWithQualityHeaderValue("application/json"));
-            request.Headers.Accept.Add(new global::System.Net.Http.Headers.MediaTypeWithQualityHeaderValue("text/event-stream"));
+            request.Headers.TryAddWithoutValidation("Accept", "application/json, text/event-stream");
             if (current != null)
             {
                 current.AddHeaders(request);
@@ -2990,7 +2989,7 @@ namespace Buril.Generated
                 throw;
             }
             using (response)
-            using (token.Register(() => response.Dispose()))
+            using (token.Register(DisposeResponse, response))
             {
                 try
                 {
@@ -3010,6 +3009,9 @@ namespace Buril.Generated
                 }
             }
         }
+
+        /// <summary>Ends the reading of a response whose call was given up.</summary>
+        private static readonly global::System.Action<object> DisposeResponse = state => ((global::System.IDisposable)state).Dispose();
 
         private async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Read(
             global::System.Net.Http.HttpResponseMessage response,

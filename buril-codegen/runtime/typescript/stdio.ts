@@ -197,20 +197,23 @@ export function stdioTransport(
       buffer += chunk;
       let end = buffer.indexOf("\n");
       while (end >= 0) {
-        const line = buffer.slice(0, end).trim();
+        // JSON.parse allows the whitespace around a message; a blank line parses as nothing.
+        const line = buffer.slice(0, end);
         buffer = buffer.slice(end + 1);
-        if (line !== "") {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(line) as unknown;
-          } catch {
-            parsed = undefined;
-          }
-          for (const item of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line) as unknown;
+        } catch {
+          parsed = undefined;
+        }
+        if (Array.isArray(parsed)) {
+          for (const item of parsed as unknown[]) {
             if (isMessage(item)) {
               receive(item);
             }
           }
+        } else if (isMessage(parsed)) {
+          receive(parsed);
         }
         end = buffer.indexOf("\n");
       }

@@ -88,8 +88,11 @@ impl ServerHandler for Handler {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.as_ref();
         // The request's own `_meta` (where the SDKs put it), else the context's.
-        let bindings =
-            handshake::bindings_of(request.meta.as_ref().map(|meta| &meta.0.0), &context.meta);
+        let stale = handshake::stale_bindings(
+            request.meta.as_ref().map(|meta| &meta.0.0),
+            &context.meta,
+            self.state.registry,
+        );
         let input = request.arguments.map_or(Value::Null, Value::Object);
         let cancel = CancelToken::new();
         let progress = ProgressForwarder::start(&context);
@@ -127,9 +130,8 @@ impl ServerHandler for Handler {
             _ => return Err(self.unknown_tool(name)),
         };
         let mut outcome = finished.outcome;
-        if let Some(warning) = handshake::stale_bindings(&bindings, self.state.registry, Some(tool))
-        {
-            outcome = outcome.with_warning(warning);
+        if let Some(stale) = stale {
+            outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));
         }
         Ok(call_result(&self.state, tool.name(), outcome).into())
     }

@@ -22,50 +22,64 @@ pub(crate) const METADATA_META: &str = "buril/metadata";
 /// The `_meta` key of the called tool's own metadata hash in the bindings.
 pub(crate) const TOOL_METADATA_META: &str = "buril/tool-metadata";
 
-/// The bindings' hashes a call carries, from the request's `_meta` or else the context's.
-pub(crate) fn bindings_of(
-    request: Option<&Map<String, Value>>,
-    context: &Map<String, Value>,
-) -> Map<String, Value> {
-    let mut found = Map::new();
-    for key in [METADATA_META, TOOL_METADATA_META] {
-        let value = request
-            .and_then(|meta| meta.get(key))
-            .or_else(|| context.get(key));
-        if let Some(value) = value {
-            found.insert(key.to_owned(), value.clone());
-        }
-    }
-    found
+/// What a call's bindings said of themselves when it is not what this server is: the makings
+/// of the warning, kept from the request until the call has ended. Equal hashes (the common
+/// case) keep nothing: one lookup and a comparison, no copy.
+#[derive(Debug, PartialEq)]
+pub(crate) struct StaleBindings {
+    /// The metadata hash the bindings were generated from.
+    theirs: String,
+    /// The called tool's own hash in the bindings, if they sent it.
+    tool: Option<String>,
 }
 
-/// The warning for a call from bindings generated from other metadata, if they were.
+/// The bindings' hashes of a call, from the request's `_meta` or else the context's, when they
+/// are not this server's.
 pub(crate) fn stale_bindings(
-    meta: &Map<String, Value>,
+    request: Option<&Map<String, Value>>,
+    context: &Map<String, Value>,
     registry: &Registry,
-    tool: Option<&ToolDescriptor>,
-) -> Option<String> {
-    let theirs = meta.get(METADATA_META)?.as_str()?;
-    let ours = registry.metadata_hash();
-    if theirs == ours {
+) -> Option<StaleBindings> {
+    let get = |key: &str| {
+        request
+            .and_then(|meta| meta.get(key))
+            .or_else(|| context.get(key))
+            .and_then(Value::as_str)
+    };
+    let theirs = get(METADATA_META)?;
+    if theirs == registry.metadata_hash() {
         return None;
     }
-    let start = format!(
-        "these bindings were generated from tool metadata {theirs}, and this server's is {ours}"
-    );
-    let tool_hash = meta.get(TOOL_METADATA_META).and_then(Value::as_str);
-    let detail = match (tool, tool_hash) {
-        (Some(tool), Some(hash)) if hash != tool.metadata_hash() => format!(
-            "`{}` changed since (its schemas, description or flags); regenerate the bindings",
-            tool.name()
-        ),
-        (Some(tool), Some(_)) => format!(
-            "`{}` is unchanged, other tools changed; regenerate the bindings",
-            tool.name()
-        ),
-        _ => "regenerate the bindings".to_owned(),
-    };
-    Some(format!("{start}: {detail}"))
+    Some(StaleBindings {
+        theirs: theirs.to_owned(),
+        tool: get(TOOL_METADATA_META).map(str::to_owned),
+    })
+}
+
+impl StaleBindings {
+    /// The warning for the call of `tool` (when it is known).
+    pub(crate) fn warning(&self, registry: &Registry, tool: Option<&ToolDescriptor>) -> String {
+        let StaleBindings {
+            theirs,
+            tool: tool_hash,
+        } = self;
+        let ours = registry.metadata_hash();
+        let start = format!(
+            "these bindings were generated from tool metadata {theirs}, and this server's is {ours}"
+        );
+        let detail = match (tool, tool_hash) {
+            (Some(tool), Some(hash)) if hash != tool.metadata_hash() => format!(
+                "`{}` changed since (its schemas, description or flags); regenerate the bindings",
+                tool.name()
+            ),
+            (Some(tool), Some(_)) => format!(
+                "`{}` is unchanged, other tools changed; regenerate the bindings",
+                tool.name()
+            ),
+            _ => "regenerate the bindings".to_owned(),
+        };
+        format!("{start}: {detail}")
+    }
 }
 
 #[cfg(test)]
@@ -78,11 +92,20 @@ mod tests {
     fn equal_hashes_say_nothing_and_different_ones_name_the_tool() {
         let registry = crate::registry::registry();
         let meta = |value: Value| value.as_object().cloned().unwrap();
-        assert_eq!(stale_bindings(&meta(json!({})), registry, None), None);
+        let stale = |value: Value| stale_bindings(None, &meta(value), registry);
+        assert_eq!(stale(json!({})), None);
+        assert_eq!(
+            stale(json!({METADATA_META: registry.metadata_hash()})),
+            None
+        );
+        // The request's own `_meta` first, the context's otherwise.
         let current = meta(json!({METADATA_META: registry.metadata_hash()}));
-        assert_eq!(stale_bindings(&current, registry, None), None);
         let old = meta(json!({METADATA_META: "0123456789abcdef"}));
-        let warning = stale_bindings(&old, registry, None).unwrap();
+        assert_eq!(stale_bindings(Some(&current), &old, registry), None);
+        assert!(stale_bindings(Some(&old), &current, registry).is_some());
+        let warning = stale(json!({METADATA_META: "0123456789abcdef"}))
+            .unwrap()
+            .warning(registry, None);
         assert!(
             warning
                 .starts_with("these bindings were generated from tool metadata 0123456789abcdef"),
