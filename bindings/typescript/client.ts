@@ -44,13 +44,7 @@ export async function callTool<K extends keyof ToolMap>(
       problems: [...problems],
     });
   }
-  const meta: { [key: string]: unknown } =
-    options.meta === undefined ? { "buril/metadata": METADATA_HASH } : { ...options.meta, "buril/metadata": METADATA_HASH };
-  const toolHash = definitionOf(name)?.metadataHash;
-  if (toolHash !== undefined) {
-    meta["buril/tool-metadata"] = toolHash;
-  }
-  const envelope = await transport.call(name, input, options === noOptions ? { meta } : { ...options, meta });
+  const envelope = await transport.call(name, input, withHashes(name, options));
   if (typeof envelope !== "object" || envelope === null || typeof envelope.ok !== "boolean") {
     throw new TypeError(`${name}: the transport answered something that is not an envelope`);
   }
@@ -125,6 +119,31 @@ function unsafeIntegers(name: string, input: unknown): readonly Problem[] {
 }
 
 const noProblems: readonly Problem[] = [];
+
+/** The options of a call without options of its own, with the hashes, made once per tool (frozen). */
+const hashesOnly = new Map<string, CallOptions>();
+
+/** `options` with `_meta` carrying the bindings' hashes. */
+function withHashes(name: string, options: CallOptions): CallOptions {
+  const toolHash = definitionOf(name)?.metadataHash;
+  if (options === noOptions) {
+    let made = hashesOnly.get(name);
+    if (made === undefined) {
+      const meta: { [key: string]: unknown } = { "buril/metadata": METADATA_HASH };
+      if (toolHash !== undefined) {
+        meta["buril/tool-metadata"] = toolHash;
+      }
+      made = Object.freeze({ meta: Object.freeze(meta) });
+      hashesOnly.set(name, made);
+    }
+    return made;
+  }
+  const meta: { [key: string]: unknown } = { ...options.meta, "buril/metadata": METADATA_HASH };
+  if (toolHash !== undefined) {
+    meta["buril/tool-metadata"] = toolHash;
+  }
+  return { ...options, meta };
+}
 
 /** Whether each tool's input schema mentions `integer` anywhere (none: nothing to check). */
 const mentionsIntegers = new Map<string, boolean>();

@@ -220,15 +220,41 @@ export function stdioTransport(
     });
   };
 
-  /** Sends the request `method` and resolves with its answer. */
-  const request = (
+  /** Sends the request `method` and resolves with its answer (through `then`, when given). */
+  function request(
     id: number,
     method: string,
     params: object,
     progress?: (params: { readonly [key: string]: unknown }) => void,
-  ): Promise<JsonRpcMessage> =>
-    new Promise<JsonRpcMessage>((resolve, reject) => {
-      const waiting: Pending = { answer: resolve, fail: reject };
+  ): Promise<JsonRpcMessage>;
+  function request<T>(
+    id: number,
+    method: string,
+    params: object,
+    progress: ((params: { readonly [key: string]: unknown }) => void) | undefined,
+    then: (answer: JsonRpcMessage) => T,
+  ): Promise<T>;
+  function request<T>(
+    id: number,
+    method: string,
+    params: object,
+    progress?: (params: { readonly [key: string]: unknown }) => void,
+    then?: (answer: JsonRpcMessage) => T,
+  ): Promise<T | JsonRpcMessage> {
+    return new Promise<T | JsonRpcMessage>((resolve, reject) => {
+      const waiting: Pending = {
+        answer:
+          then === undefined
+            ? resolve
+            : (answer) => {
+                try {
+                  resolve(then(answer));
+                } catch (error) {
+                  reject(error);
+                }
+              },
+        fail: reject,
+      };
       if (progress !== undefined) {
         waiting.progress = progress;
       }
@@ -240,6 +266,7 @@ export function stdioTransport(
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
+  }
 
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
@@ -284,7 +311,7 @@ export function stdioTransport(
       // Connected, and nothing but its answer can end the call: no timer, no listener, no
       // wrapper around the request.
       const params = { name, arguments: input, _meta: callOptions.meta ?? {} };
-      return request(nextId++, "tools/call", params).then(settle);
+      return request(nextId++, "tools/call", params, undefined, settle);
     }
     return new Promise<Envelope>((resolve, reject) => {
       let id: number | undefined;
