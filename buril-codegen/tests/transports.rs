@@ -38,6 +38,10 @@ fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
     folder.write("every_tool.ts", include_str!("typescript/every_tool.ts"));
     folder.write("stale.ts", include_str!("typescript/stale.ts"));
     folder.write("cancel.ts", include_str!("typescript/cancel.ts"));
+    folder.write(
+        "cancel_stdio.ts",
+        include_str!("typescript/cancel_stdio.ts"),
+    );
     let modules = support::workspace().join("interop/node_modules");
     assert!(
         modules.join("@modelcontextprotocol/sdk").exists(),
@@ -56,7 +60,7 @@ fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
     options["skipLibCheck"] = json!(true);
     let config = json!({
         "compilerOptions": options,
-        "include": ["transport.ts", "every_tool.ts", "stale.ts", "cancel.ts", "typescript/*.ts"],
+        "include": ["transport.ts", "every_tool.ts", "stale.ts", "cancel.ts", "cancel_stdio.ts", "typescript/*.ts"],
     });
     folder.write(
         "tsconfig.json",
@@ -449,4 +453,53 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
         &["tool=\"asset_search\"", "returned=\"cancelled\""],
         Duration::from_secs(60),
     );
+}
+
+/// A call cancelled in flight over `stdioTransport`, seen by the tool itself: `asset_search` over
+/// a folder holding two named pipes, as over HTTP (see above). The program aborts the call on
+/// the progress report naming `a.fifo` (the call rejects at once as `cancelled`), then unblocks
+/// the pipe; the tool, checking its context before the next file, returns `cancelled`, which the
+/// server logs (its standard error goes to a file): had its context not seen the cancellation,
+/// it would have gone on to `b.fifo` and blocked there, and no such line would come. The
+/// session works afterwards.
+#[cfg(unix)]
+#[test]
+fn a_cancelled_stdio_call_is_seen_by_the_tool() {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let project = dir.path().join("game");
+    tools::Project::open_or_create(&project).expect("the example project");
+    let blocking = project.join("Assets/Blocking");
+    std::fs::create_dir_all(&blocking).expect("a folder");
+    let fifo = blocking.join("a.fifo");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .arg(blocking.join("b.fifo"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let log = dir.path().join("server.log");
+    std::fs::write(&log, "").expect("the log file");
+    let path = |p: &Path| p.to_str().expect("a UTF-8 path").to_owned();
+    let out = folder.node(
+        "out/cancel_stdio.js",
+        &[&path(&binary), &path(&project), &path(&fifo), &path(&log)],
+    );
+    let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
+    assert_eq!(
+        result["progress"],
+        json!(["Assets/Blocking/a.fifo"]),
+        "{result}"
+    );
+    assert_eq!(result["rejected"]["isBurilToolError"], true, "{result}");
+    assert_eq!(result["rejected"]["type"], "cancelled", "{result}");
+    let line = result["line"].as_str().unwrap_or_else(|| {
+        panic!(
+            "the server logged nothing about the tool within a minute; its log:\n{}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        )
+    });
+    assert!(line.contains("returned=\"cancelled\""), "{line}");
+    assert!(result["after"]["scenes"].is_array(), "{result}");
 }

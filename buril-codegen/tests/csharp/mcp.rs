@@ -520,3 +520,61 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
         Duration::from_secs(60),
     );
 }
+
+/// A call cancelled in flight over `BurilProcessTransport`, seen by the tool itself:
+/// `asset_search` over a folder holding two named pipes, as over HTTP (see above). The program
+/// cancels the call on the progress report naming `a.fifo` (the task ends as a cancelled one),
+/// then unblocks the pipe; the tool, checking its context before the next file, returns
+/// `cancelled`, which the server logs (its standard error goes to a file): had its context not
+/// seen the cancellation, it would have gone on to `b.fifo` and blocked there, and no such line
+/// would come. The transport works afterwards.
+#[cfg(unix)]
+#[test]
+fn a_cancelled_process_call_is_seen_by_the_tool() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (mut sources, _) = committed_bindings();
+    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Cancel.cs"));
+    let exe = dir.path().join("Cancel.exe");
+    mcs(&exe, "exe", &sources, &[]);
+    fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
+
+    let project = dir.path().join("project");
+    tools::Project::open_or_create(&project).expect("the example project");
+    let blocking = project.join("Assets/Blocking");
+    fs::create_dir_all(&blocking).expect("a folder");
+    let fifo = blocking.join("a.fifo");
+    let status = Command::new("mkfifo")
+        .arg(&fifo)
+        .arg(blocking.join("b.fifo"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo failed");
+    let log = dir.path().join("server.log");
+    fs::write(&log, "").expect("the log file");
+    let tools = tools_binary();
+    let path = |p: &Path| p.to_str().expect("a UTF-8 path").to_owned();
+    let seen = drive(
+        &exe,
+        &["stdio", &path(&tools), &path(&fifo), &path(&log)],
+        &project,
+    );
+
+    assert_eq!(
+        seen["progress"],
+        json!(["Assets/Blocking/a.fifo"]),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["rejected"],
+        json!("OperationCanceledException"),
+        "{seen}"
+    );
+    let line = seen["line"].as_str().unwrap_or_else(|| {
+        panic!(
+            "the server logged nothing about the tool within a minute; its log:\n{}",
+            fs::read_to_string(&log).unwrap_or_default()
+        )
+    });
+    assert!(line.contains("returned=\"cancelled\""), "{line}");
+    assert!(seen["after"].as_u64().is_some_and(|n| n > 0), "{seen}");
+}

@@ -1,9 +1,14 @@
 // Cancels an `asset_search` in flight over BurilHttpTransport against a real
 // `tools serve --http` (see `tests/csharp/mcp.rs`): `Cancel.exe URL FIFO`. FIFO is a named pipe
-// under the project's `Assets/`, alone in its folder: the tool blocks reading it (after its
-// progress report naming it) until this program writes to it. An HttpMessageHandler reads the
-// call's response stream itself (handing the transport a copy), so that what the server sends
-// on it after the cancellation is seen. Prints one JSON object.
+// under the project's `Assets/`: the tool blocks reading it (after its progress report naming
+// it) until this program writes to it. An HttpMessageHandler reads the call's response stream
+// itself (handing the transport a copy), so that what the server sends on it after the
+// cancellation is seen. Prints one JSON object.
+//
+// `Cancel.exe stdio TOOLS FIFO LOG`: the same over BurilProcessTransport, the server run as
+// `sh -c 'exec TOOLS serve 2>>LOG'` with `BURIL_LOG=buril::dispatch=debug`; after the
+// cancellation the pipe is written, and the program waits (at most a minute) for the server's
+// line saying what the tool returned after its call ended.
 
 using System;
 using System.Collections.Concurrent;
@@ -138,11 +143,79 @@ namespace Buril.CancelTest
 
     public static class Program
     {
+        /// <summary>The stdio mode: the call cancelled over the process transport, and what the server logged of the tool.</summary>
+        private static int Stdio(string tools, string fifo, string log)
+        {
+            var o = new JObject();
+            using (var transport = new BurilProcessTransport("/bin/sh", "-c \"exec $0 serve 2>>$1\" " + tools + " " + log, null))
+            {
+                transport.Environment["BURIL_LOG"] = "buril::dispatch=debug";
+                var client = new BurilClient(transport);
+                client.SceneList(new SceneListInput());
+                var cancel = new CancellationTokenSource();
+                var progress = new JArray();
+                try
+                {
+                    client.AssetSearchAsync(
+                        new AssetSearchInput { Query = "anything", Folder = "Assets/Blocking" },
+                        new BurilCallOptions
+                        {
+                            CancellationToken = cancel.Token,
+                            Progress = p =>
+                            {
+                                lock (progress)
+                                {
+                                    progress.Add(p.Message);
+                                }
+                                if (p.Message != null && p.Message.EndsWith("a.fifo", StringComparison.Ordinal))
+                                {
+                                    cancel.Cancel();
+                                }
+                            },
+                        }).GetAwaiter().GetResult();
+                    o["rejected"] = "no exception";
+                }
+                catch (Exception error)
+                {
+                    o["rejected"] = error.GetType().Name;
+                }
+                // Lets the tool's read end; what it does next is what its context knows.
+                File.WriteAllText(fifo, "unblocked\n");
+                string line = null;
+                for (int waited = 0; line == null && waited < 60000; waited += 50)
+                {
+                    foreach (var each in File.ReadAllLines(log))
+                    {
+                        if (each.Contains("tool=\"asset_search\"") && each.Contains("returned="))
+                        {
+                            line = each;
+                        }
+                    }
+                    if (line == null)
+                    {
+                        Thread.Sleep(50);
+                    }
+                }
+                lock (progress)
+                {
+                    o["progress"] = progress;
+                }
+                o["line"] = line;
+                o["after"] = client.SceneList(new SceneListInput()).Scenes.Count;
+            }
+            Console.WriteLine(o.ToString(Formatting.None));
+            return 0;
+        }
+
         public static int Main(string[] args)
         {
+            if (args.Length == 4 && args[0] == "stdio")
+            {
+                return Stdio(args[1], args[2], args[3]);
+            }
             if (args.Length != 2)
             {
-                Console.Error.WriteLine("usage: Cancel.exe URL FIFO");
+                Console.Error.WriteLine("usage: Cancel.exe URL FIFO | Cancel.exe stdio TOOLS FIFO LOG");
                 return 2;
             }
             var handler = new Copying();
