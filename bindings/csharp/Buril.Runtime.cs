@@ -152,7 +152,7 @@ namespace Buril.Generated
     }
 
     /// <summary>The transports of this runtime: a call's envelope as parsed JSON, for <see cref="BurilClient"/> to read without printing and parsing it again.</summary>
-    internal interface IEnvelopeTransport
+    internal interface IBurilEnvelopeTransport
     {
         global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> CallEnvelopeAsync(BurilCallRequest request);
 
@@ -1038,7 +1038,7 @@ namespace Buril.Generated
                 return read<TOutput>(name, transport.Call(name, inputJson), WarningReceived);
             }
             var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, null) { Serialized = true };
-            var envelopes = transport as IEnvelopeTransport;
+            var envelopes = transport as IBurilEnvelopeTransport;
             if (envelopes == null)
             {
                 return read<TOutput>(name, BurilMcp.Blocking(() => mcp.CallAsync(request)), WarningReceived);
@@ -1049,7 +1049,7 @@ namespace Buril.Generated
         private global::System.Threading.Tasks.Task<TOutput> invokeAsync<TOutput>(string name, string toolHash, object input, BurilCallOptions options)
             where TOutput : class
         {
-            var envelopes = transport as IEnvelopeTransport;
+            var envelopes = transport as IBurilEnvelopeTransport;
             if (envelopes == null || name == null)
             {
                 return invokeOtherAsync<TOutput>(name, toolHash, input, options);
@@ -1786,7 +1786,7 @@ namespace Buril.Generated
     /// the next call starts it again, and <see cref="Restarted"/> says so. <see cref="Dispose"/>
     /// stops it.
     /// </summary>
-    public sealed class BurilProcessTransport : IMcpToolTransport, IEnvelopeTransport, global::System.IDisposable
+    public sealed class BurilProcessTransport : IMcpToolTransport, IBurilEnvelopeTransport, global::System.IDisposable
     {
         private readonly object gate = new object();
         private readonly global::System.Diagnostics.ProcessStartInfo start;
@@ -1908,17 +1908,17 @@ namespace Buril.Generated
             return BurilMcp.Text(await CallEnvelopeAsync(request).ConfigureAwait(false));
         }
 
-        global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> IEnvelopeTransport.CallEnvelopeAsync(BurilCallRequest request)
+        global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> IBurilEnvelopeTransport.CallEnvelopeAsync(BurilCallRequest request)
         {
             return CallEnvelopeAsync(request);
         }
 
-        global::System.Threading.Tasks.Task<T> IEnvelopeTransport.CallEnvelopeAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
+        global::System.Threading.Tasks.Task<T> IBurilEnvelopeTransport.CallEnvelopeAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
         {
             return CallEnvelopeAsync(request, read);
         }
 
-        global::Newtonsoft.Json.Linq.JObject IEnvelopeTransport.CallEnvelope(BurilCallRequest request)
+        global::Newtonsoft.Json.Linq.JObject IBurilEnvelopeTransport.CallEnvelope(BurilCallRequest request)
         {
             return CallEnvelope(request);
         }
@@ -2606,7 +2606,7 @@ namespace Buril.Generated
     /// threads at once. A session the server no longer knows (HTTP 404, a restarted server) is
     /// started again once. <see cref="Dispose"/> ends the session.
     /// </summary>
-    public sealed class BurilHttpTransport : IMcpToolTransport, IEnvelopeTransport, global::System.IDisposable
+    public sealed class BurilHttpTransport : IMcpToolTransport, IBurilEnvelopeTransport, global::System.IDisposable
     {
         private readonly object gate = new object();
         private readonly global::System.Uri endpoint;
@@ -2721,17 +2721,17 @@ namespace Buril.Generated
             return BurilMcp.Text(await CallEnvelopeAsync(request).ConfigureAwait(false));
         }
 
-        global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> IEnvelopeTransport.CallEnvelopeAsync(BurilCallRequest request)
+        global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> IBurilEnvelopeTransport.CallEnvelopeAsync(BurilCallRequest request)
         {
             return CallEnvelopeAsync(request);
         }
 
-        async global::System.Threading.Tasks.Task<T> IEnvelopeTransport.CallEnvelopeAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
+        async global::System.Threading.Tasks.Task<T> IBurilEnvelopeTransport.CallEnvelopeAsync<T>(BurilCallRequest request, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
         {
             return read(await CallEnvelopeAsync(request).ConfigureAwait(false));
         }
 
-        global::Newtonsoft.Json.Linq.JObject IEnvelopeTransport.CallEnvelope(BurilCallRequest request)
+        global::Newtonsoft.Json.Linq.JObject IBurilEnvelopeTransport.CallEnvelope(BurilCallRequest request)
         {
             return BurilMcp.Blocking(() => CallEnvelopeAsync(request));
         }

@@ -9,9 +9,6 @@ import { METADATA_HASH, tools } from "./tools.js";
 import type { ToolMap } from "./tools.js";
 import type * as Types from "./types.js";
 
-/** The options of a call that has none (one object, never changed). */
-const noOptions: CallOptions = {};
-
 /**
  * Calls the tool `name` through `transport`: resolves with the tool's output, or rejects with a
  * {@link BurilToolError} when the envelope says `ok: false`. Warnings of a successful call go to
@@ -119,6 +116,9 @@ function unsafeIntegers(name: string, input: unknown): readonly Problem[] {
 }
 
 const noProblems: readonly Problem[] = [];
+
+/** The options of a call that has none (one object, never changed). */
+const noOptions: CallOptions = {};
 
 /** The options of a call without options of its own, with the hashes, made once per tool (frozen). */
 const hashesOnly = new Map<string, CallOptions>();
