@@ -114,7 +114,9 @@ pub mod __private;
 
 pub use buril_macros::tool;
 
-pub use crate::context::{CancelToken, Context, Progress, ProgressSink, State};
+pub use crate::context::{
+    CancelToken, Context, LogLevel, LogRecord, LogSink, Progress, ProgressSink, State,
+};
 pub use crate::descriptor::{Annotations, SourceLocation, ToolDescriptor, ToolMeta};
 pub use crate::dispatch::{
     CallOptions, Dispatcher, DispatcherBuilder, MainThread, Timeouts, WeakDispatcher,

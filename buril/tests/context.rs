@@ -4,7 +4,10 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use buril::{CallOptions, Context, Dispatcher, Progress, ProgressSink, State, ToolError};
+use buril::{
+    CallOptions, Context, Dispatcher, LogLevel, LogRecord, LogSink, Progress, ProgressSink, State,
+    ToolError,
+};
 use serde_json::json;
 
 /// The host's project.
@@ -214,6 +217,47 @@ fn progress_reaches_the_callers_sink() {
 
     // Without a sink, reporting does nothing.
     assert_eq!(d.call("ctx_work", json!({"steps": 2}))["ok"], true);
+}
+
+/// Logs a warning and some JSON at debug.
+#[buril::tool(off_thread)]
+fn ctx_note(ctx: &buril::Context) -> u32 {
+    ctx.log(LogLevel::Warning, "2 files were too large to read");
+    ctx.log_data(LogLevel::Debug, json!({"skipped": ["a.bin", "b.bin"]}));
+    2
+}
+
+#[test]
+fn log_messages_reach_the_callers_sink_in_order() {
+    let d = Dispatcher::new();
+    let seen = Arc::new(Mutex::new(Vec::<LogRecord>::new()));
+    let kept = Arc::clone(&seen);
+    let sink: LogSink = Arc::new(move |record| kept.lock().unwrap().push(record));
+    let outcome = d.invoke_with("ctx_note", json!({}), CallOptions::new().log(sink));
+    assert_eq!(outcome.data(), Some(&json!({"result": 2})));
+    let seen: Vec<_> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|r| (r.tool, r.level, r.data.clone()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "ctx_note",
+                LogLevel::Warning,
+                json!("2 files were too large to read")
+            ),
+            (
+                "ctx_note",
+                LogLevel::Debug,
+                json!({"skipped": ["a.bin", "b.bin"]})
+            ),
+        ]
+    );
+    // Without a sink, the messages go to `tracing` (no subscriber here): the call is the same.
+    assert_eq!(d.call("ctx_note", json!({}))["data"]["result"], 2);
 }
 
 #[tokio::test(flavor = "multi_thread")]

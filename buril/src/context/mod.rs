@@ -1,7 +1,9 @@
-//! The context a tool can ask for: cancellation, progress reporting and typed host state.
+//! The context a tool can ask for: cancellation, progress reporting, logging and typed host
+//! state.
 
 mod cancel;
 mod env;
+mod log;
 mod progress;
 mod state;
 
@@ -12,6 +14,7 @@ use std::time::Instant;
 
 pub use cancel::CancelToken;
 pub(crate) use env::{Env, EnvRef};
+pub use log::{LogLevel, LogRecord, LogSink};
 pub use progress::{Progress, ProgressSink};
 pub use state::State;
 
@@ -50,6 +53,7 @@ struct Inner {
     cancel: OnceLock<CancelToken>,
     deadline: Option<Instant>,
     progress: Option<ProgressSink>,
+    log: Option<LogSink>,
     /// The dispatcher's host state and a handle to it, shared by all its calls.
     env: EnvRef,
 }
@@ -60,6 +64,7 @@ impl Context {
         cancel: Option<CancelToken>,
         deadline: Option<Instant>,
         progress: Option<ProgressSink>,
+        log: Option<LogSink>,
         env: EnvRef,
     ) -> Self {
         Context {
@@ -68,6 +73,7 @@ impl Context {
                 cancel: cancel.map(OnceLock::from).unwrap_or_default(),
                 deadline,
                 progress,
+                log,
                 env,
             },
         }
@@ -79,6 +85,7 @@ impl Context {
         Context::new(
             "",
             Some(CancelToken::new()),
+            None,
             None,
             None,
             EnvRef::Shared(Arc::new(Env::detached(state))),
@@ -147,6 +154,34 @@ impl Context {
                 total,
                 message: message.map(str::to_owned),
             });
+        }
+    }
+
+    /// Logs `message` at `level`: to the MCP client when it asked for messages of that level
+    /// (`logging/setLevel`, or the request's own log level), else to the host's `tracing`
+    /// (target `buril::tool`, with the tool's name; `BURIL_LOG=buril::tool=info` on the
+    /// command line shows them).
+    ///
+    /// ```
+    /// # use buril::{Context, LogLevel};
+    /// # fn import(ctx: &Context, skipped: usize) {
+    /// ctx.log(LogLevel::Warning, format!("{skipped} files were too large to read"));
+    /// # }
+    /// ```
+    pub fn log(&self, level: LogLevel, message: impl Into<String>) {
+        self.log_data(level, serde_json::Value::String(message.into()));
+    }
+
+    /// Logs any JSON at `level` (MCP's `data`), as [`Context::log`] does a string.
+    pub fn log_data(&self, level: LogLevel, data: serde_json::Value) {
+        let record = LogRecord {
+            tool: self.inner.tool,
+            level,
+            data,
+        };
+        match &self.inner.log {
+            Some(sink) => sink(record),
+            None => log::to_tracing(&record),
         }
     }
 

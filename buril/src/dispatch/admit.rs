@@ -145,6 +145,7 @@ pub(crate) fn admit(
         options.cancel.as_ref().map(CancelToken::child),
         deadline.map(|deadline| deadline.at),
         options.progress,
+        options.log,
         core.env_for_call(),
     );
     let settle = Settle {

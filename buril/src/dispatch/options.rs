@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::context::{CancelToken, ProgressSink};
+use crate::context::{CancelToken, LogSink, ProgressSink};
 use crate::pattern::ToolView;
 
 /// Per-call settings for [`Dispatcher::invoke_with`] and [`Dispatcher::invoke_async`].
@@ -30,6 +30,8 @@ pub struct CallOptions {
     pub cancel: Option<CancelToken>,
     /// Receives the tool's progress reports.
     pub progress: Option<ProgressSink>,
+    /// Receives the tool's log messages (without one they go to `tracing`).
+    pub log: Option<LogSink>,
     /// Restricts the call to the tools of a view (an agent's); outside it the call answers
     /// `disabled`.
     pub view: Option<Arc<ToolView>>,
@@ -60,6 +62,12 @@ impl CallOptions {
         self
     }
 
+    /// Sets who receives the tool's log messages (`Context::log`).
+    pub fn log(mut self, sink: LogSink) -> Self {
+        self.log = Some(sink);
+        self
+    }
+
     /// Restricts the call to the tools of `view`.
     pub fn view(mut self, view: Arc<ToolView>) -> Self {
         self.view = Some(view);
@@ -73,6 +81,7 @@ impl fmt::Debug for CallOptions {
             .field("timeout", &self.timeout)
             .field("cancel", &self.cancel)
             .field("progress", &self.progress.is_some())
+            .field("log", &self.log.is_some())
             .field("view", &self.view)
             .finish()
     }

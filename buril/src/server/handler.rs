@@ -1,12 +1,15 @@
 //! The MCP handler: `tools/list` from the registry, `tools/call` through the dispatcher.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, MetaObject,
     PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
     SubscriptionFilter,
 };
+#[allow(deprecated)] // MCP's logging: deprecated by the 2026-07-28 revision, still spoken.
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
@@ -14,7 +17,7 @@ use serde_json::Value;
 use super::results::{call_result, server_meta};
 use super::state::ServerState;
 use super::{handshake, listing};
-use crate::context::{CancelToken, Progress, ProgressSink};
+use crate::context::{CancelToken, LogLevel, LogRecord, LogSink, Progress, ProgressSink};
 use crate::dispatch::CallOptions;
 use crate::error::ErrorKind;
 
@@ -24,11 +27,18 @@ pub(crate) struct Handler {
     state: Arc<ServerState>,
     /// Cancelled when the session's connection ends, which ends its subscriptions.
     ended: Option<CancelToken>,
+    /// The least severe log level the session's client asked for (`logging/setLevel`), as
+    /// [`level_code`] has it; 0 until it asks: no log messages are sent before.
+    log_level: Arc<AtomicU8>,
 }
 
 impl Handler {
     pub fn new(state: Arc<ServerState>) -> Self {
-        Handler { state, ended: None }
+        Handler {
+            state,
+            ended: None,
+            log_level: Arc::new(AtomicU8::new(0)),
+        }
     }
 
     /// Ends subscriptions when `ended` is cancelled.
@@ -58,7 +68,9 @@ impl Handler {
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
+        #[allow(deprecated)] // Logging, deprecated by the 2026-07-28 revision, still spoken.
         let capabilities = ServerCapabilities::builder()
+            .enable_logging()
             .enable_tools()
             .enable_tool_list_changed()
             .build();
@@ -95,10 +107,22 @@ impl ServerHandler for Handler {
         );
         let input = request.arguments.map_or(Value::Null, Value::Object);
         let cancel = CancelToken::new();
-        let progress = ProgressForwarder::start(&context);
+        // The request's own log level (2026-07-28), else the session's (`logging/setLevel`).
+        #[allow(deprecated)]
+        let log_level = context
+            .meta
+            .log_level()
+            .map(log_level_of)
+            .or_else(|| level_of_code(self.log_level.load(Ordering::Relaxed)));
+        let notifier = Notifier::start(&context, log_level);
         let mut options = CallOptions::new().cancel(cancel.clone());
-        if let Some(progress) = &progress {
-            options = options.progress(progress.sink.clone());
+        if let Some(notifier) = &notifier {
+            if let Some(sink) = &notifier.progress {
+                options = options.progress(sink.clone());
+            }
+            if let Some(sink) = &notifier.log {
+                options = options.log(sink.clone());
+            }
         }
         let call = self.state.dispatcher.run_async(name, input, options);
         tokio::pin!(call);
@@ -112,8 +136,8 @@ impl ServerHandler for Handler {
                 call.await
             }
         };
-        if let Some(progress) = progress {
-            progress.finish().await;
+        if let Some(notifier) = notifier {
+            notifier.finish().await;
         }
         // A tool that is unknown or disabled is a protocol error, worded the same for both, so
         // that a client cannot tell a disabled tool from a missing one.
@@ -134,6 +158,17 @@ impl ServerHandler for Handler {
             outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));
         }
         Ok(call_result(&self.state, tool.name(), outcome).into())
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let level = log_level_of(request.level);
+        self.log_level.store(level_code(level), Ordering::Relaxed);
+        Ok(())
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -159,55 +194,139 @@ impl ServerHandler for Handler {
     }
 }
 
-/// Forwards a call's progress reports, in order, as `notifications/progress` to a client that
-/// sent a progress token.
-struct ProgressForwarder {
-    sink: ProgressSink,
+/// `level` as the session keeps it: 1 for `debug` up to 8 for `emergency` (0: none asked for).
+fn level_code(level: LogLevel) -> u8 {
+    LogLevel::ALL
+        .iter()
+        .position(|l| *l == level)
+        .map_or(0, |at| at as u8 + 1)
+}
+
+fn level_of_code(code: u8) -> Option<LogLevel> {
+    code.checked_sub(1)
+        .and_then(|at| LogLevel::ALL.get(usize::from(at)).copied())
+}
+
+#[allow(deprecated)]
+fn log_level_of(level: LoggingLevel) -> LogLevel {
+    match level {
+        LoggingLevel::Debug => LogLevel::Debug,
+        LoggingLevel::Info => LogLevel::Info,
+        LoggingLevel::Notice => LogLevel::Notice,
+        LoggingLevel::Warning => LogLevel::Warning,
+        LoggingLevel::Error => LogLevel::Error,
+        LoggingLevel::Critical => LogLevel::Critical,
+        LoggingLevel::Alert => LogLevel::Alert,
+        LoggingLevel::Emergency => LogLevel::Emergency,
+    }
+}
+
+#[allow(deprecated)]
+fn logging_level_of(level: LogLevel) -> LoggingLevel {
+    match level {
+        LogLevel::Debug => LoggingLevel::Debug,
+        LogLevel::Info => LoggingLevel::Info,
+        LogLevel::Notice => LoggingLevel::Notice,
+        LogLevel::Warning => LoggingLevel::Warning,
+        LogLevel::Error => LoggingLevel::Error,
+        LogLevel::Critical => LoggingLevel::Critical,
+        LogLevel::Alert => LoggingLevel::Alert,
+        LogLevel::Emergency => LoggingLevel::Emergency,
+    }
+}
+
+/// What a running call tells its client, in the order the tool said it.
+enum Note {
+    Progress(Progress),
+    Log(LogRecord),
+}
+
+/// Forwards a call's progress reports (as `notifications/progress`, to a client that sent a
+/// progress token) and its log messages (as `notifications/message`, at or above the level the
+/// client asked for; none when it asked for none), in order, from one task.
+struct Notifier {
+    progress: Option<ProgressSink>,
+    log: Option<LogSink>,
     done: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
 }
 
-impl ProgressForwarder {
-    fn start(context: &RequestContext<RoleServer>) -> Option<Self> {
-        let token = context.meta.get_progress_token()?;
+impl Notifier {
+    fn start(context: &RequestContext<RoleServer>, log_level: Option<LogLevel>) -> Option<Self> {
+        let token = context.meta.get_progress_token();
+        if token.is_none() && log_level.is_none() {
+            return None;
+        }
         let peer = context.peer.clone();
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Note>();
         let (done, mut finished) = tokio::sync::oneshot::channel::<()>();
+        let progress_token = token.clone();
         let task = tokio::spawn(async move {
-            let send = |report: Progress| {
-                let mut param = ProgressNotificationParam::new(token.clone(), report.progress);
-                if let Some(total) = report.total {
-                    param = param.with_total(total);
-                }
-                if let Some(message) = report.message {
-                    param = param.with_message(message);
-                }
+            let send = |note: Note| {
                 let peer = peer.clone();
+                let token = progress_token.clone();
                 async move {
-                    let _ = peer.notify_progress(param).await;
+                    match note {
+                        Note::Progress(report) => {
+                            let Some(token) = token else { return };
+                            let mut param = ProgressNotificationParam::new(token, report.progress);
+                            if let Some(total) = report.total {
+                                param = param.with_total(total);
+                            }
+                            if let Some(message) = report.message {
+                                param = param.with_message(message);
+                            }
+                            let _ = peer.notify_progress(param).await;
+                        }
+                        Note::Log(record) => {
+                            #[allow(deprecated)]
+                            let param = LoggingMessageNotificationParam::new(
+                                logging_level_of(record.level),
+                                record.data,
+                            )
+                            .with_logger(record.tool);
+                            #[allow(deprecated)]
+                            let _ = peer.notify_logging_message(param).await;
+                        }
+                    }
                 }
             };
             loop {
                 tokio::select! {
                     biased;
-                    report = rx.recv() => match report {
-                        Some(report) => send(report).await,
+                    note = rx.recv() => match note {
+                        Some(note) => send(note).await,
                         None => return,
                     },
                     _ = &mut finished => break,
                 }
             }
-            while let Ok(report) = rx.try_recv() {
-                send(report).await;
+            while let Ok(note) = rx.try_recv() {
+                send(note).await;
             }
         });
-        let sink: ProgressSink = Arc::new(move |report| {
-            let _ = tx.send(report);
+        let progress: Option<ProgressSink> = token.is_some().then(|| {
+            let tx = tx.clone();
+            Arc::new(move |report| {
+                let _ = tx.send(Note::Progress(report));
+            }) as ProgressSink
         });
-        Some(ProgressForwarder { sink, done, task })
+        let log: Option<LogSink> = log_level.map(|least| {
+            Arc::new(move |record: LogRecord| {
+                if record.level >= least {
+                    let _ = tx.send(Note::Log(record));
+                }
+            }) as LogSink
+        });
+        Some(Notifier {
+            progress,
+            log,
+            done,
+            task,
+        })
     }
 
-    /// Sends what is queued, then stops: no progress after the response.
+    /// Sends what is queued, then stops: nothing about the call after its response.
     async fn finish(self) {
         let _ = self.done.send(());
         let _ = self.task.await;

@@ -92,9 +92,10 @@ pub(crate) async fn bind(
         hosts.push(ip.to_string());
         config = config.with_allowed_hosts(hosts);
     }
-    let handler = Handler::new(Arc::clone(&state));
+    // A handler per session: each keeps its client's log level.
+    let for_sessions = Arc::clone(&state);
     let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
+        move || Ok(Handler::new(Arc::clone(&for_sessions))),
         Arc::new(LocalSessionManager::default()),
         config,
     );

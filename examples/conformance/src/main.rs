@@ -8,10 +8,10 @@
 //! The suite calls tools by fixed names and checks what they answer; each tool below says which
 //! scenario calls it. `tests/suite.rs` runs the suite against this server and against the
 //! example tools' `tools serve --http`. The fixtures that need what buril cannot do yet (rich
-//! results, logging to the client, asking the client mid-call) are not here yet; their
+//! results, asking the client mid-call) are not here yet; their
 //! scenarios are in the baseline, `interop/conformance/conformance-server.yml`.
 
-use buril::Context;
+use buril::{Context, LogLevel};
 
 /// Returns a short text: what `tools-call-simple-text` reads back.
 #[buril::tool(read_only, idempotent, off_thread)]
@@ -34,6 +34,18 @@ fn test_tool_with_progress(ctx: &Context) -> String {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     "Progress test completed".to_owned()
+}
+
+/// Logs three messages at `info`, 50 ms apart, then answers: what `tools-call-with-logging`
+/// counts (after `logging/setLevel`).
+#[buril::tool(read_only, idempotent, off_thread)]
+fn test_tool_with_logging(ctx: &Context) -> String {
+    ctx.log(LogLevel::Info, "Tool execution started");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    ctx.log(LogLevel::Info, "Tool processing data");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    ctx.log(LogLevel::Info, "Tool execution completed");
+    "Logging test completed".to_owned()
 }
 
 fn main() -> std::process::ExitCode {

@@ -186,6 +186,7 @@ fn run_suite(binary: &Path, baseline: &str, suite: &str) -> Vec<(String, usize, 
         "dns-rebinding-protection",
         "server-session-lifecycle",
         "http-header-validation",
+        "logging-set-level",
     ] {
         if let Some(found) = scenarios.iter().find(|(name, ..)| name == must) {
             assert!(
@@ -269,6 +270,8 @@ fn against_the_fixtures(suite: &str) {
         "tools-call-simple-text",
         "tools-call-error",
         "tools-call-with-progress",
+        "tools-call-with-logging",
+        "logging-set-level",
     ] {
         let found = scenarios.iter().find(|(name, ..)| name == must);
         assert!(

@@ -130,5 +130,17 @@ fn asset_search(
     }
     ctx.report_progress(total, Some(total), Some("done"));
     result.truncated = result.total_matches > result.matches.len();
+    if result.files_skipped > 0 {
+        // Said to the client that asked for log messages (or the host's log): the result
+        // counts them, this says why.
+        ctx.log(
+            buril::LogLevel::Notice,
+            format!(
+                "{} files were not searched: not UTF-8 text, or larger than {} MiB",
+                result.files_skipped,
+                LARGEST_FILE / (1024 * 1024)
+            ),
+        );
+    }
     Ok(result)
 }
