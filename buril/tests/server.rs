@@ -11,7 +11,10 @@ use buril::server::{Server, ServerError, ServerOptions};
 use buril::{Dispatcher, Policy};
 use serde_json::{Value, json};
 use tempfile::TempDir;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
+
+#[path = "common/peer.rs"]
+mod peer;
+use peer::Peer;
 
 /// Reads a note.
 #[buril::tool(off_thread, read_only)]
@@ -167,106 +170,6 @@ fn the_server_owns_the_dispatcher_policy() {
     );
     let envelope = dispatcher.call("note_purge", json!({}));
     assert_eq!(envelope["ok"], true, "{envelope}");
-}
-
-/// A client over an in-memory stream: writes requests, reads answers and notifications.
-struct Peer {
-    write: tokio::io::WriteHalf<DuplexStream>,
-    lines: Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
-    next_id: u64,
-    /// Notifications read while waiting for answers.
-    notifications: Vec<Value>,
-    /// The server's answer to `initialize`.
-    initialized: Value,
-}
-
-impl Peer {
-    async fn connect(server: Server) -> Peer {
-        let (client_side, server_side) = tokio::io::duplex(1 << 20);
-        let (server_read, server_write) = tokio::io::split(server_side);
-        tokio::spawn(async move { server.serve_io(server_read, server_write).await });
-        let (read, write) = tokio::io::split(client_side);
-        let mut peer = Peer {
-            write,
-            lines: BufReader::new(read).lines(),
-            next_id: 1,
-            notifications: Vec::new(),
-            initialized: Value::Null,
-        };
-        let init = peer
-            .request(
-                "initialize",
-                json!({
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "clientInfo": {"name": "test", "version": "1"}
-                }),
-            )
-            .await;
-        assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true);
-        peer.initialized = init["result"].clone();
-        peer.notify("notifications/initialized", json!({})).await;
-        peer
-    }
-
-    async fn send(&mut self, message: Value) {
-        let mut line = message.to_string();
-        line.push('\n');
-        self.write.write_all(line.as_bytes()).await.unwrap();
-    }
-
-    async fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
-            .await;
-    }
-
-    /// Sends a request and answers its response (a `result` or an `error`).
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
-        loop {
-            let message = self.read().await;
-            if message["id"] == id {
-                return message;
-            }
-            if message.get("method").is_some() {
-                self.notifications.push(message);
-            }
-        }
-    }
-
-    async fn read(&mut self) -> Value {
-        let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
-            .await
-            .expect("the server answers within 10 s")
-            .unwrap()
-            .expect("the server keeps the stream open");
-        serde_json::from_str(&line).unwrap()
-    }
-
-    /// Waits for a notification with `method`.
-    async fn notification(&mut self, method: &str) -> Value {
-        if let Some(i) = self
-            .notifications
-            .iter()
-            .position(|n| n["method"] == method)
-        {
-            return self.notifications.remove(i);
-        }
-        loop {
-            let message = self.read().await;
-            if message["method"] == method {
-                return message;
-            }
-        }
-    }
-
-    async fn call(&mut self, name: &str, arguments: Value) -> Value {
-        self.request("tools/call", json!({"name": name, "arguments": arguments}))
-            .await
-    }
 }
 
 fn names(page: &Value) -> Vec<&str> {

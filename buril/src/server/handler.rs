@@ -241,9 +241,19 @@ enum Note {
     Log(LogRecord),
 }
 
+/// The least time between two progress notifications of one call: a tool may report on every
+/// item (`asset_search` reports every file, thousands in one call), and the spec asks senders
+/// not to flood; some clients drop what comes too fast.
+pub(crate) const PROGRESS_INTERVAL: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Forwards a call's progress reports (as `notifications/progress`, to a client that sent a
 /// progress token) and its log messages (as `notifications/message`, at or above the level the
 /// client asked for; none when it asked for none), in order, from one task.
+///
+/// Progress is rate-limited: at most one notification per [`PROGRESS_INTERVAL`]; a report that
+/// comes sooner waits, replaced by any later one (the newest wins), and goes out when the
+/// interval has passed. A report waiting when a log message comes goes out first, and the last
+/// report always goes out before the call's response. Log messages are never dropped.
 struct Notifier {
     progress: Option<ProgressSink>,
     log: Option<LogSink>,
@@ -291,18 +301,54 @@ impl Notifier {
                     }
                 }
             };
+            // The progress report waiting for the interval to pass, and when it may go.
+            let mut waiting: Option<Progress> = None;
+            let mut next = tokio::time::Instant::now();
             loop {
                 tokio::select! {
                     biased;
                     note = rx.recv() => match note {
-                        Some(note) => send(note).await,
-                        None => return,
+                        Some(Note::Progress(report)) => {
+                            let now = tokio::time::Instant::now();
+                            if waiting.is_none() && now >= next {
+                                send(Note::Progress(report)).await;
+                                next = now + PROGRESS_INTERVAL;
+                            } else {
+                                waiting = Some(report);
+                            }
+                        }
+                        Some(log) => {
+                            if let Some(report) = waiting.take() {
+                                send(Note::Progress(report)).await;
+                                next = tokio::time::Instant::now() + PROGRESS_INTERVAL;
+                            }
+                            send(log).await;
+                        }
+                        None => break,
                     },
+                    _ = tokio::time::sleep_until(next), if waiting.is_some() => {
+                        if let Some(report) = waiting.take() {
+                            send(Note::Progress(report)).await;
+                        }
+                        next = tokio::time::Instant::now() + PROGRESS_INTERVAL;
+                    }
                     _ = &mut finished => break,
                 }
             }
+            // The call has ended: what is queued goes now, the newest report last.
             while let Ok(note) = rx.try_recv() {
-                send(note).await;
+                match note {
+                    Note::Progress(report) => waiting = Some(report),
+                    log => {
+                        if let Some(report) = waiting.take() {
+                            send(Note::Progress(report)).await;
+                        }
+                        send(log).await;
+                    }
+                }
+            }
+            if let Some(report) = waiting {
+                send(Note::Progress(report)).await;
             }
         });
         let progress: Option<ProgressSink> = token.is_some().then(|| {

@@ -25,13 +25,14 @@ fn test_error_handling() -> Result<String, String> {
     Err("This tool intentionally returns an error for testing".to_owned())
 }
 
-/// Reports progress three times (0, 50 and 100 of 100), then answers: what
+/// Reports progress three times (0, 50 and 100 of 100), 60 ms apart (the server sends at most
+/// one progress notification per 50 ms of a call, the newest), then answers: what
 /// `tools-call-with-progress` counts.
 #[buril::tool(read_only, idempotent, off_thread)]
 fn test_tool_with_progress(ctx: &Context) -> String {
     for step in [0.0, 50.0, 100.0] {
         ctx.report_progress(step, Some(100.0), Some(&format!("{step} of 100")));
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::thread::sleep(std::time::Duration::from_millis(60));
     }
     "Progress test completed".to_owned()
 }
