@@ -7,11 +7,16 @@
 #[allow(dead_code)]
 #[path = "common/every_tool.rs"]
 mod every_tool;
+#[cfg(unix)]
+#[path = "common/pipes.rs"]
+mod pipes;
 #[allow(dead_code)]
 #[path = "typescript/support.rs"]
 mod support;
 #[path = "common/tools_server.rs"]
 mod tools_server;
+#[cfg(unix)]
+use pipes::{project_with_pipes, text};
 
 use std::path::Path;
 use std::process::Command;
@@ -407,16 +412,7 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
     let folder = compiled_program();
     let project_dir = tempfile::tempdir().expect("a temporary folder");
     let project = project_dir.path().join("game");
-    tools::Project::open_or_create(&project).expect("the example project");
-    let blocking = project.join("Assets/Blocking");
-    std::fs::create_dir_all(&blocking).expect("a folder");
-    let fifo = blocking.join("a.fifo");
-    let status = Command::new("mkfifo")
-        .arg(&fifo)
-        .arg(blocking.join("b.fifo"))
-        .status()
-        .expect("mkfifo runs");
-    assert!(status.success(), "mkfifo failed");
+    let fifo = project_with_pipes(&project);
     let server = HttpServer::start_logging(&binary, &project, "buril::dispatch=debug");
     let out = folder.node(
         "out/cancel.js",
@@ -469,22 +465,12 @@ fn a_cancelled_stdio_call_is_seen_by_the_tool() {
     let folder = compiled_program();
     let dir = tempfile::tempdir().expect("a temporary folder");
     let project = dir.path().join("game");
-    tools::Project::open_or_create(&project).expect("the example project");
-    let blocking = project.join("Assets/Blocking");
-    std::fs::create_dir_all(&blocking).expect("a folder");
-    let fifo = blocking.join("a.fifo");
-    let status = Command::new("mkfifo")
-        .arg(&fifo)
-        .arg(blocking.join("b.fifo"))
-        .status()
-        .expect("mkfifo runs");
-    assert!(status.success(), "mkfifo failed");
+    let fifo = project_with_pipes(&project);
     let log = dir.path().join("server.log");
     std::fs::write(&log, "").expect("the log file");
-    let path = |p: &Path| p.to_str().expect("a UTF-8 path").to_owned();
     let out = folder.node(
         "out/cancel_stdio.js",
-        &[&path(&binary), &path(&project), &path(&fifo), &path(&log)],
+        &[&text(&binary), &text(&project), &text(&fifo), &text(&log)],
     );
     let result: Value = serde_json::from_str(&out).expect("the program prints JSON");
     assert_eq!(

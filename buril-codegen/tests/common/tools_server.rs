@@ -1,5 +1,5 @@
-//! The `tools` binary, built once by Cargo, and a `tools serve --http` on a sample project: what
-//! the tests that call a real server share.
+//! The `tools` binary, built once by Cargo, and a `tools serve --http` on a sample project (or
+//! any binary with buril's `serve`): what the tests that call a real server share.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -12,8 +12,10 @@ use serde_json::Value;
 /// Builds the `tools` binary (the example tools and the zoo's command line) and returns its
 /// path, as Cargo reports it.
 pub fn tools_binary() -> PathBuf {
+    // The workspace: the first folder up with the lock file (the test's crate may be nested).
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").exists())
         .expect("the workspace");
     let output = Command::new(env!("CARGO"))
         .args([

@@ -5,11 +5,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
+#[cfg(unix)]
+use crate::common::pipes::{project_with_pipes, text};
 use crate::common::tools_server::{HttpServer, tools_binary};
 use crate::support::{NEWTONSOFT, api_of, generate, mcs, registry_sources, run, write_generated};
 
@@ -472,16 +473,7 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
     fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
 
     let project = dir.path().join("project");
-    tools::Project::open_or_create(&project).expect("the example project");
-    let blocking = project.join("Assets/Blocking");
-    fs::create_dir_all(&blocking).expect("a folder");
-    let fifo = blocking.join("a.fifo");
-    let status = Command::new("mkfifo")
-        .arg(&fifo)
-        .arg(blocking.join("b.fifo"))
-        .status()
-        .expect("mkfifo runs");
-    assert!(status.success(), "mkfifo failed");
+    let fifo = project_with_pipes(&project);
     let tools = tools_binary();
     let server = HttpServer::start_logging(&tools, &project, "buril::dispatch=debug");
     let seen = drive(
@@ -539,23 +531,13 @@ fn a_cancelled_process_call_is_seen_by_the_tool() {
     fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
 
     let project = dir.path().join("project");
-    tools::Project::open_or_create(&project).expect("the example project");
-    let blocking = project.join("Assets/Blocking");
-    fs::create_dir_all(&blocking).expect("a folder");
-    let fifo = blocking.join("a.fifo");
-    let status = Command::new("mkfifo")
-        .arg(&fifo)
-        .arg(blocking.join("b.fifo"))
-        .status()
-        .expect("mkfifo runs");
-    assert!(status.success(), "mkfifo failed");
+    let fifo = project_with_pipes(&project);
     let log = dir.path().join("server.log");
     fs::write(&log, "").expect("the log file");
     let tools = tools_binary();
-    let path = |p: &Path| p.to_str().expect("a UTF-8 path").to_owned();
     let seen = drive(
         &exe,
-        &["stdio", &path(&tools), &path(&fifo), &path(&log)],
+        &["stdio", &text(&tools), &text(&fifo), &text(&log)],
         &project,
     );
 
@@ -565,7 +547,7 @@ fn a_cancelled_process_call_is_seen_by_the_tool() {
         "{seen}"
     );
     assert_eq!(
-        seen["rejected"],
+        seen["rejected"]["class"],
         json!("OperationCanceledException"),
         "{seen}"
     );

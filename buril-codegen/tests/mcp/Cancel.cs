@@ -143,6 +143,49 @@ namespace Buril.CancelTest
 
     public static class Program
     {
+        /// <summary>
+        /// Calls <c>asset_search</c> over <c>Assets/Blocking</c> and cancels it on the progress
+        /// report naming <c>a.fifo</c> (the tool is then blocked reading it); puts how the call
+        /// ended in <c>o["rejected"]</c> and returns the progress messages seen.
+        /// </summary>
+        private static JArray SearchAndCancel(BurilClient client, JObject o)
+        {
+            var cancel = new CancellationTokenSource();
+            var progress = new JArray();
+            try
+            {
+                client.AssetSearchAsync(
+                    new AssetSearchInput { Query = "anything", Folder = "Assets/Blocking" },
+                    new BurilCallOptions
+                    {
+                        CancellationToken = cancel.Token,
+                        Progress = p =>
+                        {
+                            lock (progress)
+                            {
+                                progress.Add(p.Message);
+                            }
+                            // The tool is now reading the named pipe, and blocked there.
+                            if (p.Message != null && p.Message.EndsWith("a.fifo", StringComparison.Ordinal))
+                            {
+                                cancel.Cancel();
+                            }
+                        },
+                    }).GetAwaiter().GetResult();
+                o["rejected"] = "no exception";
+            }
+            catch (Exception error)
+            {
+                var tool = error as BurilToolException;
+                o["rejected"] = new JObject
+                {
+                    { "class", error.GetType().Name },
+                    { "type", tool == null ? null : tool.Type },
+                };
+            }
+            return progress;
+        }
+
         /// <summary>The stdio mode: the call cancelled over the process transport, and what the server logged of the tool.</summary>
         private static int Stdio(string tools, string fifo, string log)
         {
@@ -152,33 +195,7 @@ namespace Buril.CancelTest
                 transport.Environment["BURIL_LOG"] = "buril::dispatch=debug";
                 var client = new BurilClient(transport);
                 client.SceneList(new SceneListInput());
-                var cancel = new CancellationTokenSource();
-                var progress = new JArray();
-                try
-                {
-                    client.AssetSearchAsync(
-                        new AssetSearchInput { Query = "anything", Folder = "Assets/Blocking" },
-                        new BurilCallOptions
-                        {
-                            CancellationToken = cancel.Token,
-                            Progress = p =>
-                            {
-                                lock (progress)
-                                {
-                                    progress.Add(p.Message);
-                                }
-                                if (p.Message != null && p.Message.EndsWith("a.fifo", StringComparison.Ordinal))
-                                {
-                                    cancel.Cancel();
-                                }
-                            },
-                        }).GetAwaiter().GetResult();
-                    o["rejected"] = "no exception";
-                }
-                catch (Exception error)
-                {
-                    o["rejected"] = error.GetType().Name;
-                }
+                var progress = SearchAndCancel(client, o);
                 // Lets the tool's read end; what it does next is what its context knows.
                 File.WriteAllText(fifo, "unblocked\n");
                 string line = null;
@@ -224,39 +241,7 @@ namespace Buril.CancelTest
             {
                 var client = new BurilClient(transport);
                 client.SceneList(new SceneListInput());
-                var cancel = new CancellationTokenSource();
-                var progress = new JArray();
-                try
-                {
-                    client.AssetSearchAsync(
-                        new AssetSearchInput { Query = "anything", Folder = "Assets/Blocking" },
-                        new BurilCallOptions
-                        {
-                            CancellationToken = cancel.Token,
-                            Progress = p =>
-                            {
-                                lock (progress)
-                                {
-                                    progress.Add(p.Message);
-                                }
-                                // The tool is now reading the named pipe, and blocked there.
-                                if (p.Message != null && p.Message.EndsWith("a.fifo", StringComparison.Ordinal))
-                                {
-                                    cancel.Cancel();
-                                }
-                            },
-                        }).GetAwaiter().GetResult();
-                    o["rejected"] = "no exception";
-                }
-                catch (Exception error)
-                {
-                    var tool = error as BurilToolException;
-                    o["rejected"] = new JObject
-                    {
-                        { "class", error.GetType().Name },
-                        { "type", tool == null ? null : tool.Type },
-                    };
-                }
+                var progress = SearchAndCancel(client, o);
                 // What the server sent on the call's stream, up to its end: before the tool's
                 // read can end.
                 var stream = handler.StreamEnded.Task.GetAwaiter().GetResult();

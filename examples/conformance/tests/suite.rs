@@ -7,11 +7,16 @@
 //! and the Node 22 they need into `interop/node_modules`; without them these tests fail, saying
 //! so.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
+
+// The codegen tests' server helpers (this suite uses what starts a server and builds `tools`).
+#[allow(dead_code)]
+#[path = "../../../buril-codegen/tests/common/tools_server.rs"]
+mod tools_server;
+use tools_server::{HttpServer, tools_binary};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,34 +24,6 @@ fn workspace() -> PathBuf {
         .nth(2)
         .expect("the workspace")
         .to_owned()
-}
-
-/// The example tools' binary, built by Cargo (the path it reports).
-fn tools_binary() -> PathBuf {
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "-q",
-            "-p",
-            "tools",
-            "--bin",
-            "tools",
-            "--message-format=json",
-        ])
-        .current_dir(workspace())
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "cargo build -p tools failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| message["reason"] == "compiler-artifact")
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo reports the tools executable")
 }
 
 /// `interop/node_modules/PATH`, which must exist.
@@ -61,57 +38,6 @@ fn installed(path: &str) -> PathBuf {
     full
 }
 
-/// `BINARY serve --http 127.0.0.1:0` (for `tools`, on a fresh example project), killed when
-/// dropped.
-struct Server {
-    child: Child,
-    url: String,
-    _project: tempfile::TempDir,
-}
-
-impl Server {
-    fn start(binary: &Path) -> Server {
-        let project = tempfile::tempdir().expect("a temporary folder");
-        let mut child = Command::new(binary)
-            .args(["serve", "--http", "127.0.0.1:0"])
-            .env("BURIL_PROJECT", project.path().join("game"))
-            .env_remove("BURIL_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|error| panic!("{} serve does not start: {error}", binary.display()));
-        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-        let prefix = "buril: serving MCP over Streamable HTTP at ";
-        let url = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(url) = line.strip_prefix(prefix) {
-                        break url.to_owned();
-                    }
-                }
-                _ => {
-                    let _ = child.kill();
-                    panic!("{} serve ended before saying its address", binary.display());
-                }
-            }
-        };
-        std::thread::spawn(move || for _ in lines {});
-        Server {
-            child,
-            url,
-            _project: project,
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Runs every server scenario of the suite at `suite` (a folder under `interop/node_modules`)
 /// against a fresh `binary serve --http`, with `interop/conformance/{baseline}.yml`; returns
 /// each scenario's (name, passed checks, failed checks and warnings).
@@ -120,7 +46,8 @@ fn run_suite(binary: &Path, baseline: &str, suite: &str) -> Vec<(String, usize, 
     let cli = installed(&format!("{suite}/dist/index.js"));
     let baseline = workspace().join(format!("interop/conformance/{baseline}.yml"));
     assert!(baseline.exists(), "{} is missing", baseline.display());
-    let server = Server::start(binary);
+    let project = tempfile::tempdir().expect("a temporary folder");
+    let server = HttpServer::start(binary, &project.path().join("game"));
     let results = tempfile::tempdir().expect("a temporary folder");
     let output = Command::new(&node)
         .arg(&cli)
