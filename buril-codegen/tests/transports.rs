@@ -47,6 +47,10 @@ fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
         "cancel_stdio.ts",
         include_str!("typescript/cancel_stdio.ts"),
     );
+    folder.write(
+        "cancel_search.ts",
+        include_str!("typescript/cancel_search.ts"),
+    );
     let modules = support::workspace().join("interop/node_modules");
     assert!(
         modules.join("@modelcontextprotocol/sdk").exists(),
@@ -65,7 +69,7 @@ fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
     options["skipLibCheck"] = json!(true);
     let config = json!({
         "compilerOptions": options,
-        "include": ["transport.ts", "every_tool.ts", "stale.ts", "cancel.ts", "cancel_stdio.ts", "typescript/*.ts"],
+        "include": ["transport.ts", "every_tool.ts", "stale.ts", "cancel.ts", "cancel_stdio.ts", "cancel_search.ts", "typescript/*.ts"],
     });
     folder.write(
         "tsconfig.json",

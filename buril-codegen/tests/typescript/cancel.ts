@@ -11,7 +11,9 @@
 
 import { writeFileSync } from "node:fs";
 
-import { BurilToolError, assetSearch, httpTransport, sceneList } from "./typescript/index.js";
+import { searchAndAbort } from "./cancel_search.js";
+
+import { httpTransport, sceneList } from "./typescript/index.js";
 import type { FetchInit, FetchLike, FetchResponseLike } from "./typescript/index.js";
 
 interface Message {
@@ -85,26 +87,8 @@ async function main(): Promise<void> {
   };
   const transport = httpTransport(url, { fetch: copying });
   await sceneList(transport, {});
-  const controller = new AbortController();
-  const progress: (string | null)[] = [];
-  const rejected = await assetSearch(
-    transport,
-    { query: "anything", folder: "Assets/Blocking" },
-    {
-      signal: controller.signal,
-      onProgress: (p) => {
-        progress.push(p.message ?? null);
-        // The tool is now reading the named pipe, and blocked there.
-        if (p.message?.endsWith("a.fifo") === true) {
-          controller.abort();
-        }
-      },
-    },
-  ).then(
-    () => "resolved",
-    (error: unknown) =>
-      error instanceof BurilToolError ? { isBurilToolError: true, type: error.type } : { isBurilToolError: false, text: String(error) },
-  );
+  const { progress, rejected } = await searchAndAbort(transport);
+
   // The server's answer to the request, or `null` when it ended the stream without one: either
   // way before the tool's read can end.
   const server = await answer;

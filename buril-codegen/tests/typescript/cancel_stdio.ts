@@ -13,7 +13,9 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 
-import { BurilToolError, assetSearch, sceneList, stdioTransport } from "./typescript/index.js";
+import { searchAndAbort } from "./cancel_search.js";
+
+import { sceneList, stdioTransport } from "./typescript/index.js";
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,25 +36,8 @@ async function main(): Promise<void> {
   env["BURIL_LOG"] = "buril::dispatch=debug";
   const transport = stdioTransport("sh", ["-c", 'exec "$0" serve 2>>"$1"', tools, log], { env });
   await sceneList(transport, {});
-  const controller = new AbortController();
-  const progress: (string | null)[] = [];
-  const rejected = await assetSearch(
-    transport,
-    { query: "anything", folder: "Assets/Blocking" },
-    {
-      signal: controller.signal,
-      onProgress: (p) => {
-        progress.push(p.message ?? null);
-        if (p.message?.endsWith("a.fifo") === true) {
-          controller.abort();
-        }
-      },
-    },
-  ).then(
-    () => "resolved",
-    (error: unknown) =>
-      error instanceof BurilToolError ? { isBurilToolError: true, type: error.type } : { isBurilToolError: false, text: String(error) },
-  );
+  const { progress, rejected } = await searchAndAbort(transport);
+
   // Lets the tool's read end; what it does next is what its context knows.
   writeFileSync(fifo, "unblocked\n");
   let line: string | null = null;
