@@ -4,6 +4,7 @@
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 
+use crate::content::{ContentShape, content_output_schema, content_shape};
 use crate::schema::{
     empty_object_schema, input_generator, is_object_schema, normalize, output_generator,
     wrap_result,
@@ -19,6 +20,8 @@ pub(crate) enum OutputShape {
     Unit,
     /// Anything else: `data` is `{"result": value}`.
     Wrapped,
+    /// Content blocks (one or a list): `data` is `{"content": [...]}`.
+    Content(ContentShape),
 }
 
 /// A tool's schemas and validator, built on first use.
@@ -43,8 +46,17 @@ pub(crate) fn compile(
         output(&mut output_generator()).to_value()
     };
     let is_unit = returns_unit || schema.get("type").and_then(Value::as_str) == Some("null");
+    let content = if is_unit {
+        None
+    } else {
+        content_shape(&schema)
+    };
     let (output_schema, output_shape) = if is_unit {
         (empty_object_schema(), OutputShape::Unit)
+    } else if let Some(shape @ (ContentShape::One | ContentShape::Many)) = content {
+        let mut schema = content_output_schema(schema, shape);
+        normalize(&mut schema);
+        (schema, OutputShape::Content(shape))
     } else {
         normalize(&mut schema);
         if is_object_schema(&schema) {

@@ -88,6 +88,7 @@ mod args;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod compiled;
+pub mod content;
 mod context;
 mod descriptor;
 mod dispatch;
@@ -102,6 +103,7 @@ pub mod pointer;
 mod policy;
 pub mod profile;
 mod registry;
+mod result_files;
 mod schema;
 #[cfg(feature = "server")]
 pub mod server;
@@ -114,6 +116,7 @@ pub mod __private;
 
 pub use buril_macros::tool;
 
+pub use crate::content::{Audio, Content, Image, Resource, ResourceLink, Rich};
 pub use crate::context::{
     CancelToken, Context, LogLevel, LogRecord, LogSink, Progress, ProgressSink, State,
 };

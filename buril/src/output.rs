@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::compiled::OutputShape;
+use crate::content::content_data;
 use crate::error::ToolError;
 
 /// A `Result` a tool may return under another name (`io::Result<T>`, `anyhow::Result<T>`): the
@@ -47,5 +48,6 @@ pub(crate) fn shape(value: Value, shape: OutputShape) -> Value {
             map.insert("result".into(), value);
             Value::Object(map)
         }
+        OutputShape::Content(content) => content_data(value, content),
     }
 }

@@ -531,6 +531,110 @@ fn the_tools_binary_serves_its_project() {
     );
 }
 
+/// `value` with every number as a float.
+fn floats(value: &Value) -> Value {
+    match value {
+        Value::Number(n) => json!(n.as_f64()),
+        Value::Array(items) => Value::Array(items.iter().map(floats).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), floats(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// `scene_render_map` returns structured data and a PNG: both SDK clients get the data as
+/// `structuredContent` (checked by the TypeScript SDK against the listed output schema, which
+/// is the data's), its JSON as the first text block, and the image as an image block; a map too
+/// large for a reply comes as a link to the PNG file written in the output folder.
+#[test]
+fn rich_results_reach_both_sdk_clients() {
+    for client in [Client::Python, Client::TypeScript] {
+        let workspace = Workspace::new();
+        let spec = workspace.stdio(
+            &tools_binary(),
+            &["--max-result-bytes", "6000", "--output-dir", "results"],
+        );
+        let calls = json!([
+            ["map", "scene_render_map", {"size": 96}],
+            ["big", "scene_render_map", {"size": 1024}],
+            ["too_small", "scene_render_map", {"size": 8}]
+        ]);
+        let report = client.run("basics", &with(spec, json!({"calls": calls})));
+        let listed = report["list"]["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|page| page.as_array().unwrap())
+            .find(|tool| tool["name"] == "scene_render_map")
+            .unwrap_or_else(|| panic!("scene_render_map is not listed: {report}"));
+        let output = &listed["outputSchema"];
+        assert!(output["properties"]["objects"].is_object(), "{listed}");
+        assert!(output["properties"].get("content").is_none(), "{listed}");
+
+        let map = result(&report, "map");
+        assert!(!is_error(map), "{map}");
+        assert_eq!(map["_meta"]["buril/result"], "rich", "{map}");
+        let structured = &map["structuredContent"];
+        assert_eq!(structured["scene"], "Main", "{map}");
+        assert_eq!(structured["size"], 96, "{map}");
+        let names: Vec<&str> = structured["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Main Camera",
+                "Directional Light",
+                "Ground",
+                "Player",
+                "Weapon"
+            ]
+        );
+        // Python hands `0.0` over as `0`: numbers are compared as numbers.
+        let copy: Value = serde_json::from_str(text(map, 0)).unwrap();
+        assert_eq!(floats(&copy), floats(structured));
+        let image = &map["content"][1];
+        assert_eq!(image["type"], "image", "{map}");
+        assert_eq!(image["mimeType"], "image/png");
+        let png = buril::Image::from_base64("image/png", image["data"].as_str().unwrap())
+            .bytes()
+            .unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        assert_eq!(map["content"].as_array().unwrap().len(), 2, "{map}");
+
+        let big = result(&report, "big");
+        assert!(!is_error(big), "{big}");
+        assert_eq!(big["structuredContent"]["size"], 1024);
+        assert!(
+            text(big, 1).contains("written to files"),
+            "the note on the spilled image: {big}"
+        );
+        let link = &big["content"][2];
+        assert_eq!(link["type"], "resource_link", "{big}");
+        assert_eq!(link["mimeType"], "image/png");
+        let path = link["uri"]
+            .as_str()
+            .unwrap()
+            .strip_prefix("file://")
+            .unwrap();
+        assert!(
+            path.starts_with(workspace.path().join("results").to_str().unwrap()),
+            "{path}"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        assert_eq!(link["size"], bytes.len());
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+
+        let refused = result(&report, "too_small");
+        assert!(is_error(refused), "{refused}");
+        assert!(text(refused, 0).contains("/size"), "{refused}");
+    }
+}
+
 #[test]
 fn flags_enable_and_disable_by_name_and_family() {
     let workspace = Workspace::new();

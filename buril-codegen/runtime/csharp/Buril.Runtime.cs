@@ -1661,6 +1661,19 @@ namespace Buril.Generated
                 envelope["error"] = ContentText(result);
                 return envelope;
             }
+            envelope["ok"] = true;
+            var kind = meta == null ? null : meta["buril/result"];
+            var blocks = result["content"] as global::Newtonsoft.Json.Linq.JArray;
+            if (kind != null && kind.Type == global::Newtonsoft.Json.Linq.JTokenType.String && blocks != null
+                && ((string)kind == "content" || (string)kind == "rich"))
+            {
+                envelope["data"] = ContentData(blocks, (string)kind == "rich", meta);
+                if (meta["buril/warnings"] is global::Newtonsoft.Json.Linq.JArray)
+                {
+                    envelope["warnings"] = Detach(meta, "buril/warnings");
+                }
+                return envelope;
+            }
             // Taken out of the answer, not copied (Newtonsoft copies a token that has a parent).
             var data = Detach(result, "structuredContent");
             if (data == null)
@@ -1675,13 +1688,54 @@ namespace Buril.Generated
                     data = text;
                 }
             }
-            envelope["ok"] = true;
             envelope["data"] = data;
             if (meta != null && meta["buril/warnings"] is global::Newtonsoft.Json.Linq.JArray)
             {
                 envelope["warnings"] = Detach(meta, "buril/warnings");
             }
             return envelope;
+        }
+
+        /// <summary>
+        /// The data of a tool that returns content blocks: <c>{"content": [...]}</c>, the
+        /// result's blocks before its warnings; for a rich tool <c>{"structured": …, "content":
+        /// [...]}</c>, the structured data being the JSON of the first text block.
+        /// </summary>
+        private static global::Newtonsoft.Json.Linq.JObject ContentData(global::Newtonsoft.Json.Linq.JArray content, bool rich, global::Newtonsoft.Json.Linq.JObject meta)
+        {
+            var warnings = meta["buril/warnings"] as global::Newtonsoft.Json.Linq.JArray;
+            var count = content.Count - (warnings == null ? 0 : warnings.Count);
+            var items = new global::System.Collections.Generic.List<global::Newtonsoft.Json.Linq.JToken>(content);
+            // Out of the answer first, so that they are moved rather than copied.
+            content.Clear();
+            var data = new global::Newtonsoft.Json.Linq.JObject();
+            var blocks = new global::Newtonsoft.Json.Linq.JArray();
+            var start = 0;
+            if (rich)
+            {
+                global::Newtonsoft.Json.Linq.JToken structured = global::Newtonsoft.Json.Linq.JValue.CreateNull();
+                var first = count > 0 ? items[0] as global::Newtonsoft.Json.Linq.JObject : null;
+                var text = first == null ? null : first["text"];
+                if (text != null && text.Type == global::Newtonsoft.Json.Linq.JTokenType.String)
+                {
+                    try
+                    {
+                        structured = BurilJson.Parse((string)text);
+                    }
+                    catch (global::Newtonsoft.Json.JsonException)
+                    {
+                        structured = text;
+                    }
+                }
+                data["structured"] = structured;
+                start = 1;
+            }
+            for (var i = start; i < count; i++)
+            {
+                blocks.Add(items[i]);
+            }
+            data["content"] = blocks;
+            return data;
         }
 
         /// <summary>The value of <paramref name="key"/>, taken out of <paramref name="container"/> (null there now), or null.</summary>

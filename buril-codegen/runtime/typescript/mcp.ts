@@ -16,6 +16,16 @@ const METADATA_META = "buril/metadata";
 /** The `_meta` key of a failed call's whole envelope, in its `tools/call` result. */
 const ENVELOPE_META = "buril/envelope";
 
+/** The `_meta` key of a successful call's warnings, in its `tools/call` result. */
+const WARNINGS_META = "buril/warnings";
+
+/**
+ * The `_meta` key that says a result holds a tool's content blocks: `"content"` (they are the
+ * result's content, before the warnings) or `"rich"` (the first text block is the JSON of the
+ * structured data, the blocks follow it).
+ */
+const RESULT_META = "buril/result";
+
 /** A JSON object. */
 type JsonObject = { readonly [key: string]: unknown };
 
@@ -46,7 +56,8 @@ function texts(result: JsonObject): string[] {
  * The envelope of an MCP `tools/call` result from a buril server: on failure (`isError`) the
  * envelope the server put in `_meta["buril/envelope"]`; on success the data (the result's
  * `structuredContent`, else its first text block as JSON) with the warnings (the text blocks
- * after the first).
+ * after the first). A tool that returns content blocks has `{content}` as its data, and a rich
+ * one `{structured, content}`, as `_meta["buril/result"]` says.
  */
 export function envelopeFromCallResult(result: unknown): Envelope {
   if (!isJsonObject(result)) {
@@ -67,6 +78,11 @@ export function envelopeFromCallResult(result: unknown): Envelope {
     const error = blocks.join("\n");
     return { ok: false, type: "runtime", error: error === "" ? "the tool failed" : error };
   }
+  const meta = result["_meta"];
+  const kind = isJsonObject(meta) ? meta[RESULT_META] : undefined;
+  if ((kind === "content" || kind === "rich") && Array.isArray(result["content"])) {
+    return contentEnvelope(result["content"] as unknown[], kind, isJsonObject(meta) ? meta : {});
+  }
   let data: unknown = result["structuredContent"];
   if (data === undefined && blocks[0] !== undefined) {
     try {
@@ -78,6 +94,37 @@ export function envelopeFromCallResult(result: unknown): Envelope {
   const success: EnvelopeSuccess = { ok: true, data: data ?? null };
   if (blocks.length > 1) {
     success.warnings = blocks.slice(1);
+  }
+  return success;
+}
+
+/** The envelope of a tool's content blocks (and, for a rich tool, its structured data). */
+function contentEnvelope(
+  content: unknown[],
+  kind: "content" | "rich",
+  meta: JsonObject,
+): EnvelopeSuccess {
+  const listed = meta[WARNINGS_META];
+  const warnings = Array.isArray(listed)
+    ? listed.filter((w): w is string => typeof w === "string")
+    : [];
+  const blocks = content.slice(0, content.length - warnings.length);
+  let data: { [key: string]: unknown } = { content: blocks };
+  if (kind === "rich") {
+    const first = blocks[0];
+    let structured: unknown = null;
+    if (isJsonObject(first) && typeof first["text"] === "string") {
+      try {
+        structured = JSON.parse(first["text"]) as unknown;
+      } catch {
+        structured = first["text"];
+      }
+    }
+    data = { structured, content: blocks.slice(1) };
+  }
+  const success: EnvelopeSuccess = { ok: true, data };
+  if (warnings.length > 0) {
+    success.warnings = warnings;
   }
   return success;
 }

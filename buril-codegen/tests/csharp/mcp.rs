@@ -133,11 +133,14 @@ fn check_common(seen: &Value, hash: &str) {
             .is_some_and(|t| t.contains("no tool is named `scene_lst`") && t.contains("scene_list")),
         "{seen}"
     );
-    // Progress reports arrive, in order, before the answer.
+    // Progress reports arrive, in order, before the answer: the server sends at most one per
+    // 50 ms of a call (the newest), and always the last, so between one and one per file plus
+    // the final report.
     let progress = &seen["progress"];
     let scanned = progress["filesScanned"].as_u64().expect("a count");
     assert!(scanned > 0, "{seen}");
-    assert_eq!(progress["reports"], json!(scanned + 1), "{seen}");
+    let reports = progress["reports"].as_u64().expect("a count");
+    assert!((1..=scanned + 1).contains(&reports), "{seen}");
     assert_eq!(progress["last"], json!("done"));
     assert_eq!(progress["lastTotal"], json!(scanned as f64));
     // Cancelled from a progress report, before the answer; an already cancelled token; a

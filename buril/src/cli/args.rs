@@ -51,6 +51,13 @@ pub(crate) enum Command {
         /// Print the envelope on one line.
         #[arg(long)]
         compact: bool,
+        /// Where the bytes of images, sounds and blobs a tool returns are written (each block
+        /// is printed as a `resource_link` to its file).
+        #[arg(long, value_name = "DIR", default_value = crate::result_files::DEFAULT_OUTPUT_DIR)]
+        output_dir: std::path::PathBuf,
+        /// Print binary content as the base64 the tool returned instead of writing it to files.
+        #[arg(long)]
+        inline_binary: bool,
     },
     /// Prints the tool definitions as a provider expects them: a JSON array, or one definition
     /// when NAME is given. Tools the profile cannot express are listed on standard error with

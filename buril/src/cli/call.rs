@@ -1,6 +1,7 @@
 //! `call`: one call through a dispatcher, its envelope printed.
 
 use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -8,12 +9,14 @@ use serde_json::{Map, Value};
 
 use super::messages::usage;
 use super::pipe::unless_closed;
+use crate::content::result_kind;
 use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder};
 use crate::envelope::Outcome;
 use crate::error::{Problem, ToolError};
 use crate::pattern::ToolPattern;
 use crate::policy::Policy;
 use crate::registry::Registry;
+use crate::result_files::write_binary_blocks;
 
 /// How the host adjusts the dispatcher before a call (host state, timeouts, policy).
 pub(crate) type Configure = Box<dyn FnOnce(DispatcherBuilder) -> DispatcherBuilder>;
@@ -24,6 +27,8 @@ pub(crate) struct CallFlags {
     pub(crate) disable: Vec<String>,
     pub(crate) allow_dangerous: bool,
     pub(crate) compact: bool,
+    /// Where binary content goes (`None`: printed as base64).
+    pub(crate) binary_dir: Option<PathBuf>,
 }
 
 pub(crate) fn call(
@@ -72,15 +77,28 @@ pub(crate) fn call(
         Ok(input) => dispatcher.invoke_with(name, input, options),
         Err(error) => Outcome::err(error),
     };
-    let text = if flags.compact {
-        serde_json::to_string(&outcome)?
-    } else {
-        serde_json::to_string_pretty(&outcome)?
-    };
     let code = if outcome.is_ok() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    };
+    let mut envelope = outcome.into_envelope();
+    if let Some(dir) = &flags.binary_dir
+        && let Some(tool) = registry.get(name)
+        && result_kind(tool.output_schema()).is_some()
+        && let Some(Value::Array(blocks)) = envelope.pointer_mut("/data/content")
+        && let Err(error) = write_binary_blocks(blocks, dir, tool.name(), None)
+    {
+        writeln!(
+            err,
+            "the binary content could not be written to {} ({error}); it is printed as base64",
+            dir.display()
+        )?;
+    }
+    let text = if flags.compact {
+        serde_json::to_string(&envelope)?
+    } else {
+        serde_json::to_string_pretty(&envelope)?
     };
     // The call has run: a reader that went away does not change how it went.
     unless_closed(writeln!(out, "{text}"))?;

@@ -178,6 +178,8 @@ impl Cli {
                 disable,
                 allow_dangerous,
                 compact,
+                output_dir,
+                inline_binary,
             } => {
                 let options = CallFlags {
                     timeout,
@@ -185,6 +187,7 @@ impl Cli {
                     disable,
                     allow_dangerous,
                     compact,
+                    binary_dir: (!inline_binary).then_some(output_dir),
                 };
                 call(
                     self.configure,

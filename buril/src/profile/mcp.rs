@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use super::error::Issue;
 use super::limits::MCP_NAME;
 use super::walk::{Object, check_root_object};
+use crate::content::mcp_output_schema;
 use crate::descriptor::ToolDescriptor;
 
 /// `{name, title?, description, inputSchema, outputSchema, annotations?}`: the schemas as the
@@ -30,10 +31,14 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
     definition.insert("description".into(), tool.description().into());
     let mut input = tool.input_schema().clone();
     portable_nullables(&mut input);
-    let mut output = tool.output_schema().clone();
-    portable_nullables(&mut output);
     definition.insert("inputSchema".into(), input);
-    definition.insert("outputSchema".into(), output);
+    // A tool returning content blocks has no structured output over MCP: its blocks are the
+    // result's content.
+    if let Some(output) = mcp_output_schema(tool.output_schema()) {
+        let mut output = output.into_owned();
+        portable_nullables(&mut output);
+        definition.insert("outputSchema".into(), output);
+    }
     let annotations = annotations(tool);
     if annotations.as_object().is_some_and(|a| !a.is_empty()) {
         definition.insert("annotations".into(), annotations);

@@ -157,7 +157,7 @@ impl ServerHandler for Handler {
         if let Some(stale) = stale {
             outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));
         }
-        Ok(call_result(&self.state, tool.name(), outcome).into())
+        Ok(call_result(&self.state, tool, outcome).into())
     }
 
     #[allow(deprecated)]

@@ -1,15 +1,16 @@
 //! The envelope as an MCP `CallToolResult`, and large results written to files.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::path::PathBuf;
 
 use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
 use serde_json::{Map, Value, json};
 
 use super::handshake::METADATA_META;
 use super::state::ServerState;
+use crate::content::{result_kind, rich_structured};
+use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
+use crate::result_files::{self, resource_link, write_binary_blocks};
 
 /// The `_meta` key that carries a failed call's whole envelope.
 pub(crate) const ENVELOPE_META: &str = "buril/envelope";
@@ -18,9 +19,20 @@ pub(crate) const ENVELOPE_META: &str = "buril/envelope";
 /// other metadata), which are also given as text blocks after the data.
 pub(crate) const WARNINGS_META: &str = "buril/warnings";
 
+/// The `_meta` key that says a successful result holds content blocks: `"content"` (the
+/// blocks are the result's content, before any warnings) or `"rich"` (the first text block is
+/// the JSON of the structured data, the blocks follow it).
+pub(crate) const RESULT_META: &str = "buril/result";
+
 /// The result of a call: on success `structuredContent` (the data) and a text copy, or a note
-/// pointing at a file when the data is large; on failure `isError` with the envelope's message.
-pub(crate) fn call_result(state: &ServerState, tool: &str, outcome: Outcome) -> CallToolResult {
+/// pointing at a file when the data is large; a tool returning content blocks answers with them
+/// (and a [`Rich`](crate::Rich) tool with its structured data too); on failure `isError` with
+/// the envelope's message.
+pub(crate) fn call_result(
+    state: &ServerState,
+    tool: &ToolDescriptor,
+    outcome: Outcome,
+) -> CallToolResult {
     let warnings: Vec<String> = outcome.warnings().to_vec();
     if !outcome.is_ok() {
         let envelope = outcome.to_envelope();
@@ -35,40 +47,127 @@ pub(crate) fn call_result(state: &ServerState, tool: &str, outcome: Outcome) -> 
         return CallToolResult::error(content).with_meta(Some(MetaObject(meta)));
     }
     let data = outcome.into_result().unwrap_or(Value::Null);
-    let text = serde_json::to_string(&data).unwrap_or_default();
-    let mut content = Vec::new();
-    let limit = state.max_result_bytes;
-    if limit > 0 && text.len() > limit {
-        match spill(state, tool, &data) {
-            Ok((path, size)) => {
-                content.push(ContentBlock::text(format!(
-                    "The result of `{tool}` is {} bytes of JSON, more than this server sends in \
-                     a reply ({limit} bytes), so it was written to the file {} ({size} bytes). \
-                     Read that file for the data, or call the tool again with narrower input.",
-                    text.len(),
-                    path.display()
-                )));
-                content.push(resource_link(&path, size));
-            }
-            Err(error) => {
-                content.push(ContentBlock::text(text));
-                content.push(ContentBlock::text(format!(
-                    "The result is larger than {limit} bytes but could not be written to a file \
-                     ({error}), so it is given in full."
-                )));
-            }
+    let kind = result_kind(tool.output_schema());
+    let (mut content, structured) = match kind {
+        Some("content") => {
+            let list = match data {
+                Value::Object(mut parts) => parts.remove("content").unwrap_or(Value::Null),
+                _ => Value::Null,
+            };
+            (blocks(state, tool.name(), list, None), None)
         }
-    } else {
-        content.push(ContentBlock::text(text));
-    }
+        Some("rich") => {
+            let mut parts = match data {
+                Value::Object(parts) => parts,
+                _ => Map::new(),
+            };
+            // The text is the tool's value itself; `structuredContent` wraps it when it is not
+            // an object, as the MCP output schema says.
+            let structured = parts.remove("structured").unwrap_or(Value::Null);
+            let text = serde_json::to_string(&structured).unwrap_or_default();
+            let structured = rich_structured(structured);
+            let blocks = blocks(
+                state,
+                tool.name(),
+                parts.remove("content").unwrap_or(Value::Null),
+                Some(text),
+            );
+            (blocks, Some(structured))
+        }
+        _ => (data_text(state, tool.name(), &data), Some(data)),
+    };
     let mut meta = server_meta(state);
     if !warnings.is_empty() {
         meta.insert(WARNINGS_META.into(), json!(warnings));
     }
+    if let Some(kind) = kind {
+        meta.insert(RESULT_META.into(), kind.into());
+    }
     content.extend(warnings.into_iter().map(ContentBlock::text));
     let mut result = CallToolResult::success(content).with_meta(Some(MetaObject(meta)));
-    result.structured_content = Some(data);
+    result.structured_content = structured;
     result
+}
+
+/// The text block copying a call's data, or a note and a link to the file it was written to
+/// when it is larger than the server sends.
+fn data_text(state: &ServerState, tool: &str, data: &Value) -> Vec<ContentBlock> {
+    let text = serde_json::to_string(data).unwrap_or_default();
+    let limit = state.max_result_bytes;
+    if limit == 0 || text.len() <= limit {
+        return vec![ContentBlock::text(text)];
+    }
+    match spill(state, tool, data) {
+        Ok((path, size)) => vec![
+            ContentBlock::text(format!(
+                "The result of `{tool}` is {} bytes of JSON, more than this server sends in a \
+                 reply ({limit} bytes), so it was written to the file {} ({size} bytes). Read \
+                 that file for the data, or call the tool again with narrower input.",
+                text.len(),
+                path.display()
+            )),
+            block(resource_link(&path, size, "application/json")),
+        ],
+        Err(error) => vec![
+            ContentBlock::text(text),
+            ContentBlock::text(format!(
+                "The result is larger than {limit} bytes but could not be written to a file \
+                 ({error}), so it is given in full."
+            )),
+        ],
+    }
+}
+
+/// The content blocks a tool returned (after `first`, the text of a `Rich` tool's data). When
+/// they are larger than the server sends in a reply, the bytes of images, sounds and blobs are
+/// written to files and linked to instead, with a text block saying so.
+fn blocks(
+    state: &ServerState,
+    tool: &str,
+    blocks: Value,
+    first: Option<String>,
+) -> Vec<ContentBlock> {
+    let Value::Array(mut blocks) = blocks else {
+        return first.into_iter().map(ContentBlock::text).collect();
+    };
+    let limit = state.max_result_bytes;
+    let mut note = None;
+    if limit > 0 {
+        let size = serde_json::to_string(&blocks).map_or(0, |text| text.len());
+        if size > limit {
+            match write_binary_blocks(&mut blocks, &state.output_dir, tool, state.keep_results) {
+                Ok(0) => {}
+                Ok(written) => {
+                    note = Some(format!(
+                        "The result of `{tool}` is {size} bytes, more than this server sends in \
+                         a reply ({limit} bytes), so the data of {written} of its blocks was \
+                         written to files, linked to below."
+                    ));
+                }
+                Err(error) => {
+                    note = Some(format!(
+                        "The result is larger than {limit} bytes but its binary data could not \
+                         be written to a file ({error}), so it is given in full."
+                    ));
+                }
+            }
+        }
+    }
+    first
+        .into_iter()
+        .chain(note)
+        .map(ContentBlock::text)
+        .chain(blocks.into_iter().map(block))
+        .collect()
+}
+
+/// A content block from its JSON (every block buril writes is one; anything else is given as
+/// its JSON text).
+fn block(value: Value) -> ContentBlock {
+    match serde_json::from_value(value.clone()) {
+        Ok(block) => block,
+        Err(_) => ContentBlock::text(value.to_string()),
+    }
 }
 
 /// What every result's `_meta` carries: the server's metadata hash.
@@ -84,118 +183,8 @@ pub(crate) fn server_meta(state: &ServerState) -> Map<String, Value> {
 /// Writes `data` (pretty-printed) to a new file in the output folder; answers its path and
 /// size.
 fn spill(state: &ServerState, tool: &str, data: &Value) -> std::io::Result<(PathBuf, u64)> {
-    std::fs::create_dir_all(&state.output_dir)?;
-    let millis = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    let number = state.spilled.fetch_add(1, Ordering::Relaxed);
-    let path = state
-        .output_dir
-        .join(format!("{tool}-{millis}-{number}.json"));
     let mut bytes = serde_json::to_vec_pretty(data).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
-    std::fs::write(&path, &bytes)?;
-    if let Some(keep) = state.keep_results {
-        prune(&state.output_dir, millis.saturating_sub(keep.as_millis()));
-    }
+    let path = result_files::write(&state.output_dir, tool, "json", &bytes, state.keep_results)?;
     Ok((path, bytes.len() as u64))
-}
-
-/// Removes the results this server wrote (`TOOL-MILLIS-N.json`) before `before` (milliseconds
-/// since the Unix epoch, from the name). Other files are left alone; failures are ignored (a
-/// file another server removed first, say).
-fn prune(dir: &Path, before: u128) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        if let Some(written) = name.to_str().and_then(written_at)
-            && written < before
-        {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// When a result file was written, from its name: `TOOL-MILLIS-N.json`.
-fn written_at(name: &str) -> Option<u128> {
-    let stem = name.strip_suffix(".json")?;
-    let mut parts = stem.rsplitn(3, '-');
-    let number = parts.next()?;
-    let millis = parts.next()?;
-    let tool = parts.next()?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    (digits(number) && digits(millis) && !tool.is_empty())
-        .then(|| millis.parse().ok())
-        .flatten()
-}
-
-/// A `resource_link` content block to a local file.
-fn resource_link(path: &Path, size: u64) -> ContentBlock {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let link = json!({
-        "type": "resource_link",
-        "uri": file_uri(path),
-        "name": name,
-        "mimeType": "application/json",
-        "size": size,
-    });
-    serde_json::from_value(link).unwrap_or_else(|_| ContentBlock::text(file_uri(path)))
-}
-
-/// `file://` URI of an absolute path, percent-encoding every byte outside the unreserved set
-/// and `/`.
-pub(crate) fn file_uri(path: &Path) -> String {
-    let text = path.to_string_lossy().replace('\\', "/");
-    let mut uri = String::from("file://");
-    if !text.starts_with('/') {
-        uri.push('/');
-    }
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/:".contains(&byte) {
-            uri.push(char::from(byte));
-        } else {
-            uri.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    uri
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn result_file_names_tell_when_they_were_written() {
-        assert_eq!(
-            written_at("scene_list-1700000000000-3.json"),
-            Some(1_700_000_000_000)
-        );
-        assert_eq!(written_at("a-b-c-12-0.json"), Some(12));
-        for other in [
-            "notes.json",
-            "x-12.json",
-            "x-12-a.json",
-            "-12-0.json",
-            "x-12-0.txt",
-        ] {
-            assert_eq!(written_at(other), None, "{other}");
-        }
-    }
-
-    #[test]
-    fn file_uris_encode_what_they_must() {
-        assert_eq!(
-            file_uri(Path::new("/tmp/a b/x%y.json")),
-            "file:///tmp/a%20b/x%25y.json"
-        );
-        assert_eq!(
-            file_uri(Path::new("/p/scene_list-1-0.json")),
-            "file:///p/scene_list-1-0.json"
-        );
-    }
 }

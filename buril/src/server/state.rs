@@ -2,7 +2,7 @@
 //! definitions, and who to tell when the tool list changes.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
@@ -32,8 +32,6 @@ pub(crate) struct ServerState {
     pub keep_results: Option<Duration>,
     pub allowed_origins: Vec<String>,
     pub listeners: Listeners,
-    /// Numbers the files of large results.
-    pub spilled: AtomicU64,
     messages: MessageSink,
     /// The host's policy when the server was built: the bottom layer.
     base: Policy,
@@ -135,7 +133,6 @@ impl ServerState {
             keep_results: options.keep_results,
             allowed_origins: options.allowed_origins.clone(),
             listeners: Listeners::default(),
-            spilled: AtomicU64::new(0),
             messages: Arc::clone(&options.messages),
             options: Settings {
                 rules,

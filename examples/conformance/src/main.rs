@@ -7,11 +7,47 @@
 //!
 //! The suite calls tools by fixed names and checks what they answer; each tool below says which
 //! scenario calls it. `tests/suite.rs` runs the suite against this server and against the
-//! example tools' `tools serve --http`. The fixtures that need what buril cannot do yet (rich
-//! results, asking the client mid-call) are not here yet; their
-//! scenarios are in the baseline, `interop/conformance/conformance-server.yml`.
+//! example tools' `tools serve --http`. The fixtures that need what buril cannot do yet (asking
+//! the client mid-call) are not here yet; their scenarios are in the baseline,
+//! `interop/conformance/conformance-server.yml`.
 
-use buril::{Context, LogLevel};
+use buril::{Audio, Content, Context, Image, LogLevel, Resource};
+
+/// A 1x1 red pixel, as a PNG file.
+const RED_PIXEL_PNG: [u8; 69] = [
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+    0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0x00,
+    0x00, 0x03, 0x01, 0x01, 0x00, 0xc9, 0xfe, 0x92, 0xef, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+    0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// A tenth of a second of a 440 Hz tone, 8 kHz mono 8-bit, as a WAV file.
+fn tone_wav() -> Vec<u8> {
+    const RATE: u32 = 8_000;
+    let samples: Vec<u8> = (0..RATE / 10)
+        .map(|i| {
+            let t = f64::from(i) / f64::from(RATE);
+            (128.0 + 100.0 * (2.0 * std::f64::consts::PI * 440.0 * t).sin()) as u8
+        })
+        .collect();
+    let data_len = samples.len() as u32;
+    let mut wav = Vec::with_capacity(44 + samples.len());
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + data_len).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16u32.to_le_bytes()); // the fmt chunk's size
+    wav.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    wav.extend_from_slice(&1u16.to_le_bytes()); // one channel
+    wav.extend_from_slice(&RATE.to_le_bytes());
+    wav.extend_from_slice(&RATE.to_le_bytes()); // bytes per second
+    wav.extend_from_slice(&1u16.to_le_bytes()); // bytes per frame
+    wav.extend_from_slice(&8u16.to_le_bytes()); // bits per sample
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&data_len.to_le_bytes());
+    wav.extend_from_slice(&samples);
+    wav
+}
 
 /// Returns a short text: what `tools-call-simple-text` reads back.
 #[buril::tool(read_only, idempotent, off_thread)]
@@ -47,6 +83,45 @@ fn test_tool_with_logging(ctx: &Context) -> String {
     std::thread::sleep(std::time::Duration::from_millis(50));
     ctx.log(LogLevel::Info, "Tool execution completed");
     "Logging test completed".to_owned()
+}
+
+/// Returns a 1x1 red pixel as a PNG image: what `tools-call-image` reads back.
+#[buril::tool(read_only, idempotent, off_thread)]
+fn test_image_content() -> Image {
+    Image::png(RED_PIXEL_PNG)
+}
+
+/// Returns a tenth of a second of a tone as WAV audio: what `tools-call-audio` reads back.
+#[buril::tool(read_only, idempotent, off_thread)]
+fn test_audio_content() -> Audio {
+    Audio::wav(tone_wav())
+}
+
+/// Returns a text resource embedded in the result: what `tools-call-embedded-resource` reads
+/// back.
+#[buril::tool(read_only, idempotent, off_thread)]
+fn test_embedded_resource() -> Resource {
+    Resource::text(
+        "test://embedded-resource",
+        "text/plain",
+        "This is an embedded resource content.",
+    )
+}
+
+/// Returns text, an image and an embedded JSON resource together: what
+/// `tools-call-mixed-content` reads back.
+#[buril::tool(read_only, idempotent, off_thread)]
+fn test_multiple_content_types() -> Vec<Content> {
+    vec![
+        "Multiple content types test:".into(),
+        Image::png(RED_PIXEL_PNG).into(),
+        Resource::text(
+            "test://mixed-content-resource",
+            "application/json",
+            r#"{"test":"data","value":123}"#,
+        )
+        .into(),
+    ]
 }
 
 fn main() -> std::process::ExitCode {

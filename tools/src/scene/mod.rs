@@ -1,6 +1,7 @@
 //! The `scene_` family: scene files and the scenes open in the editor.
 
 mod hierarchy;
+mod map;
 mod open;
 mod save;
 pub(crate) mod template;
