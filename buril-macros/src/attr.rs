@@ -33,6 +33,9 @@ pub struct Attrs {
     pub idempotent: Option<bool>,
     pub open_world: Option<bool>,
     pub krate: Option<syn::Path>,
+    /// `fixed_name = "why"`: the name is fixed by someone else and exempt from the naming
+    /// rule (not from MCP's).
+    pub fixed_name: Option<Sp<String>>,
 }
 
 impl Attrs {
@@ -85,6 +88,7 @@ impl Attrs {
             IDEMPOTENT => self.idempotent = Some(flag(meta)?),
             OPEN_WORLD => self.open_world = Some(flag(meta)?),
             CRATE => self.krate = Some(meta.value()?.parse()?),
+            FIXED_NAME => self.fixed_name = Some(string_value(meta, key)?),
             _ => {
                 let mut message = format!("unknown key `{key}`");
                 if let Some(close) = closest_key(key) {

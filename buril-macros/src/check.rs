@@ -24,8 +24,16 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
             .to_owned(),
         span: function.ident.span(),
     });
-    let name_ok = check_name(diag, &name, attrs.family.as_ref());
-    let family = check_family(diag, &name, attrs.family.as_ref(), name_ok);
+    let family = match &attrs.fixed_name {
+        Some(reason) => {
+            check_fixed_name(diag, &name, reason, attrs.family.as_ref());
+            fixed_family(diag, &name, attrs.family.as_ref())
+        }
+        None => {
+            let name_ok = check_name(diag, &name, attrs.family.as_ref());
+            check_family(diag, &name, attrs.family.as_ref(), name_ok)
+        }
+    };
     check_aliases(diag, &name, &attrs.aliases, &family);
     check_description(diag, function, &name);
     check_param_docs(diag, attrs, function);
@@ -66,6 +74,76 @@ fn check_name(diag: &Diagnostics, name: &Sp<String>, family: Option<&Sp<String>>
             false
         }
         None => true,
+    }
+}
+
+/// A name fixed by someone else (`fixed_name = "why"`) keeps MCP's own rule (1 to 128 of
+/// `A-Z a-z 0-9 _ - .`) and the providers' 64 characters, says why, and is not a name the
+/// naming rule accepts anyway.
+fn check_fixed_name(
+    diag: &Diagnostics,
+    name: &Sp<String>,
+    reason: &Sp<String>,
+    family: Option<&Sp<String>>,
+) {
+    if reason.value.trim().is_empty() {
+        diag.error_at(
+            reason.span,
+            "`fixed_name` says who fixed the name, and why: `fixed_name = \"the MCP conformance \
+             suite calls it so\"`",
+        );
+    }
+    let text = &name.value;
+    if text.is_empty()
+        || !text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    {
+        diag.error_at(
+            name.span,
+            format!(
+                "tool name `{text}` breaks MCP's name rule, which `fixed_name` does not lift: 1 to \
+                 128 of `A-Z a-z 0-9 _ - .`"
+            ),
+        );
+    } else if text.len() > naming::MAX_LEN {
+        diag.error_at(
+            name.span,
+            format!(
+                "tool name `{text}` is {} characters long; the limit is {} (OpenAI and \
+                 Anthropic reject longer names), which `fixed_name` does not lift",
+                text.len(),
+                naming::MAX_LEN
+            ),
+        );
+    } else if naming::check_name(text, "tool name", family.map(|f| f.value.as_str())).is_none() {
+        diag.error_at(
+            reason.span,
+            format!(
+                "tool name `{text}` follows the naming rule: `fixed_name` is only for names that \
+                 break it; remove `fixed_name`"
+            ),
+        );
+    }
+}
+
+/// The family of a tool with a fixed name: an explicit one (snake case), or the name's first
+/// segment as it is.
+fn fixed_family(diag: &Diagnostics, name: &Sp<String>, family: Option<&Sp<String>>) -> String {
+    match family {
+        Some(family) if !naming::is_valid_family(&family.value) => {
+            diag.error_at(
+                family.span,
+                format!(
+                    "family `{}` is not lowercase snake case (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`); use `{}`",
+                    family.value,
+                    naming::to_snake_case(&family.value)
+                ),
+            );
+            family.value.clone()
+        }
+        Some(family) => family.value.clone(),
+        None => name.value.split('_').next().unwrap_or_default().to_owned(),
     }
 }
 

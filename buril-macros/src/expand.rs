@@ -317,6 +317,7 @@ fn meta(
     let off_thread = attrs.off_thread;
     let inline = attrs.inline.is_some();
     let dangerous = attrs.dangerous;
+    let fixed_name = some_str(&attrs.fixed_name.as_ref().map(|r| r.value.clone()));
     let location = quote_spanned! {function.ident.span()=>
         #private::SourceLocation {
             file: ::core::file!(),
@@ -343,6 +344,7 @@ fn meta(
             ),
             [#off_thread, #inline, #dangerous, #returns_unit],
             #location,
+            #fixed_name,
         )
     }
 }

@@ -70,7 +70,13 @@ pub fn check_name(name: &str, what: &str, family: Option<&str>) -> Option<String
         }
         None => String::new(),
     };
-    Some(format!("{what} `{name}` {problem}: {RULE}{fix}"))
+    let exemption = if what == "tool name" {
+        " (a name fixed by someone else, such as a protocol's test suite, takes \
+         `fixed_name = \"why\"`)"
+    } else {
+        ""
+    };
+    Some(format!("{what} `{name}` {problem}: {RULE}{fix}{exemption}"))
 }
 
 /// Whether `family` is a valid family: one or more lowercase snake case segments.

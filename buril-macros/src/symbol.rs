@@ -13,6 +13,7 @@ pub const DESTRUCTIVE: &str = "destructive";
 pub const IDEMPOTENT: &str = "idempotent";
 pub const OPEN_WORLD: &str = "open_world";
 pub const CRATE: &str = "crate";
+pub const FIXED_NAME: &str = "fixed_name";
 
 /// Every key, for "unknown key" messages.
 pub const ALL: &[&str] = &[
@@ -28,5 +29,6 @@ pub const ALL: &[&str] = &[
     DESTRUCTIVE,
     IDEMPOTENT,
     OPEN_WORLD,
+    FIXED_NAME,
     CRATE,
 ];

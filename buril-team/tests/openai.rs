@@ -250,7 +250,7 @@ fn a_run_over_http_sends_tools_model_temperature_and_key_and_reads_calls_then_th
         .iter()
         .map(|t| t["function"]["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names.len(), 9, "{names:?}");
+    assert_eq!(names.len(), 10, "{names:?}");
     assert!(names.contains(&"scene_list") && names.contains(&"gameobject_get"));
     for tool in tools {
         assert_eq!(tool["type"], "function", "{tool}");

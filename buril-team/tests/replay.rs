@@ -366,6 +366,7 @@ const fn meta(name: &'static str) -> ToolMeta {
             line: line!(),
             module: module_path!(),
         },
+        None,
     )
 }
 

@@ -582,6 +582,7 @@ fn specialists_are_listed_with_their_resolved_views_and_schemas() {
             "scene_list",
             "scene_list_gameobjects",
             "scene_open",
+            "scene_render_map",
             "scene_save",
             "scene_set_active"
         ]

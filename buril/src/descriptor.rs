@@ -153,6 +153,10 @@ pub struct ToolMeta {
     pub returns_unit: bool,
     /// Where the tool was defined.
     pub location: SourceLocation,
+    /// Why the name is exempt from the naming rule (`#[tool(fixed_name = "why")]`): it was
+    /// fixed by someone else, such as a protocol's test suite. MCP's own name rule and the
+    /// 64-character limit still hold.
+    pub fixed_name: Option<Cow<'static, str>>,
 }
 
 impl ToolMeta {
@@ -173,6 +177,7 @@ impl ToolMeta {
             dangerous: false,
             returns_unit: false,
             location: SourceLocation::UNKNOWN,
+            fixed_name: None,
         }
     }
 
@@ -187,6 +192,7 @@ impl ToolMeta {
         annotations: Annotations,
         flags: [bool; 4],
         location: SourceLocation,
+        fixed_name: Option<&'static str>,
     ) -> Self {
         let [off_thread, inline, dangerous, returns_unit] = flags;
         ToolMeta {
@@ -200,6 +206,10 @@ impl ToolMeta {
             dangerous,
             returns_unit,
             location,
+            fixed_name: match fixed_name {
+                Some(reason) => Some(Cow::Borrowed(reason)),
+                None => None,
+            },
         }
     }
 

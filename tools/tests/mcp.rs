@@ -632,6 +632,7 @@ fn rich_results_reach_both_sdk_clients() {
         let refused = result(&report, "too_small");
         assert!(is_error(refused), "{refused}");
         assert!(text(refused, 0).contains("/size"), "{refused}");
+        assert!(text(refused, 0).contains("from 64 to 2048"), "{refused}");
     }
 }
 

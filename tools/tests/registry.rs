@@ -42,6 +42,7 @@ const TOOLS: &[&str] = &[
     "scene_list",
     "scene_list_gameobjects",
     "scene_open",
+    "scene_render_map",
     "scene_save",
     "scene_set_active",
     "script_check",

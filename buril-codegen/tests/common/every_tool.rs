@@ -26,6 +26,7 @@ pub fn calls() -> Vec<(&'static str, Value)> {
             "scene_list_gameobjects",
             json!({"include_components": true, "max_depth": 3}),
         ),
+        ("scene_render_map", json!({"size": 64})),
         (
             "gameobject_create",
             json!({"name": "Enemy", "primitive": "cube", "position": {"x": 1.0, "y": 0.5, "z": -2.0}}),
@@ -143,7 +144,7 @@ pub fn check(result: &Value, hash: &str) {
         .collect();
     names.sort_unstable();
     assert_eq!(called, names, "the tools called are the server's");
-    assert_eq!(names.len(), 41, "the example tools: {names:?}");
+    assert_eq!(names.len(), 42, "the example tools: {names:?}");
 
     assert_eq!(result["serverMetadataHash"], hash, "{result}");
     let outcomes = result["outcomes"].as_array().expect("outcomes");

@@ -58,6 +58,7 @@ const typed: {
   scene_list: Buril.sceneList,
   scene_list_gameobjects: Buril.sceneListGameobjects,
   scene_open: Buril.sceneOpen,
+  scene_render_map: Buril.sceneRenderMap,
   scene_save: Buril.sceneSave,
   scene_set_active: Buril.sceneSetActive,
   script_check: Buril.scriptCheck,

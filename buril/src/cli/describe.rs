@@ -29,6 +29,9 @@ pub(crate) fn describe(
             map.insert("inline".into(), tool.is_inline().into());
             map.insert("dangerous".into(), tool.is_dangerous().into());
             map.insert("async".into(), tool.is_async().into());
+            if let Some(reason) = &tool.meta().fixed_name {
+                map.insert("fixedName".into(), reason.as_ref().into());
+            }
             map.insert("location".into(), tool.location().to_string().into());
             map.insert("metadataHash".into(), tool.metadata_hash().into());
             map.insert(
@@ -49,6 +52,12 @@ pub(crate) fn describe(
     }
     writeln!(out)?;
     writeln!(out, "family:    {}", tool.family())?;
+    if let Some(reason) = &tool.meta().fixed_name {
+        writeln!(
+            out,
+            "name:      fixed by someone else, exempt from the naming rule: {reason}"
+        )?;
+    }
     let thread = if tool.is_inline() {
         "the calling thread (off_thread, inline)"
     } else if tool.is_off_thread() {

@@ -124,6 +124,21 @@ fn test_multiple_content_types() -> Vec<Content> {
     ]
 }
 
+/// Greets someone: the synchronous tool the tasks scenarios call beside their task tools. Its
+/// name is the suite's, one segment where buril's naming rule wants a family and a verb.
+#[buril::tool(
+    read_only,
+    idempotent,
+    off_thread,
+    fixed_name = "the MCP conformance suite calls it `greet`"
+)]
+fn greet(
+    /// Who to greet.
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
 fn main() -> std::process::ExitCode {
     buril::cli::Cli::new()
         .extend(buril::server::extension())

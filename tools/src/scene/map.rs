@@ -3,16 +3,26 @@
 
 use std::collections::HashMap;
 
-use buril::{Image, Problem, Rich, ToolError};
+use buril::{Image, Rich, ToolError};
 use image::{ImageFormat, Rgb, RgbImage};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::project::Project;
 use crate::project::scene::{GameObject, Scene, Vec3};
 
-/// The smallest and largest map the tool draws, in pixels on a side.
-const SIZES: std::ops::RangeInclusive<u32> = 64..=2048;
+/// Which scene to draw, and how large.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct MapArgs {
+    /// The open scene, by name or path. Default: the active scene.
+    #[serde(default)]
+    scene: Option<String>,
+    /// The image's width and height in pixels, 64 to 2048. Default: 256.
+    #[serde(default)]
+    #[schemars(range(min = 64, max = 2048))]
+    size: Option<u32>,
+}
 
 /// One object on the map.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -64,23 +74,10 @@ struct SceneMap {
 /// image can be read back precisely.
 #[buril::tool(read_only, idempotent, title = "Scene map")]
 fn scene_render_map(
-    /// The open scene, by name or path. Default: the active scene.
-    scene: Option<String>,
-    /// The image's width and height in pixels, 64 to 2048. Default: 256.
-    size: Option<u32>,
+    buril::Input(MapArgs { scene, size }): buril::Input<MapArgs>,
     ctx: &buril::Context,
 ) -> Result<Rich<SceneMap>, ToolError> {
     let size = size.unwrap_or(256);
-    if !SIZES.contains(&size) {
-        return Err(ToolError::from_problems(vec![Problem::new(
-            "/size",
-            format!(
-                "the map is {} to {} pixels on a side, not {size}",
-                SIZES.start(),
-                SIZES.end()
-            ),
-        )]));
-    }
     let project = ctx.state::<Project>()?;
     let editor = project.editor();
     let open = editor.scene(scene.as_deref())?;
