@@ -118,7 +118,8 @@ pub use buril_macros::tool;
 
 pub use crate::content::{Audio, Content, Image, Resource, ResourceLink, Rich};
 pub use crate::context::{
-    CancelToken, Context, LogLevel, LogRecord, LogSink, Progress, ProgressSink, State,
+    Asked, CancelToken, Context, Elicited, InputKind, InputRequest, InputSource, LogLevel,
+    LogRecord, LogSink, Progress, ProgressSink, Root, Sampled, Sampling, State,
 };
 pub use crate::descriptor::{Annotations, SourceLocation, ToolDescriptor, ToolMeta};
 pub use crate::dispatch::{

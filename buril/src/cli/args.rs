@@ -58,6 +58,10 @@ pub(crate) enum Command {
         /// Print binary content as the base64 the tool returned instead of writing it to files.
         #[arg(long)]
         inline_binary: bool,
+        /// Refuse the tool's questions (a form, a model's completion) instead of asking them on
+        /// the terminal; the tool sees that nobody can answer.
+        #[arg(long)]
+        no_input: bool,
     },
     /// Prints the tool definitions as a provider expects them: a JSON array, or one definition
     /// when NAME is given. Tools the profile cannot express are listed on standard error with

@@ -3,10 +3,12 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::ask::Terminal;
 use super::messages::usage;
 use super::pipe::unless_closed;
 use crate::content::result_kind;
@@ -29,6 +31,8 @@ pub(crate) struct CallFlags {
     pub(crate) compact: bool,
     /// Where binary content goes (`None`: printed as base64).
     pub(crate) binary_dir: Option<PathBuf>,
+    /// Refuse the tool's questions.
+    pub(crate) no_input: bool,
 }
 
 pub(crate) fn call(
@@ -64,7 +68,14 @@ pub(crate) fn call(
             .fold(policy, Policy::disable)
             .allow_dangerous(allow)
     };
-    let mut options = CallOptions::default();
+    let terminal = if flags.no_input {
+        Terminal::refusing("`--no-input` was given")
+    } else if input == Some("-") {
+        Terminal::refusing("standard input carried the call's input, so nothing can be asked on it")
+    } else {
+        Terminal::new()
+    };
+    let mut options = CallOptions::default().input(Arc::new(terminal));
     if let Some(seconds) = flags.timeout {
         match Duration::try_from_secs_f64(seconds) {
             Ok(timeout) if seconds > 0.0 => options.timeout = Some(timeout),

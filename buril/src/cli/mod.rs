@@ -18,6 +18,7 @@
 //! ```
 
 mod args;
+mod ask;
 mod call;
 mod describe;
 mod extension;
@@ -180,6 +181,7 @@ impl Cli {
                 compact,
                 output_dir,
                 inline_binary,
+                no_input,
             } => {
                 let options = CallFlags {
                     timeout,
@@ -188,6 +190,7 @@ impl Cli {
                     allow_dangerous,
                     compact,
                     binary_dir: (!inline_binary).then_some(output_dir),
+                    no_input,
                 };
                 call(
                     self.configure,

@@ -1,6 +1,7 @@
 //! The context a tool can ask for: cancellation, progress reporting, logging and typed host
 //! state.
 
+mod ask;
 mod cancel;
 mod env;
 mod log;
@@ -9,14 +10,20 @@ mod state;
 
 use std::any::type_name;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
+pub use ask::{Asked, Elicited, InputKind, InputRequest, InputSource, Root, Sampled, Sampling};
 pub use cancel::CancelToken;
 pub(crate) use env::{Env, EnvRef};
 pub use log::{LogLevel, LogRecord, LogSink};
 pub use progress::{Progress, ProgressSink};
 pub use state::State;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use crate::error::ToolError;
 
@@ -54,6 +61,8 @@ struct Inner {
     deadline: Option<Instant>,
     progress: Option<ProgressSink>,
     log: Option<LogSink>,
+    /// Who answers the tool's requests for input, and how many it made (their default keys).
+    input: Option<(Arc<dyn InputSource>, Arc<AtomicUsize>)>,
     /// The dispatcher's host state and a handle to it, shared by all its calls.
     env: EnvRef,
 }
@@ -65,6 +74,7 @@ impl Context {
         deadline: Option<Instant>,
         progress: Option<ProgressSink>,
         log: Option<LogSink>,
+        input: Option<Arc<dyn InputSource>>,
         env: EnvRef,
     ) -> Self {
         Context {
@@ -74,6 +84,7 @@ impl Context {
                 deadline,
                 progress,
                 log,
+                input: input.map(|source| (source, Arc::new(AtomicUsize::new(0)))),
                 env,
             },
         }
@@ -85,6 +96,7 @@ impl Context {
         Context::new(
             "",
             Some(CancelToken::new()),
+            None,
             None,
             None,
             None,
@@ -182,6 +194,132 @@ impl Context {
         match &self.inner.log {
             Some(sink) => sink(record),
             None => log::to_tracing(&record),
+        }
+    }
+
+    /// Whether the caller can answer requests of `kind` (an MCP client that declared the
+    /// capability, a terminal). A tool that can do without the answer checks this first.
+    pub fn can_ask(&self, kind: InputKind) -> bool {
+        self.inner
+            .input
+            .as_ref()
+            .is_some_and(|(source, _)| source.supports(kind))
+    }
+
+    /// Asks the user to fill in a form: `message`, and the fields of `T` (a struct of strings,
+    /// numbers, booleans and enums; doc comments, defaults and optional fields kept). Blocks
+    /// until the user answers (under MCP 2026-07-28 the call ends here and runs again from the
+    /// start with the answer, so do lasting work after asking). An error, for the tool to
+    /// return, when nobody can answer.
+    ///
+    /// ```
+    /// # use buril::{Context, Elicited, ToolError};
+    /// /// What to call the new scene.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct SceneName {
+    ///     /// The scene's name.
+    ///     name: String,
+    /// }
+    ///
+    /// fn name_of_scene(ctx: &Context) -> Result<Option<String>, ToolError> {
+    ///     match ctx.elicit::<SceneName>("What should the new scene be called?")? {
+    ///         Elicited::Accepted(answer) => Ok(Some(answer.name)),
+    ///         Elicited::Declined | Elicited::Cancelled => Ok(None),
+    ///     }
+    /// }
+    /// ```
+    pub fn elicit<T: DeserializeOwned + JsonSchema>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<Elicited<T>, ToolError> {
+        let answer = self.ask(InputRequest::elicit::<T>(message)?)?;
+        Elicited::from_answer(&answer)
+    }
+
+    /// Asks the user a yes-or-no question: `true` only when they accepted and said yes.
+    pub fn confirm(&self, message: impl Into<String>) -> Result<bool, ToolError> {
+        let answer = self.ask(InputRequest::confirm(message))?;
+        let form: Elicited<Map<String, Value>> = Elicited::from_answer(&answer)?;
+        Ok(form
+            .accepted()
+            .is_some_and(|fields| fields.get("confirm") == Some(&Value::Bool(true))))
+    }
+
+    /// Asks the client's model for a completion (MCP sampling).
+    pub fn sample(&self, sampling: Sampling) -> Result<Sampled, ToolError> {
+        let answer = self.ask(InputRequest::sample(sampling))?;
+        Sampled::from_answer(&answer)
+    }
+
+    /// The client's roots: the folders it works in.
+    pub fn roots(&self) -> Result<Vec<Root>, ToolError> {
+        let answer = self.ask(InputRequest::list_roots())?;
+        Root::from_answer(&answer)
+    }
+
+    /// Asks `request` under the next default key (`elicit_1`, `sample_2`, ...: the same each
+    /// time the call runs again, as long as the tool asks in the same order) and answers the
+    /// raw MCP result.
+    pub fn ask(&self, request: InputRequest) -> Result<Value, ToolError> {
+        let number = self
+            .inner
+            .input
+            .as_ref()
+            .map_or(0, |(_, asked)| asked.fetch_add(1, Ordering::Relaxed) + 1);
+        let prefix = match request.kind() {
+            InputKind::Elicitation => "elicit",
+            InputKind::Sampling => "sample",
+            InputKind::Roots => "roots",
+        };
+        self.ask_as(&format!("{prefix}_{number}"), request)
+    }
+
+    /// Asks `request` under `key` (the key of an `input_required` result's `inputRequests`)
+    /// and answers the raw MCP result.
+    pub fn ask_as(&self, key: &str, request: InputRequest) -> Result<Value, ToolError> {
+        let mut answers = self.ask_all([(key, request)])?;
+        Ok(answers.pop().unwrap_or(Value::Null))
+    }
+
+    /// Asks several requests at once (one round under MCP 2026-07-28), each under its key, and
+    /// answers their raw MCP results in order.
+    pub fn ask_all<K: AsRef<str>>(
+        &self,
+        requests: impl IntoIterator<Item = (K, InputRequest)>,
+    ) -> Result<Vec<Value>, ToolError> {
+        let mut answers = Vec::new();
+        let mut waiting = Vec::new();
+        for (key, request) in requests {
+            let Some((source, _)) = &self.inner.input else {
+                return Err(ask::cannot_ask(self.inner.tool, request.kind(), None));
+            };
+            if !source.supports(request.kind()) {
+                let reason = format!(
+                    "the caller did not declare the `{}` capability",
+                    request.kind().capability()
+                );
+                return Err(ask::cannot_ask(
+                    self.inner.tool,
+                    request.kind(),
+                    Some(&reason),
+                ));
+            }
+            match source.ask(self, key.as_ref(), &request) {
+                Asked::Answer(answer) => answers.push(answer),
+                Asked::Later => waiting.push(key.as_ref().to_owned()),
+                Asked::Refused(reason) => {
+                    return Err(ask::cannot_ask(
+                        self.inner.tool,
+                        request.kind(),
+                        Some(&reason),
+                    ));
+                }
+            }
+        }
+        if waiting.is_empty() {
+            Ok(answers)
+        } else {
+            Err(ask::waiting_for_input(&waiting))
         }
     }
 

@@ -146,6 +146,7 @@ pub(crate) fn admit(
         deadline.map(|deadline| deadline.at),
         options.progress,
         options.log,
+        options.input,
         core.env_for_call(),
     );
     let settle = Settle {

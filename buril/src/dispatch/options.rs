@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::context::{CancelToken, LogSink, ProgressSink};
+use crate::context::{CancelToken, InputSource, LogSink, ProgressSink};
 use crate::pattern::ToolView;
 
 /// Per-call settings for [`Dispatcher::invoke_with`] and [`Dispatcher::invoke_async`].
@@ -35,6 +35,9 @@ pub struct CallOptions {
     /// Restricts the call to the tools of a view (an agent's); outside it the call answers
     /// `disabled`.
     pub view: Option<Arc<ToolView>>,
+    /// Answers the tool's requests for input (`Context::elicit`, `sample`, `roots`); without
+    /// one they fail, saying nobody can answer.
+    pub input: Option<Arc<dyn InputSource>>,
 }
 
 impl CallOptions {
@@ -68,6 +71,12 @@ impl CallOptions {
         self
     }
 
+    /// Sets who answers the tool's requests for input.
+    pub fn input(mut self, source: Arc<dyn InputSource>) -> Self {
+        self.input = Some(source);
+        self
+    }
+
     /// Restricts the call to the tools of `view`.
     pub fn view(mut self, view: Arc<ToolView>) -> Self {
         self.view = Some(view);
@@ -83,6 +92,7 @@ impl fmt::Debug for CallOptions {
             .field("progress", &self.progress.is_some())
             .field("log", &self.log.is_some())
             .field("view", &self.view)
+            .field("input", &self.input.is_some())
             .finish()
     }
 }

@@ -14,10 +14,13 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer, Subscriptio
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
+use super::input::{Abilities, Live, ROUNDS_SINCE, Rounds};
 use super::results::{call_result, server_meta};
 use super::state::ServerState;
 use super::{handshake, listing};
-use crate::context::{CancelToken, LogLevel, LogRecord, LogSink, Progress, ProgressSink};
+use crate::context::{
+    CancelToken, InputSource, LogLevel, LogRecord, LogSink, Progress, ProgressSink,
+};
 use crate::dispatch::CallOptions;
 use crate::error::ErrorKind;
 
@@ -107,6 +110,23 @@ impl ServerHandler for Handler {
         );
         let input = request.arguments.map_or(Value::Null, Value::Object);
         let cancel = CancelToken::new();
+        // Under 2026-07-28 a tool's questions end the call with an `input_required` result and
+        // come back answered in the next round; before, they go to the client mid-call.
+        let abilities = Abilities::of(context.client_capabilities().as_ref());
+        let rounds = match context.protocol_version() {
+            Some(version) if version.to_string().as_str() >= ROUNDS_SINCE => {
+                Some(Arc::new(Rounds::new(
+                    &self.state.request_states,
+                    name,
+                    &input,
+                    request.request_state.as_deref(),
+                    request.input_responses,
+                    abilities,
+                )?))
+            }
+            _ => None,
+        };
+        let arguments = rounds.as_ref().map(|_| input.clone());
         // The request's own log level (2026-07-28), else the session's (`logging/setLevel`).
         #[allow(deprecated)]
         let log_level = context
@@ -116,6 +136,10 @@ impl ServerHandler for Handler {
             .or_else(|| level_of_code(self.log_level.load(Ordering::Relaxed)));
         let notifier = Notifier::start(&context, log_level);
         let mut options = CallOptions::new().cancel(cancel.clone());
+        options = match &rounds {
+            Some(rounds) => options.input(Arc::clone(rounds) as Arc<dyn InputSource>),
+            None => options.input(Arc::new(Live::new(context.peer.clone(), abilities))),
+        };
         if let Some(notifier) = &notifier {
             if let Some(sink) = &notifier.progress {
                 options = options.progress(sink.clone());
@@ -153,6 +177,13 @@ impl ServerHandler for Handler {
             }
             _ => return Err(self.unknown_tool(name)),
         };
+        if let (Some(rounds), Some(arguments)) = (&rounds, &arguments)
+            && !finished.outcome.is_ok()
+            && let Some(asked) =
+                rounds.input_required(&self.state.request_states, tool.name(), arguments)
+        {
+            return Ok(CallToolResponse::InputRequired(asked));
+        }
         let mut outcome = finished.outcome;
         if let Some(stale) = stale {
             outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));

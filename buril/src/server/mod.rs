@@ -82,6 +82,7 @@ mod frame;
 mod handler;
 mod handshake;
 mod http;
+mod input;
 mod listing;
 mod notify;
 mod options;

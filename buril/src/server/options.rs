@@ -32,6 +32,7 @@ pub struct ServerOptions {
     pub(crate) page_size: usize,
     pub(crate) allowed_origins: Vec<String>,
     pub(crate) messages: MessageSink,
+    pub(crate) request_state_key: Option<Vec<u8>>,
 }
 
 impl Default for ServerOptions {
@@ -52,6 +53,7 @@ impl Default for ServerOptions {
             page_size: DEFAULT_PAGE_SIZE,
             allowed_origins: Vec::new(),
             messages: Arc::new(|message| eprintln!("{message}")),
+            request_state_key: None,
         }
     }
 }
@@ -151,6 +153,15 @@ impl ServerOptions {
     /// Default: [`DEFAULT_MAX_RESULT_BYTES`].
     pub fn max_result_bytes(mut self, bytes: usize) -> Self {
         self.max_result_bytes = bytes;
+        self
+    }
+
+    /// The key that seals the `requestState` of `input_required` results (MCP 2026-07-28: a
+    /// tool asking the client for input): at least 32 bytes. Every replica serving one address
+    /// needs the same key, so that any of them accepts the next round of a call; by default
+    /// each process makes a random one. The CLI reads it from `BURIL_REQUEST_STATE_KEY`.
+    pub fn request_state_key(mut self, key: impl Into<Vec<u8>>) -> Self {
+        self.request_state_key = Some(key.into());
         self
     }
 

@@ -1,6 +1,7 @@
 //! What every session of one server shares: the dispatcher, the layered settings, the tool
 //! definitions, and who to tell when the tool list changes.
 
+use super::input::RequestStates;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -32,6 +33,8 @@ pub(crate) struct ServerState {
     pub keep_results: Option<Duration>,
     pub allowed_origins: Vec<String>,
     pub listeners: Listeners,
+    /// Seals the state of calls that ask the client for input between rounds.
+    pub request_states: RequestStates,
     messages: MessageSink,
     /// The host's policy when the server was built: the bottom layer.
     base: Policy,
@@ -133,6 +136,8 @@ impl ServerState {
             keep_results: options.keep_results,
             allowed_origins: options.allowed_origins.clone(),
             listeners: Listeners::default(),
+            request_states: RequestStates::new(options.request_state_key.as_deref())
+                .map_err(ServerError::Config)?,
             messages: Arc::clone(&options.messages),
             options: Settings {
                 rules,

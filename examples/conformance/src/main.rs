@@ -7,11 +7,19 @@
 //!
 //! The suite calls tools by fixed names and checks what they answer; each tool below says which
 //! scenario calls it. `tests/suite.rs` runs the suite against this server and against the
-//! example tools' `tools serve --http`. The fixtures that need what buril cannot do yet (asking
-//! the client mid-call) are not here yet; their scenarios are in the baseline,
-//! `interop/conformance/conformance-server.yml`.
+//! example tools' `tools serve --http`. The scenarios this server cannot pass yet are in the
+//! baseline, `interop/conformance/conformance-server.yml`, with the reason.
+//!
+//! The tools that ask the client for input (elicitation, sampling, roots) are written once: the
+//! server asks mid-call under 2025-11-25 and with `input_required` results under 2026-07-28.
 
-use buril::{Audio, Content, Context, Image, LogLevel, Resource};
+use buril::{
+    Audio, Content, Context, Elicited, Image, InputKind, InputRequest, LogLevel, Resource, Root,
+    Sampled, Sampling, ToolError,
+};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
 
 /// A 1x1 red pixel, as a PNG file.
 const RED_PIXEL_PNG: [u8; 69] = [
@@ -137,6 +145,271 @@ fn greet(
     name: String,
 ) -> String {
     format!("Hello, {name}!")
+}
+
+/// Asks the client's model to answer `prompt`, and returns what it said: what
+/// `tools-call-sampling` checks.
+#[buril::tool(read_only, off_thread)]
+fn test_sampling(
+    /// What to ask the model.
+    prompt: String,
+    ctx: &Context,
+) -> Result<String, ToolError> {
+    let answer = ctx.sample(Sampling::prompt(prompt).max_tokens(100))?;
+    Ok(format!("LLM response: {}", answer.text))
+}
+
+/// Asks the user for a user name and an email address, and returns what they did: what
+/// `tools-call-elicitation` checks.
+#[buril::tool(read_only, off_thread)]
+fn test_elicitation(
+    /// What to tell the user.
+    message: String,
+    ctx: &Context,
+) -> Result<String, ToolError> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"}
+        },
+        "required": ["username", "email"]
+    });
+    let answer = ctx.ask(InputRequest::elicit_schema(message, schema))?;
+    Ok(format!(
+        "User response: action: {}, content: {}",
+        answer["action"].as_str().unwrap_or("none"),
+        answer.get("content").unwrap_or(&Value::Null)
+    ))
+}
+
+/// A status of the SEP-1034 form (`Serialize`, so that schemars can write its default).
+#[derive(Debug, Deserialize, serde::Serialize, JsonSchema)]
+#[allow(dead_code)] // read through `Debug`
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Active,
+    Inactive,
+    Pending,
+}
+
+/// The form of `elicitation-sep1034-defaults`: one field of each primitive type, each with a
+/// default (taken from serde's `default`).
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Defaults {
+    /// A name.
+    #[serde(default = "default_name")]
+    name: String,
+    /// An age.
+    #[serde(default = "default_age")]
+    age: u32,
+    /// A score.
+    #[serde(default = "default_score")]
+    score: f64,
+    /// A status.
+    #[serde(default = "default_status")]
+    status: Status,
+    /// Whether verified.
+    #[serde(default = "default_verified")]
+    verified: bool,
+}
+
+fn default_name() -> String {
+    "John Doe".to_owned()
+}
+fn default_age() -> u32 {
+    30
+}
+fn default_score() -> f64 {
+    95.5
+}
+fn default_status() -> Status {
+    Status::Active
+}
+fn default_verified() -> bool {
+    true
+}
+
+/// Asks for a form whose every field has a default, from a Rust type: what
+/// `elicitation-sep1034-defaults` checks.
+#[buril::tool(read_only, off_thread)]
+fn test_elicitation_sep1034_defaults(ctx: &Context) -> Result<String, ToolError> {
+    let answer = match ctx.elicit::<Defaults>("Please review your profile")? {
+        Elicited::Accepted(form) => format!(
+            "accept, content={}",
+            json!({
+                "name": form.name,
+                "age": form.age,
+                "score": form.score,
+                "status": format!("{:?}", form.status).to_lowercase(),
+                "verified": form.verified,
+            })
+        ),
+        Elicited::Declined => "decline, content={}".to_owned(),
+        Elicited::Cancelled => "cancel, content={}".to_owned(),
+    };
+    Ok(format!("Elicitation completed: action={answer}"))
+}
+
+/// Asks for a form with the five kinds of enum field SEP-1330 defines: what
+/// `elicitation-sep1330-enums` checks.
+#[buril::tool(read_only, off_thread)]
+fn test_elicitation_sep1330_enums(ctx: &Context) -> Result<String, ToolError> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            "titledSingle": {"type": "string", "oneOf": [
+                {"const": "value1", "title": "First Option"},
+                {"const": "value2", "title": "Second Option"},
+                {"const": "value3", "title": "Third Option"}
+            ]},
+            "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"]},
+            "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+            "titledMulti": {"type": "array", "items": {"anyOf": [
+                {"const": "value1", "title": "First Choice"},
+                {"const": "value2", "title": "Second Choice"},
+                {"const": "value3", "title": "Third Choice"}
+            ]}}
+        }
+    });
+    let answer = ctx.ask(InputRequest::elicit_schema("Pick some options", schema))?;
+    Ok(format!(
+        "Elicitation completed: action={}, content={}",
+        answer["action"].as_str().unwrap_or("none"),
+        answer.get("content").unwrap_or(&Value::Null)
+    ))
+}
+
+/// A form asking for one string field, `field`.
+fn one_field(message: &str, field: &str, kind: &str) -> InputRequest {
+    InputRequest::elicit_schema(
+        message,
+        json!({
+            "type": "object",
+            "properties": {field: {"type": kind}},
+            "required": [field]
+        }),
+    )
+}
+
+/// The accepted content's `field` as text.
+fn field_of(answer: &Value, field: &str) -> String {
+    match &answer["content"][field] {
+        Value::String(text) => text.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Asks the user's name (key `user_name`) and greets them: `input-required-result-basic-elicitation`
+/// and the scenarios that reuse it.
+#[buril::tool(read_only, off_thread)]
+fn test_input_required_result_elicitation(ctx: &Context) -> Result<String, ToolError> {
+    let answer = ctx.ask_as(
+        "user_name",
+        one_field("What is your name?", "name", "string"),
+    )?;
+    Ok(format!("Hello, {}!", field_of(&answer, "name")))
+}
+
+/// Asks the client's model for the capital of France (key `capital_question`):
+/// `input-required-result-basic-sampling`.
+#[buril::tool(read_only, off_thread)]
+fn test_input_required_result_sampling(ctx: &Context) -> Result<String, ToolError> {
+    let request = InputRequest::sample(Sampling::prompt("What is the capital of France?"));
+    let answer = Sampled::from_answer(&ctx.ask_as("capital_question", request)?)?;
+    Ok(format!("The model says: {}", answer.text))
+}
+
+/// Asks the client's roots (key `client_roots`) and lists them:
+/// `input-required-result-basic-list-roots`.
+#[buril::tool(read_only, off_thread)]
+fn test_input_required_result_list_roots(ctx: &Context) -> Result<String, ToolError> {
+    let roots = Root::from_answer(&ctx.ask_as("client_roots", InputRequest::list_roots())?)?;
+    let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
+    Ok(format!("The client's roots: {}", uris.join(", ")))
+}
+
+/// Asks for a confirmation (key `confirm`); its answer comes back with the sealed request
+/// state, which the server checked: `input-required-result-request-state`.
+#[buril::tool(read_only, off_thread)]
+fn test_input_required_result_request_state(ctx: &Context) -> Result<String, ToolError> {
+    let answer = ctx.ask_as("confirm", one_field("Please confirm", "ok", "boolean"))?;
+    Ok(format!("state-ok: confirmed {}", field_of(&answer, "ok")))
+}
+
+/// Asks three things in one round (a name, a greeting from the model, the roots):
+/// `input-required-result-multiple-input-requests`.
+#[buril::tool(read_only, off_thread)]
+fn test_input_required_result_multiple_inputs(ctx: &Context) -> Result<String, ToolError> {
+    let answers = ctx.ask_all([
+        (
+            "user_name",
+            one_field("What is your name?", "name", "string"),
+        ),
+        (
+            "greeting",
+            InputRequest::sample(Sampling::prompt("Generate a greeting").max_tokens(50)),
+        ),
+        ("client_roots", InputRequest::list_roots()),
+    ])?;
+    let greeting = Sampled::from_answer(&answers[1])?;
+    let roots = Root::from_answer(&answers[2])?;
+    Ok(format!(
+        "{} {} ({} roots)",
+        greeting.text,
+        field_of(&answers[0], "name"),
+        roots.len()
+    ))
+}
+
+/// Asks a name, then (a round later) a colour: `input-required-result-multi-round`.
+#[buril::tool(read_only, off_thread)]
+fn test_input_required_result_multi_round(ctx: &Context) -> Result<String, ToolError> {
+    let name = ctx.ask_as(
+        "step1",
+        one_field("Step 1: What is your name?", "name", "string"),
+    )?;
+    let colour = ctx.ask_as(
+        "step2",
+        one_field("Step 2: What is your favorite color?", "color", "string"),
+    )?;
+    Ok(format!(
+        "{} likes {}",
+        field_of(&name, "name"),
+        field_of(&colour, "color")
+    ))
+}
+
+/// Asks for a confirmation; a tampered request state is refused by the server before the tool
+/// runs again: `input-required-result-tampered-state`.
+#[buril::tool(read_only, off_thread)]
+fn test_input_required_result_tampered_state(ctx: &Context) -> Result<String, ToolError> {
+    let answer = ctx.ask_as("confirm", one_field("Please confirm", "ok", "boolean"))?;
+    Ok(format!("confirmed {}", field_of(&answer, "ok")))
+}
+
+/// Asks only what the client declared it can answer (a greeting from its model, a name from
+/// the user): `input-required-result-capability-check`.
+#[buril::tool(read_only, off_thread)]
+fn test_input_required_result_capabilities(ctx: &Context) -> Result<String, ToolError> {
+    let mut requests = Vec::new();
+    if ctx.can_ask(InputKind::Sampling) {
+        requests.push((
+            "greeting",
+            InputRequest::sample(Sampling::prompt("Generate a greeting")),
+        ));
+    }
+    if ctx.can_ask(InputKind::Elicitation) {
+        requests.push((
+            "user_name",
+            one_field("What is your name?", "name", "string"),
+        ));
+    }
+    let answers = ctx.ask_all(requests)?;
+    Ok(format!("{} answers", answers.len()))
 }
 
 fn main() -> std::process::ExitCode {

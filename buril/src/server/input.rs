@@ -1,0 +1,270 @@
+//! Tools asking the client for input mid-call, in the two ways MCP has: under 2026-07-28 the
+//! call ends with an `input_required` result listing the requests and a sealed `requestState`,
+//! and runs again when the client calls back with the answers (`Rounds`); under 2025-11-25
+//! and earlier the server sends the requests to the client during the call and waits for the
+//! answers (`Live`).
+
+use std::sync::Mutex;
+use std::sync::mpsc::{RecvTimeoutError, sync_channel};
+use std::time::Duration;
+
+use rmcp::ErrorData;
+use rmcp::model::{
+    ClientCapabilities, InputRequest as McpInputRequest, InputRequests, InputRequiredResult,
+    InputResponses, RequestStateCodec, SealOptions, ServerRequest,
+};
+use rmcp::service::{Peer, RoleServer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::context::{Asked, Context, InputKind, InputRequest, InputSource};
+
+/// How long the answers of a round stay valid in a `requestState`.
+const STATE_TTL: Duration = Duration::from_secs(10 * 60);
+
+/// The first protocol version whose input requests are `input_required` results.
+pub(crate) const ROUNDS_SINCE: &str = "2026-07-28";
+
+/// Which input requests a client can answer, from the capabilities it declared.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Abilities {
+    elicitation: bool,
+    sampling: bool,
+    roots: bool,
+}
+
+impl Abilities {
+    pub(crate) fn of(capabilities: Option<&ClientCapabilities>) -> Self {
+        capabilities.map_or_else(Abilities::default, |c| Abilities {
+            elicitation: c.elicitation.is_some(),
+            sampling: c.sampling.is_some(),
+            roots: c.roots.is_some(),
+        })
+    }
+
+    fn supports(self, kind: InputKind) -> bool {
+        match kind {
+            InputKind::Elicitation => self.elicitation,
+            InputKind::Sampling => self.sampling,
+            InputKind::Roots => self.roots,
+        }
+    }
+}
+
+/// What a `requestState` carries between rounds: the answers so far.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct RoundState {
+    answers: Map<String, Value>,
+}
+
+/// Seals and opens `requestState`s: an HMAC over the answers, the tool's name and its
+/// arguments, valid for ten minutes (rmcp's `RequestStateCodec`), so that a client can neither
+/// forge answers nor carry them over to another call.
+pub(crate) struct RequestStates {
+    codec: RequestStateCodec,
+}
+
+impl RequestStates {
+    /// With `key` (at least 32 bytes; every replica behind one address needs the same), or a
+    /// random key for this process.
+    pub(crate) fn new(key: Option<&[u8]>) -> Result<Self, String> {
+        let key = match key {
+            Some(key) => key.to_vec(),
+            None => {
+                let mut key = vec![0u8; 32];
+                getrandom::fill(&mut key)
+                    .map_err(|error| format!("no random key for request states: {error}"))?;
+                key
+            }
+        };
+        let codec = RequestStateCodec::try_new(key).map_err(|error| {
+            format!("the request-state key is not usable: {error} (give at least 32 bytes)")
+        })?;
+        Ok(RequestStates { codec })
+    }
+
+    fn bound_to(tool: &str, arguments: &Value) -> Vec<u8> {
+        let mut bound = tool.as_bytes().to_vec();
+        bound.push(b'\n');
+        bound.extend(serde_json::to_vec(arguments).unwrap_or_default());
+        bound
+    }
+
+    fn seal(&self, tool: &str, arguments: &Value, state: &RoundState) -> String {
+        let bound = Self::bound_to(tool, arguments);
+        let options = SealOptions::new().associated_data(&bound).ttl(STATE_TTL);
+        self.codec
+            .seal_json_with(state, &options)
+            .unwrap_or_default()
+    }
+
+    fn open(&self, tool: &str, arguments: &Value, sealed: &str) -> Result<RoundState, ErrorData> {
+        let bound = Self::bound_to(tool, arguments);
+        self.codec.open_json_with(sealed, &bound).map_err(|error| {
+            ErrorData::invalid_params(
+                format!(
+                    "the requestState of this `{tool}` call was not made by this server for \
+                     these arguments, was altered, or has expired ({error}); call the tool again \
+                     without it"
+                ),
+                None,
+            )
+        })
+    }
+}
+
+/// The answers of a 2026-07-28 call: those carried in its `requestState` and those it sent
+/// (`inputResponses`). A request with no answer yet is kept, to be listed in the
+/// `input_required` result.
+pub(crate) struct Rounds {
+    answers: Map<String, Value>,
+    abilities: Abilities,
+    waiting: Mutex<Vec<(String, InputRequest)>>,
+    /// The keys whose answers the tool read: the answers that go forward.
+    used: Mutex<Vec<String>>,
+}
+
+impl Rounds {
+    /// The answers of a call of `tool` with `arguments`: its sealed state, opened (an error if
+    /// it is not this server's for this call), and its responses. A response that is not an
+    /// object is no answer (the request is asked again).
+    pub(crate) fn new(
+        states: &RequestStates,
+        tool: &str,
+        arguments: &Value,
+        state: Option<&str>,
+        responses: Option<InputResponses>,
+        abilities: Abilities,
+    ) -> Result<Self, ErrorData> {
+        let mut answers = match state {
+            Some(sealed) => states.open(tool, arguments, sealed)?.answers,
+            None => Map::new(),
+        };
+        for (key, response) in responses.into_iter().flatten() {
+            if response.is_object() {
+                answers.insert(key, response);
+            }
+        }
+        Ok(Rounds {
+            answers,
+            abilities,
+            waiting: Mutex::new(Vec::new()),
+            used: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The `input_required` result of a call that asked what has no answer yet, if it did.
+    pub(crate) fn input_required(
+        &self,
+        states: &RequestStates,
+        tool: &str,
+        arguments: &Value,
+    ) -> Option<InputRequiredResult> {
+        let waiting = std::mem::take(&mut *self.waiting.lock().unwrap_or_else(|e| e.into_inner()));
+        if waiting.is_empty() {
+            return None;
+        }
+        let mut requests = InputRequests::new();
+        for (key, request) in waiting {
+            if let Ok(request) = serde_json::from_value::<McpInputRequest>(request.to_json()) {
+                requests.insert(key, request);
+            }
+        }
+        // Only the answers the tool read go forward: a key it did not ask for is dropped.
+        let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        let answers = self
+            .answers
+            .iter()
+            .filter(|(key, _)| used.contains(key))
+            .map(|(key, answer)| (key.clone(), answer.clone()))
+            .collect();
+        let state = RoundState { answers };
+        let sealed = states.seal(tool, arguments, &state);
+        Some(InputRequiredResult::new(Some(requests), Some(sealed)))
+    }
+}
+
+impl InputSource for Rounds {
+    fn supports(&self, kind: InputKind) -> bool {
+        self.abilities.supports(kind)
+    }
+
+    fn ask(&self, _ctx: &Context, key: &str, request: &InputRequest) -> Asked {
+        match self.answers.get(key) {
+            Some(answer) => {
+                let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+                if !used.iter().any(|k| k == key) {
+                    used.push(key.to_owned());
+                }
+                Asked::Answer(answer.clone())
+            }
+            None => {
+                let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+                if !waiting.iter().any(|(asked, _)| asked == key) {
+                    waiting.push((key.to_owned(), request.clone()));
+                }
+                Asked::Later
+            }
+        }
+    }
+}
+
+/// A 2025-11-25 (or earlier) session: requests go to the client during the call.
+pub(crate) struct Live {
+    peer: Peer<RoleServer>,
+    abilities: Abilities,
+    runtime: tokio::runtime::Handle,
+}
+
+impl Live {
+    pub(crate) fn new(peer: Peer<RoleServer>, abilities: Abilities) -> Self {
+        Live {
+            peer,
+            abilities,
+            runtime: tokio::runtime::Handle::current(),
+        }
+    }
+}
+
+impl InputSource for Live {
+    fn supports(&self, kind: InputKind) -> bool {
+        self.abilities.supports(kind)
+    }
+
+    fn ask(&self, ctx: &Context, _key: &str, request: &InputRequest) -> Asked {
+        let message = request.to_json();
+        let request: ServerRequest = match serde_json::from_value(message) {
+            Ok(request) => request,
+            Err(error) => {
+                return Asked::Refused(format!("the request is not one MCP defines ({error})"));
+            }
+        };
+        let (answered, answer) = sync_channel(1);
+        let peer = self.peer.clone();
+        let sent = self.runtime.spawn(async move {
+            let _ = answered.send(peer.send_request(request).await);
+        });
+        // The tool's thread waits, giving up when its call is cancelled or times out.
+        loop {
+            match answer.recv_timeout(Duration::from_millis(20)) {
+                Ok(Ok(result)) => {
+                    return match serde_json::to_value(result) {
+                        Ok(value) => Asked::Answer(value),
+                        Err(error) => {
+                            Asked::Refused(format!("its answer was unreadable ({error})"))
+                        }
+                    };
+                }
+                Ok(Err(error)) => return Asked::Refused(format!("the client answered: {error}")),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Asked::Refused("the session ended before the client answered".into());
+                }
+                Err(RecvTimeoutError::Timeout) if ctx.is_cancelled() => {
+                    sent.abort();
+                    return Asked::Refused("the call ended before the client answered".into());
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+}
