@@ -13,7 +13,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** Milliseconds to wait for a notification before giving up. */
 const WAIT = 15000;
@@ -136,11 +142,49 @@ async function cancel(client, spec) {
   return { gave_up: gaveUp, seconds: (Date.now() - started) / 1000, stats };
 }
 
-const SCENARIOS = { basics, list_changed: listChanged, concurrent, cancel };
+const SCENARIOS = { basics, list_changed: listChanged, concurrent, cancel, ask };
 
 function sdkVersion() {
   const path = new URL('../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url);
   return JSON.parse(readFileSync(path, 'utf8')).version;
+}
+
+/**
+ * Makes `calls`, answering the server's requests (elicitation, sampling, roots) with
+ * `answers`; records what the server asked. The client declares the capabilities in
+ * `spec.capabilities` (none: the server must refuse its tools' questions, not wait).
+ */
+async function ask(client, spec) {
+  const seen = [];
+  const capabilities = spec.capabilities ?? {};
+  if (capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      seen.push({ method: request.method, params: request.params });
+      return { action: 'accept', content: { name: spec.answers.name } };
+    });
+  }
+  if (capabilities.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      seen.push({ method: request.method, params: request.params });
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: spec.answers.greeting },
+        model: 'interop-model',
+        stopReason: 'endTurn',
+      };
+    });
+  }
+  if (capabilities.roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async (request) => {
+      seen.push({ method: request.method });
+      return { roots: [{ uri: 'file:///interop/root', name: 'interop' }] };
+    });
+  }
+  const calls = {};
+  for (const [key, name, args] of spec.calls) {
+    calls[key] = await call(client, name, args);
+  }
+  return { calls, seen };
 }
 
 async function main() {
@@ -166,7 +210,10 @@ async function main() {
     negotiated = version;
     setProtocolVersion?.(version);
   };
-  const client = new Client({ name: 'buril-interop', version: '1.0.0' });
+  const client = new Client(
+    { name: 'buril-interop', version: '1.0.0' },
+    { capabilities: spec.capabilities ?? {} },
+  );
   await client.connect(transport);
   const report = await SCENARIOS[scenario](client, spec);
   report.protocolVersion = negotiated;

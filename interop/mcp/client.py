@@ -132,8 +132,45 @@ async def cancel(client: Client, spec: dict[str, Any]) -> dict[str, Any]:
     return {"gave_up": gave_up, "seconds": time.monotonic() - started, "stats": stats}
 
 
+SEEN: list[dict[str, Any]] = []
+"""The requests the server made of this client (the `ask` scenario), in order."""
+
+
+async def on_elicit(context: Any, params: mcp.types.ElicitRequestParams) -> mcp.types.ElicitResult:
+    SEEN.append({"method": "elicitation/create", "params": params.model_dump(by_alias=True, mode="json", exclude_none=True)})
+    return mcp.types.ElicitResult(action="accept", content={"name": ANSWERS["name"]})
+
+
+async def on_sample(context: Any, params: mcp.types.CreateMessageRequestParams) -> mcp.types.CreateMessageResult:
+    SEEN.append({"method": "sampling/createMessage", "params": params.model_dump(by_alias=True, mode="json", exclude_none=True)})
+    return mcp.types.CreateMessageResult(
+        role="assistant",
+        content=mcp.types.TextContent(type="text", text=ANSWERS["greeting"]),
+        model="interop-model",
+        stop_reason="endTurn",
+    )
+
+
+async def on_roots(context: Any) -> mcp.types.ListRootsResult:
+    SEEN.append({"method": "roots/list"})
+    return mcp.types.ListRootsResult(roots=[mcp.types.Root(uri="file:///interop/root", name="interop")])
+
+
+ANSWERS: dict[str, str] = {}
+
+
+async def ask(client: Client, spec: dict[str, Any]) -> dict[str, Any]:
+    """Makes `calls`, answering the server's requests (elicitation, sampling, roots) with
+    `answers`; records what the server asked."""
+    calls = {}
+    for key, name, arguments in spec["calls"]:
+        calls[key] = await call(client, name, arguments)
+    return {"protocol_version": client.protocol_version, "calls": calls, "seen": SEEN}
+
+
 SCENARIOS = {
     "basics": basics,
+    "ask": ask,
     "list_changed": list_changed,
     "concurrent": concurrent,
     "cancel": cancel,
@@ -147,7 +184,11 @@ async def main() -> None:
     else:
         command, *args = spec["command"]
         server = StdioServerParameters(command=command, args=args, env=spec.get("env"), cwd=spec.get("cwd"))
-    async with Client(server, read_timeout_seconds=60) as client:
+    callbacks: dict[str, Any] = {}
+    if scenario == "ask":
+        ANSWERS.update(spec["answers"])
+        callbacks = {"elicitation_callback": on_elicit, "sampling_callback": on_sample, "list_roots_callback": on_roots}
+    async with Client(server, read_timeout_seconds=60, **callbacks) as client:
         report = await SCENARIOS[scenario](client, spec)
     report["sdk"] = {"package": "mcp", "version": sdk_version()}
     print(json.dumps(report))

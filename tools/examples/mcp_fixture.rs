@@ -131,6 +131,44 @@ async fn fixture_progress(
     steps
 }
 
+/// Who is there: the form `fixture_survey` shows.
+#[derive(serde::Deserialize, JsonSchema)]
+struct Visitor {
+    /// The visitor's name.
+    name: String,
+}
+
+/// What `fixture_survey` learned.
+#[derive(Serialize, JsonSchema)]
+struct Asked {
+    /// The name the user gave, or `declined` / `cancelled`.
+    name: String,
+    /// The greeting the client's model wrote.
+    greeting: String,
+    /// The client's roots.
+    roots: Vec<String>,
+}
+
+/// Asks the user for a name (elicitation), the client's model for a greeting (sampling) and
+/// the client for its roots, one after the other, and answers with all three.
+#[buril::tool(off_thread, read_only)]
+fn fixture_survey(ctx: &buril::Context) -> Result<Asked, ToolError> {
+    let name = match ctx.elicit::<Visitor>("Who is there?")? {
+        buril::Elicited::Accepted(visitor) => visitor.name,
+        buril::Elicited::Declined => "declined".to_owned(),
+        buril::Elicited::Cancelled => "cancelled".to_owned(),
+    };
+    let greeting = ctx
+        .sample(buril::Sampling::prompt(format!("Greet {name}.")).max_tokens(20))?
+        .text;
+    let roots = ctx.roots()?.into_iter().map(|root| root.uri).collect();
+    Ok(Asked {
+        name,
+        greeting,
+        roots,
+    })
+}
+
 /// Pretends to wipe something; marked dangerous, so it is off until enabled.
 #[buril::tool(off_thread, dangerous, destructive, title = "Wipe")]
 fn fixture_wipe() -> &'static str {

@@ -22,13 +22,14 @@ use serde_json::{Value, json};
 use tools as _;
 
 /// The fixture's tools, as every client should list them (`fixture_wipe` is dangerous: off).
-const FIXTURE_TOOLS: [&str; 6] = [
+const FIXTURE_TOOLS: [&str; 7] = [
     "fixture_big",
     "fixture_echo",
     "fixture_panic",
     "fixture_progress",
     "fixture_sleep",
     "fixture_stats",
+    "fixture_survey",
 ];
 
 /// The calls of the `basics` scenario: (key, tool, arguments).
@@ -108,7 +109,7 @@ fn check_basics(report: &Value, workspace: &Workspace) {
         .iter()
         .map(|p| p.as_array().unwrap().len())
         .collect();
-    assert_eq!(pages, [4, 2]);
+    assert_eq!(pages, [4, 3]);
     let echo = &report["list"]["pages"][0][1];
     assert_eq!(echo["name"], "fixture_echo");
     assert_eq!(echo["title"], "Echo");
@@ -529,6 +530,85 @@ fn the_tools_binary_serves_its_project() {
             .join("game/Assets/Scenes/Main.scene")
             .is_file()
     );
+}
+
+/// A tool that asks the client (a form, a completion, the roots) over both SDK clients, each
+/// answering from its handlers: the Python client under 2026-07-28, where each question ends
+/// the call with an `input_required` result and the SDK calls again with the answer, the
+/// TypeScript client under 2025-11-25, where the server sends the requests mid-call. The
+/// answers reach the tool, and the requests are as MCP defines them. A client that declared
+/// none of the capabilities gets the tool's error at once, naming the missing capability.
+#[test]
+fn tools_ask_both_sdk_clients_for_input() {
+    let answers = json!({"name": "Ada", "greeting": "Hello, Ada!"});
+    let capabilities = json!({"elicitation": {}, "sampling": {}, "roots": {}});
+    for client in [Client::Python, Client::TypeScript] {
+        let workspace = Workspace::new();
+        let spec = workspace.stdio(&fixture_binary(), &[]);
+        let calls = json!([
+            ["ask", "fixture_survey", {}],
+            ["again", "fixture_survey", {}]
+        ]);
+        let spec = with(
+            spec,
+            json!({"calls": calls, "answers": answers, "capabilities": capabilities}),
+        );
+        let report = client.run("ask", &spec);
+        if client == Client::Python {
+            assert_eq!(report["protocol_version"], "2026-07-28", "{report}");
+        }
+        for key in ["ask", "again"] {
+            let asked = result(&report, key);
+            assert!(!is_error(asked), "{client:?}: {asked}");
+            assert_eq!(
+                asked["structuredContent"],
+                json!({"name": "Ada", "greeting": "Hello, Ada!", "roots": ["file:///interop/root"]}),
+                "{client:?}: {report}"
+            );
+        }
+        let seen = report["seen"].as_array().unwrap();
+        let methods: Vec<&str> = seen.iter().map(|s| s["method"].as_str().unwrap()).collect();
+        assert_eq!(
+            methods,
+            [
+                "elicitation/create",
+                "sampling/createMessage",
+                "roots/list",
+                "elicitation/create",
+                "sampling/createMessage",
+                "roots/list"
+            ],
+            "{client:?}: {report}"
+        );
+        let form = &seen[0]["params"];
+        assert_eq!(form["message"], "Who is there?", "{form}");
+        assert_eq!(
+            form["requestedSchema"]["properties"]["name"]["type"],
+            "string"
+        );
+        assert_eq!(form["requestedSchema"]["required"], json!(["name"]));
+        let sampling = &seen[1]["params"];
+        assert_eq!(
+            sampling["messages"][0]["content"]["text"], "Greet Ada.",
+            "{sampling}"
+        );
+        assert_eq!(sampling["maxTokens"], 20);
+    }
+    // Nothing to answer with: an error naming the capability, never a wait.
+    let workspace = Workspace::new();
+    let spec = workspace.stdio(&fixture_binary(), &[]);
+    let spec = with(
+        spec,
+        json!({"calls": [["ask", "fixture_survey", {}]], "answers": answers, "capabilities": {}}),
+    );
+    let report = Client::TypeScript.run("ask", &spec);
+    let refused = result(&report, "ask");
+    assert!(is_error(refused), "{refused}");
+    assert!(
+        text(refused, 0).contains("did not declare the `elicitation` capability"),
+        "{refused}"
+    );
+    assert_eq!(report["seen"], json!([]));
 }
 
 /// `value` with every number as a float.
