@@ -352,6 +352,13 @@ pub trait InputSource: Send + Sync {
     /// the call runs again). May block until the answer comes; should give up when `ctx` is
     /// cancelled.
     fn ask(&self, ctx: &super::Context, key: &str, request: &InputRequest) -> Asked;
+
+    /// Told when the tool asked for input of a `kind` this source does not support (the tool
+    /// then fails, saying so); a front end may answer the call differently (MCP 2026-07-28:
+    /// a `MissingRequiredClientCapability` error).
+    fn lacked(&self, kind: InputKind) {
+        let _ = kind;
+    }
 }
 
 impl fmt::Debug for dyn InputSource {

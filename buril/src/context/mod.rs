@@ -294,6 +294,7 @@ impl Context {
                 return Err(ask::cannot_ask(self.inner.tool, request.kind(), None));
             };
             if !source.supports(request.kind()) {
+                source.lacked(request.kind());
                 let reason = format!(
                     "the caller did not declare the `{}` capability",
                     request.kind().capability()

@@ -179,10 +179,15 @@ impl ServerHandler for Handler {
         };
         if let (Some(rounds), Some(arguments)) = (&rounds, &arguments)
             && !finished.outcome.is_ok()
-            && let Some(asked) =
-                rounds.input_required(&self.state.request_states, tool.name(), arguments)
         {
-            return Ok(CallToolResponse::InputRequired(asked));
+            if let Some(error) = rounds.missing_capability(tool.name()) {
+                return Err(error);
+            }
+            if let Some(asked) =
+                rounds.input_required(&self.state.request_states, tool.name(), arguments)
+            {
+                return Ok(CallToolResponse::InputRequired(asked));
+            }
         }
         let mut outcome = finished.outcome;
         if let Some(stale) = stale {

@@ -122,6 +122,8 @@ pub(crate) struct Rounds {
     waiting: Mutex<Vec<(String, InputRequest)>>,
     /// The keys whose answers the tool read: the answers that go forward.
     used: Mutex<Vec<String>>,
+    /// A kind of input the tool asked for that the client did not declare.
+    lacking: Mutex<Option<InputKind>>,
 }
 
 impl Rounds {
@@ -150,7 +152,25 @@ impl Rounds {
             abilities,
             waiting: Mutex::new(Vec::new()),
             used: Mutex::new(Vec::new()),
+            lacking: Mutex::new(None),
         })
+    }
+
+    /// The error of a call whose tool needed a capability the client did not declare
+    /// (`-32021`, with the capability in `requiredCapabilities`), if it did.
+    pub(crate) fn missing_capability(&self, tool: &str) -> Option<ErrorData> {
+        let kind = (*self.lacking.lock().unwrap_or_else(|e| e.into_inner()))?;
+        let required: ClientCapabilities =
+            serde_json::from_value(serde_json::json!({kind.capability(): {}})).ok()?;
+        let mut error = ErrorData::missing_required_client_capability(required);
+        error.message = format!(
+            "`{tool}` needs the client's `{}` capability ({}), which this request did not \
+             declare",
+            kind.capability(),
+            kind.method()
+        )
+        .into();
+        Some(error)
     }
 
     /// The `input_required` result of a call that asked what has no answer yet, if it did.
@@ -187,6 +207,13 @@ impl Rounds {
 impl InputSource for Rounds {
     fn supports(&self, kind: InputKind) -> bool {
         self.abilities.supports(kind)
+    }
+
+    fn lacked(&self, kind: InputKind) {
+        self.lacking
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(kind);
     }
 
     fn ask(&self, _ctx: &Context, key: &str, request: &InputRequest) -> Asked {

@@ -412,6 +412,29 @@ fn test_input_required_result_capabilities(ctx: &Context) -> Result<String, Tool
     Ok(format!("{} answers", answers.len()))
 }
 
+/// Asks the client's model something, which a client that did not declare sampling cannot
+/// answer: what `server-stateless` probes for the `-32021` error.
+#[buril::tool(read_only, off_thread)]
+fn test_missing_capability(ctx: &Context) -> Result<String, ToolError> {
+    let answer = ctx.sample(Sampling::prompt("Say something."))?;
+    Ok(answer.text)
+}
+
+/// Asks the user a question: under 2026-07-28 the answer stream holds the `input_required`
+/// result and never a request of the server's own, which `server-stateless` checks.
+#[buril::tool(read_only, off_thread)]
+fn test_streaming_elicitation(ctx: &Context) -> Result<String, ToolError> {
+    let answer = ctx.ask_as("question", one_field("Anything to add?", "text", "string"))?;
+    Ok(field_of(&answer, "text"))
+}
+
+/// Logs a message: a client that set no log level gets none, which `server-stateless` checks.
+#[buril::tool(read_only, off_thread)]
+fn test_logging_tool(ctx: &Context) -> String {
+    ctx.log(LogLevel::Info, "a message nobody asked for");
+    "logged".to_owned()
+}
+
 fn main() -> std::process::ExitCode {
     buril::cli::Cli::new()
         .extend(buril::server::extension())
