@@ -36,6 +36,9 @@ pub struct Attrs {
     /// `fixed_name = "why"`: the name is fixed by someone else and exempt from the naming
     /// rule (not from MCP's).
     pub fixed_name: Option<Sp<String>>,
+    /// `headers(param = "Name", ...)`: parameters mirrored into `Mcp-Param-Name` HTTP headers
+    /// (MCP's `x-mcp-header`).
+    pub headers: Vec<(Sp<String>, Sp<String>)>,
 }
 
 impl Attrs {
@@ -89,6 +92,7 @@ impl Attrs {
             OPEN_WORLD => self.open_world = Some(flag(meta)?),
             CRATE => self.krate = Some(meta.value()?.parse()?),
             FIXED_NAME => self.fixed_name = Some(string_value(meta, key)?),
+            HEADERS => self.headers = header_list(meta)?,
             _ => {
                 let mut message = format!("unknown key `{key}`");
                 if let Some(close) = closest_key(key) {
@@ -146,6 +150,28 @@ fn string_list(diag: &Diagnostics, meta: &ParseNestedMeta<'_>) -> syn::Result<Ve
         }
     }
     Ok(names)
+}
+
+/// `headers(region = "Region", tenant = "Tenant")`.
+fn header_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<(Sp<String>, Sp<String>)>> {
+    let usage = "`headers` maps parameters to HTTP header names: `headers(region = \"Region\")`";
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(usage));
+    }
+    let mut headers = Vec::new();
+    meta.parse_nested_meta(|inner| {
+        let Some(param) = inner.path.get_ident() else {
+            return Err(inner.error(usage));
+        };
+        let param = Sp {
+            value: param.to_string().trim_start_matches("r#").to_owned(),
+            span: param.span(),
+        };
+        let header = string_value(&inner, "a header")?;
+        headers.push((param, header));
+        Ok(())
+    })?;
+    Ok(headers)
 }
 
 /// `key` or `key = true|false`.

@@ -40,7 +40,82 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     check_param_kinds(diag, function);
     check_return(diag, function);
     check_inline(diag, attrs, function);
+    check_headers(diag, attrs, function);
     Resolved { name, family }
+}
+
+/// Each `headers` entry names a required parameter, once, with a header name that is an HTTP
+/// token; no two header names are the same ignoring case (MCP's `x-mcp-header` rules; that the
+/// parameter is a string, an integer or a boolean is checked when the schema is made).
+fn check_headers(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
+    let mut seen: Vec<String> = Vec::new();
+    for (param, header) in &attrs.headers {
+        let property = function.params.iter().find_map(|p| match &p.kind {
+            ParamKind::Property(property) if p.ident == param.value.as_str() => Some(property),
+            _ => None,
+        });
+        match property {
+            None => {
+                let names: Vec<String> = function
+                    .params
+                    .iter()
+                    .filter(|p| matches!(p.kind, ParamKind::Property(_)))
+                    .map(|p| format!("`{}`", p.ident))
+                    .collect();
+                let known = if names.is_empty() {
+                    "the tool has none".to_owned()
+                } else {
+                    format!("its parameters are {}", names.join(", "))
+                };
+                diag.error_at(
+                    param.span,
+                    format!(
+                        "`headers` names `{}`, which is not a parameter of the tool: {known}",
+                        param.value
+                    ),
+                );
+            }
+            Some(property) if property.optional.is_some() => diag.error_at(
+                param.span,
+                format!(
+                    "`{}` is optional, and a header parameter must be required (a client sends \
+                     the header with every call): make it `{}`",
+                    param.value,
+                    property
+                        .optional
+                        .as_ref()
+                        .map(|ty| ty.to_token_stream().to_string())
+                        .unwrap_or_default()
+                ),
+            ),
+            Some(_) => {}
+        }
+        let is_token = !header.value.is_empty()
+            && header
+                .value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if !is_token {
+            diag.error_at(
+                header.span,
+                format!(
+                    "`{}` is not an HTTP header name (letters, digits and `!#$%&'*+-.^_`|~`): \
+                     the header is sent as `Mcp-Param-<name>`",
+                    header.value
+                ),
+            );
+        } else if seen.contains(&header.value.to_ascii_lowercase()) {
+            diag.error_at(
+                header.span,
+                format!(
+                    "the header `{}` is given twice (header names ignore case): give each \
+                     parameter its own",
+                    header.value
+                ),
+            );
+        }
+        seen.push(header.value.to_ascii_lowercase());
+    }
 }
 
 /// `inline` runs a sync tool on the caller's thread: the tool must be allowed off the main

@@ -98,8 +98,22 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
         quote!(#fn_ident(#(#call_args),*))
     };
     let (output, output_schema, returns_unit) = output(&function.ret, &private, call);
+    let headers = attrs.headers.iter().map(|(param, header)| {
+        let wire = function
+            .params
+            .iter()
+            .find_map(|p| match &p.kind {
+                ParamKind::Property(property) if p.ident == param.value.as_str() => {
+                    Some(property.wire.clone())
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| param.value.clone());
+        let header = &header.value;
+        quote!(.header(#wire, #header))
+    });
     let input_schema = whole_schema.unwrap_or_else(
-        || quote!(#private::InputSchema::new(generator) #(#schema_steps)* .finish()),
+        || quote!(#private::InputSchema::new(generator) #(#schema_steps)* #(#headers)* .finish()),
     );
 
     let invoke = if function.is_async {

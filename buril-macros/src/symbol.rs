@@ -14,6 +14,7 @@ pub const IDEMPOTENT: &str = "idempotent";
 pub const OPEN_WORLD: &str = "open_world";
 pub const CRATE: &str = "crate";
 pub const FIXED_NAME: &str = "fixed_name";
+pub const HEADERS: &str = "headers";
 
 /// Every key, for "unknown key" messages.
 pub const ALL: &[&str] = &[
@@ -30,5 +31,6 @@ pub const ALL: &[&str] = &[
     IDEMPOTENT,
     OPEN_WORLD,
     FIXED_NAME,
+    HEADERS,
     CRATE,
 ];

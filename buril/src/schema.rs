@@ -217,6 +217,15 @@ impl<'g> InputSchema<'g> {
         self
     }
 
+    /// Mirrors the property `name` into the HTTP header `Mcp-Param-{header}` (MCP's
+    /// `x-mcp-header`, from the attribute's `headers`).
+    pub fn header(mut self, name: &str, header: &str) -> Self {
+        if let Some(Value::Object(property)) = self.properties.get_mut(name) {
+            property.insert("x-mcp-header".into(), Value::String(header.into()));
+        }
+        self
+    }
+
     /// Applies one step; lets the expansion chain steps that call trait methods.
     #[inline]
     pub fn then(self, step: impl FnOnce(Self) -> Self) -> Self {

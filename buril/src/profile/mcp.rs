@@ -17,6 +17,7 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
         .check(tool.name())
         .map_err(|reason| Issue::new("/name", reason))?;
     check_root_object(tool.input_schema())?;
+    check_headers(tool.input_schema())?;
     if tool.output_schema().get("type").and_then(Value::as_str) != Some("object") {
         return Err(Issue::new(
             "/outputSchema",
@@ -44,6 +45,28 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
         definition.insert("annotations".into(), annotations);
     }
     Ok(Value::Object(definition))
+}
+
+/// Each property mirrored into a header (`x-mcp-header`) is a string, an integer or a
+/// boolean, as MCP requires (clients refuse the tool otherwise).
+fn check_headers(schema: &Value) -> Result<(), Issue> {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Ok(());
+    };
+    for (name, property) in properties {
+        if property.get("x-mcp-header").is_none() {
+            continue;
+        }
+        let kind = property.get("type").and_then(Value::as_str);
+        if !matches!(kind, Some("string" | "integer" | "boolean")) {
+            return Err(Issue::new(
+                format!("/inputSchema/properties/{name}"),
+                "a parameter sent as a header (`headers`) must be a string, an integer or a \
+                 boolean",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Rewrites each `type: [T, "null"]` (schemars' `Option<T>`) as `anyOf: [{type: T, …}, {type:

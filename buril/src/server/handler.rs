@@ -87,6 +87,12 @@ impl ServerHandler for Handler {
         config
     }
 
+    /// A tool's definition, which the Streamable HTTP transport checks a call's `Mcp-Param-*`
+    /// headers against (`x-mcp-header`).
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        self.state.definition(name).cloned()
+    }
+
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,

@@ -195,6 +195,17 @@ impl ServerState {
         max_input.saturating_add(super::frame::FRAME_OVERHEAD)
     }
 
+    /// The MCP definition of the tool named `name` (by name or alias).
+    pub fn definition(&self, name: &str) -> Option<&Tool> {
+        let tool = self.registry.get(name)?;
+        // The definitions are in the registry's order, which is by name.
+        let at = self
+            .definitions
+            .binary_search_by(|definition| definition.name.as_ref().cmp(tool.name()))
+            .ok()?;
+        self.definitions.get(at)
+    }
+
     /// Reads the config file again and applies it; answers whether the enabled set changed.
     pub fn reload(&self) -> Result<bool, ServerError> {
         let Some(source) = &self.config else {

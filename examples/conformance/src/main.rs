@@ -435,6 +435,71 @@ fn test_logging_tool(ctx: &Context) -> String {
     "logged".to_owned()
 }
 
+/// A postal address (the `$defs` entry `address` of [`Registration`]'s schema).
+#[derive(Debug, Deserialize)]
+struct Address {
+    street: Option<String>,
+    city: Option<String>,
+}
+
+/// The input of `json_schema_2020_12_tool`, whose schema says its dialect (`$schema`) and keeps
+/// its definitions under the names the suite looks for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Registration {
+    name: Option<String>,
+    address: Option<Address>,
+}
+
+impl JsonSchema for Registration {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Registration".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "$defs": {
+                "address": {
+                    "type": "object",
+                    "properties": {
+                        "street": {"type": "string"},
+                        "city": {"type": "string"}
+                    }
+                }
+            },
+            "properties": {
+                "name": {"type": "string"},
+                "address": {"$ref": "#/$defs/address"}
+            },
+            "additionalProperties": false
+        })
+    }
+}
+
+/// Takes a name and an address with a schema in JSON Schema 2020-12 that says so (`$schema`),
+/// with `$defs` and `additionalProperties`: what `json-schema-2020-12` lists.
+#[buril::tool(read_only, idempotent, off_thread)]
+fn json_schema_2020_12_tool(buril::Input(registration): buril::Input<Registration>) -> String {
+    let address = registration.address.as_ref();
+    format!(
+        "{} at {}, {}",
+        registration.name.as_deref().unwrap_or("nobody"),
+        address.and_then(|a| a.street.as_deref()).unwrap_or("?"),
+        address.and_then(|a| a.city.as_deref()).unwrap_or("?")
+    )
+}
+
+/// Greets someone in a region, the region sent as the header `Mcp-Param-Region` too, which
+/// the server checks against the body: what `http-custom-header-server-validation` probes.
+#[buril::tool(read_only, idempotent, off_thread, headers(region = "Region"))]
+fn test_header_region(
+    /// Where the greeting goes.
+    region: String,
+) -> String {
+    format!("Hello, {region}!")
+}
+
 fn main() -> std::process::ExitCode {
     buril::cli::Cli::new()
         .extend(buril::server::extension())

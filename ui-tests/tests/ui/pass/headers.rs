@@ -1,0 +1,13 @@
+/// Greets a region, the region mirrored into the `Mcp-Param-Region` header.
+#[buril::tool(headers(region = "Region"))]
+fn demo_greet(
+    /// Where.
+    region: String,
+) -> String {
+    format!("Hello, {region}!")
+}
+
+fn main() {
+    let schema = buril::registry().get("demo_greet").unwrap().input_schema();
+    assert_eq!(schema["properties"]["region"]["x-mcp-header"], "Region");
+}
