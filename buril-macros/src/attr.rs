@@ -39,6 +39,10 @@ pub struct Attrs {
     /// `headers(param = "Name", ...)`: parameters mirrored into `Mcp-Param-Name` HTTP headers
     /// (MCP's `x-mcp-header`).
     pub headers: Vec<(Sp<String>, Sp<String>)>,
+    /// `icons = ["https://…"]`: MCP's `icons`, by URI.
+    pub icons: Vec<Sp<String>>,
+    /// `meta = [("key", value)]`: MCP's `_meta`, each value as JSON text.
+    pub meta: Vec<(Sp<String>, String)>,
 }
 
 impl Attrs {
@@ -81,7 +85,21 @@ impl Attrs {
             NAME => self.name = Some(string_value(meta, key)?),
             FAMILY => self.family = Some(string_value(meta, key)?),
             TITLE => self.title = Some(string_value(meta, key)?.value),
-            ALIASES => self.aliases = string_list(diag, meta)?,
+            ALIASES => {
+                self.aliases = string_list(
+                    diag,
+                    meta,
+                    "`aliases` takes a list of former names: `aliases = [\"old_name\"]`",
+                )?
+            }
+            ICONS => {
+                self.icons = string_list(
+                    diag,
+                    meta,
+                    "`icons` takes a list of URIs: `icons = [\"https://example.com/tool.png\"]`",
+                )?
+            }
+            META => self.meta = meta_list(diag, meta)?,
             OFF_THREAD => self.off_thread = flag(meta)?,
             INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
             DANGEROUS => self.dangerous = flag(meta)?,
@@ -127,9 +145,12 @@ fn string_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Sp<String>
     }
 }
 
-/// `aliases = ["a", "b"]`.
-fn string_list(diag: &Diagnostics, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Sp<String>>> {
-    let usage = "`aliases` takes a list of former names: `aliases = [\"old_name\"]`";
+/// `key = ["a", "b"]`.
+fn string_list(
+    diag: &Diagnostics,
+    meta: &ParseNestedMeta<'_>,
+    usage: &str,
+) -> syn::Result<Vec<Sp<String>>> {
     if !meta.input.peek(syn::Token![=]) {
         return Err(meta.error(usage));
     }
@@ -172,6 +193,101 @@ fn header_list(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<(Sp<String>, Sp<St
         Ok(())
     })?;
     Ok(headers)
+}
+
+/// `meta = [("com.example/team", "tools"), ("com.example/rank", 3)]`: each value a string,
+/// number or boolean literal, kept as JSON text.
+fn meta_list(
+    diag: &Diagnostics,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Vec<(Sp<String>, String)>> {
+    let usage = "`meta` takes a list of (key, value) pairs, each value a string, number or \
+                 boolean: `meta = [(\"com.example/team\", \"tools\")]`";
+    if !meta.input.peek(syn::Token![=]) {
+        return Err(meta.error(usage));
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    let Expr::Array(ExprArray { elems, .. }) = &expr else {
+        return Err(syn::Error::new_spanned(&expr, usage));
+    };
+    let mut pairs = Vec::new();
+    for elem in elems {
+        let Expr::Tuple(tuple) = elem else {
+            diag.error_spanned_by(elem, usage);
+            continue;
+        };
+        let items: Vec<&Expr> = tuple.elems.iter().collect();
+        let [key, value] = items.as_slice() else {
+            diag.error_spanned_by(elem, usage);
+            continue;
+        };
+        let key = match key {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(lit), ..
+            }) => Sp {
+                value: lit.value(),
+                span: lit.span(),
+            },
+            other => {
+                diag.error_spanned_by(other, usage);
+                continue;
+            }
+        };
+        let json = match value {
+            Expr::Lit(ExprLit { lit, .. }) => match lit {
+                Lit::Str(text) => json_string(&text.value()),
+                Lit::Bool(flag) => flag.value.to_string(),
+                Lit::Int(int) => int.base10_digits().to_owned(),
+                Lit::Float(float) => float.base10_digits().to_owned(),
+                other => {
+                    diag.error_spanned_by(other, usage);
+                    continue;
+                }
+            },
+            Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) => match &**expr {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Int(int), ..
+                }) => format!("-{}", int.base10_digits()),
+                Expr::Lit(ExprLit {
+                    lit: Lit::Float(float),
+                    ..
+                }) => format!("-{}", float.base10_digits()),
+                other => {
+                    diag.error_spanned_by(other, usage);
+                    continue;
+                }
+            },
+            other => {
+                diag.error_spanned_by(other, usage);
+                continue;
+            }
+        };
+        pairs.push((key, json));
+    }
+    Ok(pairs)
+}
+
+/// `text` as a JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// `key` or `key = true|false`.

@@ -41,7 +41,100 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     check_return(diag, function);
     check_inline(diag, attrs, function);
     check_headers(diag, attrs, function);
+    check_icons_and_meta(diag, attrs);
     Resolved { name, family }
+}
+
+/// Icons are URIs (`https:` or `data:` as MCP recommends, or any other scheme); `_meta` keys
+/// are MCP's (an optional `prefix/` of dot-separated labels, then a name), given once, and
+/// keep off the prefixes MCP and buril reserve.
+fn check_icons_and_meta(diag: &Diagnostics, attrs: &Attrs) {
+    for icon in &attrs.icons {
+        let scheme = icon.value.split_once(':').map(|(scheme, _)| scheme);
+        let is_scheme = scheme.is_some_and(|s| {
+            s.starts_with(|c: char| c.is_ascii_alphabetic())
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        });
+        if !is_scheme {
+            diag.error_at(
+                icon.span,
+                format!(
+                    "the icon `{}` is not a URI: give an `https:` URL or a `data:` URI (MCP \
+                     clients fetch icons by URI)",
+                    icon.value
+                ),
+            );
+        }
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (key, _) in &attrs.meta {
+        if let Some(problem) = meta_key_problem(&key.value) {
+            diag.error_at(
+                key.span,
+                format!("the `_meta` key `{}` {problem}", key.value),
+            );
+        } else if seen.contains(&key.value.as_str()) {
+            diag.error_at(
+                key.span,
+                format!(
+                    "the `_meta` key `{}` is given twice: give it once",
+                    key.value
+                ),
+            );
+        }
+        seen.push(&key.value);
+    }
+}
+
+/// What is wrong with a `_meta` key, as MCP defines them: `[prefix/]name`, the prefix
+/// dot-separated labels (letters, digits, hyphens; a letter first, no hyphen last), the name
+/// letters and digits at both ends with `-`, `_` and `.` between.
+fn meta_key_problem(key: &str) -> Option<String> {
+    let (prefix, name) = match key.rsplit_once('/') {
+        Some((prefix, name)) => (Some(prefix), name),
+        None => (None, key),
+    };
+    let name_ok = !name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if !name_ok {
+        return Some(
+            "has no valid name: letters and digits at both ends, `-`, `_` and `.` between \
+             (`com.example/team`)"
+                .to_owned(),
+        );
+    }
+    let Some(prefix) = prefix else {
+        return None;
+    };
+    let labels: Vec<&str> = prefix.split('.').collect();
+    let labels_ok = labels.iter().all(|label| {
+        !label.is_empty()
+            && label.starts_with(|c: char| c.is_ascii_alphabetic())
+            && label.ends_with(|c: char| c.is_ascii_alphanumeric())
+            && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    });
+    if !labels_ok {
+        return Some(
+            "has an invalid prefix: dot-separated labels of letters, digits and hyphens, each \
+             starting with a letter (`com.example/`)"
+                .to_owned(),
+        );
+    }
+    if labels
+        .iter()
+        .any(|label| matches!(*label, "modelcontextprotocol" | "mcp"))
+    {
+        return Some("uses a prefix MCP reserves for itself: use your own domain".to_owned());
+    }
+    if prefix == "buril" {
+        return Some("uses the prefix buril's own keys have: use your own domain".to_owned());
+    }
+    None
 }
 
 /// Each `headers` entry names a required parameter, once, with a header name that is an HTTP

@@ -332,6 +332,9 @@ fn meta(
     let inline = attrs.inline.is_some();
     let dangerous = attrs.dangerous;
     let fixed_name = some_str(&attrs.fixed_name.as_ref().map(|r| r.value.clone()));
+    let icons: Vec<&String> = attrs.icons.iter().map(|icon| &icon.value).collect();
+    let meta_keys: Vec<&String> = attrs.meta.iter().map(|(key, _)| &key.value).collect();
+    let meta_values: Vec<&String> = attrs.meta.iter().map(|(_, json)| json).collect();
     let location = quote_spanned! {function.ident.span()=>
         #private::SourceLocation {
             file: ::core::file!(),
@@ -359,6 +362,16 @@ fn meta(
             [#off_thread, #inline, #dangerous, #returns_unit],
             #location,
             #fixed_name,
+            {
+                static ICONS: &[#private::Cow<'static, str>] =
+                    &[#(#private::Cow::Borrowed(#icons)),*];
+                ICONS
+            },
+            {
+                static META: &[(#private::Cow<'static, str>, #private::Cow<'static, str>)] =
+                    &[#((#private::Cow::Borrowed(#meta_keys), #private::Cow::Borrowed(#meta_values))),*];
+                META
+            },
         )
     }
 }

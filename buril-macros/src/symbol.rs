@@ -15,6 +15,8 @@ pub const OPEN_WORLD: &str = "open_world";
 pub const CRATE: &str = "crate";
 pub const FIXED_NAME: &str = "fixed_name";
 pub const HEADERS: &str = "headers";
+pub const ICONS: &str = "icons";
+pub const META: &str = "meta";
 
 /// Every key, for "unknown key" messages.
 pub const ALL: &[&str] = &[
@@ -32,5 +34,7 @@ pub const ALL: &[&str] = &[
     OPEN_WORLD,
     FIXED_NAME,
     HEADERS,
+    ICONS,
+    META,
     CRATE,
 ];

@@ -367,6 +367,8 @@ const fn meta(name: &'static str) -> ToolMeta {
             module: module_path!(),
         },
         None,
+        &[],
+        &[],
     )
 }
 

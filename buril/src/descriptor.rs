@@ -157,6 +157,11 @@ pub struct ToolMeta {
     /// fixed by someone else, such as a protocol's test suite. MCP's own name rule and the
     /// 64-character limit still hold.
     pub fixed_name: Option<Cow<'static, str>>,
+    /// Icons for clients to show, by URI (MCP's `icons`; `#[tool(icons = [...])]`).
+    pub icons: Cow<'static, [Cow<'static, str>]>,
+    /// Extra metadata for clients (MCP's `_meta`; `#[tool(meta = [(key, value)])]`): each key
+    /// with its value as JSON text.
+    pub meta: Cow<'static, [(Cow<'static, str>, Cow<'static, str>)]>,
 }
 
 impl ToolMeta {
@@ -178,6 +183,8 @@ impl ToolMeta {
             returns_unit: false,
             location: SourceLocation::UNKNOWN,
             fixed_name: None,
+            icons: Cow::Borrowed(&[]),
+            meta: Cow::Borrowed(&[]),
         }
     }
 
@@ -193,6 +200,8 @@ impl ToolMeta {
         flags: [bool; 4],
         location: SourceLocation,
         fixed_name: Option<&'static str>,
+        icons: &'static [Cow<'static, str>],
+        meta: &'static [(Cow<'static, str>, Cow<'static, str>)],
     ) -> Self {
         let [off_thread, inline, dangerous, returns_unit] = flags;
         ToolMeta {
@@ -210,6 +219,8 @@ impl ToolMeta {
                 Some(reason) => Some(Cow::Borrowed(reason)),
                 None => None,
             },
+            icons: Cow::Borrowed(icons),
+            meta: Cow::Borrowed(meta),
         }
     }
 

@@ -648,6 +648,14 @@ fn rich_results_reach_both_sdk_clients() {
             .flat_map(|page| page.as_array().unwrap())
             .find(|tool| tool["name"] == "scene_render_map")
             .unwrap_or_else(|| panic!("scene_render_map is not listed: {report}"));
+        assert_eq!(listed["icons"][0]["mimeType"], "image/svg+xml", "{listed}");
+        assert!(
+            listed["icons"][0]["src"]
+                .as_str()
+                .unwrap()
+                .starts_with("data:image/svg+xml;base64,")
+        );
+        assert_eq!(listed["_meta"]["dev.buril.example/returns"], "image/png");
         let output = &listed["outputSchema"];
         assert!(output["properties"]["objects"].is_object(), "{listed}");
         assert!(output["properties"].get("content").is_none(), "{listed}");

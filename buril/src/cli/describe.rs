@@ -79,6 +79,22 @@ pub(crate) fn describe(
     if annotations.as_object().is_some_and(|a| !a.is_empty()) {
         writeln!(out, "hints:     {annotations}")?;
     }
+    for icon in tool.meta().icons.iter() {
+        // A `data:` URI can be long: its start says what it is.
+        let shown: String = if icon.len() > 60 {
+            format!(
+                "{}… ({} characters)",
+                &icon[..icon.floor_char_boundary(48)],
+                icon.len()
+            )
+        } else {
+            icon.to_string()
+        };
+        writeln!(out, "icon:      {shown}")?;
+    }
+    for (key, value) in tool.meta().meta.iter() {
+        writeln!(out, "_meta:     {key} = {value}")?;
+    }
     writeln!(
         out,
         "defined:   {} ({})",

@@ -44,7 +44,51 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
     if annotations.as_object().is_some_and(|a| !a.is_empty()) {
         definition.insert("annotations".into(), annotations);
     }
+    let meta = tool.meta();
+    if !meta.icons.is_empty() {
+        let icons: Vec<Value> = meta.icons.iter().map(|src| icon(src)).collect();
+        definition.insert("icons".into(), Value::Array(icons));
+    }
+    if !meta.meta.is_empty() {
+        let mut entries = Map::new();
+        for (key, json) in meta.meta.iter() {
+            let value =
+                serde_json::from_str(json).unwrap_or_else(|_| Value::String(json.to_string()));
+            entries.insert(key.to_string(), value);
+        }
+        definition.insert("_meta".into(), Value::Object(entries));
+    }
     Ok(Value::Object(definition))
+}
+
+/// An icon of MCP's `icons`: its URI, and the MIME type its extension (or `data:` URI) says.
+fn icon(src: &str) -> Value {
+    let mime = match src.strip_prefix("data:") {
+        Some(data) => data.split([';', ',']).next().map(str::to_owned),
+        None => {
+            let path = src
+                .split(['?', '#'])
+                .next()
+                .unwrap_or(src)
+                .to_ascii_lowercase();
+            let extension = path.rsplit_once('.').map(|(_, e)| e.to_owned());
+            match extension.as_deref() {
+                Some("png") => Some("image/png".to_owned()),
+                Some("svg") => Some("image/svg+xml".to_owned()),
+                Some("jpg" | "jpeg") => Some("image/jpeg".to_owned()),
+                Some("webp") => Some("image/webp".to_owned()),
+                Some("gif") => Some("image/gif".to_owned()),
+                Some("ico") => Some("image/x-icon".to_owned()),
+                _ => None,
+            }
+        }
+    };
+    let mut icon = Map::new();
+    icon.insert("src".into(), src.into());
+    if let Some(mime) = mime.filter(|m| !m.is_empty()) {
+        icon.insert("mimeType".into(), mime.into());
+    }
+    Value::Object(icon)
 }
 
 /// Each property mirrored into a header (`x-mcp-header`) is a string, an integer or a
