@@ -108,9 +108,7 @@ fn meta_key_problem(key: &str) -> Option<String> {
                 .to_owned(),
         );
     }
-    let Some(prefix) = prefix else {
-        return None;
-    };
+    let prefix = prefix?;
     let labels: Vec<&str> = prefix.split('.').collect();
     let labels_ok = labels.iter().all(|label| {
         !label.is_empty()
