@@ -81,12 +81,9 @@ pub(crate) fn describe(
     }
     for icon in tool.meta().icons.iter() {
         // A `data:` URI can be long: its start says what it is.
-        let shown: String = if icon.len() > 60 {
-            format!(
-                "{}… ({} characters)",
-                &icon[..icon.floor_char_boundary(48)],
-                icon.len()
-            )
+        let shown: String = if icon.chars().count() > 60 {
+            let start: String = icon.chars().take(48).collect();
+            format!("{start}… ({} characters)", icon.len())
         } else {
             icon.to_string()
         };
