@@ -110,6 +110,16 @@ fn command() -> Command {
                 )),
         )
         .arg(
+            Arg::new("skills")
+                .long("skills")
+                .value_name("DIR")
+                .value_parser(value_parser!(PathBuf))
+                .help(
+                    "Serve the skills in DIR (DIR/<name>/SKILL.md, as `codegen` writes them) over \
+                     MCP's skills extension",
+                ),
+        )
+        .arg(
             Arg::new("page-size")
                 .long("page-size")
                 .value_name("N")
@@ -250,6 +260,12 @@ fn options(
     }
     if let Some(dir) = matches.get_one::<PathBuf>("output-dir") {
         options = options.output_dir(dir);
+    }
+    if let Some(dir) = matches.get_one::<PathBuf>("skills") {
+        options = options.skills_dir(dir);
+    }
+    if let Some(key) = std::env::var_os("BURIL_REQUEST_STATE_KEY") {
+        options = options.request_state_key(key.into_encoded_bytes());
     }
     if let Some(&size) = matches.get_one::<usize>("page-size") {
         if size == 0 {

@@ -4,9 +4,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, MetaObject,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
-    SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, GetSkillRequestMethod, GetSkillRequestParams,
+    GetSkillResult, Implementation, ListResourcesRequestMethod, ListResourcesResult,
+    ListSkillsRequestMethod, ListSkillsResult, ListToolsResult, MetaObject, PaginatedRequestParams,
+    ProgressNotificationParam, ReadResourceRequestMethod, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscriptionFilter,
 };
 #[allow(deprecated)] // MCP's logging: deprecated by the 2026-07-28 revision, still spoken.
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -72,11 +74,20 @@ impl Handler {
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         #[allow(deprecated)] // Logging, deprecated by the 2026-07-28 revision, still spoken.
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_logging()
             .enable_tools()
             .enable_tool_list_changed()
             .build();
+        // The skills extension serves its files as resources, so it needs the base capability.
+        if self.state.skills.is_some() {
+            let skills = ServerCapabilities::builder()
+                .enable_resources()
+                .enable_skills()
+                .build();
+            capabilities.resources = skills.resources;
+            capabilities.extensions = skills.extensions;
+        }
         let mut config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
             self.state.name.clone(),
             self.state.version.clone(),
@@ -91,6 +102,64 @@ impl ServerHandler for Handler {
     /// headers against (`x-mcp-header`).
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
         self.state.definition(name).cloned()
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        // Resources are the skills' files: without skills there are none to list, and the
+        // capability is not declared.
+        match &self.state.skills {
+            Some(skills) => Ok(ListResourcesResult::with_all_items(skills.resources())),
+            None => Err(ErrorData::method_not_found::<ListResourcesRequestMethod>()),
+        }
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let Some(skills) = &self.state.skills else {
+            return Err(ErrorData::method_not_found::<ReadResourceRequestMethod>());
+        };
+        skills
+            .read_resource(&request.uri)
+            .map(Into::into)
+            .ok_or_else(|| {
+                let data = serde_json::json!({"uri": request.uri});
+                ErrorData::resource_not_found(
+                    format!(
+                        "no resource has the URI `{}`; resources/list gives them",
+                        request.uri
+                    ),
+                    Some(data),
+                )
+            })
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        match &self.state.skills {
+            Some(skills) => Ok(skills.list_skills()),
+            None => Err(ErrorData::method_not_found::<ListSkillsRequestMethod>()),
+        }
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        match &self.state.skills {
+            Some(skills) => skills.get_skill(&request.uri),
+            None => Err(ErrorData::method_not_found::<GetSkillRequestMethod>()),
+        }
     }
 
     async fn list_tools(

@@ -33,6 +33,7 @@ pub struct ServerOptions {
     pub(crate) allowed_origins: Vec<String>,
     pub(crate) messages: MessageSink,
     pub(crate) request_state_key: Option<Vec<u8>>,
+    pub(crate) skills_dir: Option<PathBuf>,
 }
 
 impl Default for ServerOptions {
@@ -54,6 +55,7 @@ impl Default for ServerOptions {
             allowed_origins: Vec::new(),
             messages: Arc::new(|message| eprintln!("{message}")),
             request_state_key: None,
+            skills_dir: None,
         }
     }
 }
@@ -162,6 +164,15 @@ impl ServerOptions {
     /// each process makes a random one. The CLI reads it from `BURIL_REQUEST_STATE_KEY`.
     pub fn request_state_key(mut self, key: impl Into<Vec<u8>>) -> Self {
         self.request_state_key = Some(key.into());
+        self
+    }
+
+    /// Serves the skills in `dir` (each `dir/<name>/SKILL.md`, as the codegen writes them:
+    /// `codegen --out bindings` makes `bindings/skills`) over MCP's skills extension
+    /// (`io.modelcontextprotocol/skills`): `skills/list`, `skills/get`, and the files as
+    /// `skill://<name>/SKILL.md` resources. Read once, when the server starts.
+    pub fn skills_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.skills_dir = Some(dir.into());
         self
     }
 

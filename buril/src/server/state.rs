@@ -2,6 +2,7 @@
 //! definitions, and who to tell when the tool list changes.
 
 use super::input::RequestStates;
+use rmcp::handler::server::skill_catalog::SkillCatalog;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -35,6 +36,8 @@ pub(crate) struct ServerState {
     pub listeners: Listeners,
     /// Seals the state of calls that ask the client for input between rounds.
     pub request_states: RequestStates,
+    /// The skills served over the skills extension (none: the extension is not declared).
+    pub skills: Option<SkillCatalog>,
     messages: MessageSink,
     /// The host's policy when the server was built: the bottom layer.
     base: Policy,
@@ -138,6 +141,15 @@ impl ServerState {
             listeners: Listeners::default(),
             request_states: RequestStates::new(options.request_state_key.as_deref())
                 .map_err(ServerError::Config)?,
+            skills: match &options.skills_dir {
+                Some(dir) => Some(SkillCatalog::from_dir(dir).map_err(|error| {
+                    ServerError::Config(format!(
+                        "the skills in {} cannot be served: {error}",
+                        dir.display()
+                    ))
+                })?),
+                None => None,
+            },
             messages: Arc::clone(&options.messages),
             options: Settings {
                 rules,

