@@ -43,6 +43,8 @@ pub struct Attrs {
     pub icons: Vec<Sp<String>>,
     /// `meta = [("key", value)]`: MCP's `_meta`, each value as JSON text.
     pub meta: Vec<(Sp<String>, String)>,
+    /// `confirm`: the caller's user allows each call first, when the caller can ask.
+    pub confirm: bool,
 }
 
 impl Attrs {
@@ -100,6 +102,7 @@ impl Attrs {
                 )?
             }
             META => self.meta = meta_list(diag, meta)?,
+            CONFIRM => self.confirm = flag(meta)?,
             OFF_THREAD => self.off_thread = flag(meta)?,
             INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
             DANGEROUS => self.dangerous = flag(meta)?,

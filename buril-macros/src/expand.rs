@@ -116,12 +116,26 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
         || quote!(#private::InputSchema::new(generator) #(#schema_steps)* #(#headers)* .finish()),
     );
 
+    // A tool marked `confirm` asks first, before its input is taken apart.
+    let (confirm_sync, confirm_async) = if attrs.confirm {
+        (
+            quote!(#private::confirm_first(#ctx, &#args)?;),
+            quote! {
+                if let ::core::result::Result::Err(error) = #private::confirm_first(&#ctx, &#args) {
+                    return #private::boxed(async move { ::core::result::Result::Err(error) });
+                }
+            },
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
     let invoke = if function.is_async {
         quote! {
             fn invoke(
                 #ctx: #private::Context,
                 mut #args: #private::Args,
             ) -> #private::BoxFuture {
+                #confirm_async
                 #(#takes)*
                 if let ::core::result::Result::Err(error) = #args.finish() {
                     return #private::boxed(async move { ::core::result::Result::Err(error) });
@@ -136,6 +150,7 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
                 #ctx: &#private::Context,
                 mut #args: #private::Args,
             ) -> ::core::result::Result<#private::Value, #private::ToolError> {
+                #confirm_sync
                 #(#takes)*
                 #args.finish()?;
                 #output
@@ -331,6 +346,7 @@ fn meta(
     let off_thread = attrs.off_thread;
     let inline = attrs.inline.is_some();
     let dangerous = attrs.dangerous;
+    let confirm = attrs.confirm;
     let fixed_name = some_str(&attrs.fixed_name.as_ref().map(|r| r.value.clone()));
     let icons: Vec<&String> = attrs.icons.iter().map(|icon| &icon.value).collect();
     let meta_keys: Vec<&String> = attrs.meta.iter().map(|(key, _)| &key.value).collect();
@@ -359,7 +375,7 @@ fn meta(
                 #idempotent,
                 #open_world,
             ),
-            [#off_thread, #inline, #dangerous, #returns_unit],
+            [#off_thread, #inline, #dangerous, #returns_unit, #confirm],
             #location,
             #fixed_name,
             {

@@ -17,6 +17,7 @@ pub const FIXED_NAME: &str = "fixed_name";
 pub const HEADERS: &str = "headers";
 pub const ICONS: &str = "icons";
 pub const META: &str = "meta";
+pub const CONFIRM: &str = "confirm";
 
 /// Every key, for "unknown key" messages.
 pub const ALL: &[&str] = &[
@@ -36,5 +37,6 @@ pub const ALL: &[&str] = &[
     HEADERS,
     ICONS,
     META,
+    CONFIRM,
     CRATE,
 ];

@@ -101,7 +101,8 @@ impl Runner {
     }
 
     /// Runs a call; a failure is retried once (never a cancellation, a missing tool or one
-    /// outside the view), and a second failure ends the run with the error verbatim.
+    /// outside the view), and a second failure ends the run with the error verbatim. A call
+    /// cancelled while the run was not is answered to the model as it is.
     async fn call_with_retry(&mut self, call: &ToolCall) -> CallResult {
         let mut attempt = 1;
         loop {
@@ -114,7 +115,9 @@ impl Runner {
             };
             match error.kind() {
                 _ if self.job.is_cancelled() => return CallResult::RunEnds(RunEnd::Cancelled),
-                ErrorKind::Cancelled => return CallResult::RunEnds(RunEnd::Cancelled),
+                // Cancelled while the run was not (the user declined a tool's confirmation,
+                // say): the model hears it, and nothing is retried.
+                ErrorKind::Cancelled => return CallResult::Answered(outcome.into_envelope()),
                 ErrorKind::NotFound => {
                     return CallResult::RunEnds(RunEnd::Blocked(format!(
                         "blocked: the specialist called `{}`, which is not in the registry: {}",
@@ -150,6 +153,9 @@ impl Runner {
             .cancel(self.job.cancel_token().clone())
             .view(Arc::clone(&self.view));
         options.timeout = self.call_timeout;
+        if let Some(source) = self.model.input_source() {
+            options = options.input(source);
+        }
         let outcome = self
             .dispatcher
             .invoke_async(&call.tool, call.input.clone(), options)

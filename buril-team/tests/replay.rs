@@ -359,8 +359,8 @@ const fn meta(name: &'static str) -> ToolMeta {
         "scene",
         &[],
         Annotations::NONE,
-        // off_thread, inline, dangerous, returns_unit
-        [true, false, false, false],
+        // off_thread, inline, dangerous, returns_unit, confirm
+        [true, false, false, false, false],
         SourceLocation {
             file: file!(),
             line: line!(),

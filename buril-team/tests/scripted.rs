@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use buril::{Context, JobStatus, ToolError};
+use buril::{Context, JobStatus, Policy, ToolError, ToolPattern};
 use buril_team::{
     HandoffRequest, ModelReply, ScriptedModel, Specialist, Team, TeamError, ToolCall,
 };
@@ -762,4 +762,47 @@ api_key_env = "LOCAL_KEY"
     .unwrap();
     let error = Team::builder().config_file(&bad).err().unwrap();
     assert!(error.to_string().contains("descriptio"), "{error}");
+}
+
+/// A tool that asks its caller mid-call (`asset_delete` is `confirm`: it asks the user to allow
+/// each call) is answered by the scripted model's answers, in order, and the run records what
+/// came of it: allowed, the file goes; declined, the call fails `cancelled` and the file stays.
+#[test]
+fn the_scripted_model_answers_the_questions_tools_ask() {
+    let enabled = Policy::new().enable("asset_delete".parse::<ToolPattern>().unwrap());
+    let model = shared(
+        ScriptedModel::new()
+            .answer(json!({"action": "accept", "content": {"confirm": true}}))
+            .answer(json!({"action": "decline"}))
+            .call("asset_delete", json!({"path": "Assets/Materials/Red.mat"}))
+            .call(
+                "asset_delete",
+                json!({"path": "Assets/Materials/Ground.mat"}),
+            )
+            .report("Deleted one of the two."),
+    );
+    let fx = Fixture::with_policy(
+        Team::builder().model("default", Arc::clone(&model)),
+        enabled,
+    );
+    let handle = fx.handoff(json!({
+        "specialist": "asset-librarian",
+        "brief": "Delete the two materials.",
+        "tool_view": ["asset_delete"],
+    }));
+    let run = fx.wait(&handle);
+    assert_eq!(run.status, JobStatus::Done, "{run:?}");
+    assert!(run.calls[0].ok, "{run:?}");
+    assert!(!run.calls[1].ok, "{run:?}");
+    assert_eq!(run.calls[1].error_type.as_deref(), Some("cancelled"));
+    assert!(!fx.path("Assets/Materials/Red.mat").exists());
+    assert!(fx.path("Assets/Materials/Ground.mat").is_file());
+    let questions = model.questions();
+    assert_eq!(questions.len(), 2, "{questions:?}");
+    assert_eq!(questions[0].0, "buril_confirm");
+    let message = questions[0].1.params()["message"].as_str().unwrap();
+    assert!(
+        message.contains("`asset_delete`") && message.contains("Red.mat"),
+        "{message}"
+    );
 }

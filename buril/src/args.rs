@@ -27,6 +27,18 @@ impl Args {
         }
     }
 
+    /// The input as JSON text, cut after `limit` characters (for a confirmation's message).
+    pub fn preview(&self, limit: usize) -> String {
+        let text = match &self.object {
+            Some(object) => serde_json::to_string(object).unwrap_or_default(),
+            None => String::new(),
+        };
+        match text.char_indices().nth(limit) {
+            Some((at, _)) => format!("{}…", &text[..at]),
+            None => text,
+        }
+    }
+
     /// Takes the required parameter `name`. On failure records a problem and returns `None`.
     pub fn required<T: DeserializeOwned>(&mut self, name: &str) -> Option<T> {
         let value = self.remove(name);

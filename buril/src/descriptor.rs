@@ -151,6 +151,9 @@ pub struct ToolMeta {
     pub dangerous: bool,
     /// The tool returns `()`: its data is the empty object.
     pub returns_unit: bool,
+    /// Each call asks the caller's user to allow it first, when the caller can ask
+    /// (`#[tool(confirm)]`); a call the user does not allow answers `cancelled`.
+    pub confirm: bool,
     /// Where the tool was defined.
     pub location: SourceLocation,
     /// Why the name is exempt from the naming rule (`#[tool(fixed_name = "why")]`): it was
@@ -181,6 +184,7 @@ impl ToolMeta {
             inline: false,
             dangerous: false,
             returns_unit: false,
+            confirm: false,
             location: SourceLocation::UNKNOWN,
             fixed_name: None,
             icons: Cow::Borrowed(&[]),
@@ -197,13 +201,13 @@ impl ToolMeta {
         family: &'static str,
         aliases: &'static [Cow<'static, str>],
         annotations: Annotations,
-        flags: [bool; 4],
+        flags: [bool; 5],
         location: SourceLocation,
         fixed_name: Option<&'static str>,
         icons: &'static [Cow<'static, str>],
         meta: &'static [(Cow<'static, str>, Cow<'static, str>)],
     ) -> Self {
-        let [off_thread, inline, dangerous, returns_unit] = flags;
+        let [off_thread, inline, dangerous, returns_unit, confirm] = flags;
         ToolMeta {
             name: Cow::Borrowed(name),
             description: Cow::Borrowed(description),
@@ -214,6 +218,7 @@ impl ToolMeta {
             inline,
             dangerous,
             returns_unit,
+            confirm,
             location,
             fixed_name: match fixed_name {
                 Some(reason) => Some(Cow::Borrowed(reason)),

@@ -20,6 +20,34 @@ pub use crate::schema::{
 
 /// The output of a tool returning `()`.
 #[inline]
+/// Before a tool marked `confirm` runs: asks the caller's user to allow it, when the caller
+/// can ask (`Ok` when it cannot: the host's policy already let the tool run); an error of
+/// kind `cancelled` when the user did not allow it.
+pub fn confirm_first(ctx: &Context, args: &Args) -> Result<(), ToolError> {
+    use crate::context::{Elicited, InputKind, InputRequest};
+    if !ctx.can_ask(InputKind::Elicitation) {
+        return Ok(());
+    }
+    let tool = ctx.tool_name();
+    let message = format!(
+        "Allow the tool `{tool}` to run with this input? {}",
+        args.preview(500)
+    );
+    let answer = ctx.ask_as("buril_confirm", InputRequest::confirm(message))?;
+    let allowed = matches!(
+        Elicited::<serde_json::Map<String, Value>>::from_answer(&answer)?,
+        Elicited::Accepted(fields) if fields.get("confirm") == Some(&Value::Bool(true))
+    );
+    if allowed {
+        Ok(())
+    } else {
+        Err(ToolError::new(
+            crate::error::ErrorKind::Cancelled,
+            format!("the user did not allow `{tool}` to run"),
+        ))
+    }
+}
+
 pub fn unit_output(_: ()) -> Result<Value, ToolError> {
     Ok(Value::Object(serde_json::Map::new()))
 }

@@ -181,13 +181,68 @@ fn dangerous_tools_need_enable() {
     assert_eq!(parse(&refused)["type"], "disabled");
     assert!(root.join("Assets/Materials/Ground.mat").is_file());
 
-    let allowed = run(
-        &root,
-        &["call", "asset_delete", input, "--enable", "asset_delete"],
-    );
+    // Enabled, it asks first (`confirm`) on the terminal: the prompt on standard error, the
+    // answer from standard input. No, or no answer at all, keeps the file.
+    let enabled = ["call", "asset_delete", input, "--enable", "asset_delete"];
+    for answer in ["n\n", ""] {
+        let declined = run_with_input(&root, &enabled, answer);
+        assert_eq!(declined.status.code(), Some(1), "{declined:?}");
+        assert_eq!(parse(&declined)["type"], "cancelled", "{declined:?}");
+        assert!(
+            parse(&declined)["error"]
+                .as_str()
+                .unwrap()
+                .contains("did not allow `asset_delete`")
+        );
+        let prompt = String::from_utf8_lossy(&declined.stderr);
+        assert!(
+            prompt.contains("Allow the tool `asset_delete` to run with this input?")
+                && prompt.contains("Assets/Materials/Ground.mat"),
+            "{prompt}"
+        );
+        assert!(root.join("Assets/Materials/Ground.mat").is_file());
+    }
+    let allowed = run_with_input(&root, &enabled, "y\n");
     assert_eq!(allowed.status.code(), Some(0), "{allowed:?}");
     assert_eq!(parse(&allowed)["data"]["files_deleted"], 1);
     assert!(!root.join("Assets/Materials/Ground.mat").exists());
+    // `--no-input`: nobody can be asked, so the host's policy alone decides.
+    let input = r#"{"path": "Assets/Materials/Red.mat"}"#;
+    let unasked = run_with_input(
+        &root,
+        &[
+            "call",
+            "asset_delete",
+            input,
+            "--enable",
+            "asset_delete",
+            "--no-input",
+        ],
+        "",
+    );
+    assert_eq!(unasked.status.code(), Some(0), "{unasked:?}");
+    assert!(String::from_utf8_lossy(&unasked.stderr).is_empty());
+    assert!(!root.join("Assets/Materials/Red.mat").exists());
+}
+
+/// [`run`] with `input` on standard input.
+fn run_with_input(project: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tools"))
+        .args(args)
+        .env("BURIL_PROJECT", project)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the tools binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("it ends")
 }
 
 #[test]

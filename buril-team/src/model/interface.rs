@@ -6,6 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use buril::InputSource;
 use buril::profile::Profile;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -32,11 +33,21 @@ pub trait Model: Send + Sync + 'static {
 
     /// The next step: tool calls, or the final report.
     fn complete<'a>(&'a self, request: &'a ModelRequest) -> ModelFuture<'a>;
+
+    /// Who answers the questions a tool asks in the middle of a call (a form, a completion,
+    /// the roots: `Context::elicit` and its kin). Default: nobody, and the tool is told so.
+    fn input_source(&self) -> Option<Arc<dyn InputSource>> {
+        None
+    }
 }
 
 impl<M: Model + ?Sized> Model for Arc<M> {
     fn profile(&self) -> Profile {
         (**self).profile()
+    }
+
+    fn input_source(&self) -> Option<Arc<dyn InputSource>> {
+        (**self).input_source()
     }
 
     fn complete<'a>(&'a self, request: &'a ModelRequest) -> ModelFuture<'a> {
@@ -47,6 +58,10 @@ impl<M: Model + ?Sized> Model for Arc<M> {
 impl<M: Model + ?Sized> Model for Box<M> {
     fn profile(&self) -> Profile {
         (**self).profile()
+    }
+
+    fn input_source(&self) -> Option<Arc<dyn InputSource>> {
+        (**self).input_source()
     }
 
     fn complete<'a>(&'a self, request: &'a ModelRequest) -> ModelFuture<'a> {

@@ -2,8 +2,9 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use buril::{Asked, Context, InputKind, InputRequest, InputSource};
 use serde_json::Value;
 
 use super::interface::{
@@ -54,6 +55,36 @@ pub struct ScriptedModel {
     steps: Mutex<VecDeque<Step>>,
     requests: Mutex<Vec<ModelRequest>>,
     next_call: Mutex<u64>,
+    input: Arc<ScriptedInput>,
+}
+
+/// The scripted answers to the questions tools ask mid-call, and the questions asked.
+#[derive(Debug, Default)]
+struct ScriptedInput {
+    answers: Mutex<VecDeque<Value>>,
+    asked: Mutex<Vec<(String, InputRequest)>>,
+}
+
+impl InputSource for ScriptedInput {
+    fn supports(&self, _kind: InputKind) -> bool {
+        true
+    }
+
+    fn ask(&self, _ctx: &Context, key: &str, request: &InputRequest) -> Asked {
+        self.asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((key.to_owned(), request.clone()));
+        match self
+            .answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop_front()
+        {
+            Some(answer) => Asked::Answer(answer),
+            None => Asked::Refused("the scripted model has no answer left in its script".into()),
+        }
+    }
 }
 
 impl fmt::Debug for ScriptedModel {
@@ -120,6 +151,38 @@ impl ScriptedModel {
         self.step(Step::Respond(Box::new(respond)))
     }
 
+    /// Adds the answer to the next question a tool asks mid-call (its MCP result: `{"action":
+    /// "accept", "content": {...}}` for a form, `{"role": "assistant", "content": {...},
+    /// "model": ...}` for a completion, `{"roots": [...]}`), in the order they are asked.
+    ///
+    /// ```
+    /// use buril_team::ScriptedModel;
+    /// use serde_json::json;
+    ///
+    /// let model = ScriptedModel::new()
+    ///     .answer(json!({"action": "accept", "content": {"name": "Forest"}}))
+    ///     .call("scene_create", json!({"path": "Assets/Scenes/Forest.scene"}))
+    ///     .report("Made the scene.");
+    /// assert!(model.questions().is_empty());
+    /// ```
+    pub fn answer(self, answer: Value) -> Self {
+        self.input
+            .answers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back(answer);
+        self
+    }
+
+    /// Every question tools asked so far, with its key, in order.
+    pub fn questions(&self) -> Vec<(String, InputRequest)> {
+        self.input
+            .asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// Steps not yet used.
     pub fn remaining(&self) -> usize {
         self.steps.lock().unwrap_or_else(|e| e.into_inner()).len()
@@ -139,7 +202,7 @@ impl ScriptedModel {
         format!("call_{next}")
     }
 
-    fn answer(&self, request: &ModelRequest) -> Result<ModelReply, ModelError> {
+    fn reply(&self, request: &ModelRequest) -> Result<ModelReply, ModelError> {
         self.requests
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -168,7 +231,11 @@ impl ScriptedModel {
 
 impl Model for ScriptedModel {
     fn complete<'a>(&'a self, request: &'a ModelRequest) -> ModelFuture<'a> {
-        let answer = self.answer(request);
+        let answer = self.reply(request);
         Box::pin(async move { answer })
+    }
+
+    fn input_source(&self) -> Option<Arc<dyn InputSource>> {
+        Some(Arc::clone(&self.input) as Arc<dyn InputSource>)
     }
 }

@@ -29,8 +29,14 @@ impl Terminal {
 }
 
 impl InputSource for Terminal {
+    /// A refusing terminal supports nothing: a tool that can do without an answer (a
+    /// confirmation, say) goes on without asking.
     fn supports(&self, _kind: InputKind) -> bool {
-        true
+        self.refusal.is_none()
+    }
+
+    fn why_not(&self, _kind: InputKind) -> String {
+        self.refusal.clone().unwrap_or_default()
     }
 
     fn ask(&self, _ctx: &Context, _key: &str, request: &InputRequest) -> Asked {

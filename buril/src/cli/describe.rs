@@ -28,6 +28,7 @@ pub(crate) fn describe(
             map.insert("offThread".into(), tool.is_off_thread().into());
             map.insert("inline".into(), tool.is_inline().into());
             map.insert("dangerous".into(), tool.is_dangerous().into());
+            map.insert("confirm".into(), tool.meta().confirm.into());
             map.insert("async".into(), tool.is_async().into());
             if let Some(reason) = &tool.meta().fixed_name {
                 map.insert("fixedName".into(), reason.as_ref().into());
@@ -71,6 +72,12 @@ pub(crate) fn describe(
     }
     if tool.is_dangerous() {
         writeln!(out, "dangerous: yes (off until the host enables it)")?;
+    }
+    if tool.meta().confirm {
+        writeln!(
+            out,
+            "confirm:   yes (each call asks the caller's user first, when the caller can ask)"
+        )?;
     }
     if !tool.aliases().is_empty() {
         writeln!(out, "aliases:   {} (deprecated)", tool.aliases().join(", "))?;

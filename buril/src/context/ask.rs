@@ -353,6 +353,15 @@ pub trait InputSource: Send + Sync {
     /// cancelled.
     fn ask(&self, ctx: &super::Context, key: &str, request: &InputRequest) -> Asked;
 
+    /// Why requests of `kind` cannot be answered, for the tool's error. Default: the caller did
+    /// not declare the capability.
+    fn why_not(&self, kind: InputKind) -> String {
+        format!(
+            "the caller did not declare the `{}` capability",
+            kind.capability()
+        )
+    }
+
     /// Told when the tool asked for input of a `kind` this source does not support (the tool
     /// then fails, saying so); a front end may answer the call differently (MCP 2026-07-28:
     /// a `MissingRequiredClientCapability` error).

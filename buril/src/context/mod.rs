@@ -295,10 +295,7 @@ impl Context {
             };
             if !source.supports(request.kind()) {
                 source.lacked(request.kind());
-                let reason = format!(
-                    "the caller did not declare the `{}` capability",
-                    request.kind().capability()
-                );
+                let reason = source.why_not(request.kind());
                 return Err(ask::cannot_ask(
                     self.inner.tool,
                     request.kind(),

@@ -26,7 +26,7 @@ struct Deleted {
 /// Deletes an asset, or a folder with `recursive`, from disk for good (there is no undo).
 /// Open scenes cannot be deleted; close them first. Reports scenes and prefabs left with a
 /// reference to what was deleted.
-#[buril::tool(dangerous, destructive, title = "Delete asset")]
+#[buril::tool(dangerous, confirm, destructive, title = "Delete asset")]
 fn asset_delete(
     /// The asset or folder to delete, e.g. `Assets/Materials/Old.mat`.
     path: String,
