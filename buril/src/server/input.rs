@@ -295,3 +295,98 @@ impl InputSource for Live {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn answered(states: &RequestStates, tool: &str, arguments: &Value, state: &str) -> bool {
+        Rounds::new(
+            states,
+            tool,
+            arguments,
+            Some(state),
+            None,
+            Abilities::default(),
+        )
+        .is_ok()
+    }
+
+    /// A request state opens only for the server that sealed it, the tool and the arguments it
+    /// was sealed for, and unaltered: a client can neither forge answers nor move them to
+    /// another call.
+    #[test]
+    fn request_states_are_bound_to_their_server_tool_and_arguments() {
+        let states = RequestStates::new(None).unwrap();
+        let arguments = json!({"path": "a"});
+        let mut answers = Map::new();
+        answers.insert("confirm".into(), json!({"action": "accept"}));
+        let sealed = states.seal("t", &arguments, &RoundState { answers });
+        assert!(answered(&states, "t", &arguments, &sealed));
+        assert!(!answered(&states, "other", &arguments, &sealed));
+        assert!(!answered(&states, "t", &json!({"path": "b"}), &sealed));
+        assert!(!answered(&states, "t", &arguments, &format!("{sealed}x")));
+        let mut altered = sealed.clone().into_bytes();
+        let middle = altered.len() / 2;
+        altered[middle] = if altered[middle] == b'A' { b'B' } else { b'A' };
+        assert!(!answered(
+            &states,
+            "t",
+            &arguments,
+            &String::from_utf8(altered).unwrap()
+        ));
+        let elsewhere = RequestStates::new(None).unwrap();
+        assert!(!answered(&elsewhere, "t", &arguments, &sealed));
+        // A shared key (replicas) opens each other's states.
+        let key = [7u8; 32];
+        let (one, two) = (
+            RequestStates::new(Some(&key)).unwrap(),
+            RequestStates::new(Some(&key)).unwrap(),
+        );
+        let sealed = one.seal("t", &arguments, &RoundState::default());
+        assert!(answered(&two, "t", &arguments, &sealed));
+        assert!(RequestStates::new(Some(b"short")).is_err());
+    }
+
+    /// The answers carried forward are those the tool read, with the new requests listed.
+    #[test]
+    fn a_round_lists_what_is_unanswered_and_carries_what_was_read() {
+        let states = RequestStates::new(None).unwrap();
+        let arguments = json!({});
+        let mut responses = InputResponses::new();
+        responses.insert(
+            "step1".into(),
+            json!({"action": "accept", "content": {"name": "Ada"}}),
+        );
+        responses.insert("extra".into(), json!({"action": "accept"}));
+        responses.insert("broken".into(), json!(12345));
+        let abilities = Abilities {
+            elicitation: true,
+            sampling: false,
+            roots: false,
+        };
+        let rounds =
+            Rounds::new(&states, "t", &arguments, None, Some(responses), abilities).unwrap();
+        let ctx = Context::detached(crate::context::State::new());
+        let request = InputRequest::confirm("?");
+        assert!(matches!(
+            rounds.ask(&ctx, "step1", &request),
+            Asked::Answer(_)
+        ));
+        assert_eq!(rounds.ask(&ctx, "broken", &request), Asked::Later);
+        assert_eq!(rounds.ask(&ctx, "step2", &request), Asked::Later);
+        let result = rounds.input_required(&states, "t", &arguments).unwrap();
+        let listed: Vec<&String> = result.input_requests.as_ref().unwrap().keys().collect();
+        assert_eq!(listed, ["broken", "step2"]);
+        let carried: RoundState = states
+            .codec
+            .open_json_with(
+                result.request_state.as_deref().unwrap(),
+                &RequestStates::bound_to("t", &arguments),
+            )
+            .unwrap();
+        let keys: Vec<&String> = carried.answers.keys().collect();
+        assert_eq!(keys, ["step1"]);
+    }
+}
