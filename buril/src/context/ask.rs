@@ -464,6 +464,23 @@ pub(crate) fn elicitation_schema(schema: &Value) -> Result<Value, String> {
         if object.get("default").is_some_and(Value::is_null) {
             object.remove("default");
         }
+        // A documented enum variant (schemars: `oneOf` of `const`s with descriptions) is a titled
+        // option (SEP-1330: `const` and `title`).
+        for keyword in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(options)) = object.get_mut(keyword) {
+                for option in options.iter_mut().filter_map(Value::as_object_mut) {
+                    if option.contains_key("const")
+                        && !option.contains_key("title")
+                        && let Some(description) = option.remove("description")
+                    {
+                        option.insert("title".into(), description);
+                    }
+                    if option.get("type").and_then(Value::as_str) == Some("string") {
+                        option.remove("type");
+                    }
+                }
+            }
+        }
         // Elicitation knows four formats; schemars' others (`uint8`, ...) go.
         if let Some(format) = object.remove("format")
             && matches!(
@@ -483,7 +500,11 @@ pub(crate) fn elicitation_schema(schema: &Value) -> Result<Value, String> {
                     ""
                 }
             });
-        match kind {
+        let kind = kind.to_owned();
+        if !object.contains_key("type") && kind == "string" {
+            object.insert("type".into(), "string".into());
+        }
+        match kind.as_str() {
             "string" | "number" | "integer" | "boolean" => {}
             "array" => {
                 let items = object.get("items").map(&resolve).unwrap_or(Value::Null);
@@ -525,6 +546,39 @@ mod tests {
     enum Colour {
         Red,
         Green,
+    }
+
+    #[derive(schemars::JsonSchema, serde::Deserialize)]
+    #[allow(dead_code)]
+    #[serde(rename_all = "lowercase")]
+    enum Size {
+        /// Small, 1 m.
+        Small,
+        /// Large, 10 m.
+        Large,
+    }
+
+    /// A form with a titled choice.
+    #[derive(schemars::JsonSchema, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Sized {
+        /// How big.
+        size: Size,
+    }
+
+    #[test]
+    fn documented_variants_become_titled_options() {
+        let request = InputRequest::elicit::<Sized>("?").unwrap();
+        let size = &request.params()["requestedSchema"]["properties"]["size"];
+        assert_eq!(size["type"], "string", "{size}");
+        assert_eq!(
+            size["oneOf"],
+            json!([
+                {"const": "small", "title": "Small, 1 m."},
+                {"const": "large", "title": "Large, 10 m."}
+            ]),
+            "{size}"
+        );
     }
 
     /// A form.
