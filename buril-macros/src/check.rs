@@ -27,7 +27,8 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     let family = match &attrs.fixed_name {
         Some(reason) => {
             check_fixed_name(diag, &name, reason, attrs.family.as_ref());
-            fixed_family(diag, &name, attrs.family.as_ref())
+            // A fixed name need not start with its family.
+            check_family(diag, &name, attrs.family.as_ref(), false)
         }
         None => {
             let name_ok = check_name(diag, &name, attrs.family.as_ref());
@@ -293,28 +294,9 @@ fn check_fixed_name(
     }
 }
 
-/// The family of a tool with a fixed name: an explicit one (snake case), or the name's first
-/// segment as it is.
-fn fixed_family(diag: &Diagnostics, name: &Sp<String>, family: Option<&Sp<String>>) -> String {
-    match family {
-        Some(family) if !naming::is_valid_family(&family.value) => {
-            diag.error_at(
-                family.span,
-                format!(
-                    "family `{}` is not lowercase snake case (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`); use `{}`",
-                    family.value,
-                    naming::to_snake_case(&family.value)
-                ),
-            );
-            family.value.clone()
-        }
-        Some(family) => family.value.clone(),
-        None => name.value.split('_').next().unwrap_or_default().to_owned(),
-    }
-}
-
-/// An explicit family is itself snake case and is the name's prefix; the default family is the
-/// name's first segment. An invalid name was reported already, with the family in its fix.
+/// An explicit family is itself snake case and is the name's prefix (checked only when
+/// `name_ok`: an invalid name was reported already, with the family in its fix, and a fixed
+/// name need not have it); the default family is the name's first segment.
 fn check_family(
     diag: &Diagnostics,
     name: &Sp<String>,

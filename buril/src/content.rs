@@ -359,6 +359,22 @@ impl<T> Rich<T> {
 
 // ---- schemas -------------------------------------------------------------------------------
 
+/// `JsonSchema` for a block type: its schema name (MCP's), an id under `buril::`, and its
+/// schema from `$body` (with the generator as `$generator`).
+macro_rules! named_schema {
+    ($ty:ty, $name:literal, |$generator:pat_param| $body:block) => {
+        impl JsonSchema for $ty {
+            fn schema_name() -> Cow<'static, str> {
+                $name.into()
+            }
+            fn schema_id() -> Cow<'static, str> {
+                concat!("buril::", $name).into()
+            }
+            fn json_schema($generator: &mut SchemaGenerator) -> Schema $body
+        }
+    };
+}
+
 fn binary_schema(kind: &str, what: &str, mime_example: &str) -> Schema {
     json_schema!({
         "type": "object",
@@ -380,29 +396,13 @@ fn binary_schema(kind: &str, what: &str, mime_example: &str) -> Schema {
     })
 }
 
-impl JsonSchema for Image {
-    fn schema_name() -> Cow<'static, str> {
-        "ImageContent".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "buril::ImageContent".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        binary_schema("image", "An image.", "image/png")
-    }
-}
+named_schema!(Image, "ImageContent", |_| {
+    binary_schema("image", "An image.", "image/png")
+});
 
-impl JsonSchema for Audio {
-    fn schema_name() -> Cow<'static, str> {
-        "AudioContent".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "buril::AudioContent".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        binary_schema("audio", "A sound.", "audio/wav")
-    }
-}
+named_schema!(Audio, "AudioContent", |_| {
+    binary_schema("audio", "A sound.", "audio/wav")
+});
 
 /// The schema of a resource's contents (what `resource` of an embedded resource holds).
 fn resource_contents_schema() -> Value {
@@ -419,98 +419,66 @@ fn resource_contents_schema() -> Value {
     })
 }
 
-impl JsonSchema for Resource {
-    fn schema_name() -> Cow<'static, str> {
-        "EmbeddedResource".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "buril::EmbeddedResource".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "type": "object",
-            "description": "A resource embedded in the result.",
-            "properties": {
-                "type": {"type": "string", "const": "resource"},
-                "resource": resource_contents_schema()
-            },
-            "required": ["type", "resource"],
-            BLOCK_KEYWORD: "resource",
-        })
-    }
-}
+named_schema!(Resource, "EmbeddedResource", |_| {
+    json_schema!({
+        "type": "object",
+        "description": "A resource embedded in the result.",
+        "properties": {
+            "type": {"type": "string", "const": "resource"},
+            "resource": resource_contents_schema()
+        },
+        "required": ["type", "resource"],
+        BLOCK_KEYWORD: "resource",
+    })
+});
 
-impl JsonSchema for ResourceLink {
-    fn schema_name() -> Cow<'static, str> {
-        "ResourceLink".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "buril::ResourceLink".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "type": "object",
-            "description": "A link to a resource the client may read.",
-            "properties": {
-                "type": {"type": "string", "const": "resource_link"},
-                "uri": {"type": "string"},
-                "name": {"type": "string"},
-                "description": {"type": "string"},
-                "mimeType": {"type": "string"},
-                "size": {"type": "integer", "minimum": 0, "maximum": 9_007_199_254_740_991_u64}
-            },
-            "required": ["type", "uri", "name"],
-            BLOCK_KEYWORD: "resource_link",
-        })
-    }
-}
+named_schema!(ResourceLink, "ResourceLink", |_| {
+    json_schema!({
+        "type": "object",
+        "description": "A link to a resource the client may read.",
+        "properties": {
+            "type": {"type": "string", "const": "resource_link"},
+            "uri": {"type": "string"},
+            "name": {"type": "string"},
+            "description": {"type": "string"},
+            "mimeType": {"type": "string"},
+            "size": {"type": "integer", "minimum": 0, "maximum": 9_007_199_254_740_991_u64}
+        },
+        "required": ["type", "uri", "name"],
+        BLOCK_KEYWORD: "resource_link",
+    })
+});
 
 /// The schema of a text block.
 struct TextBlock;
 
-impl JsonSchema for TextBlock {
-    fn schema_name() -> Cow<'static, str> {
-        "TextContent".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "buril::TextContent".into()
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({
-            "type": "object",
-            "description": "Text.",
-            "properties": {
-                "type": {"type": "string", "const": "text"},
-                "text": {"type": "string"}
-            },
-            "required": ["type", "text"],
-            BLOCK_KEYWORD: "text",
-        })
-    }
-}
+named_schema!(TextBlock, "TextContent", |_| {
+    json_schema!({
+        "type": "object",
+        "description": "Text.",
+        "properties": {
+            "type": {"type": "string", "const": "text"},
+            "text": {"type": "string"}
+        },
+        "required": ["type", "text"],
+        BLOCK_KEYWORD: "text",
+    })
+});
 
-impl JsonSchema for Content {
-    fn schema_name() -> Cow<'static, str> {
-        "ContentBlock".into()
-    }
-    fn schema_id() -> Cow<'static, str> {
-        "buril::ContentBlock".into()
-    }
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let variants = [
-            generator.subschema_for::<TextBlock>(),
-            generator.subschema_for::<Image>(),
-            generator.subschema_for::<Audio>(),
-            generator.subschema_for::<Resource>(),
-            generator.subschema_for::<ResourceLink>(),
-        ];
-        json_schema!({
-            "description": "One block of a result, by `type`: text, an image, audio, an embedded resource or a resource link.",
-            "oneOf": variants,
-            BLOCK_KEYWORD: "any",
-        })
-    }
-}
+named_schema!(Content, "ContentBlock", |generator| {
+    let variants = [
+        generator.subschema_for::<TextBlock>(),
+        generator.subschema_for::<Image>(),
+        generator.subschema_for::<Audio>(),
+        generator.subschema_for::<Resource>(),
+        generator.subschema_for::<ResourceLink>(),
+    ];
+    json_schema!({
+        "description": "One block of a result, by `type`: text, an image, audio, an embedded resource or a resource link.",
+        "oneOf": variants,
+        BLOCK_KEYWORD: "any",
+    })
+});
 
 impl<T: JsonSchema> JsonSchema for Rich<T> {
     fn schema_name() -> Cow<'static, str> {

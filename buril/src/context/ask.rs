@@ -10,7 +10,6 @@
 //! and a caller that cannot answer says so, which the tool sees as an error it can return.
 
 use std::borrow::Cow;
-use std::fmt;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -340,40 +339,6 @@ pub enum Asked {
     Later,
     /// The caller cannot answer, and says why.
     Refused(String),
-}
-
-/// Who answers a tool's requests for input: the front end that called it
-/// ([`CallOptions::input`](crate::CallOptions::input)).
-pub trait InputSource: Send + Sync {
-    /// Whether requests of `kind` can be answered at all.
-    fn supports(&self, kind: InputKind) -> bool;
-
-    /// Answers `request`, asked under `key` (unique within the call, and the same key each time
-    /// the call runs again). May block until the answer comes; should give up when `ctx` is
-    /// cancelled.
-    fn ask(&self, ctx: &super::Context, key: &str, request: &InputRequest) -> Asked;
-
-    /// Why requests of `kind` cannot be answered, for the tool's error. Default: the caller did
-    /// not declare the capability.
-    fn why_not(&self, kind: InputKind) -> String {
-        format!(
-            "the caller did not declare the `{}` capability",
-            kind.capability()
-        )
-    }
-
-    /// Told when the tool asked for input of a `kind` this source does not support (the tool
-    /// then fails, saying so); a front end may answer the call differently (MCP 2026-07-28:
-    /// a `MissingRequiredClientCapability` error).
-    fn lacked(&self, kind: InputKind) {
-        let _ = kind;
-    }
-}
-
-impl fmt::Debug for dyn InputSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("InputSource")
-    }
 }
 
 /// The error of a call that ends to ask between rounds (the front end answers with the

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-pub use ask::{Asked, Elicited, InputKind, InputRequest, InputSource, Root, Sampled, Sampling};
+pub use ask::{Asked, Elicited, InputKind, InputRequest, Root, Sampled, Sampling};
 pub use cancel::CancelToken;
 pub(crate) use env::{Env, EnvRef};
 pub use log::{LogLevel, LogRecord, LogSink};
@@ -26,6 +26,40 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::ToolError;
+
+/// Who answers a tool's requests for input: the front end that called it
+/// ([`CallOptions::input`](crate::CallOptions::input)).
+pub trait InputSource: Send + Sync {
+    /// Whether requests of `kind` can be answered at all.
+    fn supports(&self, kind: InputKind) -> bool;
+
+    /// Answers `request`, asked under `key` (unique within the call, and the same key each time
+    /// the call runs again). May block until the answer comes; should give up when `ctx` is
+    /// cancelled.
+    fn ask(&self, ctx: &Context, key: &str, request: &InputRequest) -> Asked;
+
+    /// Why requests of `kind` cannot be answered, for the tool's error. Default: the caller did
+    /// not declare the capability.
+    fn why_not(&self, kind: InputKind) -> String {
+        format!(
+            "the caller did not declare the `{}` capability",
+            kind.capability()
+        )
+    }
+
+    /// Told when the tool asked for input of a `kind` this source does not support (the tool
+    /// then fails, saying so); a front end may answer the call differently (MCP 2026-07-28:
+    /// a `MissingRequiredClientCapability` error).
+    fn lacked(&self, kind: InputKind) {
+        let _ = kind;
+    }
+}
+
+impl fmt::Debug for dyn InputSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("InputSource")
+    }
+}
 
 /// Handed to a tool that declares a `&buril::Context` parameter. The parameter never appears
 /// in the tool's schema.
