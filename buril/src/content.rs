@@ -624,63 +624,6 @@ pub(crate) fn mcp_output_schema(output_schema: &Value) -> Option<Cow<'_, Value>>
     }
 }
 
-/// The `structuredContent` of a [`Rich`] tool's data: its structured value, wrapped as
-/// `{"result": …}` when it is not an object (as its MCP output schema says).
-pub(crate) fn rich_structured(structured: Value) -> Value {
-    if structured.is_object() {
-        structured
-    } else {
-        let mut map = Map::new();
-        map.insert("result".into(), structured);
-        Value::Object(map)
-    }
-}
-
-/// The bytes a block carries in base64, its MIME type and the key holding them (`data` of an
-/// image or audio, `resource.blob` of an embedded resource); `None` for other blocks.
-pub(crate) fn binary_of(block: &mut Value) -> Option<(&mut Value, String)> {
-    let kind = block.get("type")?.as_str()?;
-    match kind {
-        "image" | "audio" => {
-            let mime = block.get("mimeType")?.as_str()?.to_owned();
-            Some((block.get_mut("data")?, mime))
-        }
-        "resource" => {
-            let resource = block.get_mut("resource")?;
-            let mime = resource
-                .get("mimeType")
-                .and_then(Value::as_str)
-                .unwrap_or("application/octet-stream")
-                .to_owned();
-            Some((resource.get_mut("blob")?, mime))
-        }
-        _ => None,
-    }
-}
-
-/// Decodes base64 text (the standard alphabet, padded, as MCP sends it).
-pub(crate) fn decode_base64(text: &str) -> Result<Vec<u8>, base64::DecodeError> {
-    STANDARD.decode(text)
-}
-
-/// The usual file extension for a MIME type, `bin` when not known.
-pub(crate) fn extension_for(mime: &str) -> &'static str {
-    match mime {
-        "image/png" => "png",
-        "image/jpeg" => "jpg",
-        "image/gif" => "gif",
-        "image/webp" => "webp",
-        "image/svg+xml" => "svg",
-        "audio/wav" | "audio/x-wav" | "audio/wave" => "wav",
-        "audio/mpeg" => "mp3",
-        "audio/ogg" => "ogg",
-        "application/json" => "json",
-        "application/pdf" => "pdf",
-        "text/plain" => "txt",
-        _ => "bin",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -743,17 +686,5 @@ mod tests {
         );
         assert_eq!(content_shape(&root::<Vec<u32>>()), None);
         assert_eq!(content_shape(&root::<String>()), None);
-    }
-
-    #[test]
-    fn binary_data_is_found_in_blocks() {
-        let mut image = serde_json::to_value(Content::from(Image::png([1u8]))).unwrap();
-        let (data, mime) = binary_of(&mut image).unwrap();
-        assert_eq!((data.as_str(), mime.as_str()), (Some("AQ=="), "image/png"));
-        let mut text = serde_json::to_value(Content::text("x")).unwrap();
-        assert!(binary_of(&mut text).is_none());
-        let mut blob =
-            serde_json::to_value(Content::from(Resource::blob("r:", "image/gif", [0u8]))).unwrap();
-        assert_eq!(binary_of(&mut blob).unwrap().1, "image/gif");
     }
 }

@@ -103,6 +103,7 @@ pub mod pointer;
 mod policy;
 pub mod profile;
 mod registry;
+#[cfg(any(feature = "cli", feature = "server"))]
 mod result_files;
 mod schema;
 #[cfg(feature = "server")]

@@ -11,7 +11,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
-use crate::content::{binary_of, decode_base64, extension_for};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 
 /// The default folder for large results and the bytes of binary content, relative to the
 /// current folder.
@@ -133,9 +134,72 @@ pub(crate) fn file_uri(path: &Path) -> String {
     uri
 }
 
+/// The bytes a block carries in base64, its MIME type and the key holding them (`data` of an
+/// image or audio, `resource.blob` of an embedded resource); `None` for other blocks.
+fn binary_of(block: &mut Value) -> Option<(&mut Value, String)> {
+    let kind = block.get("type")?.as_str()?;
+    match kind {
+        "image" | "audio" => {
+            let mime = block.get("mimeType")?.as_str()?.to_owned();
+            Some((block.get_mut("data")?, mime))
+        }
+        "resource" => {
+            let resource = block.get_mut("resource")?;
+            let mime = resource
+                .get("mimeType")
+                .and_then(Value::as_str)
+                .unwrap_or("application/octet-stream")
+                .to_owned();
+            Some((resource.get_mut("blob")?, mime))
+        }
+        _ => None,
+    }
+}
+
+/// Decodes base64 text (the standard alphabet, padded, as MCP sends it).
+fn decode_base64(text: &str) -> Result<Vec<u8>, base64::DecodeError> {
+    STANDARD.decode(text)
+}
+
+/// The usual file extension for a MIME type, `bin` when not known.
+fn extension_for(mime: &str) -> &'static str {
+    match mime {
+        "image/png" => "png",
+        "image/jpeg" => "jpg",
+        "image/gif" => "gif",
+        "image/webp" => "webp",
+        "image/svg+xml" => "svg",
+        "audio/wav" | "audio/x-wav" | "audio/wave" => "wav",
+        "audio/mpeg" => "mp3",
+        "audio/ogg" => "ogg",
+        "application/json" => "json",
+        "application/pdf" => "pdf",
+        "text/plain" => "txt",
+        _ => "bin",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binary_data_is_found_in_blocks() {
+        let mut image =
+            serde_json::to_value(crate::content::Content::from(crate::content::Image::png([
+                1u8,
+            ])))
+            .unwrap();
+        let (data, mime) = binary_of(&mut image).unwrap();
+        assert_eq!((data.as_str(), mime.as_str()), (Some("AQ=="), "image/png"));
+        let mut text = serde_json::to_value(crate::content::Content::text("x")).unwrap();
+        assert!(binary_of(&mut text).is_none());
+        let mut blob = serde_json::to_value(crate::content::Content::from(
+            crate::content::Resource::blob("r:", "image/gif", [0u8]),
+        ))
+        .unwrap();
+        assert_eq!(binary_of(&mut blob).unwrap().1, "image/gif");
+    }
 
     #[test]
     fn result_file_names_tell_when_they_were_written() {

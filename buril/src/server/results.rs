@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::handshake::METADATA_META;
 use super::state::ServerState;
-use crate::content::{result_kind, rich_structured};
+use crate::content::result_kind;
 use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
 use crate::result_files::{self, resource_link, write_binary_blocks};
@@ -187,4 +187,16 @@ fn spill(state: &ServerState, tool: &str, data: &Value) -> std::io::Result<(Path
     bytes.push(b'\n');
     let path = result_files::write(&state.output_dir, tool, "json", &bytes, state.keep_results)?;
     Ok((path, bytes.len() as u64))
+}
+
+/// The `structuredContent` of a [`Rich`](crate::Rich) tool's data: its structured value, wrapped as
+/// `{"result": …}` when it is not an object (as its MCP output schema says).
+fn rich_structured(structured: Value) -> Value {
+    if structured.is_object() {
+        structured
+    } else {
+        let mut map = Map::new();
+        map.insert("result".into(), structured);
+        Value::Object(map)
+    }
 }
