@@ -341,6 +341,20 @@ pub enum Asked {
     Refused(String),
 }
 
+/// Runs `wait` (a wait for the caller's answer) where it may block: on a worker of a
+/// multi-threaded Tokio runtime (an async tool, an inline one) it first hands the worker's other
+/// tasks to the rest of the runtime (`block_in_place`), so that waiting for a client's answer
+/// never stalls them; anywhere else it just runs.
+pub(crate) fn wait_for_answer<R>(wait: impl FnOnce() -> R) -> R {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(wait)
+        }
+        _ => wait(),
+    }
+}
+
 /// The error of a call that ends to ask between rounds (the front end answers with the
 /// requests instead).
 pub(crate) fn waiting_for_input(keys: &[String]) -> ToolError {

@@ -336,7 +336,7 @@ impl Context {
                     Some(&reason),
                 ));
             }
-            match source.ask(self, key.as_ref(), &request) {
+            match ask::wait_for_answer(|| source.ask(self, key.as_ref(), &request)) {
                 Asked::Answer(answer) => answers.push(answer),
                 Asked::Later => waiting.push(key.as_ref().to_owned()),
                 Asked::Refused(reason) => {
