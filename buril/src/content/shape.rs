@@ -20,15 +20,12 @@ pub(crate) enum ContentShape {
 
 /// Whether the output schema `schema` (as generated, before normalisation) is a block, a list of
 /// blocks or a [`Rich`] value.
-pub(crate) fn content_shape(schema: &Value) -> Option<ContentShape> {
+pub(crate) fn content_shape<'a>(schema: &'a Value) -> Option<ContentShape> {
     let defs = schema.get("$defs").and_then(Value::as_object);
-    let resolve = |value: &'_ Value| -> Option<Value> {
+    let resolve = |value: &'a Value| -> Option<&'a Value> {
         match value.get("$ref").and_then(Value::as_str) {
-            Some(reference) => {
-                let name = reference.strip_prefix("#/$defs/")?;
-                defs?.get(name).cloned()
-            }
-            None => Some(value.clone()),
+            Some(reference) => defs?.get(reference.strip_prefix("#/$defs/")?),
+            None => Some(value),
         }
     };
     if schema.get(RESULT_KEYWORD).and_then(Value::as_str) == Some("rich") {

@@ -201,7 +201,12 @@ impl ServerHandler for Handler {
             }
             _ => None,
         };
-        let arguments = rounds.as_ref().map(|_| input.clone());
+        // The arguments the next round's state is sealed for: kept only when the tool could ask
+        // something the client can answer (the dispatcher takes the input itself).
+        let arguments = rounds
+            .as_ref()
+            .filter(|_| abilities.any())
+            .map(|_| input.clone());
         // The request's own log level (2026-07-28), else the session's (`logging/setLevel`).
         #[allow(deprecated)]
         let log_level = context
@@ -252,14 +257,15 @@ impl ServerHandler for Handler {
             }
             _ => return Err(self.unknown_tool(name)),
         };
-        if let (Some(rounds), Some(arguments)) = (&rounds, &arguments)
+        if let Some(rounds) = &rounds
             && !finished.outcome.is_ok()
         {
             if let Some(error) = rounds.missing_capability(tool.name()) {
                 return Err(error);
             }
-            if let Some(asked) =
-                rounds.input_required(&self.state.request_states, tool.name(), arguments)
+            if let Some(arguments) = &arguments
+                && let Some(asked) =
+                    rounds.input_required(&self.state.request_states, tool.name(), arguments)
             {
                 return Ok(CallToolResponse::InputRequired(asked));
             }

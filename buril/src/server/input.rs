@@ -42,6 +42,11 @@ impl Abilities {
         })
     }
 
+    /// Whether the client can answer anything at all.
+    pub(crate) fn any(self) -> bool {
+        self.elicitation || self.sampling || self.roots
+    }
+
     fn supports(self, kind: InputKind) -> bool {
         match kind {
             InputKind::Elicitation => self.elicitation,

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use rmcp::model::{CallToolResult, ContentBlock, MetaObject};
+use serde::Deserialize as _;
 use serde_json::{Map, Value, json};
 
 use super::handshake::METADATA_META;
@@ -162,9 +163,9 @@ fn blocks(
 }
 
 /// A content block from its JSON (every block buril writes is one; anything else is given as
-/// its JSON text).
+/// its JSON text). Read from the JSON in place: a block may hold megabytes of base64.
 fn block(value: Value) -> ContentBlock {
-    match serde_json::from_value(value.clone()) {
+    match ContentBlock::deserialize(&value) {
         Ok(block) => block,
         Err(_) => ContentBlock::text(value.to_string()),
     }
