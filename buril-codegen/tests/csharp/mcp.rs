@@ -343,11 +343,12 @@ fn the_http_transport_reads_every_answer_the_protocol_allows() {
     assert_eq!(seen["secondMeta"], json!({}));
 }
 
-/// `EveryTool.exe` built from the committed bindings, in `dir` with Newtonsoft.Json.
-fn build_every_tool(dir: &Path) -> PathBuf {
+/// `PROGRAM.exe` (`tests/mcp/PROGRAM.cs` with the committed bindings) compiled into `dir`, with
+/// Newtonsoft.Json beside it.
+fn build_program(dir: &Path, program: &str) -> PathBuf {
     let (mut sources, _) = committed_bindings();
-    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/EveryTool.cs"));
-    let exe = dir.join("EveryTool.exe");
+    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/mcp/{program}.cs")));
+    let exe = dir.join(format!("{program}.exe"));
     mcs(&exe, "exe", &sources, &[]);
     fs::copy(NEWTONSOFT, dir.join("Newtonsoft.Json.dll")).expect("a copy");
     exe
@@ -382,7 +383,7 @@ fn every_tool(dir: &Path, exe: &Path, transport: &[&str], project: &Path) {
 fn every_tool_through_the_typed_client_over_the_process_transport() {
     let tools = tools_binary();
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let exe = build_every_tool(dir.path());
+    let exe = build_program(dir.path(), "EveryTool");
     let project = dir.path().join("project");
     let tools = tools.to_str().expect("a UTF-8 path").to_owned();
     every_tool(dir.path(), &exe, &["stdio", &tools], &project);
@@ -392,7 +393,7 @@ fn every_tool_through_the_typed_client_over_the_process_transport() {
 fn every_tool_through_the_typed_client_over_the_http_transport() {
     let tools = tools_binary();
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let exe = build_every_tool(dir.path());
+    let exe = build_program(dir.path(), "EveryTool");
     let project = dir.path().join("project");
     let server = HttpServer::start_with(&tools, &project, &["--allow-dangerous"]);
     every_tool(dir.path(), &exe, &["http", &server.url], &project);
@@ -469,11 +470,7 @@ fn stale_csharp_bindings_are_warned_by_the_server() {
 #[test]
 fn a_cancelled_http_call_is_cancelled_on_the_server() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let (mut sources, _) = committed_bindings();
-    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Cancel.cs"));
-    let exe = dir.path().join("Cancel.exe");
-    mcs(&exe, "exe", &sources, &[]);
-    fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
+    let exe = build_program(dir.path(), "Cancel");
 
     let project = dir.path().join("project");
     let fifo = project_with_pipes(&project);
@@ -527,11 +524,7 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
 #[test]
 fn a_cancelled_process_call_is_seen_by_the_tool() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let (mut sources, _) = committed_bindings();
-    sources.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/Cancel.cs"));
-    let exe = dir.path().join("Cancel.exe");
-    mcs(&exe, "exe", &sources, &[]);
-    fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");
+    let exe = build_program(dir.path(), "Cancel");
 
     let project = dir.path().join("project");
     let fifo = project_with_pipes(&project);
