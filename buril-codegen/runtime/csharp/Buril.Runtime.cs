@@ -2227,7 +2227,8 @@ namespace Buril.Generated
             private readonly global::System.Collections.Concurrent.ConcurrentDictionary<long, Pending> pending =
                 new global::System.Collections.Concurrent.ConcurrentDictionary<long, Pending>();
             private readonly global::System.Collections.Generic.Queue<string> errors = new global::System.Collections.Generic.Queue<string>();
-            private readonly global::System.Threading.Thread stderrThread;
+            /// <summary>Set once standard error has been read to its end (waited on rather than joining the reader thread: Mono's <c>Thread.Join</c> can crash the runtime when the thread ends meanwhile).</summary>
+            private readonly global::System.Threading.ManualResetEventSlim stderrRead = new global::System.Threading.ManualResetEventSlim(false);
             private volatile bool dead;
             private string failure;
 
@@ -2247,8 +2248,7 @@ namespace Buril.Generated
                 input = Process.StandardInput.BaseStream;
                 var reader = new global::System.Threading.Thread(Read) { IsBackground = true, Name = "buril-stdio-reader" };
                 reader.Start();
-                stderrThread = new global::System.Threading.Thread(ReadErrors) { IsBackground = true, Name = "buril-stdio-stderr" };
-                stderrThread.Start();
+                new global::System.Threading.Thread(ReadErrors) { IsBackground = true, Name = "buril-stdio-stderr" }.Start();
             }
 
             internal bool Dead
@@ -2572,6 +2572,10 @@ namespace Buril.Generated
                 catch (global::System.Exception)
                 {
                 }
+                finally
+                {
+                    stderrRead.Set();
+                }
             }
 
             /// <summary>How the process ended: its exit code, its last lines of standard error.</summary>
@@ -2583,7 +2587,7 @@ namespace Buril.Generated
                     if (Process.WaitForExit(5000))
                     {
                         // Standard error may still hold its last lines.
-                        stderrThread.Join(5000);
+                        stderrRead.Wait(5000);
                         code = " with code " + Process.ExitCode;
                     }
                 }
