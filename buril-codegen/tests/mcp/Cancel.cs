@@ -6,9 +6,9 @@
 // cancellation is seen. Prints one JSON object.
 //
 // `Cancel.exe stdio TOOLS FIFO LOG`: the same over BurilProcessTransport, the server run as
-// `sh -c 'exec TOOLS serve 2>>LOG'` with `BURIL_LOG=buril::dispatch=debug`; after the
-// cancellation the pipe is written, and the program waits (at most a minute) for the server's
-// line saying what the tool returned after its call ended.
+// `sh -c 'exec TOOLS serve 2>>LOG'` with `BURIL_LOG=buril::dispatch=debug,buril::server=debug`;
+// once the server has logged the cancellation the pipe is written, and the program waits (at
+// most a minute) for the server's line saying what the tool returned after its call ended.
 
 using System;
 using System.Collections.Concurrent;
@@ -186,33 +186,39 @@ namespace Buril.CancelTest
             return progress;
         }
 
+        /// <summary>The first line of the server's log about <c>asset_search</c> that contains <paramref name="text"/>, within a minute (else null).</summary>
+        private static string Logged(string log, string text)
+        {
+            for (int waited = 0; waited < 60000; waited += 50)
+            {
+                foreach (var each in File.ReadAllLines(log))
+                {
+                    if (each.Contains("tool=\"asset_search\"") && each.Contains(text))
+                    {
+                        return each;
+                    }
+                }
+                Thread.Sleep(50);
+            }
+            return null;
+        }
+
         /// <summary>The stdio mode: the call cancelled over the process transport, and what the server logged of the tool.</summary>
         private static int Stdio(string tools, string fifo, string log)
         {
             var o = new JObject();
             using (var transport = new BurilProcessTransport("/bin/sh", "-c \"exec $0 serve 2>>$1\" " + tools + " " + log, null))
             {
-                transport.Environment["BURIL_LOG"] = "buril::dispatch=debug";
+                transport.Environment["BURIL_LOG"] = "buril::dispatch=debug,buril::server=debug";
                 var client = new BurilClient(transport);
                 client.SceneList(new SceneListInput());
                 var progress = SearchAndCancel(client, o);
-                // Lets the tool's read end; what it does next is what its context knows.
+                // Once the server has cancelled the call's context (it logs so), lets the tool's
+                // read end; what it does next is what its context knows. Unblocked before, the tool
+                // could read on before the server has read the cancellation.
+                Logged(log, "cancelled the call");
                 File.WriteAllText(fifo, "unblocked\n");
-                string line = null;
-                for (int waited = 0; line == null && waited < 60000; waited += 50)
-                {
-                    foreach (var each in File.ReadAllLines(log))
-                    {
-                        if (each.Contains("tool=\"asset_search\"") && each.Contains("returned="))
-                        {
-                            line = each;
-                        }
-                    }
-                    if (line == null)
-                    {
-                        Thread.Sleep(50);
-                    }
-                }
+                string line = Logged(log, "returned=");
                 lock (progress)
                 {
                     o["progress"] = progress;

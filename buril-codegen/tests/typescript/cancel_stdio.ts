@@ -3,7 +3,7 @@
 //
 // Usage: node cancel_stdio.js <tools> <project> <a.fifo> <log>
 //
-// The server runs as `sh -c 'exec <tools> serve 2>><log>'` with `BURIL_LOG=buril::dispatch=debug`,
+// The server runs as `sh -c 'exec <tools> serve 2>><log>'` with `BURIL_LOG=buril::dispatch=debug,buril::server=debug`,
 // so that its `tracing` events land in <log>. <a.fifo> is a named pipe under the project's
 // `Assets/Blocking/`, beside `b.fifo`: the tool blocks reading it (after its progress report
 // naming it) until this program writes to it. The call is aborted on that report; then the
@@ -21,6 +21,18 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The first line of the server's log that `matches`, within a minute (else null). */
+async function logged(log: string, matches: (line: string) => boolean): Promise<string | null> {
+  for (let waited = 0; waited < 60_000; waited += 50) {
+    const line = readFileSync(log, "utf8").split("\n").find(matches);
+    if (line !== undefined) {
+      return line;
+    }
+    await sleep(50);
+  }
+  return null;
+}
+
 async function main(): Promise<void> {
   const [tools, project, fifo, log] = process.argv.slice(2);
   if (tools === undefined || project === undefined || fifo === undefined || log === undefined) {
@@ -33,22 +45,17 @@ async function main(): Promise<void> {
     }
   }
   env["BURIL_PROJECT"] = project;
-  env["BURIL_LOG"] = "buril::dispatch=debug";
+  env["BURIL_LOG"] = "buril::dispatch=debug,buril::server=debug";
   const transport = stdioTransport("sh", ["-c", 'exec "$0" serve 2>>"$1"', tools, log], { env });
   await sceneList(transport, {});
   const { progress, rejected } = await searchAndAbort(transport);
 
-  // Lets the tool's read end; what it does next is what its context knows.
+  // Once the server has cancelled the call's context (it logs so), lets the tool's read end;
+  // what it does next is what its context knows. Unblocked before, the tool could read on before
+  // the server has read the cancellation.
+  await logged(log, (l) => l.includes('tool="asset_search"') && l.includes("cancelled the call"));
   writeFileSync(fifo, "unblocked\n");
-  let line: string | null = null;
-  for (let waited = 0; line === null && waited < 60_000; waited += 50) {
-    const text = readFileSync(log, "utf8");
-    line =
-      text.split("\n").find((l) => l.includes('tool="asset_search"') && l.includes("returned=")) ?? null;
-    if (line === null) {
-      await sleep(50);
-    }
-  }
+  const line = await logged(log, (l) => l.includes('tool="asset_search"') && l.includes("returned="));
   const after = await sceneList(transport, {});
   await transport.close();
   process.stdout.write(`${JSON.stringify({ progress, rejected, line, after })}\n`);

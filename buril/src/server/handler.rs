@@ -237,6 +237,7 @@ impl ServerHandler for Handler {
             finished = &mut call => finished,
             _ = context.ct.cancelled() => {
                 cancel.cancel();
+                tracing::debug!(target: "buril::server", tool = name, "the client cancelled the call");
                 call.await
             }
         };
