@@ -45,6 +45,30 @@ pub struct Attrs {
     pub meta: Vec<(Sp<String>, String)>,
     /// `confirm`: the caller's user allows each call first, when the caller can ask.
     pub confirm: bool,
+    /// `task`, `task = "optional" | "required" | "handle"`: calls become tasks.
+    pub task: Option<Sp<TaskMode>>,
+}
+
+/// How a `task` tool's call goes where the caller cannot follow a task.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum TaskMode {
+    /// The call waits for the work.
+    Optional,
+    /// The call is refused.
+    Required,
+    /// The call answers with the task's handle.
+    Handle,
+}
+
+impl TaskMode {
+    /// The variant of `buril::TaskSupport`.
+    pub fn variant(self) -> &'static str {
+        match self {
+            TaskMode::Optional => "Optional",
+            TaskMode::Required => "Required",
+            TaskMode::Handle => "Handle",
+        }
+    }
 }
 
 impl Attrs {
@@ -103,6 +127,7 @@ impl Attrs {
             }
             META => self.meta = meta_list(diag, meta)?,
             CONFIRM => self.confirm = flag(meta)?,
+            TASK => self.task = task_mode(meta)?,
             OFF_THREAD => self.off_thread = flag(meta)?,
             INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
             DANGEROUS => self.dangerous = flag(meta)?,
@@ -308,6 +333,50 @@ fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
     } else {
         Ok(true)
     }
+}
+
+/// `task` (optional), `task = "optional" | "required" | "handle"`, or `task = false`.
+fn task_mode(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Sp<TaskMode>>> {
+    const USAGE: &str = "`task` is written bare (a task where the caller can follow one, else \
+                         the call waits), or as `task = \"required\"` (callers who cannot follow \
+                         a task are refused) or `task = \"handle\"` (they get the task's handle)";
+    let span = meta.path.span();
+    if meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(USAGE));
+    }
+    if !meta.input.peek(syn::Token![=]) {
+        return Ok(Some(Sp {
+            value: TaskMode::Optional,
+            span,
+        }));
+    }
+    let expr: Expr = meta.value()?.parse()?;
+    let mode = match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => match lit.value().as_str() {
+            "optional" => TaskMode::Optional,
+            "required" => TaskMode::Required,
+            "handle" => TaskMode::Handle,
+            other => {
+                return Err(syn::Error::new(
+                    lit.span(),
+                    format!("unknown task mode `{other}`: {USAGE}"),
+                ));
+            }
+        },
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(flag),
+            ..
+        }) => {
+            return Ok(flag.value.then_some(Sp {
+                value: TaskMode::Optional,
+                span,
+            }));
+        }
+        _ => return Err(syn::Error::new(expr.span(), USAGE)),
+    };
+    Ok(Some(Sp { value: mode, span }))
 }
 
 /// Consumes whatever follows a key that was rejected, so that parsing goes on.

@@ -41,6 +41,7 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     check_param_kinds(diag, function);
     check_return(diag, function);
     check_inline(diag, attrs, function);
+    check_task(diag, attrs, function);
     check_headers(diag, attrs, function);
     check_icons_and_meta(diag, attrs);
     Resolved { name, family }
@@ -227,6 +228,28 @@ fn check_inline(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
             span,
             "`inline` runs the tool on whatever thread calls it, so it must be allowed off the \
              main thread: write `#[buril::tool(off_thread, inline)]`",
+        );
+    }
+}
+
+/// A task runs in the background, beside other calls: an `async fn`, or a sync tool allowed
+/// off the main thread (which would otherwise wait behind the host's frame loop), and never
+/// `inline` (which is for tools that return at once).
+fn check_task(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
+    let Some(task) = &attrs.task else {
+        return;
+    };
+    if attrs.inline.is_some() {
+        diag.error_at(
+            task.span,
+            "`task` is for work that takes longer than a call should wait, and `inline` for \
+             tools that return at once: remove one of them",
+        );
+    } else if !function.is_async && !attrs.off_thread {
+        diag.error_at(
+            task.span,
+            "a `task` tool runs in the background: make it an `async fn`, or let it run off the \
+             main thread with `#[buril::tool(task, off_thread)]`",
         );
     }
 }

@@ -347,6 +347,13 @@ fn meta(
     let inline = attrs.inline.is_some();
     let dangerous = attrs.dangerous;
     let confirm = attrs.confirm;
+    let task = Ident::new(
+        attrs
+            .task
+            .as_ref()
+            .map_or("Never", |task| task.value.variant()),
+        Span::call_site(),
+    );
     let fixed_name = some_str(&attrs.fixed_name.as_ref().map(|r| r.value.clone()));
     let icons: Vec<&String> = attrs.icons.iter().map(|icon| &icon.value).collect();
     let meta_keys: Vec<&String> = attrs.meta.iter().map(|(key, _)| &key.value).collect();
@@ -388,6 +395,7 @@ fn meta(
                     &[#((#private::Cow::Borrowed(#meta_keys), #private::Cow::Borrowed(#meta_values))),*];
                 META
             },
+            #private::TaskSupport::#task,
         )
     }
 }

@@ -18,6 +18,7 @@ pub const HEADERS: &str = "headers";
 pub const ICONS: &str = "icons";
 pub const META: &str = "meta";
 pub const CONFIRM: &str = "confirm";
+pub const TASK: &str = "task";
 
 /// Every key, for "unknown key" messages.
 pub const ALL: &[&str] = &[
@@ -38,5 +39,6 @@ pub const ALL: &[&str] = &[
     ICONS,
     META,
     CONFIRM,
+    TASK,
     CRATE,
 ];

@@ -369,6 +369,7 @@ const fn meta(name: &'static str) -> ToolMeta {
         None,
         &[],
         &[],
+        buril::TaskSupport::Never,
     )
 }
 

@@ -165,6 +165,52 @@ pub struct ToolMeta {
     /// Extra metadata for clients (MCP's `_meta`; `#[tool(meta = [(key, value)])]`): each key
     /// with its value as JSON text.
     pub meta: Cow<'static, [(Cow<'static, str>, Cow<'static, str>)]>,
+    /// Whether a call becomes a task: work that takes longer than a call should wait
+    /// (`#[tool(task)]`, `#[tool(task = "required")]`).
+    pub task: TaskSupport,
+}
+
+/// Whether calls of a tool become tasks (`#[tool(task)]`): the call answers at once with a task
+/// the caller follows (polls, answers questions of, cancels) until the work ends.
+///
+/// Over MCP a task is the tasks extension's (`io.modelcontextprotocol/tasks`); on the command
+/// line, `tools call --detach` and `tools jobs`. Where the caller cannot follow a task, an
+/// `Optional` tool's call simply waits for the work, and a `Required` one's is refused (MCP's
+/// `-32021`, naming the extension), and a `Handle` one answers with the task's handle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// Calls answer when the tool returns (the default).
+    #[default]
+    Never,
+    /// A call becomes a task where the caller can follow one, and waits for the work
+    /// elsewhere (`#[tool(task)]`).
+    Optional,
+    /// A call is always a task; a caller who cannot follow one is refused
+    /// (`#[tool(task = "required")]`).
+    Required,
+    /// A call is always a task; a caller who cannot follow one gets the task's handle as the
+    /// call's data (`{"handle": …, "status": "working"}`, the seed's job handle) and follows it
+    /// with the `job_get`, `job_wait` and `job_cancel` tools (`#[tool(task = "handle")]`;
+    /// [`job_tools!`](crate::job_tools) registers those).
+    Handle,
+}
+
+impl TaskSupport {
+    /// The attribute's and the metadata's word: `"never"`, `"optional"`, `"required"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TaskSupport::Never => "never",
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+            TaskSupport::Handle => "handle",
+        }
+    }
+
+    /// Whether calls may become tasks.
+    pub const fn is_task(self) -> bool {
+        !matches!(self, TaskSupport::Never)
+    }
 }
 
 impl ToolMeta {
@@ -189,6 +235,7 @@ impl ToolMeta {
             fixed_name: None,
             icons: Cow::Borrowed(&[]),
             meta: Cow::Borrowed(&[]),
+            task: TaskSupport::Never,
         }
     }
 
@@ -206,6 +253,7 @@ impl ToolMeta {
         fixed_name: Option<&'static str>,
         icons: &'static [Cow<'static, str>],
         meta: &'static [(Cow<'static, str>, Cow<'static, str>)],
+        task: TaskSupport,
     ) -> Self {
         let [off_thread, inline, dangerous, returns_unit, confirm] = flags;
         ToolMeta {
@@ -226,6 +274,7 @@ impl ToolMeta {
             },
             icons: Cow::Borrowed(icons),
             meta: Cow::Borrowed(meta),
+            task,
         }
     }
 

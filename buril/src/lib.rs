@@ -109,6 +109,7 @@ mod schema;
 #[cfg(feature = "server")]
 pub mod server;
 mod suggest;
+pub mod tasks;
 mod validate;
 
 #[doc(hidden)]
@@ -122,7 +123,7 @@ pub use crate::context::{
     Asked, CancelToken, Context, Elicited, InputKind, InputRequest, InputSource, LogLevel,
     LogRecord, LogSink, Progress, ProgressSink, Root, Sampled, Sampling, State,
 };
-pub use crate::descriptor::{Annotations, SourceLocation, ToolDescriptor, ToolMeta};
+pub use crate::descriptor::{Annotations, SourceLocation, TaskSupport, ToolDescriptor, ToolMeta};
 pub use crate::dispatch::{
     CallOptions, Dispatcher, DispatcherBuilder, MainThread, Timeouts, WeakDispatcher,
 };

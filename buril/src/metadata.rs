@@ -82,6 +82,10 @@ fn write_json(
     out.write_all(schemas[1].as_bytes())?;
     field!(",\"dangerous\":", &meta.dangerous);
     field!(",\"offThread\":", &meta.off_thread);
+    // Only for task tools, so that every other tool's hash stays what it was.
+    if meta.task.is_task() {
+        field!(",\"task\":", meta.task.as_str());
+    }
     // The annotations' own object, spliced in: its `{` becomes the `,` after `offThread`, and
     // its `}` closes the tool's object.
     scratch.clear();

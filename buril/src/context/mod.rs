@@ -38,6 +38,16 @@ pub trait InputSource: Send + Sync {
     /// cancelled.
     fn ask(&self, ctx: &Context, key: &str, request: &InputRequest) -> Asked;
 
+    /// Answers several requests asked together ([`Context::ask_all`]), in order. The default
+    /// asks them one after another; a source where several questions can be pending at once
+    /// (a task's) posts them all before it waits.
+    fn ask_many(&self, ctx: &Context, requests: &[(&str, &InputRequest)]) -> Vec<Asked> {
+        requests
+            .iter()
+            .map(|(key, request)| self.ask(ctx, key, request))
+            .collect()
+    }
+
     /// Why requests of `kind` cannot be answered, for the tool's error. Default: the caller did
     /// not declare the capability.
     fn why_not(&self, kind: InputKind) -> String {
@@ -321,12 +331,14 @@ impl Context {
         &self,
         requests: impl IntoIterator<Item = (K, InputRequest)>,
     ) -> Result<Vec<Value>, ToolError> {
-        let mut answers = Vec::new();
-        let mut waiting = Vec::new();
-        for (key, request) in requests {
-            let Some((source, _)) = &self.inner.input else {
-                return Err(ask::cannot_ask(self.inner.tool, request.kind(), None));
+        let requests: Vec<(K, InputRequest)> = requests.into_iter().collect();
+        let Some((source, _)) = &self.inner.input else {
+            return match requests.first() {
+                Some((_, request)) => Err(ask::cannot_ask(self.inner.tool, request.kind(), None)),
+                None => Ok(Vec::new()),
             };
+        };
+        for (_, request) in &requests {
             if !source.supports(request.kind()) {
                 source.lacked(request.kind());
                 let reason = source.why_not(request.kind());
@@ -336,9 +348,18 @@ impl Context {
                     Some(&reason),
                 ));
             }
-            match ask::wait_for_answer(|| source.ask(self, key.as_ref(), &request)) {
+        }
+        let asked: Vec<(&str, &InputRequest)> = requests
+            .iter()
+            .map(|(key, request)| (key.as_ref(), request))
+            .collect();
+        let replies = ask::wait_for_answer(|| source.ask_many(self, &asked));
+        let mut answers = Vec::new();
+        let mut waiting = Vec::new();
+        for ((key, request), reply) in asked.into_iter().zip(replies) {
+            match reply {
                 Asked::Answer(answer) => answers.push(answer),
-                Asked::Later => waiting.push(key.as_ref().to_owned()),
+                Asked::Later => waiting.push(key.to_owned()),
                 Asked::Refused(reason) => {
                     return Err(ask::cannot_ask(
                         self.inner.tool,

@@ -88,7 +88,11 @@ pub(crate) fn admit(
             return Err(refuse(error));
         }
         if timeout.is_none() {
-            timeout = rules.timeouts.for_tool(tool.name());
+            timeout = if options.task {
+                rules.timeouts.per_tool.get(tool.name()).copied()
+            } else {
+                rules.timeouts.for_tool(tool.name())
+            };
         }
     }
     if let Some(view) = &options.view

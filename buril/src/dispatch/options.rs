@@ -38,6 +38,9 @@ pub struct CallOptions {
     /// Answers the tool's requests for input (`Context::elicit`, `sample`, `roots`); without
     /// one they fail, saying nobody can answer.
     pub input: Option<Arc<dyn InputSource>>,
+    /// The call runs as a task: only a timeout set for its tool bounds it (a task's work is
+    /// longer than a call's default timeout was made for).
+    pub(crate) task: bool,
 }
 
 impl CallOptions {

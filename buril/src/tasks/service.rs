@@ -1,0 +1,784 @@
+//! Running tasks: [`Tasks`] starts a call as a task in a store, keeps its lease while it runs,
+//! hands it its caller's cancellation and answers, and records how it ended, once.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::future::Future;
+use std::sync::mpsc::SyncSender;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc, watch};
+
+use super::clock::now_ms;
+use super::error::TaskError;
+use super::input::{Question, TaskInput};
+use super::record::{Lease, TaskEnd, TaskRecord, TaskState};
+use super::store::{JobStore, MemoryStore, StoreError};
+use crate::context::{CancelToken, InputSource, Progress, ProgressSink};
+use crate::dispatch::CallOptions;
+
+/// How long tasks are kept, how often callers should poll, and how runners prove they are
+/// alive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TaskSettings {
+    /// How long a task is kept after it ends (its TTL): 1 hour.
+    pub ttl: Duration,
+    /// How often a caller should poll (MCP's `pollIntervalMs`): 500 ms.
+    pub poll_interval: Duration,
+    /// How long a runner's word that it still runs a task holds (its lease): 15 s. A runner
+    /// renews it well before it runs out; a task whose lease ran out (and [`skew`](Self::skew)
+    /// after) is failed by the next caller that reads it, so that no task of a dead process
+    /// stays `working` for ever.
+    pub lease: Duration,
+    /// How far apart two processes' clocks may be: 5 s. Leases are written on one machine's
+    /// clock and read on another's.
+    pub skew: Duration,
+    /// How often a runner looks at its tasks in the store for cancellations and answers, where
+    /// the store does not announce them (the file store): 250 ms.
+    pub check_interval: Duration,
+}
+
+impl Default for TaskSettings {
+    fn default() -> Self {
+        TaskSettings {
+            ttl: Duration::from_secs(60 * 60),
+            poll_interval: Duration::from_millis(500),
+            lease: Duration::from_secs(15),
+            skew: Duration::from_secs(5),
+            check_interval: Duration::from_millis(250),
+        }
+    }
+}
+
+impl TaskSettings {
+    /// The defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the TTL.
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// Sets the poll interval callers are told.
+    pub fn poll_interval(mut self, interval: Duration) -> Self {
+        self.poll_interval = interval;
+        self
+    }
+
+    /// Sets the lease.
+    pub fn lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// Sets the clock skew allowed between processes.
+    pub fn skew(mut self, skew: Duration) -> Self {
+        self.skew = skew;
+        self
+    }
+
+    /// Sets how often runners look at their tasks where the store does not announce changes.
+    pub fn check_interval(mut self, interval: Duration) -> Self {
+        self.check_interval = interval;
+        self
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Tasks over one store: cheap to clone (clones share the store and the tasks this process
+/// runs).
+///
+/// ```
+/// use buril::tasks::{TaskEnd, TaskState, Tasks};
+/// use serde_json::json;
+///
+/// # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
+/// let tasks = Tasks::in_memory();
+/// let start = tasks.prepare().unwrap();
+/// let task = tasks
+///     .launch(start, "demo_slow", None, async {
+///         TaskEnd::Completed { envelope: json!({"ok": true, "data": 42}), result: None }
+///     })
+///     .await
+///     .unwrap();
+/// let done = tasks.wait(&task.id, None, None).await.unwrap();
+/// assert_eq!(done.status, TaskState::Completed);
+/// assert_eq!(done.envelope.unwrap()["data"], 42);
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct Tasks {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<dyn JobStore>,
+    settings: TaskSettings,
+    /// This process, as leases name it.
+    holder: String,
+    /// The tasks this process runs.
+    running: Mutex<HashMap<String, Local>>,
+    /// Started on the first task, when the store announces changes.
+    listening: OnceLock<()>,
+}
+
+struct Local {
+    cancel: CancelToken,
+    nudge: Arc<Notify>,
+}
+
+impl fmt::Debug for Tasks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tasks")
+            .field("store", &self.inner.store.kind())
+            .field("holder", &self.inner.holder)
+            .field("settings", &self.inner.settings)
+            .finish()
+    }
+}
+
+/// A task about to start: give its call [`options`](Self::options), then
+/// [`launch`](Tasks::launch) it.
+pub struct TaskStart {
+    id: String,
+    cancel: CancelToken,
+    input: Arc<TaskInput>,
+    progress: ProgressSink,
+    questions: mpsc::UnboundedReceiver<Question>,
+    reports: watch::Receiver<Option<Value>>,
+}
+
+impl fmt::Debug for TaskStart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TaskStart").field("id", &self.id).finish()
+    }
+}
+
+impl TaskStart {
+    /// The task's handle.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The task's cancellation: cancelled when someone cancels the task.
+    pub fn cancel_token(&self) -> &CancelToken {
+        &self.cancel
+    }
+
+    /// The call's options: the task's cancellation, its questions' way to the caller, and its
+    /// progress, which the task keeps. Add the rest (a view, a log sink) to them.
+    pub fn options(&self) -> CallOptions {
+        let mut options = CallOptions::new()
+            .cancel(self.cancel.clone())
+            .input(Arc::clone(&self.input) as Arc<dyn InputSource>)
+            .progress(Arc::clone(&self.progress));
+        options.task = true;
+        options
+    }
+}
+
+/// A handle no one can guess: `task_` and 32 hex digits (128 random bits).
+fn new_handle() -> Result<String, StoreError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|error| {
+        StoreError::Unavailable(format!(
+            "no random source for the task's handle: {error}"
+        ))
+    })?;
+    let mut id = String::with_capacity(37);
+    id.push_str("task_");
+    for byte in bytes {
+        id.push_str(&format!("{byte:02x}"));
+    }
+    Ok(id)
+}
+
+impl Tasks {
+    /// Tasks over `store`, with the default [`TaskSettings`].
+    pub fn new(store: impl JobStore) -> Self {
+        Self::with_settings(Arc::new(store), TaskSettings::default())
+    }
+
+    /// Tasks over a shared `store`, with `settings`.
+    pub fn with_settings(store: Arc<dyn JobStore>, settings: TaskSettings) -> Self {
+        let holder = match new_handle() {
+            Ok(handle) => format!("{}-{}", std::process::id(), &handle[5..13]),
+            Err(_) => format!("{}", std::process::id()),
+        };
+        Tasks {
+            inner: Arc::new(Inner {
+                store,
+                settings,
+                holder,
+                running: Mutex::new(HashMap::new()),
+                listening: OnceLock::new(),
+            }),
+        }
+    }
+
+    /// Tasks in this process's memory.
+    pub fn in_memory() -> Self {
+        Self::new(MemoryStore::new())
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &TaskSettings {
+        &self.inner.settings
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn JobStore> {
+        &self.inner.store
+    }
+
+    /// This process, as the leases of the tasks it runs name it.
+    pub fn holder(&self) -> &str {
+        &self.inner.holder
+    }
+
+    fn running(&self) -> MutexGuard<'_, HashMap<String, Local>> {
+        self.inner
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A new task's handle and what its call needs. Nothing is stored until
+    /// [`launch`](Self::launch): a call refused before it runs (invalid input) leaves no task.
+    pub fn prepare(&self) -> Result<TaskStart, StoreError> {
+        let (questions_tx, questions) = mpsc::unbounded_channel();
+        let (report, reports) = watch::channel(None);
+        let progress: ProgressSink = Arc::new(move |progress: Progress| {
+            let mut value = json!({"progress": progress.progress});
+            if let Some(total) = progress.total {
+                value["total"] = json!(total);
+            }
+            if let Some(message) = progress.message {
+                value["message"] = json!(message);
+            }
+            report.send_replace(Some(value));
+        });
+        Ok(TaskStart {
+            id: new_handle()?,
+            cancel: CancelToken::new(),
+            input: Arc::new(TaskInput {
+                questions: questions_tx,
+            }),
+            progress,
+            questions,
+            reports,
+        })
+    }
+
+    /// Stores the task (once this returns, anyone with the store finds it) and runs `work`
+    /// (the call, started with [`TaskStart::options`]) in the background, keeping the task's
+    /// lease and recording how it ends. Must be called within a Tokio runtime.
+    pub async fn launch<F>(
+        &self,
+        start: TaskStart,
+        tool: &str,
+        owner: Option<String>,
+        work: F,
+    ) -> Result<TaskRecord, StoreError>
+    where
+        F: Future<Output = TaskEnd> + Send + 'static,
+    {
+        let settings = &self.inner.settings;
+        let now = now_ms();
+        let mut record = TaskRecord::new(start.id.clone(), tool.to_owned(), owner, now);
+        record.ttl_ms = millis(settings.ttl);
+        record.poll_interval_ms = millis(settings.poll_interval).max(1);
+        record.lease = Some(Lease {
+            holder: self.inner.holder.clone(),
+            until_ms: now.saturating_add(millis(settings.lease)),
+        });
+        self.inner.store.create(&record).await?;
+        self.listen();
+        let nudge = Arc::new(Notify::new());
+        self.running().insert(
+            record.id.clone(),
+            Local {
+                cancel: start.cancel.clone(),
+                nudge: Arc::clone(&nudge),
+            },
+        );
+        let runner = Runner {
+            tasks: self.clone(),
+            record: record.clone(),
+            cancel: start.cancel,
+            waiting: HashMap::new(),
+            reports: start.reports,
+            report_changed: false,
+        };
+        tokio::spawn(runner.drive(Box::pin(work), start.questions, nudge));
+        Ok(record)
+    }
+
+    /// Nudges local runners when the store announces a change to their task.
+    fn listen(&self) {
+        let Some(mut announcements) = self.inner.store.announcements() else {
+            return;
+        };
+        if self.inner.listening.set(()).is_err() {
+            return;
+        }
+        let weak = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            loop {
+                let id = match announcements.recv().await {
+                    Ok(id) => id,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                };
+                let Some(inner) = weak.upgrade() else { return };
+                let running = inner.running.lock().unwrap_or_else(PoisonError::into_inner);
+                if let Some(local) = running.get(&id) {
+                    local.nudge.notify_one();
+                }
+            }
+        });
+    }
+
+    /// The task with handle `id`, as `owner` may see it. A task whose runner's lease lapsed
+    /// is failed first, saying so.
+    pub async fn get(&self, id: &str, owner: Option<&str>) -> Result<TaskRecord, TaskError> {
+        let record = self.visible(id, owner).await?;
+        let skew = millis(self.inner.settings.skew);
+        if record.lease_lapsed(now_ms(), skew) {
+            let failed = self
+                .inner
+                .store
+                .modify(id, &|record| record.fail_lapsed(now_ms(), skew))
+                .await?;
+            return failed.ok_or_else(|| TaskError::Unknown(id.to_owned()));
+        }
+        Ok(record)
+    }
+
+    async fn visible(&self, id: &str, owner: Option<&str>) -> Result<TaskRecord, TaskError> {
+        let record = self
+            .inner
+            .store
+            .load(id)
+            .await?
+            .filter(|record| record.owner.as_deref().is_none_or(|of| Some(of) == owner))
+            .ok_or_else(|| TaskError::Unknown(id.to_owned()))?;
+        if record.is_expired(now_ms()) {
+            return Err(TaskError::Expired(id.to_owned()));
+        }
+        Ok(record)
+    }
+
+    /// Asks for the task to be cancelled. An ended task stays as it is (cancelling it again is
+    /// not an error); a running one is cancelled by its runner, wherever it runs, and shows
+    /// `cancelled` once its call has stopped.
+    pub async fn cancel(&self, id: &str, owner: Option<&str>) -> Result<TaskRecord, TaskError> {
+        self.visible(id, owner).await?;
+        let record = self
+            .inner
+            .store
+            .modify(id, &|record| record.request_cancel(now_ms()))
+            .await?
+            .ok_or_else(|| TaskError::Unknown(id.to_owned()))?;
+        let local = self.running().get(id).map(|local| local.cancel.clone());
+        match local {
+            Some(cancel) => cancel.cancel(),
+            None if !record.status.is_terminal() => self.inner.store.announce(id).await?,
+            None => {}
+        }
+        Ok(record)
+    }
+
+    /// Gives the task the caller's answers to its questions, by key; answers to questions it
+    /// is not waiting on are ignored.
+    pub async fn answer(
+        &self,
+        id: &str,
+        owner: Option<&str>,
+        responses: &BTreeMap<String, Value>,
+    ) -> Result<TaskRecord, TaskError> {
+        self.visible(id, owner).await?;
+        let mut kept = false;
+        let record = self
+            .inner
+            .store
+            .modify(id, &|record| record.answer(responses, now_ms()))
+            .await?
+            .ok_or_else(|| TaskError::Unknown(id.to_owned()))?;
+        for key in responses.keys() {
+            kept |= record.input_responses.contains_key(key);
+        }
+        if kept {
+            let local = self.running().get(id).map(|local| Arc::clone(&local.nudge));
+            match local {
+                Some(nudge) => nudge.notify_one(),
+                None => self.inner.store.announce(id).await?,
+            }
+        }
+        Ok(record)
+    }
+
+    /// The tasks `owner` may see that have not expired, newest first.
+    pub async fn list(&self, owner: Option<&str>) -> Result<Vec<TaskRecord>, TaskError> {
+        let now = now_ms();
+        let mut records: Vec<TaskRecord> = self
+            .inner
+            .store
+            .list()
+            .await?
+            .into_iter()
+            .filter(|record| record.owner.as_deref().is_none_or(|of| Some(of) == owner))
+            .filter(|record| !record.is_expired(now))
+            .collect();
+        records.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id)));
+        Ok(records)
+    }
+
+    /// Waits until the task ends, or `timeout` passes (then answers it as it is), polling at
+    /// the poll interval.
+    pub async fn wait(
+        &self,
+        id: &str,
+        owner: Option<&str>,
+        timeout: Option<Duration>,
+    ) -> Result<TaskRecord, TaskError> {
+        let until = timeout.map(|timeout| tokio::time::Instant::now() + timeout);
+        let poll = self
+            .inner
+            .settings
+            .poll_interval
+            .clamp(Duration::from_millis(10), Duration::from_secs(1));
+        loop {
+            let record = self.get(id, owner).await?;
+            if record.status.is_terminal() {
+                return Ok(record);
+            }
+            let now = tokio::time::Instant::now();
+            let next = now + poll;
+            match until {
+                Some(until) if until <= now => return Ok(record),
+                Some(until) => tokio::time::sleep_until(next.min(until)).await,
+                None => tokio::time::sleep_until(next).await,
+            }
+        }
+    }
+}
+
+/// The background work of one task this process runs.
+struct Runner {
+    tasks: Tasks,
+    /// The task as last read or written: recreated from this if the store lost it.
+    record: TaskRecord,
+    cancel: CancelToken,
+    /// Questions asked and not yet answered, by key.
+    waiting: HashMap<String, SyncSender<Value>>,
+    reports: watch::Receiver<Option<Value>>,
+    report_changed: bool,
+}
+
+impl Runner {
+    async fn drive(
+        mut self,
+        mut work: std::pin::Pin<Box<dyn Future<Output = TaskEnd> + Send>>,
+        mut questions: mpsc::UnboundedReceiver<Question>,
+        nudge: Arc<Notify>,
+    ) {
+        let mut tick = tokio::time::interval(self.tasks.inner.settings.check_interval);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let end = loop {
+            tokio::select! {
+                biased;
+                end = &mut work => break end,
+                Some(question) = questions.recv() => {
+                    let mut asked = vec![question];
+                    while let Ok(question) = questions.try_recv() {
+                        asked.push(question);
+                    }
+                    self.ask(asked).await;
+                }
+                _ = nudge.notified() => self.check().await,
+                _ = tick.tick() => self.check().await,
+                Ok(()) = self.reports.changed() => self.report_changed = true,
+            }
+        };
+        self.finish(end).await;
+        self.tasks.running().remove(&self.record.id);
+    }
+
+    /// Puts questions into the task: it shows `input_required` until they are answered.
+    async fn ask(&mut self, asked: Vec<Question>) {
+        let requests: Vec<(String, Value)> = asked
+            .iter()
+            .map(|question| (question.key.clone(), question.request.clone()))
+            .collect();
+        let change = |record: &mut TaskRecord| {
+            if record.status.is_terminal() {
+                return false;
+            }
+            for (key, request) in &requests {
+                record.input_requests.insert(key.clone(), request.clone());
+            }
+            record.status = TaskState::InputRequired;
+            record.updated_ms = now_ms();
+            true
+        };
+        self.apply(&change).await;
+        for question in asked {
+            self.waiting.insert(question.key, question.answer);
+        }
+    }
+
+    /// Renews the lease, takes the answers that came, records progress, and cancels the work
+    /// when someone asked (or when the task ended elsewhere: a lapsed lease failed it).
+    async fn check(&mut self) {
+        let settings = &self.tasks.inner.settings;
+        let lease = millis(settings.lease);
+        let holder = self.tasks.inner.holder.clone();
+        let wanted: Vec<String> = self.waiting.keys().cloned().collect();
+        let report = if self.report_changed {
+            self.reports.borrow_and_update().clone()
+        } else {
+            None
+        };
+        let taken: Mutex<BTreeMap<String, Value>> = Mutex::new(BTreeMap::new());
+        let change = |record: &mut TaskRecord| {
+            let mut took = BTreeMap::new();
+            if record.status.is_terminal() {
+                *taken.lock().unwrap_or_else(PoisonError::into_inner) = took;
+                return false;
+            }
+            let now = now_ms();
+            let mut changed = false;
+            let due = record.lease.as_ref().is_none_or(|kept| {
+                kept.holder != holder || kept.until_ms < now.saturating_add(lease * 2 / 3)
+            });
+            if due {
+                record.lease = Some(Lease {
+                    holder: holder.clone(),
+                    until_ms: now.saturating_add(lease),
+                });
+                changed = true;
+            }
+            for key in &wanted {
+                if let Some(answer) = record.input_responses.remove(key) {
+                    record.input_requests.remove(key);
+                    took.insert(key.clone(), answer);
+                    changed = true;
+                }
+            }
+            if !took.is_empty()
+                && record.input_requests.is_empty()
+                && record.status == TaskState::InputRequired
+            {
+                record.status = TaskState::Working;
+            }
+            if let Some(report) = &report
+                && record.progress.as_ref() != Some(report)
+            {
+                record.progress = Some(report.clone());
+                changed = true;
+            }
+            if changed {
+                record.updated_ms = now;
+            }
+            *taken.lock().unwrap_or_else(PoisonError::into_inner) = took;
+            changed
+        };
+        if !self.apply(&change).await {
+            return;
+        }
+        self.report_changed = false;
+        let took = std::mem::take(&mut *taken.lock().unwrap_or_else(PoisonError::into_inner));
+        for (key, answer) in took {
+            if let Some(waiting) = self.waiting.remove(&key) {
+                let _ = waiting.send(answer);
+            }
+        }
+        if self.record.cancel_requested || self.record.status.is_terminal() {
+            self.cancel.cancel();
+        }
+    }
+
+    /// Applies `change` in the store (recreating the task from the last copy if the store lost
+    /// it, as a Redis without persistence does when it restarts); whether the store answered.
+    async fn apply(&mut self, change: &(dyn Fn(&mut TaskRecord) -> bool + Send + Sync)) -> bool {
+        let store = &self.tasks.inner.store;
+        match store.modify(&self.record.id, change).await {
+            Ok(Some(record)) => {
+                self.record = record;
+                true
+            }
+            Ok(None) => {
+                let mut again = self.record.clone();
+                change(&mut again);
+                match store.create(&again).await {
+                    Ok(()) | Err(StoreError::Exists(_)) => {
+                        tracing::warn!(
+                            target: "buril::tasks",
+                            task = %again.id,
+                            store = store.kind(),
+                            "the store had lost the task; it was written again"
+                        );
+                        self.record = again;
+                        true
+                    }
+                    Err(error) => {
+                        tracing::warn!(target: "buril::tasks", task = %again.id, %error, "cannot write the task again");
+                        false
+                    }
+                }
+            }
+            Err(error) => {
+                tracing::warn!(
+                    target: "buril::tasks",
+                    task = %self.record.id,
+                    %error,
+                    "cannot reach the task store; the task runs on, and its lease may lapse"
+                );
+                false
+            }
+        }
+    }
+
+    /// Records how the task ended, retrying while the store is unreachable (the result is
+    /// kept here meanwhile), for up to the task's TTL.
+    async fn finish(&mut self, end: TaskEnd) {
+        let give_up = tokio::time::Instant::now() + self.tasks.inner.settings.ttl;
+        let mut pause = Duration::from_millis(50);
+        let change = |record: &mut TaskRecord| record.finish(&end, now_ms());
+        loop {
+            if self.apply(&change).await {
+                return;
+            }
+            if tokio::time::Instant::now() >= give_up {
+                tracing::error!(
+                    target: "buril::tasks",
+                    task = %self.record.id,
+                    "the task ended, and the store could not be reached to record it within its TTL"
+                );
+                return;
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_secs(2));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    fn ended(data: i64) -> TaskEnd {
+        TaskEnd::Completed {
+            envelope: json!({"ok": true, "data": data}),
+            result: None,
+        }
+    }
+
+    #[test]
+    fn handles_are_unguessable_and_owners_see_only_their_tasks() {
+        runtime().block_on(async {
+            let tasks = Tasks::in_memory();
+            let start = tasks.prepare().unwrap();
+            assert_eq!(start.id().len(), 37);
+            let task = tasks
+                .launch(start, "demo", Some("alice".into()), async { ended(1) })
+                .await
+                .unwrap();
+            tasks.wait(&task.id, Some("alice"), None).await.unwrap();
+            for stranger in [None, Some("bob")] {
+                let refused = tasks.get(&task.id, stranger).await.unwrap_err();
+                assert_eq!(refused, TaskError::Unknown(task.id.clone()));
+            }
+            let forged = tasks.get("task_0000", Some("alice")).await.unwrap_err();
+            assert!(forged.to_string().contains("no task has the handle"));
+            assert_eq!(tasks.list(Some("bob")).await.unwrap(), vec![]);
+            assert_eq!(tasks.list(Some("alice")).await.unwrap().len(), 1);
+        });
+    }
+
+    #[test]
+    fn a_cancelled_task_sees_its_cancellation_and_ends_once() {
+        runtime().block_on(async {
+            let tasks = Tasks::in_memory();
+            let start = tasks.prepare().unwrap();
+            let cancel = start.cancel_token().clone();
+            let task = tasks
+                .launch(start, "demo", None, async move {
+                    cancel.cancelled().await;
+                    TaskEnd::Cancelled {
+                        envelope: json!({"ok": false, "type": "cancelled", "error": "cancelled"}),
+                    }
+                })
+                .await
+                .unwrap();
+            assert_eq!(tasks.get(&task.id, None).await.unwrap().status, TaskState::Working);
+            tasks.cancel(&task.id, None).await.unwrap();
+            let done = tasks.wait(&task.id, None, None).await.unwrap();
+            assert_eq!(done.status, TaskState::Cancelled);
+            // Cancelling an ended task changes nothing and is no error.
+            let again = tasks.cancel(&task.id, None).await.unwrap();
+            assert_eq!(again.status, TaskState::Cancelled);
+        });
+    }
+
+    #[test]
+    fn an_expired_task_says_so() {
+        runtime().block_on(async {
+            let store: Arc<dyn JobStore> = Arc::new(MemoryStore::new());
+            let tasks = Tasks::with_settings(
+                store,
+                TaskSettings::new()
+                    .ttl(Duration::from_millis(50))
+                    .poll_interval(Duration::from_millis(10)),
+            );
+            let start = tasks.prepare().unwrap();
+            let task = tasks.launch(start, "demo", None, async { ended(1) }).await.unwrap();
+            tasks.wait(&task.id, None, None).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(80)).await;
+            let expired = tasks.get(&task.id, None).await.unwrap_err();
+            assert_eq!(expired, TaskError::Expired(task.id.clone()));
+        });
+    }
+
+    #[test]
+    fn a_task_of_a_runner_that_stopped_fails_after_its_lease() {
+        runtime().block_on(async {
+            let store: Arc<dyn JobStore> = Arc::new(MemoryStore::new());
+            let settings = TaskSettings::new()
+                .lease(Duration::from_millis(40))
+                .skew(Duration::from_millis(10));
+            let tasks = Tasks::with_settings(Arc::clone(&store), settings.clone());
+            // A task written by a runner that is gone: its lease is never renewed.
+            let mut record = TaskRecord::new("task_gone".into(), "demo".into(), None, now_ms());
+            record.ttl_ms = 60_000;
+            record.lease = Some(Lease {
+                holder: "gone".into(),
+                until_ms: now_ms() + 40,
+            });
+            store.create(&record).await.unwrap();
+            assert_eq!(tasks.get("task_gone", None).await.unwrap().status, TaskState::Working);
+            tokio::time::sleep(Duration::from_millis(80)).await;
+            let failed = tasks.get("task_gone", None).await.unwrap();
+            assert_eq!(failed.status, TaskState::Failed);
+            assert!(failed.message.unwrap().contains("stopped renewing its lease"));
+        });
+    }
+}
