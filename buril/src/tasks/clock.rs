@@ -8,7 +8,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| u64::try_from(since.as_millis()).unwrap_or(u64::MAX))
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
 }
 
 /// `ms` as an ISO 8601 time in UTC, to the millisecond (`2026-12-01T16:18:41.123Z`).

@@ -85,7 +85,8 @@ impl FileStore {
         let staged = path.with_extension("json.new");
         let text = serde_json::to_vec(record)
             .map_err(|error| StoreError::Unavailable(format!("cannot write a record: {error}")))?;
-        let mut file = File::create(&staged).map_err(|error| unavailable(&staged, "create", &error))?;
+        let mut file =
+            File::create(&staged).map_err(|error| unavailable(&staged, "create", &error))?;
         file.write_all(&text)
             .and_then(|()| file.sync_data())
             .map_err(|error| unavailable(&staged, "write", &error))?;
@@ -94,7 +95,8 @@ impl FileStore {
 
     fn all(&self) -> Result<HashMap<String, TaskRecord>, StoreError> {
         let mut records = HashMap::new();
-        let entries = fs::read_dir(&self.dir).map_err(|error| unavailable(&self.dir, "list", &error))?;
+        let entries =
+            fs::read_dir(&self.dir).map_err(|error| unavailable(&self.dir, "list", &error))?;
         for entry in entries.flatten() {
             let path = entry.path();
             if path.extension().and_then(|e| e.to_str()) != Some("json") {
@@ -196,7 +198,11 @@ impl JobStore for FileStore {
         }))
     }
 
-    fn modify<'a>(&'a self, id: &'a str, change: Change<'a>) -> StoreFuture<'a, Option<TaskRecord>> {
+    fn modify<'a>(
+        &'a self,
+        id: &'a str,
+        change: Change<'a>,
+    ) -> StoreFuture<'a, Option<TaskRecord>> {
         // The change borrows from the caller, so it runs here, under the lock; the file work
         // is small (one record).
         Box::pin(async move {

@@ -190,9 +190,7 @@ impl TaskStart {
 fn new_handle() -> Result<String, StoreError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|error| {
-        StoreError::Unavailable(format!(
-            "no random source for the task's handle: {error}"
-        ))
+        StoreError::Unavailable(format!("no random source for the task's handle: {error}"))
     })?;
     let mut id = String::with_capacity(37);
     id.push_str("task_");
@@ -729,7 +727,10 @@ mod tests {
                 })
                 .await
                 .unwrap();
-            assert_eq!(tasks.get(&task.id, None).await.unwrap().status, TaskState::Working);
+            assert_eq!(
+                tasks.get(&task.id, None).await.unwrap().status,
+                TaskState::Working
+            );
             tasks.cancel(&task.id, None).await.unwrap();
             let done = tasks.wait(&task.id, None, None).await.unwrap();
             assert_eq!(done.status, TaskState::Cancelled);
@@ -750,7 +751,10 @@ mod tests {
                     .poll_interval(Duration::from_millis(10)),
             );
             let start = tasks.prepare().unwrap();
-            let task = tasks.launch(start, "demo", None, async { ended(1) }).await.unwrap();
+            let task = tasks
+                .launch(start, "demo", None, async { ended(1) })
+                .await
+                .unwrap();
             tasks.wait(&task.id, None, None).await.unwrap();
             tokio::time::sleep(Duration::from_millis(80)).await;
             let expired = tasks.get(&task.id, None).await.unwrap_err();
@@ -774,11 +778,19 @@ mod tests {
                 until_ms: now_ms() + 40,
             });
             store.create(&record).await.unwrap();
-            assert_eq!(tasks.get("task_gone", None).await.unwrap().status, TaskState::Working);
+            assert_eq!(
+                tasks.get("task_gone", None).await.unwrap().status,
+                TaskState::Working
+            );
             tokio::time::sleep(Duration::from_millis(80)).await;
             let failed = tasks.get("task_gone", None).await.unwrap();
             assert_eq!(failed.status, TaskState::Failed);
-            assert!(failed.message.unwrap().contains("stopped renewing its lease"));
+            assert!(
+                failed
+                    .message
+                    .unwrap()
+                    .contains("stopped renewing its lease")
+            );
         });
     }
 }

@@ -35,7 +35,8 @@ pub trait JobStore: Send + Sync + 'static {
 
     /// Applies `change` to the task atomically (no other change comes between its read and its
     /// write) and answers the record after it; `None` when no task has that id.
-    fn modify<'a>(&'a self, id: &'a str, change: Change<'a>) -> StoreFuture<'a, Option<TaskRecord>>;
+    fn modify<'a>(&'a self, id: &'a str, change: Change<'a>)
+    -> StoreFuture<'a, Option<TaskRecord>>;
 
     /// Every task kept, in no particular order.
     fn list(&self) -> StoreFuture<'_, Vec<TaskRecord>>;
@@ -173,7 +174,11 @@ impl JobStore for MemoryStore {
         Box::pin(async move { Ok(self.records().get(id).cloned()) })
     }
 
-    fn modify<'a>(&'a self, id: &'a str, change: Change<'a>) -> StoreFuture<'a, Option<TaskRecord>> {
+    fn modify<'a>(
+        &'a self,
+        id: &'a str,
+        change: Change<'a>,
+    ) -> StoreFuture<'a, Option<TaskRecord>> {
         Box::pin(async move {
             let mut records = self.records();
             Ok(records.get_mut(id).map(|record| {
@@ -241,7 +246,10 @@ mod tests {
         );
         records.insert("a".to_owned(), ended);
         sweep(&mut records, 1_000);
-        assert_eq!(records["a"].envelope, None, "expired: only the tombstone stays");
+        assert_eq!(
+            records["a"].envelope, None,
+            "expired: only the tombstone stays"
+        );
         assert_eq!(records["a"].status, TaskState::Completed);
         sweep(&mut records, 1_000 + TOMBSTONE_MS);
         assert!(records.is_empty());
