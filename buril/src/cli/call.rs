@@ -44,29 +44,9 @@ pub(crate) fn call(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<ExitCode> {
-    // The flags add to the host's policy; the host's `disable` rules still win.
-    let mut enable = Vec::new();
-    for text in &flags.enable {
-        match text.parse::<ToolPattern>() {
-            Ok(pattern) => enable.push(pattern),
-            Err(error) => return usage(err, &error.to_string()),
-        }
-    }
-    let mut disable = Vec::new();
-    for text in &flags.disable {
-        match text.parse::<ToolPattern>() {
-            Ok(pattern) => disable.push(pattern),
-            Err(error) => return usage(err, &error.to_string()),
-        }
-    }
-    let allow_dangerous = flags.allow_dangerous;
-    let update = move |policy: Policy| {
-        let allow = policy.dangerous_allowed() || allow_dangerous;
-        let policy = enable.into_iter().fold(policy, Policy::enable);
-        disable
-            .into_iter()
-            .fold(policy, Policy::disable)
-            .allow_dangerous(allow)
+    let dispatcher = match dispatcher_for(configure, registry, &flags) {
+        Ok(dispatcher) => dispatcher,
+        Err(message) => return usage(err, &message),
     };
     let terminal = if flags.no_input {
         Terminal::refusing("`--no-input` was given")
@@ -76,14 +56,10 @@ pub(crate) fn call(
         Terminal::new()
     };
     let mut options = CallOptions::default().input(Arc::new(terminal));
-    if let Some(seconds) = flags.timeout {
-        match Duration::try_from_secs_f64(seconds) {
-            Ok(timeout) if seconds > 0.0 => options.timeout = Some(timeout),
-            _ => return usage(err, "--timeout takes a positive number of seconds"),
-        }
+    match timeout_of(flags.timeout) {
+        Ok(timeout) => options.timeout = timeout,
+        Err(message) => return usage(err, &message),
     }
-    let builder = configure(DispatcherBuilder::default().registry(registry));
-    let dispatcher = builder.update_policy(update).build();
     let outcome = match parse_input(input, &dispatcher) {
         Ok(input) => dispatcher.invoke_with(name, input, options),
         Err(error) => Outcome::err(error),
@@ -116,9 +92,57 @@ pub(crate) fn call(
     Ok(code)
 }
 
+/// The dispatcher of a call: the host's, with the flags' rules added to its policy (the host's
+/// `disable` rules still win).
+pub(crate) fn dispatcher_for(
+    configure: Configure,
+    registry: &'static Registry,
+    flags: &CallFlags,
+) -> Result<Dispatcher, String> {
+    let mut enable = Vec::new();
+    for text in &flags.enable {
+        enable.push(
+            text.parse::<ToolPattern>()
+                .map_err(|error| error.to_string())?,
+        );
+    }
+    let mut disable = Vec::new();
+    for text in &flags.disable {
+        disable.push(
+            text.parse::<ToolPattern>()
+                .map_err(|error| error.to_string())?,
+        );
+    }
+    let allow_dangerous = flags.allow_dangerous;
+    let update = move |policy: Policy| {
+        let allow = policy.dangerous_allowed() || allow_dangerous;
+        let policy = enable.into_iter().fold(policy, Policy::enable);
+        disable
+            .into_iter()
+            .fold(policy, Policy::disable)
+            .allow_dangerous(allow)
+    };
+    let builder = configure(DispatcherBuilder::default().registry(registry));
+    Ok(builder.update_policy(update).build())
+}
+
+/// `--timeout` as a duration.
+pub(crate) fn timeout_of(seconds: Option<f64>) -> Result<Option<Duration>, String> {
+    match seconds {
+        None => Ok(None),
+        Some(seconds) => match Duration::try_from_secs_f64(seconds) {
+            Ok(timeout) if seconds > 0.0 => Ok(Some(timeout)),
+            _ => Err("--timeout takes a positive number of seconds".to_owned()),
+        },
+    }
+}
+
 /// Reads and parses a call's input, applying the dispatcher's input limits to the raw text
 /// first: standard input is read no further than one byte past `max_input_bytes`.
-fn parse_input(input: Option<&str>, dispatcher: &Dispatcher) -> Result<Value, ToolError> {
+pub(crate) fn parse_input(
+    input: Option<&str>,
+    dispatcher: &Dispatcher,
+) -> Result<Value, ToolError> {
     let text = match input {
         None => return Ok(Value::Object(Map::new())),
         Some("-") => {

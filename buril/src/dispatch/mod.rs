@@ -119,6 +119,35 @@ impl Dispatcher {
         }
     }
 
+    /// Admits the call and answers the rest of the pipeline as a future of its own (it owns a
+    /// clone of the dispatcher), for front ends that run it in the background, as a task; or
+    /// the refusal, when the call was not admitted. The call starts when the future is first
+    /// polled; dropping it cancels the call.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
+    pub(crate) fn admit_detached(
+        &self,
+        name: &str,
+        input: Value,
+        options: CallOptions,
+    ) -> Result<
+        (
+            &'static ToolDescriptor,
+            impl Future<Output = Outcome> + Send + 'static,
+        ),
+        Finished,
+    > {
+        match admit::admit(&self.core, name, input, options) {
+            Ok((call, settle)) => {
+                let tool = call.tool;
+                let dispatcher = self.clone();
+                Ok((tool, async move {
+                    dispatcher.execute_and_settle(call, settle).await
+                }))
+            }
+            Err(refused) => Err(Finished::refused(refused)),
+        }
+    }
+
     async fn execute_and_settle(&self, call: admit::Admitted, settle: settle::Settle) -> Outcome {
         let guard = CancelOnDrop::new(call.ctx.cancel_token().clone());
         let result = execute_async(&self.core, call).await;

@@ -4,11 +4,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetSkillRequestMethod, GetSkillRequestParams,
-    GetSkillResult, Implementation, ListResourcesRequestMethod, ListResourcesResult,
-    ListSkillsRequestMethod, ListSkillsResult, ListToolsResult, MetaObject, PaginatedRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ContentBlock,
+    GetSkillRequestMethod, GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult,
+    Implementation, ListResourcesRequestMethod, ListResourcesResult, ListSkillsRequestMethod,
+    ListSkillsResult, ListToolsResult, MetaObject, PaginatedRequestParams,
     ProgressNotificationParam, ReadResourceRequestMethod, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscriptionFilter, UpdateTaskParams,
 };
 #[allow(deprecated)] // MCP's logging: deprecated by the 2026-07-28 revision, still spoken.
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
@@ -17,13 +18,16 @@ use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
 use super::input::{Abilities, Live, ROUNDS_SINCE, Rounds};
+use super::results::server_meta as meta_of;
 use super::results::{call_result, server_meta};
 use super::state::ServerState;
-use super::{handshake, listing};
+use super::{handshake, listing, tasks};
 use crate::context::{
     CancelToken, InputSource, LogLevel, LogRecord, LogSink, Progress, ProgressSink,
 };
+use crate::descriptor::{TaskSupport, ToolDescriptor};
 use crate::dispatch::CallOptions;
+use crate::envelope::Outcome;
 use crate::error::ErrorKind;
 
 /// One handler per session; every handler of a server shares its state.
@@ -69,6 +73,77 @@ impl Handler {
         let suggestions = self.state.dispatcher.suggest_callable(name, None);
         ErrorData::invalid_params(crate::suggest::unknown_tool(name, &suggestions), None)
     }
+
+    /// The server's tasks, which exist when some tool is a task tool.
+    fn tasks(&self) -> Result<&crate::tasks::Tasks, ErrorData> {
+        self.state
+            .tasks
+            .as_ref()
+            .ok_or_else(|| ErrorData::internal_error("this server runs no tasks", None))
+    }
+
+    /// A task tool's call as a task: admitted (a refused call answers at once, as any call
+    /// does), stored, started. A client that follows tasks gets the `CreateTaskResult`; one
+    /// that does not (a `handle` tool) gets the task's handle as the call's text.
+    async fn call_as_task(
+        &self,
+        name: &str,
+        input: Value,
+        context: &RequestContext<RoleServer>,
+        follows: bool,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tasks = self.tasks()?;
+        let start = tasks
+            .prepare()
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+        let options = start.options();
+        let (tool, call) = match self.state.dispatcher.admit_detached(name, input, options) {
+            Ok(admitted) => admitted,
+            Err(finished) => {
+                let tool = self.admitted_or_unknown(name, finished.tool, &finished.outcome)?;
+                return Ok(call_result(&self.state, tool, finished.outcome).into());
+            }
+        };
+        let owner = tasks::owner_of(context);
+        let response = tasks::launch(&self.state, tasks, start, tool, call, owner).await?;
+        match response {
+            CallToolResponse::Task(created) if !follows => {
+                let data = serde_json::json!({
+                    "handle": created.task.task_id,
+                    "status": "working",
+                    "pollIntervalMs": created.task.poll_interval_ms,
+                });
+                let text = serde_json::to_string(&data).unwrap_or_default();
+                let mut meta = meta_of(&self.state);
+                meta.insert("buril/task".into(), data);
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)])
+                    .with_meta(Some(MetaObject(meta)))
+                    .into())
+            }
+            response => Ok(response),
+        }
+    }
+
+    /// The tool a call was refused for, unless it is unknown or disabled: then the protocol
+    /// error, the same for both.
+    fn admitted_or_unknown(
+        &self,
+        name: &str,
+        tool: Option<&'static ToolDescriptor>,
+        outcome: &Outcome,
+    ) -> Result<&'static ToolDescriptor, ErrorData> {
+        match tool {
+            Some(tool)
+                if !matches!(
+                    outcome.error_kind(),
+                    Some(ErrorKind::NotFound | ErrorKind::Disabled)
+                ) =>
+            {
+                Ok(tool)
+            }
+            _ => Err(self.unknown_tool(name)),
+        }
+    }
 }
 
 impl ServerHandler for Handler {
@@ -87,6 +162,13 @@ impl ServerHandler for Handler {
                 .build();
             capabilities.resources = skills.resources;
             capabilities.extensions = skills.extensions;
+        }
+        if self.state.tasks.is_some() {
+            let tasks = ServerCapabilities::builder().enable_tasks().build();
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .extend(tasks.extensions.unwrap_or_default());
         }
         let mut config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
             self.state.name.clone(),
@@ -184,6 +266,24 @@ impl ServerHandler for Handler {
             self.state.registry,
         );
         let input = request.arguments.map_or(Value::Null, Value::Object);
+        // A task tool's call is a task where the client can follow one; elsewhere an optional
+        // one waits, a required one is refused, and a `handle` one answers with the handle.
+        if let Some(found) = self.state.registry.lookup(name)
+            && found.tool.meta().task.is_task()
+            && self.state.tasks.is_some()
+        {
+            let follows = tasks::client_follows_tasks(&context);
+            match found.tool.meta().task {
+                _ if follows => return self.call_as_task(name, input, &context, true).await,
+                TaskSupport::Handle => {
+                    return self.call_as_task(name, input, &context, false).await;
+                }
+                TaskSupport::Required if self.state.dispatcher.allows(found.tool) => {
+                    return Err(tasks::tasks_required());
+                }
+                _ => {}
+            }
+        }
         let cancel = CancelToken::new();
         // Under 2026-07-28 a tool's questions end the call with an `input_required` result and
         // come back answered in the next round; before, they go to the client mid-call.
@@ -247,16 +347,8 @@ impl ServerHandler for Handler {
         // A tool that is unknown or disabled is a protocol error, worded the same for both, so
         // that a client cannot tell a disabled tool from a missing one.
         let tool = match finished.tool {
-            Some(tool)
-                if finished.admitted
-                    || !matches!(
-                        finished.outcome.error_kind(),
-                        Some(ErrorKind::NotFound | ErrorKind::Disabled)
-                    ) =>
-            {
-                tool
-            }
-            _ => return Err(self.unknown_tool(name)),
+            Some(tool) if finished.admitted => tool,
+            tool => self.admitted_or_unknown(name, tool, &finished.outcome)?,
         };
         if let Some(rounds) = &rounds
             && !finished.outcome.is_ok()
@@ -276,6 +368,47 @@ impl ServerHandler for Handler {
             outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));
         }
         Ok(call_result(&self.state, tool, outcome).into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let owner = tasks::owner_of(&context);
+        let record = self
+            .tasks()?
+            .get(&request.task_id, owner.as_deref())
+            .await
+            .map_err(tasks::error_of)?;
+        Ok(tasks::detailed(&record))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = tasks::owner_of(&context);
+        let responses = tasks::responses(request.input_responses);
+        self.tasks()?
+            .answer(&request.task_id, owner.as_deref(), &responses)
+            .await
+            .map_err(tasks::error_of)?;
+        Ok(())
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = tasks::owner_of(&context);
+        self.tasks()?
+            .cancel(&request.task_id, owner.as_deref())
+            .await
+            .map_err(tasks::error_of)?;
+        Ok(())
     }
 
     #[allow(deprecated)]

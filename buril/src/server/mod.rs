@@ -90,6 +90,7 @@ mod results;
 mod serve;
 mod state;
 mod stdio;
+mod tasks;
 
 use std::net::SocketAddr;
 

@@ -34,6 +34,7 @@ pub struct ServerOptions {
     pub(crate) messages: MessageSink,
     pub(crate) request_state_key: Option<Vec<u8>>,
     pub(crate) skills_dir: Option<PathBuf>,
+    pub(crate) tasks: Option<crate::tasks::Tasks>,
 }
 
 impl Default for ServerOptions {
@@ -56,6 +57,7 @@ impl Default for ServerOptions {
             messages: Arc::new(|message| eprintln!("{message}")),
             request_state_key: None,
             skills_dir: None,
+            tasks: None,
         }
     }
 }
@@ -164,6 +166,15 @@ impl ServerOptions {
     /// each process makes a random one. The CLI reads it from `BURIL_REQUEST_STATE_KEY`.
     pub fn request_state_key(mut self, key: impl Into<Vec<u8>>) -> Self {
         self.request_state_key = Some(key.into());
+        self
+    }
+
+    /// Where the tasks of task tools (`#[tool(task)]`) are kept and how they run; by default
+    /// in memory, with the default settings. Give a [`FileStore`](crate::tasks::FileStore) or
+    /// a `RedisStore` (feature `redis`) so that tasks outlive the process, or are shared by
+    /// several servers.
+    pub fn tasks(mut self, tasks: crate::tasks::Tasks) -> Self {
+        self.tasks = Some(tasks);
         self
     }
 

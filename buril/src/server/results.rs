@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::handshake::METADATA_META;
 use super::state::ServerState;
+use crate::compiled::OutputShape;
 use crate::content::result_kind;
 use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
@@ -74,6 +75,20 @@ pub(crate) fn call_result(
                 Some(text),
             );
             (blocks, Some(structured))
+        }
+        // A tool returning text: the text itself, not its wrapper's JSON (`structuredContent`
+        // keeps the `{"result": …}` object MCP's output schema needs).
+        _ if tool.compiled().output_shape == OutputShape::Wrapped
+            && data.get("result").is_some_and(Value::is_string) =>
+        {
+            let text = data["result"].as_str().unwrap_or_default().to_owned();
+            let limit = state.max_result_bytes;
+            let content = if limit == 0 || text.len() <= limit {
+                vec![ContentBlock::text(text)]
+            } else {
+                data_text(state, tool.name(), &data)
+            };
+            (content, Some(data))
         }
         _ => (data_text(state, tool.name(), &data), Some(data)),
     };

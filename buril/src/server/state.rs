@@ -38,6 +38,8 @@ pub(crate) struct ServerState {
     pub request_states: RequestStates,
     /// The skills served over the skills extension (none: the extension is not declared).
     pub skills: Option<SkillCatalog>,
+    /// The tasks of task tools (none when no tool is one: the tasks extension is not declared).
+    pub tasks: Option<crate::tasks::Tasks>,
     messages: MessageSink,
     /// The host's policy when the server was built: the bottom layer.
     base: Policy,
@@ -150,6 +152,15 @@ impl ServerState {
                 })?),
                 None => None,
             },
+            tasks: registry
+                .iter()
+                .any(|tool| tool.meta().task.is_task())
+                .then(|| {
+                    options
+                        .tasks
+                        .clone()
+                        .unwrap_or_else(crate::tasks::Tasks::in_memory)
+                }),
             messages: Arc::clone(&options.messages),
             options: Settings {
                 rules,

@@ -279,6 +279,34 @@ impl TaskRecord {
         self.finish(&end, now_ms)
     }
 
+    /// The task as its followers see it (what `tools jobs get` prints and the `job_*` tools
+    /// answer): handle, tool, status, times, progress and questions, and once it ended its
+    /// envelope.
+    pub fn summary(&self, now_ms: u64) -> Value {
+        let mut summary = json!({
+            "handle": self.id,
+            "tool": self.tool,
+            "status": self.status.as_str(),
+            "createdAt": super::clock::iso(self.created_ms),
+            "updatedAt": super::clock::iso(self.updated_ms),
+            "ttlMs": self.ttl_from_creation_ms(now_ms),
+            "pollIntervalMs": self.poll_interval_ms,
+        });
+        if let Some(message) = &self.message {
+            summary["message"] = json!(message);
+        }
+        if let Some(progress) = &self.progress {
+            summary["progress"] = progress.clone();
+        }
+        if !self.input_requests.is_empty() {
+            summary["inputRequests"] = json!(self.input_requests);
+        }
+        if let Some(envelope) = &self.envelope {
+            summary["envelope"] = envelope.clone();
+        }
+        summary
+    }
+
     /// The record without what it produced, as kept once it expired: enough to say the handle
     /// existed and expired.
     pub fn tombstone(&self) -> TaskRecord {

@@ -500,6 +500,90 @@ fn test_header_region(
     format!("Hello, {region}!")
 }
 
+/// Sleeps `seconds` seconds, then says it computed `label`; stops, cancelled, when the task
+/// is cancelled: the task tool of the `tasks-*` scenarios (`seconds: 0` for the immediate
+/// path).
+#[buril::tool(task, read_only)]
+async fn slow_compute(
+    /// How long the work takes, in seconds.
+    seconds: f64,
+    /// What the work is called.
+    label: Option<String>,
+    ctx: &Context,
+) -> Result<String, ToolError> {
+    let label = label.unwrap_or_else(|| "work".to_owned());
+    let work = std::time::Duration::from_secs_f64(seconds.clamp(0.0, 3_600.0));
+    tokio::select! {
+        () = tokio::time::sleep(work) => Ok(format!("computed {label} in {seconds} s")),
+        () = ctx.cancel_token().cancelled() => Err(ToolError::cancelled()),
+    }
+}
+
+/// Fails after about a second, as a tool fails (a completed task with `isError`); always a
+/// task: a client that cannot follow tasks is refused (`tasks-required-task-error`).
+#[buril::tool(task = "required", read_only)]
+async fn failing_job() -> Result<String, ToolError> {
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    Err(ToolError::runtime("the job failed, as it always does"))
+}
+
+/// Panics: a failed task, with the protocol-level error (`tasks-lifecycle`).
+#[buril::tool(task, read_only)]
+async fn protocol_error_job() -> String {
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    panic!("the job broke")
+}
+
+/// Asks the user to confirm deleting `filename`, then says what it did: a task that waits for
+/// its caller's answer (`tasks-mrtr-input`).
+#[buril::tool(task, destructive, off_thread)]
+fn confirm_delete(
+    /// The file to delete.
+    filename: String,
+    ctx: &Context,
+) -> Result<String, ToolError> {
+    if ctx.confirm(format!("Delete {filename}?"))? {
+        Ok(format!("deleted {filename}"))
+    } else {
+        Ok(format!("kept {filename}"))
+    }
+}
+
+/// A name and a confirmation, asked for by `multi_input`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct NameAndConfirm {
+    /// A name.
+    name: Option<String>,
+    /// Whether to go on.
+    confirm: Option<bool>,
+}
+
+/// Asks two questions at once, then answers with both: a task with two questions pending
+/// (`tasks-mrtr-input`'s partial answers).
+#[buril::tool(task, read_only, off_thread)]
+fn multi_input(ctx: &Context) -> Result<String, ToolError> {
+    let answers = ctx.ask_all([
+        (
+            "first",
+            InputRequest::elicit::<NameAndConfirm>("The first name?")?,
+        ),
+        (
+            "second",
+            InputRequest::elicit::<NameAndConfirm>("The second name?")?,
+        ),
+    ])?;
+    let mut names = Vec::new();
+    for answer in answers {
+        let form: NameAndConfirm = serde_json::from_value(answer["content"].clone())
+            .map_err(|error| ToolError::runtime(format!("an unreadable answer: {error}")))?;
+        if form.confirm == Some(false) {
+            return Err(ToolError::cancelled());
+        }
+        names.push(form.name.unwrap_or_else(|| "nobody".to_owned()));
+    }
+    Ok(format!("got {}", names.join(" and ")))
+}
+
 fn main() -> std::process::ExitCode {
     buril::cli::Cli::new()
         .extend(buril::server::extension())
