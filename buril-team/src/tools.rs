@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::replay::{ReplayError, ReplayOptions, ReplayReport, replay_file};
-use crate::team::{Handoff, HandoffRequest, Recording, RunStatus, Team, TeamError, resolve_view};
+use crate::team::{
+    Handoff, HandoffRequest, Recording, RunStatus, Team, TeamError, WaitError, resolve_view,
+};
 use crate::trace::TraceError;
 
 fn team(ctx: &Context) -> Result<&Team, ToolError> {
@@ -161,9 +163,12 @@ fn agent_team_list_specialists(
 /// `agent_team_query`. The specialist sees and may call only the tools of `tool_view`
 /// (resolved now; the dispatcher refuses anything else), runs on `model`, and ends with a
 /// report. A view with a pattern that matches no available tool answers `status: "blocked"`
-/// and the run does not start.
+/// and the run does not start. For a caller that follows tasks (MCP's tasks extension,
+/// `tools call --detach`) the handoff is a task that ends when the run does, with its final
+/// status and report; cancelling the task cancels the run.
 #[buril::tool(
     family = "agent_team",
+    task,
     off_thread,
     open_world,
     title = "Hand off to a specialist"
@@ -174,8 +179,27 @@ fn agent_team_handoff(
 ) -> Result<Handoff, ToolError> {
     let team = team(ctx)?;
     let dispatcher = dispatcher(ctx)?;
-    team.start(&dispatcher, request)
-        .map_err(TeamError::into_tool_error)
+    let mut handoff = team
+        .start(&dispatcher, request)
+        .map_err(TeamError::into_tool_error)?;
+    if !ctx.is_task() || handoff.status.is_finished() {
+        return Ok(handoff);
+    }
+    // A task: follow the run to its end, and cancel it with the task.
+    loop {
+        match team.wait_for_blocking(&handoff.handle, std::time::Duration::from_millis(50)) {
+            Ok(run) => {
+                handoff.status = run.status;
+                handoff.report = run.report.or(run.error);
+                return Ok(handoff);
+            }
+            Err(WaitError::Timeout(_)) if ctx.is_cancelled() => {
+                team.cancel(&handoff.handle);
+            }
+            Err(WaitError::Timeout(_)) => {}
+            Err(error) => return Err(ToolError::runtime(error.to_string())),
+        }
+    }
 }
 
 /// Polls a run: its status (`running`, `done`, `errored`, `blocked` or `cancelled`), the calls

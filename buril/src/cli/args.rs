@@ -62,7 +62,26 @@ pub(crate) enum Command {
         /// the terminal; the tool sees that nobody can answer.
         #[arg(long)]
         no_input: bool,
+        /// Run the call as a task in the background and print its handle at once; follow it
+        /// with `jobs get|wait|cancel|answer` from any later command.
+        #[arg(long)]
+        detach: bool,
+        /// Where detached calls' tasks are kept (default `.buril/tasks`, or
+        /// `BURIL_TASKS_DIR`).
+        #[arg(long, value_name = "DIR")]
+        tasks_dir: Option<std::path::PathBuf>,
     },
+    /// Follows the tasks of detached calls (`call --detach`).
+    Jobs {
+        #[command(subcommand)]
+        action: JobsCommand,
+        /// Where the tasks are kept (default `.buril/tasks`, or `BURIL_TASKS_DIR`).
+        #[arg(long, value_name = "DIR", global = true)]
+        tasks_dir: Option<std::path::PathBuf>,
+    },
+    /// Runs a detached call's task (started by `call --detach`).
+    #[command(name = "__run-task", hide = true)]
+    RunTask { dir: std::path::PathBuf, id: String },
     /// Prints the tool definitions as a provider expects them: a JSON array, or one definition
     /// when NAME is given. Tools the profile cannot express are listed on standard error with
     /// the reason, and the exit code is then 1.
@@ -87,4 +106,43 @@ pub(crate) enum Command {
 fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
     use clap::builder::{PossibleValuesParser, TypedValueParser};
     PossibleValuesParser::new(Profile::NAMES).try_map(|name| name.parse::<Profile>())
+}
+
+/// What `jobs` does.
+#[derive(Subcommand, Debug)]
+pub(crate) enum JobsCommand {
+    /// Lists the tasks that have not expired, newest first.
+    List {
+        /// Print a JSON array of the tasks.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Prints a task: its status, progress, questions, and once it ended its envelope.
+    Get {
+        /// The task's handle.
+        handle: String,
+    },
+    /// Waits for a task to end and prints its envelope. Exits 0 when it completed with
+    /// `ok: true`, 1 otherwise (or when `--timeout` passed first).
+    Wait {
+        /// The task's handle.
+        handle: String,
+        /// Give up after this many seconds, printing the task as it is.
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+    },
+    /// Cancels a task (an ended task stays as it is).
+    Cancel {
+        /// The task's handle.
+        handle: String,
+    },
+    /// Answers a question the task waits on (`jobs get` shows them, by key).
+    Answer {
+        /// The task's handle.
+        handle: String,
+        /// The question's key.
+        key: String,
+        /// The answer as JSON (an elicitation's `{"action": "accept", "content": {...}}`).
+        answer: String,
+    },
 }

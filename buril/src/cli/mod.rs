@@ -22,6 +22,7 @@ mod ask;
 mod call;
 mod describe;
 mod extension;
+mod jobs;
 mod list;
 mod messages;
 mod pipe;
@@ -33,7 +34,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 
-use self::args::{Args, Command};
+use self::args::{Args, Command, JobsCommand};
 use self::call::{CallFlags, Configure, call};
 use self::describe::describe;
 pub use self::extension::{Extension, Invocation};
@@ -182,6 +183,8 @@ impl Cli {
                 output_dir,
                 inline_binary,
                 no_input,
+                detach,
+                tasks_dir,
             } => {
                 let options = CallFlags {
                     timeout,
@@ -192,6 +195,22 @@ impl Cli {
                     binary_dir: (!inline_binary).then_some(output_dir),
                     no_input,
                 };
+                if detach {
+                    return finish(
+                        jobs::detach(
+                            self.configure,
+                            registry,
+                            &name,
+                            input.as_deref(),
+                            options,
+                            jobs::tasks_dir(tasks_dir),
+                            out,
+                            err,
+                        ),
+                        out,
+                        err,
+                    );
+                }
                 call(
                     self.configure,
                     registry,
@@ -201,6 +220,26 @@ impl Cli {
                     out,
                     err,
                 )
+            }
+            Command::Jobs { action, tasks_dir } => {
+                let dir = jobs::tasks_dir(tasks_dir);
+                let (action, json) = match action {
+                    JobsCommand::List { json } => (jobs::JobsAction::List, json),
+                    JobsCommand::Get { handle } => (jobs::JobsAction::Get(handle), false),
+                    JobsCommand::Wait { handle, timeout } => {
+                        (jobs::JobsAction::Wait(handle, timeout), false)
+                    }
+                    JobsCommand::Cancel { handle } => (jobs::JobsAction::Cancel(handle), false),
+                    JobsCommand::Answer {
+                        handle,
+                        key,
+                        answer,
+                    } => (jobs::JobsAction::Answer(handle, key, answer), false),
+                };
+                jobs::jobs(action, dir, json, out, err)
+            }
+            Command::RunTask { dir, id } => {
+                jobs::run_detached(self.configure, registry, &dir, &id, err)
             }
             Command::Schema {
                 profile,
@@ -214,14 +253,19 @@ impl Cli {
                 schema(registry, form, name.as_deref(), out, err)
             }
         };
-        match result {
-            Ok(code) => code,
-            // The reader of standard output has gone: nothing to say, and nobody to say it to.
-            Err(error) if is_closed_pipe(&error) || out.is_closed() => ExitCode::SUCCESS,
-            Err(error) => {
-                let _ = writeln!(err, "error: {error}");
-                ExitCode::from(2)
-            }
+        finish(result, out, err)
+    }
+}
+
+/// The exit code of a command's result: a closed standard output ends it quietly.
+fn finish(result: io::Result<ExitCode>, out: &mut Output<'_>, err: &mut dyn Write) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        // The reader of standard output has gone: nothing to say, and nobody to say it to.
+        Err(error) if is_closed_pipe(&error) || out.is_closed() => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(err, "error: {error}");
+            ExitCode::from(2)
         }
     }
 }

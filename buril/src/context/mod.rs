@@ -109,6 +109,8 @@ struct Inner {
     input: Option<(Arc<dyn InputSource>, Arc<AtomicUsize>)>,
     /// The dispatcher's host state and a handle to it, shared by all its calls.
     env: EnvRef,
+    /// The call runs as a task.
+    task: bool,
 }
 
 impl Context {
@@ -130,8 +132,23 @@ impl Context {
                 log,
                 input: input.map(|source| (source, Arc::new(AtomicUsize::new(0)))),
                 env,
+                task: false,
             },
         }
+    }
+
+    /// The context of a call that runs as a task.
+    pub(crate) fn as_task(mut self) -> Self {
+        self.inner.task = true;
+        self
+    }
+
+    /// Whether the call runs as a task (a `#[tool(task)]` tool called by a caller that follows
+    /// tasks): its caller got the task's handle at once and follows it, so the tool may take
+    /// as long as its work does. A tool that answers at once with a handle of its own when
+    /// called plainly can wait for the work here instead.
+    pub fn is_task(&self) -> bool {
+        self.inner.task
     }
 
     /// A context outside any dispatcher, for calling a tool function directly (in unit tests,

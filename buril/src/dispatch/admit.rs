@@ -144,6 +144,7 @@ pub(crate) fn admit(
         return Err(refuse(ToolError::from_problems(vec![problem])));
     };
     let deadline = timeout.map(Deadline::after);
+    let task = options.task;
     let ctx = Context::new(
         tool.name(),
         options.cancel.as_ref().map(CancelToken::child),
@@ -153,6 +154,7 @@ pub(crate) fn admit(
         options.input,
         core.env_for_call(),
     );
+    let ctx = if task { ctx.as_task() } else { ctx };
     let settle = Settle {
         name: tool.name(),
         shape: compiled.output_shape,

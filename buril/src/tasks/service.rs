@@ -253,6 +253,12 @@ impl Tasks {
     /// A new task's handle and what its call needs. Nothing is stored until
     /// [`launch`](Self::launch): a call refused before it runs (invalid input) leaves no task.
     pub fn prepare(&self) -> Result<TaskStart, StoreError> {
+        Ok(self.prepare_with_id(new_handle()?))
+    }
+
+    /// [`prepare`](Self::prepare) with a handle made earlier by `prepare` (in another
+    /// process: `tools call --detach` makes the handle, its detached worker runs the task).
+    pub fn prepare_with_id(&self, id: String) -> TaskStart {
         let (questions_tx, questions) = mpsc::unbounded_channel();
         let (report, reports) = watch::channel(None);
         let progress: ProgressSink = Arc::new(move |progress: Progress| {
@@ -265,8 +271,8 @@ impl Tasks {
             }
             report.send_replace(Some(value));
         });
-        Ok(TaskStart {
-            id: new_handle()?,
+        TaskStart {
+            id,
             cancel: CancelToken::new(),
             input: Arc::new(TaskInput {
                 questions: questions_tx,
@@ -274,7 +280,12 @@ impl Tasks {
             progress,
             questions,
             reports,
-        })
+        }
+    }
+
+    /// Whether this process still runs the task (its end may not be recorded yet).
+    pub fn is_running(&self, id: &str) -> bool {
+        self.running().contains_key(id)
     }
 
     /// Stores the task (once this returns, anyone with the store finds it) and runs `work`
