@@ -119,6 +119,29 @@ fn command() -> Command {
                      MCP's skills extension",
                 ),
         )
+        .arg(Arg::new("tasks").long("tasks").value_name("STORE").help(
+            "Where the tasks of task tools are kept: `memory`, `file:DIR` (shared by \
+                     the processes of one machine), or a Redis URL, `redis://HOST:PORT/DB` \
+                     (shared by every server that uses it; feature `redis`) [default: memory, \
+                     or BURIL_TASKS]",
+        ))
+        .arg(
+            Arg::new("task-ttl")
+                .long("task-ttl")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(f64))
+                .help("How long a task is kept after it ends [default: 3600]"),
+        )
+        .arg(
+            Arg::new("task-lease")
+                .long("task-lease")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(f64))
+                .help(
+                    "How long a server's word that it still runs a task holds; a task whose \
+                     server stopped renewing it fails this long (and 5 s) after [default: 15]",
+                ),
+        )
         .arg(
             Arg::new("page-size")
                 .long("page-size")
@@ -164,13 +187,6 @@ fn run(
         }
     };
     let dispatcher = configure(DispatcherBuilder::default().registry(registry)).build();
-    let server = match Server::new(dispatcher, options) {
-        Ok(server) => server,
-        Err(error) => {
-            let _ = writeln!(err, "error: {error}");
-            return ExitCode::from(2);
-        }
-    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .thread_name("buril-server")
         .enable_all()
@@ -180,6 +196,20 @@ fn run(
         Err(error) => {
             let _ = writeln!(err, "error: cannot start the server's runtime: {error}");
             return ExitCode::FAILURE;
+        }
+    };
+    let options = match runtime.block_on(with_tasks(options, matches)) {
+        Ok(options) => options,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let server = match Server::new(dispatcher, options) {
+        Ok(server) => server,
+        Err(error) => {
+            let _ = writeln!(err, "error: {error}");
+            return ExitCode::from(2);
         }
     };
     // The CLI holds the locks of standard output and error on this thread, so the server runs
@@ -229,6 +259,68 @@ fn run(
     }
     // The server thread ended without a word: it panicked.
     ExitCode::FAILURE
+}
+
+/// The options with the task store and settings of `--tasks`, `--task-ttl` and
+/// `--task-lease` (opened here: a Redis store connects now, so that a wrong URL stops the
+/// server before it serves).
+async fn with_tasks(options: ServerOptions, matches: &ArgMatches) -> Result<ServerOptions, String> {
+    use crate::tasks::{FileStore, JobStore, MemoryStore, TaskSettings, Tasks};
+    let seconds = |name: &str| -> Result<Option<Duration>, String> {
+        match matches.get_one::<f64>(name) {
+            None => Ok(None),
+            Some(&seconds) => match Duration::try_from_secs_f64(seconds) {
+                Ok(duration) if seconds > 0.0 => Ok(Some(duration)),
+                _ => Err(format!("--{name} takes a positive number of seconds")),
+            },
+        }
+    };
+    let mut settings = TaskSettings::new();
+    if let Some(ttl) = seconds("task-ttl")? {
+        settings = settings.ttl(ttl);
+    }
+    if let Some(lease) = seconds("task-lease")? {
+        settings = settings.lease(lease);
+    }
+    let spec = matches
+        .get_one::<String>("tasks")
+        .cloned()
+        .or_else(|| {
+            std::env::var("BURIL_TASKS")
+                .ok()
+                .filter(|s| !s.trim().is_empty())
+        })
+        .unwrap_or_else(|| "memory".to_owned());
+    let store: std::sync::Arc<dyn JobStore> = if spec == "memory" {
+        std::sync::Arc::new(MemoryStore::new())
+    } else if let Some(dir) = spec.strip_prefix("file:") {
+        std::sync::Arc::new(FileStore::open(dir).map_err(|error| error.to_string())?)
+    } else if spec.starts_with("redis://")
+        || spec.starts_with("rediss://")
+        || spec.starts_with("unix:")
+    {
+        redis_store(&spec).await?
+    } else {
+        return Err(format!(
+            "--tasks takes `memory`, `file:DIR` or a Redis URL (`redis://HOST:PORT/DB`), not `{spec}`"
+        ));
+    };
+    Ok(options.tasks(Tasks::with_settings(store, settings)))
+}
+
+#[cfg(feature = "redis")]
+async fn redis_store(url: &str) -> Result<std::sync::Arc<dyn crate::tasks::JobStore>, String> {
+    let store = crate::tasks::RedisStore::connect(url)
+        .await
+        .map_err(|error| format!("cannot use {url} for tasks: {error}"))?;
+    Ok(std::sync::Arc::new(store))
+}
+
+#[cfg(not(feature = "redis"))]
+async fn redis_store(url: &str) -> Result<std::sync::Arc<dyn crate::tasks::JobStore>, String> {
+    Err(format!(
+        "cannot use {url} for tasks: this binary was built without buril's `redis` feature"
+    ))
 }
 
 /// The options from the flags, and the HTTP address if serving HTTP.
