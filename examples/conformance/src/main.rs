@@ -515,7 +515,11 @@ async fn slow_compute(
     let work = std::time::Duration::from_secs_f64(seconds.clamp(0.0, 3_600.0));
     tokio::select! {
         () = tokio::time::sleep(work) => Ok(format!("computed {label} in {seconds} s")),
-        () = ctx.cancel_token().cancelled() => Err(ToolError::cancelled()),
+        () = ctx.cancel_token().cancelled() => {
+            // Said on standard error, so that a test can see that the tool saw it.
+            eprintln!("slow_compute: {label} saw its cancellation");
+            Err(ToolError::cancelled())
+        }
     }
 }
 
