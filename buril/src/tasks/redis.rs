@@ -50,6 +50,54 @@ impl fmt::Debug for RedisStore {
     }
 }
 
+/// What one attempt of an operation ran into.
+enum Failure {
+    Redis(redis::RedisError),
+    Store(StoreError),
+}
+
+impl From<redis::RedisError> for Failure {
+    fn from(error: redis::RedisError) -> Self {
+        Failure::Redis(error)
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(error: StoreError) -> Self {
+        Failure::Store(error)
+    }
+}
+
+/// Runs `attempt` (with a handle of the connection), again when the connection had dropped
+/// (Redis restarted: the first command after fails, and the connection reconnects), up to
+/// three times.
+async fn retrying<T, F, Fut>(
+    connection: &ConnectionManager,
+    mut attempt: F,
+) -> Result<T, StoreError>
+where
+    F: FnMut(ConnectionManager) -> Fut,
+    Fut: std::future::Future<Output = Result<T, Failure>>,
+{
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match attempt(connection.clone()).await {
+            Ok(value) => return Ok(value),
+            Err(Failure::Store(error)) => return Err(error),
+            Err(Failure::Redis(error))
+                if tries < 3
+                    && (error.is_io_error()
+                        || error.is_connection_dropped()
+                        || error.is_connection_refusal()) =>
+            {
+                tokio::time::sleep(Duration::from_millis(100 * tries)).await;
+            }
+            Err(Failure::Redis(error)) => return Err(unavailable(&error)),
+        }
+    }
+}
+
 fn unavailable(error: &redis::RedisError) -> StoreError {
     if error.code() == Some("OOM") {
         return StoreError::Full(format!("Redis is out of memory ({error})"));
@@ -173,57 +221,49 @@ impl JobStore for RedisStore {
     }
 
     fn create<'a>(&'a self, record: &'a TaskRecord) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            let mut connection = self.connection.clone();
-            let count: usize = connection
-                .scard(self.set())
-                .await
-                .map_err(|error| unavailable(&error))?;
-            if count >= self.capacity {
-                self.sweep(&mut connection).await?;
-                let count: usize = connection
-                    .scard(self.set())
-                    .await
-                    .map_err(|error| unavailable(&error))?;
+        Box::pin(retrying(
+            &self.connection,
+            move |mut connection| async move {
+                let count: usize = connection.scard(self.set()).await?;
                 if count >= self.capacity {
-                    return Err(StoreError::Full(format!(
+                    self.sweep(&mut connection).await?;
+                    let count: usize = connection.scard(self.set()).await?;
+                    if count >= self.capacity {
+                        return Err(StoreError::Full(format!(
                         "{count} tasks are kept in Redis under `{}`, the most allowed; they are \
                          forgotten as their TTLs pass",
                         self.prefix
-                    )));
+                    ))
+                    .into());
+                    }
                 }
-            }
-            let text = serde_json::to_string(record)
-                .map_err(|error| StoreError::Unavailable(error.to_string()))?;
-            let created: Option<String> = redis::cmd("SET")
-                .arg(self.key(&record.id))
-                .arg(text)
-                .arg("NX")
-                .arg("PX")
-                .arg(keep_ms(record))
-                .query_async(&mut connection)
-                .await
-                .map_err(|error| unavailable(&error))?;
-            if created.is_none() {
-                return Err(StoreError::Exists(record.id.clone()));
-            }
-            let _: usize = connection
-                .sadd(self.set(), &record.id)
-                .await
-                .map_err(|error| unavailable(&error))?;
-            Ok(())
-        })
+                let text = serde_json::to_string(record)
+                    .map_err(|error| StoreError::Unavailable(error.to_string()))?;
+                let created: Option<String> = redis::cmd("SET")
+                    .arg(self.key(&record.id))
+                    .arg(text)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(keep_ms(record))
+                    .query_async(&mut connection)
+                    .await?;
+                if created.is_none() {
+                    return Err(StoreError::Exists(record.id.clone()).into());
+                }
+                let _: usize = connection.sadd(self.set(), &record.id).await?;
+                Ok(())
+            },
+        ))
     }
 
     fn load<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>> {
-        Box::pin(async move {
-            let mut connection = self.connection.clone();
-            let text: Option<String> = connection
-                .get(self.key(id))
-                .await
-                .map_err(|error| unavailable(&error))?;
-            text.map(|text| parse(id, &text)).transpose()
-        })
+        Box::pin(retrying(
+            &self.connection,
+            move |mut connection| async move {
+                let text: Option<String> = connection.get(self.key(id)).await?;
+                Ok(text.map(|text| parse(id, &text)).transpose()?)
+            },
+        ))
     }
 
     fn modify<'a>(
@@ -231,58 +271,56 @@ impl JobStore for RedisStore {
         id: &'a str,
         change: Change<'a>,
     ) -> StoreFuture<'a, Option<TaskRecord>> {
-        Box::pin(async move {
-            let mut connection = self.connection.clone();
-            let key = self.key(id);
-            let swap = redis::Script::new(SWAP);
-            for _ in 0..64 {
-                let text: Option<String> = connection
-                    .get(&key)
-                    .await
-                    .map_err(|error| unavailable(&error))?;
-                let Some(text) = text else {
-                    return Ok(None);
-                };
-                let mut record = parse(id, &text)?;
-                if !change(&mut record) {
-                    return Ok(Some(record));
+        Box::pin(retrying(
+            &self.connection,
+            move |mut connection| async move {
+                let key = self.key(id);
+                let swap = redis::Script::new(SWAP);
+                for _ in 0..64 {
+                    let text: Option<String> = connection.get(&key).await?;
+                    let Some(text) = text else {
+                        return Ok(None);
+                    };
+                    let mut record = parse(id, &text)?;
+                    if !change(&mut record) {
+                        return Ok(Some(record));
+                    }
+                    let next = serde_json::to_string(&record)
+                        .map_err(|error| StoreError::Unavailable(error.to_string()))?;
+                    let swapped: i64 = swap
+                        .key(&key)
+                        .arg(&text)
+                        .arg(&next)
+                        .arg(keep_ms(&record))
+                        .invoke_async(&mut connection)
+                        .await?;
+                    if swapped == 1 {
+                        return Ok(Some(record));
+                    }
                 }
-                let next = serde_json::to_string(&record)
-                    .map_err(|error| StoreError::Unavailable(error.to_string()))?;
-                let swapped: i64 = swap
-                    .key(&key)
-                    .arg(&text)
-                    .arg(&next)
-                    .arg(keep_ms(&record))
-                    .invoke_async(&mut connection)
-                    .await
-                    .map_err(|error| unavailable(&error))?;
-                if swapped == 1 {
-                    return Ok(Some(record));
-                }
-            }
-            Err(StoreError::Unavailable(format!(
-                "the task `{id}` kept changing under this change; try again"
-            )))
-        })
+                Err(StoreError::Unavailable(format!(
+                    "the task `{id}` kept changing under this change; try again"
+                ))
+                .into())
+            },
+        ))
     }
 
     fn list(&self) -> StoreFuture<'_, Vec<TaskRecord>> {
-        Box::pin(async move {
-            let mut connection = self.connection.clone();
-            self.sweep(&mut connection).await
-        })
+        Box::pin(retrying(
+            &self.connection,
+            move |mut connection| async move { self.sweep(&mut connection).await },
+        ))
     }
 
     fn announce<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            let mut connection = self.connection.clone();
-            let _: usize = connection
-                .publish(self.channel(), id)
-                .await
-                .map_err(|error| unavailable(&error))?;
-            Ok(())
-        })
+        Box::pin(retrying(
+            &self.connection,
+            move |mut connection| async move {
+                let _: usize = connection.publish(self.channel(), id).await?;
+                Ok(())
+            },
+        ))
     }
 
     fn announcements(&self) -> Option<broadcast::Receiver<String>> {
@@ -292,14 +330,8 @@ impl JobStore for RedisStore {
 
 impl RedisStore {
     /// Every task kept, dropping from the set the handles whose keys expired.
-    async fn sweep(
-        &self,
-        connection: &mut ConnectionManager,
-    ) -> Result<Vec<TaskRecord>, StoreError> {
-        let ids: Vec<String> = connection
-            .smembers(self.set())
-            .await
-            .map_err(|error| unavailable(&error))?;
+    async fn sweep(&self, connection: &mut ConnectionManager) -> Result<Vec<TaskRecord>, Failure> {
+        let ids: Vec<String> = connection.smembers(self.set()).await?;
         let mut records = Vec::with_capacity(ids.len());
         let mut gone = Vec::new();
         for batch in ids.chunks(512) {
@@ -307,8 +339,7 @@ impl RedisStore {
             let texts: Vec<Option<String>> = redis::cmd("MGET")
                 .arg(&keys)
                 .query_async(connection)
-                .await
-                .map_err(|error| unavailable(&error))?;
+                .await?;
             for (id, text) in batch.iter().zip(texts) {
                 match text {
                     Some(text) => records.push(parse(id, &text)?),
@@ -317,10 +348,7 @@ impl RedisStore {
             }
         }
         if !gone.is_empty() {
-            let _: usize = connection
-                .srem(self.set(), &gone)
-                .await
-                .map_err(|error| unavailable(&error))?;
+            let _: usize = connection.srem(self.set(), &gone).await?;
         }
         Ok(records)
     }

@@ -374,11 +374,21 @@ impl Tasks {
     }
 
     async fn visible(&self, id: &str, owner: Option<&str>) -> Result<TaskRecord, TaskError> {
-        let record = self
-            .inner
-            .store
-            .load(id)
-            .await?
+        let mut loaded = self.inner.store.load(id).await?;
+        // A task this process runs that the store lost (a Redis restarted without
+        // persistence): its runner writes it again at once.
+        for _ in 0..50 {
+            if loaded.is_some() {
+                break;
+            }
+            let Some(nudge) = self.running().get(id).map(|local| Arc::clone(&local.nudge)) else {
+                break;
+            };
+            nudge.notify_one();
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            loaded = self.inner.store.load(id).await?;
+        }
+        let record = loaded
             .filter(|record| record.owner.as_deref().is_none_or(|of| Some(of) == owner))
             .ok_or_else(|| TaskError::Unknown(id.to_owned()))?;
         if record.is_expired(now_ms()) {

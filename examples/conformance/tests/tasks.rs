@@ -1,0 +1,599 @@
+//! Tasks across processes and servers, with real clients and a real Redis: the Python and
+//! TypeScript SDK clients following the fixture server's task tools, a detached call followed
+//! from later processes (the file store), and two `serve --http` replicas sharing a
+//! `redis-server` that the test starts on a loopback port (and stops). `bash scripts/test.sh`
+//! installs the SDKs and Redis; without them these tests fail, saying so.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+#[allow(dead_code)]
+#[path = "../../../buril-codegen/tests/common/tools_server.rs"]
+mod tools_server;
+use tools_server::HttpServer;
+
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+fn binary() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_conformance-server"))
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("the workspace")
+        .to_owned()
+}
+
+/// A `serve --http` of the fixtures with `more` arguments, in a fresh folder.
+fn serve(folder: &Path, more: &[&str]) -> HttpServer {
+    HttpServer::start_with(binary(), folder, more)
+}
+
+// --- A small client of one server: stateless 2026-07-28 requests declaring the extension ----
+
+/// One JSON-RPC request over HTTP/1.1 (a connection per request), as a 2026-07-28 client sends
+/// it: the protocol headers, `Mcp-Method` and `Mcp-Name`, and the client's capabilities (the
+/// tasks extension) in `_meta`. Answers the JSON-RPC response.
+fn rpc(url: &str, method: &str, mut params: Value) -> Value {
+    let address = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split('/').next())
+        .expect("an http URL");
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}},
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "tasks-test", "version": "1"},
+    });
+    let name = params
+        .get("name")
+        .or_else(|| params.get("taskId"))
+        .and_then(Value::as_str)
+        .map(|name| format!("Mcp-Name: {name}\r\n"))
+        .unwrap_or_default();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+    let mut stream = TcpStream::connect(address).expect("the server accepts a connection");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a timeout");
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: \
+         application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: \
+         {method}\r\n{name}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("the request is sent");
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("the answer is read");
+    let text = String::from_utf8_lossy(&raw);
+    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    // JSON, or one Server-Sent Event whose data is the answer.
+    let json_text = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .rfind(|data| !data.is_empty())
+        .map_or(body.trim().to_owned(), str::to_owned);
+    serde_json::from_str(&json_text)
+        .unwrap_or_else(|error| panic!("{method}: not JSON ({error}): {head}\n{body}"))
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut body = String::new();
+    while let Some((size, tail)) = rest.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 || tail.len() < size {
+            break;
+        }
+        body.push_str(&tail[..size]);
+        rest = tail[size..].trim_start_matches("\r\n");
+    }
+    body
+}
+
+fn result(answer: &Value) -> &Value {
+    assert!(answer.get("error").is_none(), "an error: {answer}");
+    &answer["result"]
+}
+
+fn start(url: &str, seconds: f64, label: &str) -> String {
+    let answer = rpc(
+        url,
+        "tools/call",
+        json!({"name": "slow_compute", "arguments": {"seconds": seconds, "label": label}}),
+    );
+    let created = result(&answer);
+    assert_eq!(created["resultType"], "task", "{answer}");
+    created["taskId"].as_str().expect("a handle").to_owned()
+}
+
+fn get(url: &str, id: &str) -> Value {
+    rpc(url, "tasks/get", json!({"taskId": id}))
+}
+
+/// Polls through `url` until the task ends (or `within` passes: a failure).
+fn until_done(url: &str, id: &str, within: Duration) -> Value {
+    let until = Instant::now() + within;
+    loop {
+        let answer = get(url, id);
+        let task = result(&answer).clone();
+        if ["completed", "failed", "cancelled"].contains(&task["status"].as_str().unwrap_or("")) {
+            return task;
+        }
+        assert!(Instant::now() < until, "the task is still {task}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn text_of(task: &Value) -> &str {
+    task["result"]["content"][0]["text"].as_str().unwrap_or("")
+}
+
+// --- The SDK clients --------------------------------------------------------------------------
+
+fn python() -> PathBuf {
+    let python = workspace().join("interop/.venv/bin/python");
+    assert!(
+        python.is_file(),
+        "{} is missing: run `bash scripts/test.sh` (it installs the Python MCP SDK into \
+         interop/.venv)",
+        python.display()
+    );
+    python
+}
+
+fn report(output: Output, who: &str) -> Value {
+    assert!(
+        output.status.success(),
+        "the {who} client failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(text.lines().last().unwrap_or(""))
+        .unwrap_or_else(|error| panic!("the {who} client's report is not JSON ({error}): {text}"))
+}
+
+#[test]
+fn both_sdk_clients_run_poll_cancel_and_outlive_tasks() {
+    let folder = tempfile::tempdir().unwrap();
+    let server = serve(folder.path(), &["--task-ttl", "1"]);
+    let spec = json!({"url": server.url, "expired_after": 1.5}).to_string();
+    let python = report(
+        Command::new(python())
+            .arg(workspace().join("interop/mcp/tasks.py"))
+            .arg(&spec)
+            .output()
+            .expect("python runs"),
+        "Python",
+    );
+    assert!(
+        workspace()
+            .join("interop/node_modules/@modelcontextprotocol/sdk")
+            .is_dir(),
+        "the TypeScript SDK is missing: run `bash scripts/test.sh` (npm ci --prefix interop)"
+    );
+    let node = report(
+        Command::new("node")
+            .arg(workspace().join("interop/mcp/tasks.mjs"))
+            .arg(&spec)
+            .output()
+            .expect("node runs"),
+        "TypeScript",
+    );
+    for (who, report) in [("Python", &python), ("TypeScript", &node)] {
+        assert_eq!(report["server_declares_tasks"], true, "{who}: {report}");
+        assert_eq!(
+            report["cancelled"]["ack"],
+            json!({"resultType": "complete"}),
+            "{who}"
+        );
+        assert_eq!(
+            report["cancelled"]["status"], "cancelled",
+            "{who}: {report}"
+        );
+        for case in ["expired", "forged"] {
+            assert_eq!(
+                report[case]["error"]["code"], -32602,
+                "{who} {case}: {report}"
+            );
+        }
+        let expired = report["expired"]["error"]["message"].as_str().unwrap();
+        assert!(expired.contains("has expired"), "{who}: {expired}");
+        let forged = report["forged"]["error"]["message"].as_str().unwrap();
+        assert!(forged.contains("no task has the handle"), "{who}: {forged}");
+    }
+    assert_eq!(python["protocol_version"], "2026-07-28");
+    assert_eq!(
+        python["completed"]["text"], "computed python-done in 0.3 s",
+        "the SDK's claim resolved the task to its result: {python}"
+    );
+    let polled = &python["polled"];
+    assert_eq!(polled["created"]["resultType"], "task");
+    assert_eq!(polled["created"]["ttlMs"], 1000);
+    assert_eq!(polled["seen"], json!(["working", "completed"]), "{python}");
+    assert_eq!(
+        polled["result"]["content"][0]["text"],
+        "computed python-polled in 0.5 s"
+    );
+    assert_eq!(node["completed"]["created"]["resultType"], "task");
+    assert_eq!(node["completed"]["text"], "computed node-done in 0.3 s");
+    // Each cancelled tool saw its cancellation through its context.
+    for label in ["python-cancelled", "node-cancelled"] {
+        server.wait_for_log(
+            &["slow_compute:", label, "saw its cancellation"],
+            Duration::from_secs(10),
+        );
+    }
+}
+
+// --- The file store: a detached call, followed from other processes ------------------------
+
+fn cli(folder: &Path, args: &[&str]) -> (Value, i32) {
+    let output = Command::new(binary())
+        .args(args)
+        .arg("--tasks-dir")
+        .arg(folder.join("tasks"))
+        .current_dir(folder)
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let value = serde_json::from_str(&text).unwrap_or_else(|error| {
+        panic!(
+            "{args:?}: not JSON ({error}): {text}{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (value, output.status.code().unwrap_or(-1))
+}
+
+fn handle_of(answer: &Value) -> String {
+    assert_eq!(answer["ok"], true, "{answer}");
+    let status = answer["data"]["status"].as_str().unwrap_or("");
+    assert!(["working", "input_required"].contains(&status), "{answer}");
+    answer["data"]["handle"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_detached_call_is_followed_from_later_processes() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path();
+    // To its end: started by one process, waited for by another.
+    let (started, code) = cli(
+        dir,
+        &[
+            "call",
+            "slow_compute",
+            r#"{"seconds": 0.5, "label": "detached"}"#,
+            "--detach",
+        ],
+    );
+    assert_eq!(code, 0);
+    let done = handle_of(&started);
+    let (task, _) = cli(dir, &["jobs", "get", &done]);
+    assert_eq!(task["tool"], "slow_compute");
+    let (listed, _) = cli(dir, &["jobs", "list", "--json"]);
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|task| task["handle"] == done.as_str())
+    );
+    let (envelope, code) = cli(dir, &["jobs", "wait", &done]);
+    assert_eq!(
+        (code, &envelope["data"]["result"]),
+        (0, &json!("computed detached in 0.5 s"))
+    );
+
+    // Cancelled from a third process: the task ends `cancelled`.
+    let (started, _) = cli(
+        dir,
+        &["call", "slow_compute", r#"{"seconds": 60}"#, "--detach"],
+    );
+    let long = handle_of(&started);
+    let (_, code) = cli(dir, &["jobs", "cancel", &long]);
+    assert_eq!(code, 0);
+    let (envelope, code) = cli(dir, &["jobs", "wait", &long, "--timeout", "20"]);
+    assert_eq!(
+        (code, &envelope["type"]),
+        (1, &json!("cancelled")),
+        "{envelope}"
+    );
+    let (task, _) = cli(dir, &["jobs", "get", &long]);
+    assert_eq!(task["status"], "cancelled");
+
+    // A question, answered from another process.
+    let (started, _) = cli(
+        dir,
+        &[
+            "call",
+            "confirm_delete",
+            r#"{"filename": "a.txt"}"#,
+            "--detach",
+        ],
+    );
+    let asking = handle_of(&started);
+    let until = Instant::now() + Duration::from_secs(10);
+    let key = loop {
+        let (task, _) = cli(dir, &["jobs", "get", &asking]);
+        if let Some(key) = task["inputRequests"]
+            .as_object()
+            .and_then(|asked| asked.keys().next().cloned())
+        {
+            assert_eq!(task["status"], "input_required");
+            break key;
+        }
+        assert!(Instant::now() < until, "no question: {task}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let answer = r#"{"action": "accept", "content": {"confirm": true}}"#;
+    let (_, code) = cli(dir, &["jobs", "answer", &asking, &key, answer]);
+    assert_eq!(code, 0);
+    let (envelope, code) = cli(dir, &["jobs", "wait", &asking, "--timeout", "20"]);
+    assert_eq!(
+        (code, &envelope["data"]["result"]),
+        (0, &json!("deleted a.txt"))
+    );
+
+    // An invalid input is refused at once, and leaves no task.
+    let (refused, code) = cli(
+        dir,
+        &["call", "slow_compute", r#"{"seconds": "x"}"#, "--detach"],
+    );
+    assert_eq!(
+        (code, &refused["type"]),
+        (1, &json!("validation")),
+        "{refused}"
+    );
+    let (listed, _) = cli(dir, &["jobs", "list", "--json"]);
+    assert_eq!(listed.as_array().unwrap().len(), 3);
+    // A handle nobody made.
+    let output = Command::new(binary())
+        .args(["jobs", "get", "task_0000", "--tasks-dir"])
+        .arg(dir.join("tasks"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no task has the handle"));
+}
+
+// --- Redis: replicas answering for each other ------------------------------------------------
+
+/// A `redis-server` on a free loopback port, stopped when dropped.
+struct Redis {
+    child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl Redis {
+    fn start() -> Redis {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let dir = tempfile::tempdir().unwrap();
+        let child = Self::spawn(port, dir.path());
+        Redis { child, port, dir }
+    }
+
+    fn spawn(port: u16, dir: &Path) -> Child {
+        let child = Command::new("redis-server")
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+            ])
+            .args(["--appendonly", "no", "--dir"])
+            .arg(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect(
+                "redis-server runs: run `bash scripts/test.sh` (it installs the Debian package)",
+            );
+        let until = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < until,
+                "redis-server did not start on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// One command through `redis-cli`.
+    fn cli(&self, args: &[&str]) -> String {
+        let output = Command::new("redis-cli")
+            .args(["-p", &self.port.to_string()])
+            .args(args)
+            .output()
+            .expect("redis-cli runs");
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    /// Stops it (losing everything: no persistence) and starts it again on the same port.
+    fn restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.child = Self::spawn(self.port, self.dir.path());
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn replica(folder: &Path, redis: &Redis, lease: &str) -> HttpServer {
+    serve(folder, &["--tasks", &redis.url(), "--task-lease", lease])
+}
+
+#[test]
+fn a_task_started_on_one_replica_is_polled_and_cancelled_through_another() {
+    let redis = Redis::start();
+    let folder = tempfile::tempdir().unwrap();
+    let a = replica(folder.path(), &redis, "15");
+    let b = replica(folder.path(), &redis, "15");
+    let id = start(&a.url, 0.5, "on-a");
+    assert_eq!(result(&get(&b.url, &id))["taskId"], id.as_str());
+    let done = until_done(&b.url, &id, Duration::from_secs(20));
+    assert_eq!(done["status"], "completed");
+    assert_eq!(text_of(&done), "computed on-a in 0.5 s");
+
+    let id = start(&a.url, 60.0, "cancelled-through-b");
+    let ack = rpc(&b.url, "tasks/cancel", json!({"taskId": id}));
+    assert_eq!(result(&ack), &json!({"resultType": "complete"}));
+    let started = Instant::now();
+    let cancelled = until_done(&b.url, &id, Duration::from_secs(20));
+    assert_eq!(cancelled["status"], "cancelled");
+    // Announced to A at once (pub/sub), not found at its next look.
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    a.wait_for_log(
+        &["slow_compute: cancelled-through-b saw its cancellation"],
+        Duration::from_secs(10),
+    );
+    // Cancelling an ended task changes nothing.
+    let again = rpc(&a.url, "tasks/cancel", json!({"taskId": id}));
+    assert_eq!(result(&again), &json!({"resultType": "complete"}));
+    assert_eq!(result(&get(&a.url, &id))["status"], "cancelled");
+}
+
+#[test]
+fn a_task_of_a_killed_replica_fails_once_its_lease_runs_out() {
+    let redis = Redis::start();
+    let folder = tempfile::tempdir().unwrap();
+    let a = replica(folder.path(), &redis, "1");
+    let b = replica(folder.path(), &redis, "1");
+    let id = start(&a.url, 60.0, "orphaned");
+    drop(a);
+    assert_eq!(result(&get(&b.url, &id))["status"], "working");
+    // The lease (1 s) and the skew allowance (5 s) pass; then it is failed, saying why.
+    let failed = until_done(&b.url, &id, Duration::from_secs(20));
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert_eq!(failed["error"]["code"], -32603);
+    let message = failed["error"]["message"].as_str().unwrap();
+    assert!(message.contains("stopped renewing its lease"), "{message}");
+    assert!(failed.get("result").is_none());
+}
+
+#[test]
+fn a_thousand_tasks_over_eight_threads_each_end_once_with_their_own_result() {
+    let redis = Redis::start();
+    let folder = tempfile::tempdir().unwrap();
+    let replicas = [
+        replica(folder.path(), &redis, "15"),
+        replica(folder.path(), &redis, "15"),
+    ];
+    let urls: Vec<String> = replicas.iter().map(|server| server.url.clone()).collect();
+    let next = Arc::new(AtomicUsize::new(0));
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let (urls, next, results) = (urls.clone(), Arc::clone(&next), Arc::clone(&results));
+            std::thread::spawn(move || {
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    if n >= 1_000 {
+                        return;
+                    }
+                    // Started on one replica, followed through the other.
+                    let id = start(&urls[n % 2], 0.0, &format!("n{n}"));
+                    let task = until_done(&urls[(n + 1) % 2], &id, Duration::from_secs(60));
+                    results.lock().unwrap().push((
+                        n,
+                        id,
+                        task["status"].clone(),
+                        text_of(&task).to_owned(),
+                    ));
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().expect("a client thread");
+    }
+    let mut results = std::mem::take(&mut *results.lock().unwrap());
+    results.sort_by_key(|(n, _, _, _)| *n);
+    assert_eq!(results.len(), 1_000);
+    let mut handles: Vec<&String> = results.iter().map(|(_, id, _, _)| id).collect();
+    handles.sort();
+    handles.dedup();
+    assert_eq!(handles.len(), 1_000, "every task has its own handle");
+    for (n, _, status, text) in &results {
+        assert_eq!(status, "completed");
+        assert_eq!(text, &format!("computed n{n} in 0 s"));
+    }
+    // Read again: every result is still there, and the same.
+    for (n, id, _, _) in results.iter().step_by(97) {
+        let task = result(&get(&urls[0], id)).clone();
+        assert_eq!(text_of(&task), format!("computed n{n} in 0 s"));
+    }
+}
+
+#[test]
+fn a_restarted_redis_loses_no_running_task_and_a_full_one_refuses_new_ones() {
+    let mut redis = Redis::start();
+    let folder = tempfile::tempdir().unwrap();
+    let a = replica(folder.path(), &redis, "15");
+    let id = start(&a.url, 2.0, "through-a-restart");
+    // Redis restarts with nothing (no persistence): the replica reconnects and writes the task
+    // it runs again.
+    redis.restart();
+    let done = until_done(&a.url, &id, Duration::from_secs(30));
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(text_of(&done), "computed through-a-restart in 2 s");
+
+    // Out of memory: a new task is refused with the store's words, not a hang.
+    assert_eq!(
+        redis.cli(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]),
+        "OK"
+    );
+    assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "1"]), "OK");
+    let refused = rpc(
+        &a.url,
+        "tools/call",
+        json!({"name": "slow_compute", "arguments": {"seconds": 0}}),
+    );
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the task store is full"), "{message}");
+    assert_eq!(redis.cli(&["CONFIG", "SET", "maxmemory", "0"]), "OK");
+    let id = start(&a.url, 0.0, "after");
+    assert_eq!(
+        until_done(&a.url, &id, Duration::from_secs(20))["status"],
+        "completed"
+    );
+}
