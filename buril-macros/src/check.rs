@@ -232,9 +232,8 @@ fn check_inline(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
     }
 }
 
-/// A task runs in the background, beside other calls: an `async fn`, or a sync tool allowed
-/// off the main thread (which would otherwise wait behind the host's frame loop), and never
-/// `inline` (which is for tools that return at once).
+/// A task runs in the background, beside other calls: off the main thread (whose calls run one
+/// at a time, in order), and never `inline` (which is for tools that return at once).
 fn check_task(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
     let Some(task) = &attrs.task else {
         return;
@@ -245,11 +244,12 @@ fn check_task(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
             "`task` is for work that takes longer than a call should wait, and `inline` for \
              tools that return at once: remove one of them",
         );
-    } else if !function.is_async && !attrs.off_thread {
+    } else if !attrs.off_thread {
         diag.error_at(
             task.span,
-            "a `task` tool runs in the background: make it an `async fn`, or let it run off the \
-             main thread with `#[buril::tool(task, off_thread)]`",
+            "a `task` tool runs in the background, beside other calls, which the host's main \
+             thread (where a tool runs by default, one call at a time) would hold up: write \
+             `#[buril::tool(task, off_thread)]`",
         );
     }
 }

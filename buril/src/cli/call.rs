@@ -33,6 +33,8 @@ pub(crate) struct CallFlags {
     pub(crate) binary_dir: Option<PathBuf>,
     /// Refuse the tool's questions.
     pub(crate) no_input: bool,
+    /// Where detached calls' tasks are.
+    pub(crate) tasks_dir: PathBuf,
 }
 
 pub(crate) fn call(
@@ -56,6 +58,10 @@ pub(crate) fn call(
         Terminal::new()
     };
     let mut options = CallOptions::default().input(Arc::new(terminal));
+    // The `job_*` tools follow the tasks of detached calls.
+    if let Ok(store) = crate::tasks::FileStore::open(&flags.tasks_dir) {
+        options = options.follow_tasks(crate::tasks::Tasks::new(store), None);
+    }
     match timeout_of(flags.timeout) {
         Ok(timeout) => options.timeout = timeout,
         Err(message) => return usage(err, &message),

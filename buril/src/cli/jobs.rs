@@ -50,8 +50,9 @@ impl Detached {
         dir.join(format!("{id}.call"))
     }
 
-    fn flags(&self) -> CallFlags {
+    fn flags(&self, dir: &Path) -> CallFlags {
         CallFlags {
+            tasks_dir: dir.to_owned(),
             timeout: self.timeout,
             enable: self.enable.clone(),
             disable: self.disable.clone(),
@@ -89,10 +90,10 @@ pub(crate) fn detach(
     name: &str,
     input: Option<&str>,
     flags: CallFlags,
-    dir: PathBuf,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<ExitCode> {
+    let dir = flags.tasks_dir.clone();
     let dispatcher = match dispatcher_for(configure, registry, &flags) {
         Ok(dispatcher) => dispatcher,
         Err(message) => return usage(err, &message),
@@ -130,6 +131,7 @@ pub(crate) fn detach(
         disable: flags.disable.clone(),
         allow_dangerous: flags.allow_dangerous,
     };
+    fs::create_dir_all(&dir)?;
     fs::write(Detached::path(&dir, &id), serde_json::to_vec(&detached)?)?;
     let log = fs::File::create(dir.join(format!("{id}.log")))?;
     let mut command = Command::new(std::env::current_exe()?);
@@ -190,7 +192,7 @@ pub(crate) fn run_detached(
     let detached: Detached = serde_json::from_slice(&fs::read(&path)?)
         .map_err(|error| io::Error::other(format!("{}: {error}", path.display())))?;
     let _ = fs::remove_file(&path);
-    let flags = detached.flags();
+    let flags = detached.flags(dir);
     let dispatcher = match dispatcher_for(configure, registry, &flags) {
         Ok(dispatcher) => dispatcher,
         Err(message) => return usage(err, &message),
@@ -276,7 +278,10 @@ pub(crate) fn jobs(
             };
             if json_lines {
                 let now = now_ms();
-                let all: Vec<Value> = records.iter().map(|record| record.summary(now)).collect();
+                let all: Vec<Value> = records
+                    .iter()
+                    .map(|record| json!(record.summary(now)))
+                    .collect();
                 print(out, &Value::Array(all), false)?;
             } else if records.is_empty() {
                 unless_closed(writeln!(out, "no tasks in {}", dir.display()))?;
@@ -296,14 +301,14 @@ pub(crate) fn jobs(
         }
         JobsAction::Get(id) => match rt.block_on(tasks.get(&id, None)) {
             Ok(record) => {
-                print(out, &record.summary(now_ms()), false)?;
+                print(out, &json!(record.summary(now_ms())), false)?;
                 Ok(ExitCode::SUCCESS)
             }
             Err(error) => failed(err, error),
         },
         JobsAction::Cancel(id) => match rt.block_on(tasks.cancel(&id, None)) {
             Ok(record) => {
-                print(out, &record.summary(now_ms()), false)?;
+                print(out, &json!(record.summary(now_ms())), false)?;
                 Ok(ExitCode::SUCCESS)
             }
             Err(error) => failed(err, error),
@@ -316,7 +321,7 @@ pub(crate) fn jobs(
             let responses = BTreeMap::from([(key.clone(), answer)]);
             match rt.block_on(tasks.answer(&id, None, &responses)) {
                 Ok(record) if record.input_responses.contains_key(&key) => {
-                    print(out, &record.summary(now_ms()), false)?;
+                    print(out, &json!(record.summary(now_ms())), false)?;
                     Ok(ExitCode::SUCCESS)
                 }
                 Ok(record) => {
@@ -349,7 +354,7 @@ pub(crate) fn jobs(
                     })
                 }
                 Ok(record) => {
-                    print(out, &record.summary(now_ms()), false)?;
+                    print(out, &json!(record.summary(now_ms())), false)?;
                     writeln!(
                         err,
                         "error: the task `{id}` is still {}",

@@ -194,6 +194,7 @@ impl Cli {
                     compact,
                     binary_dir: (!inline_binary).then_some(output_dir),
                     no_input,
+                    tasks_dir: jobs::tasks_dir(tasks_dir),
                 };
                 if detach {
                     return finish(
@@ -203,7 +204,6 @@ impl Cli {
                             &name,
                             input.as_deref(),
                             options,
-                            jobs::tasks_dir(tasks_dir),
                             out,
                             err,
                         ),

@@ -111,6 +111,9 @@ struct Inner {
     env: EnvRef,
     /// The call runs as a task.
     task: bool,
+    /// The tasks of the front end that called (for the `job_*` tools): a `tasks::TaskAccess`,
+    /// held without naming its type (the tasks module names this one).
+    tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Context {
@@ -133,12 +136,27 @@ impl Context {
                 input: input.map(|source| (source, Arc::new(AtomicUsize::new(0)))),
                 env,
                 task: false,
+                tasks: None,
             },
         }
     }
 
+    /// The context with the caller's tasks.
+    pub(crate) fn with_tasks(
+        mut self,
+        tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    ) -> Self {
+        self.inner.tasks = tasks;
+        self
+    }
+
+    /// The caller's tasks, as [`with_tasks`](Self::with_tasks) gave them.
+    pub(crate) fn tasks_of_caller(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
+        self.inner.tasks.as_deref()
+    }
+
     /// The context of a call that runs as a task.
-    pub(crate) fn as_task(mut self) -> Self {
+    pub(crate) fn running_as_task(mut self) -> Self {
         self.inner.task = true;
         self
     }

@@ -145,6 +145,7 @@ pub(crate) fn admit(
     };
     let deadline = timeout.map(Deadline::after);
     let task = options.task;
+    let tasks = options.tasks;
     let ctx = Context::new(
         tool.name(),
         options.cancel.as_ref().map(CancelToken::child),
@@ -154,7 +155,12 @@ pub(crate) fn admit(
         options.input,
         core.env_for_call(),
     );
-    let ctx = if task { ctx.as_task() } else { ctx };
+    let ctx = if task { ctx.running_as_task() } else { ctx };
+    let ctx = if tasks.is_some() {
+        ctx.with_tasks(tasks)
+    } else {
+        ctx
+    };
     let settle = Settle {
         name: tool.name(),
         shape: compiled.output_shape,

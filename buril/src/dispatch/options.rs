@@ -41,6 +41,8 @@ pub struct CallOptions {
     /// The call runs as a task: only a timeout set for its tool bounds it (a task's work is
     /// longer than a call's default timeout was made for).
     pub(crate) task: bool,
+    /// The caller's tasks, for the `job_*` tools (a `tasks::TaskAccess`).
+    pub(crate) tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl CallOptions {

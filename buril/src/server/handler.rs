@@ -74,12 +74,17 @@ impl Handler {
         ErrorData::invalid_params(crate::suggest::unknown_tool(name, &suggestions), None)
     }
 
-    /// The server's tasks, which exist when some tool is a task tool.
+    /// The server's tasks, when some tool is a task tool (else `tasks/*` are not served:
+    /// rmcp answers them -32601 before they come here, as the extension is not declared).
     fn tasks(&self) -> Result<&crate::tasks::Tasks, ErrorData> {
-        self.state
-            .tasks
-            .as_ref()
-            .ok_or_else(|| ErrorData::internal_error("this server runs no tasks", None))
+        if self.state.task_tools {
+            Ok(&self.state.tasks)
+        } else {
+            Err(ErrorData::internal_error(
+                "this server runs no task tools",
+                None,
+            ))
+        }
     }
 
     /// A task tool's call as a task: admitted (a refused call answers at once, as any call
@@ -163,7 +168,7 @@ impl ServerHandler for Handler {
             capabilities.resources = skills.resources;
             capabilities.extensions = skills.extensions;
         }
-        if self.state.tasks.is_some() {
+        if self.state.task_tools {
             let tasks = ServerCapabilities::builder().enable_tasks().build();
             capabilities
                 .extensions
@@ -270,7 +275,6 @@ impl ServerHandler for Handler {
         // one waits, a required one is refused, and a `handle` one answers with the handle.
         if let Some(found) = self.state.registry.lookup(name)
             && found.tool.meta().task.is_task()
-            && self.state.tasks.is_some()
         {
             let follows = tasks::client_follows_tasks(&context);
             match found.tool.meta().task {
@@ -316,6 +320,10 @@ impl ServerHandler for Handler {
             .or_else(|| level_of_code(self.log_level.load(Ordering::Relaxed)));
         let notifier = Notifier::start(&context, log_level);
         let mut options = CallOptions::new().cancel(cancel.clone());
+        options = match tasks::owner_of(&context) {
+            None => options.with_task_access(Arc::clone(&self.state.task_access)),
+            owner => options.follow_tasks(self.state.tasks.clone(), owner),
+        };
         options = match &rounds {
             Some(rounds) => options.input(Arc::clone(rounds) as Arc<dyn InputSource>),
             None => options.input(Arc::new(Live::new(context.peer.clone(), abilities))),

@@ -38,8 +38,12 @@ pub(crate) struct ServerState {
     pub request_states: RequestStates,
     /// The skills served over the skills extension (none: the extension is not declared).
     pub skills: Option<SkillCatalog>,
-    /// The tasks of task tools (none when no tool is one: the tasks extension is not declared).
-    pub tasks: Option<crate::tasks::Tasks>,
+    /// The tasks of task tools (and of the `job_*` tools that follow them).
+    pub tasks: crate::tasks::Tasks,
+    /// Whether some tool is a task tool: the tasks extension is declared only then.
+    pub task_tools: bool,
+    /// The tasks as a caller with no session sees them, made once for every such call.
+    pub task_access: Arc<dyn std::any::Any + Send + Sync>,
     messages: MessageSink,
     /// The host's policy when the server was built: the bottom layer.
     base: Policy,
@@ -118,6 +122,10 @@ impl ServerState {
             }
             None => (Settings::default(), Stamp::default()),
         };
+        let tasks = options
+            .tasks
+            .clone()
+            .unwrap_or_else(crate::tasks::Tasks::in_memory);
         let definitions = registry
             .iter()
             .map(definition)
@@ -152,15 +160,9 @@ impl ServerState {
                 })?),
                 None => None,
             },
-            tasks: registry
-                .iter()
-                .any(|tool| tool.meta().task.is_task())
-                .then(|| {
-                    options
-                        .tasks
-                        .clone()
-                        .unwrap_or_else(crate::tasks::Tasks::in_memory)
-                }),
+            tasks: tasks.clone(),
+            task_access: crate::tasks::task_access(tasks, None),
+            task_tools: registry.iter().any(|tool| tool.meta().task.is_task()),
             messages: Arc::clone(&options.messages),
             options: Settings {
                 rules,

@@ -22,10 +22,15 @@ pub struct FileStore {
 }
 
 impl FileStore {
-    /// The store in `dir`, made if it does not exist; at most 10,000 tasks.
+    /// The store in `dir`, made when the first task is stored; at most 10,000 tasks.
     pub fn open(dir: impl Into<PathBuf>) -> Result<Self, StoreError> {
         let dir = dir.into();
-        fs::create_dir_all(&dir).map_err(|error| unavailable(&dir, "create", &error))?;
+        if dir.exists() && !dir.is_dir() {
+            return Err(StoreError::Unavailable(format!(
+                "{} is not a folder",
+                dir.display()
+            )));
+        }
         Ok(FileStore {
             dir,
             capacity: 10_000,
@@ -59,6 +64,7 @@ impl FileStore {
 
     /// The folder's lock, held until the guard is dropped.
     fn lock(&self) -> Result<File, StoreError> {
+        fs::create_dir_all(&self.dir).map_err(|error| unavailable(&self.dir, "create", &error))?;
         let path = self.dir.join(".lock");
         let file = OpenOptions::new()
             .create(true)
@@ -220,6 +226,9 @@ impl JobStore for FileStore {
         Box::pin(async move {
             in_place(|| {
                 let path = self.path(id)?;
+                if !path.exists() {
+                    return Ok(None);
+                }
                 let _lock = self.lock()?;
                 let Some(mut record) = self.read(&path)? else {
                     return Ok(None);
@@ -235,6 +244,9 @@ impl JobStore for FileStore {
     fn list(&self) -> StoreFuture<'_, Vec<TaskRecord>> {
         let store = self.shared();
         Box::pin(blocking(move || {
+            if !store.dir.exists() {
+                return Ok(Vec::new());
+            }
             let _lock = store.lock()?;
             Ok(store.sweep()?.into_values().collect())
         }))

@@ -18,6 +18,7 @@
 //! TTL after they end; a handle is 128 random bits, and a task is visible only to its owner
 //! (the session or principal that started it) when it has one.
 
+mod access;
 mod clock;
 mod error;
 mod file;
@@ -28,10 +29,12 @@ mod redis;
 mod service;
 mod store;
 
+pub(crate) use self::access::task_access;
+pub use self::access::{job_cancel, job_get, job_wait};
 pub use self::clock::{iso, now_ms};
 pub use self::error::TaskError;
 pub use self::file::FileStore;
-pub use self::record::{Lease, TaskEnd, TaskRecord, TaskState};
+pub use self::record::{Lease, TaskEnd, TaskRecord, TaskState, TaskSummary};
 #[cfg(feature = "redis")]
 pub use self::redis::RedisStore;
 pub use self::service::{TaskSettings, TaskStart, Tasks};

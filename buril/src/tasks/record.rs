@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// Where a task is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "TaskState")]
 #[non_exhaustive]
 pub enum TaskState {
     /// The work is running.
@@ -43,6 +44,41 @@ impl TaskState {
             TaskState::Cancelled => "cancelled",
         }
     }
+}
+
+/// A task as its followers see it: handle, tool, status, times, progress and questions, and
+/// once it ended its envelope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "TaskSummary")]
+#[non_exhaustive]
+pub struct TaskSummary {
+    /// The task's handle.
+    pub handle: String,
+    /// The tool it runs.
+    pub tool: String,
+    /// `working`, `input_required`, `completed`, `failed` or `cancelled`.
+    pub status: TaskState,
+    /// What it is doing, or why it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// When it was created (ISO 8601, UTC).
+    pub created_at: String,
+    /// When it last changed.
+    pub updated_at: String,
+    /// How long it is kept, counted from its creation, in milliseconds.
+    pub ttl_ms: u64,
+    /// How often to poll it, in milliseconds.
+    pub poll_interval_ms: u64,
+    /// Its latest progress report (`progress`, `total`, `message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Value>,
+    /// The questions it waits on, by key (each `{"method", "params"}`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub input_requests: BTreeMap<String, Value>,
+    /// Its call's envelope, once it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub envelope: Option<Value>,
 }
 
 /// Who runs a task, and until when it has promised to say it still does.
@@ -280,31 +316,21 @@ impl TaskRecord {
     }
 
     /// The task as its followers see it (what `tools jobs get` prints and the `job_*` tools
-    /// answer): handle, tool, status, times, progress and questions, and once it ended its
-    /// envelope.
-    pub fn summary(&self, now_ms: u64) -> Value {
-        let mut summary = json!({
-            "handle": self.id,
-            "tool": self.tool,
-            "status": self.status.as_str(),
-            "createdAt": super::clock::iso(self.created_ms),
-            "updatedAt": super::clock::iso(self.updated_ms),
-            "ttlMs": self.ttl_from_creation_ms(now_ms),
-            "pollIntervalMs": self.poll_interval_ms,
-        });
-        if let Some(message) = &self.message {
-            summary["message"] = json!(message);
+    /// answer).
+    pub fn summary(&self, now_ms: u64) -> TaskSummary {
+        TaskSummary {
+            handle: self.id.clone(),
+            tool: self.tool.clone(),
+            status: self.status,
+            message: self.message.clone(),
+            created_at: super::clock::iso(self.created_ms),
+            updated_at: super::clock::iso(self.updated_ms),
+            ttl_ms: self.ttl_from_creation_ms(now_ms),
+            poll_interval_ms: self.poll_interval_ms,
+            progress: self.progress.clone(),
+            input_requests: self.input_requests.clone(),
+            envelope: self.envelope.clone(),
         }
-        if let Some(progress) = &self.progress {
-            summary["progress"] = progress.clone();
-        }
-        if !self.input_requests.is_empty() {
-            summary["inputRequests"] = json!(self.input_requests);
-        }
-        if let Some(envelope) = &self.envelope {
-            summary["envelope"] = envelope.clone();
-        }
-        summary
     }
 
     /// The record without what it produced, as kept once it expired: enough to say the handle

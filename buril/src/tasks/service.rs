@@ -673,7 +673,16 @@ impl Runner {
     async fn finish(&mut self, end: TaskEnd) {
         let give_up = tokio::time::Instant::now() + self.tasks.inner.settings.ttl;
         let mut pause = Duration::from_millis(50);
-        let change = |record: &mut TaskRecord| record.finish(&end, now_ms());
+        // The last progress report goes in with the end.
+        let report = self.reports.borrow().clone();
+        let change = |record: &mut TaskRecord| {
+            if let Some(report) = &report
+                && !record.status.is_terminal()
+            {
+                record.progress = Some(report.clone());
+            }
+            record.finish(&end, now_ms())
+        };
         loop {
             if self.apply(&change).await {
                 return;

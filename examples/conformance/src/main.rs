@@ -503,7 +503,7 @@ fn test_header_region(
 /// Sleeps `seconds` seconds, then says it computed `label`; stops, cancelled, when the task
 /// is cancelled: the task tool of the `tasks-*` scenarios (`seconds: 0` for the immediate
 /// path).
-#[buril::tool(task, read_only)]
+#[buril::tool(task, read_only, off_thread)]
 async fn slow_compute(
     /// How long the work takes, in seconds.
     seconds: f64,
@@ -525,14 +525,14 @@ async fn slow_compute(
 
 /// Fails after about a second, as a tool fails (a completed task with `isError`); always a
 /// task: a client that cannot follow tasks is refused (`tasks-required-task-error`).
-#[buril::tool(task = "required", read_only)]
+#[buril::tool(task = "required", read_only, off_thread)]
 async fn failing_job() -> Result<String, ToolError> {
     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     Err(ToolError::runtime("the job failed, as it always does"))
 }
 
 /// Panics: a failed task, with the protocol-level error (`tasks-lifecycle`).
-#[buril::tool(task, read_only)]
+#[buril::tool(task, read_only, off_thread)]
 async fn protocol_error_job() -> String {
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     panic!("the job broke")
@@ -587,6 +587,23 @@ fn multi_input(ctx: &Context) -> Result<String, ToolError> {
     }
     Ok(format!("got {}", names.join(" and ")))
 }
+
+/// Counts to `to`, a tenth of a second a step, reporting progress: always a task, and a
+/// caller that cannot follow tasks gets its handle and follows it with the `job_*` tools.
+#[buril::tool(task = "handle", read_only, off_thread)]
+async fn background_count(
+    /// Where to stop.
+    to: u32,
+    ctx: &Context,
+) -> u32 {
+    for step in 1..=to {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        ctx.report_progress(f64::from(step), Some(f64::from(to)), None);
+    }
+    to
+}
+
+buril::job_tools!();
 
 fn main() -> std::process::ExitCode {
     buril::cli::Cli::new()

@@ -43,13 +43,19 @@ fn serve(folder: &Path, more: &[&str]) -> HttpServer {
 /// One JSON-RPC request over HTTP/1.1 (a connection per request), as a 2026-07-28 client sends
 /// it: the protocol headers, `Mcp-Method` and `Mcp-Name`, and the client's capabilities (the
 /// tasks extension) in `_meta`. Answers the JSON-RPC response.
-fn rpc(url: &str, method: &str, mut params: Value) -> Value {
+fn rpc(url: &str, method: &str, params: Value) -> Value {
+    rpc_as(url, method, params, true)
+}
+
+/// [`rpc`] from a client that declares the tasks extension (`follows`) or declares nothing.
+fn rpc_as(url: &str, method: &str, mut params: Value, follows: bool) -> Value {
     let address = url
         .strip_prefix("http://")
         .and_then(|rest| rest.split('/').next())
         .expect("an http URL");
     params["_meta"] = json!({
-        "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}},
+        "io.modelcontextprotocol/clientCapabilities":
+            if follows { json!({"extensions": {TASKS: {}}}) } else { json!({}) },
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientInfo": {"name": "tasks-test", "version": "1"},
     });
@@ -595,5 +601,72 @@ fn a_restarted_redis_loses_no_running_task_and_a_full_one_refuses_new_ones() {
     assert_eq!(
         until_done(&a.url, &id, Duration::from_secs(20))["status"],
         "completed"
+    );
+}
+
+#[test]
+fn a_client_without_the_extension_gets_a_handle_and_follows_it_with_the_job_tools() {
+    let folder = tempfile::tempdir().unwrap();
+    let server = serve(folder.path(), &[]);
+    let call = |name: &str, arguments: Value| {
+        let answer = rpc_as(
+            &server.url,
+            "tools/call",
+            json!({"name": name, "arguments": arguments}),
+            false,
+        );
+        result(&answer).clone()
+    };
+    // A `handle` tool: the handle as the call's text (and in `_meta`), at once.
+    let started = call("background_count", json!({"to": 5}));
+    assert_eq!(started["isError"], false, "{started}");
+    let handle = started["_meta"]["buril/task"]["handle"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let text: Value =
+        serde_json::from_str(started["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(text["handle"], handle.as_str());
+    let task = call("job_get", json!({"handle": handle}));
+    assert_eq!(task["structuredContent"]["tool"], "background_count");
+    let done = call("job_wait", json!({"handle": handle, "timeout_seconds": 20}));
+    let summary = &done["structuredContent"];
+    assert_eq!(summary["status"], "completed", "{done}");
+    assert_eq!(
+        summary["envelope"],
+        json!({"ok": true, "data": {"result": 5}})
+    );
+    assert_eq!(
+        summary["progress"]["progress"], 5.0,
+        "the last report is kept"
+    );
+    // Cancelled with `job_cancel`.
+    let started = call("background_count", json!({"to": 600}));
+    let handle = started["_meta"]["buril/task"]["handle"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    call("job_cancel", json!({"handle": handle}));
+    let done = call("job_wait", json!({"handle": handle, "timeout_seconds": 20}));
+    assert_eq!(done["structuredContent"]["status"], "cancelled", "{done}");
+    // A forged handle is the tool's validation error, saying so.
+    let forged = call("job_get", json!({"handle": "task_0000"}));
+    assert_eq!(forged["isError"], true);
+    let message = forged["content"][0]["text"].as_str().unwrap();
+    assert!(message.contains("no task has the handle"), "{message}");
+    // An optional task tool simply waits, and a required one is refused, naming the extension.
+    let waited = call("slow_compute", json!({"seconds": 0.2, "label": "waited"}));
+    assert_eq!(waited["content"][0]["text"], "computed waited in 0.2 s");
+    let refused = rpc_as(
+        &server.url,
+        "tools/call",
+        json!({"name": "failing_job", "arguments": {}}),
+        false,
+    );
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert!(
+        refused["error"]["data"]["requiredCapabilities"]["extensions"]
+            .get(TASKS)
+            .is_some()
     );
 }
