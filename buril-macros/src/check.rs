@@ -41,7 +41,7 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     check_param_kinds(diag, function);
     check_return(diag, function);
     check_inline(diag, attrs, function);
-    check_task(diag, attrs, function);
+    check_task(diag, attrs);
     check_headers(diag, attrs, function);
     check_icons_and_meta(diag, attrs);
     Resolved { name, family }
@@ -234,7 +234,7 @@ fn check_inline(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
 
 /// A task runs in the background, beside other calls: off the main thread (whose calls run one
 /// at a time, in order), and never `inline` (which is for tools that return at once).
-fn check_task(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
+fn check_task(diag: &Diagnostics, attrs: &Attrs) {
     let Some(task) = &attrs.task else {
         return;
     };
