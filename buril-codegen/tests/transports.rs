@@ -51,6 +51,7 @@ fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
         "cancel_search.ts",
         include_str!("typescript/cancel_search.ts"),
     );
+    folder.write("tasks.ts", include_str!("typescript/tasks.ts"));
     let modules = support::workspace().join("interop/node_modules");
     assert!(
         modules.join("@modelcontextprotocol/sdk").exists(),
@@ -69,7 +70,7 @@ fn compiled_program_from(sources: &[buril_codegen::ToolSource]) -> Folder {
     options["skipLibCheck"] = json!(true);
     let config = json!({
         "compilerOptions": options,
-        "include": ["transport.ts", "every_tool.ts", "stale.ts", "cancel.ts", "cancel_stdio.ts", "cancel_search.ts", "typescript/*.ts"],
+        "include": ["transport.ts", "every_tool.ts", "stale.ts", "cancel.ts", "cancel_stdio.ts", "cancel_search.ts", "tasks.ts", "typescript/*.ts"],
     });
     folder.write(
         "tsconfig.json",
@@ -492,4 +493,63 @@ fn a_cancelled_stdio_call_is_seen_by_the_tool() {
     });
     assert!(line.contains("returned=\"cancelled\""), "{line}");
     assert!(result["after"]["scenes"].is_array(), "{result}");
+}
+
+/// `startTask` over `mode` (`http`, `stdio`) against `tools serve` on a project whose
+/// `Assets/Blocking` holds a named pipe (a search there blocks until cancelled).
+#[cfg(unix)]
+fn tasks_over(mode: &str) -> Value {
+    let binary = tools_binary();
+    let folder = compiled_program();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let project = dir.path().join("game");
+    let _fifo = project_with_pipes(&project);
+    let out = match mode {
+        "http" => {
+            let server = HttpServer::start(&binary, &project);
+            folder.node("out/tasks.js", &["http", &server.url])
+        }
+        _ => folder.node("out/tasks.js", &["stdio", &text(&binary), &text(&project)]),
+    };
+    serde_json::from_str(&out).expect("the program prints JSON")
+}
+
+#[cfg(unix)]
+fn check_tasks(result: &Value) {
+    assert_eq!(result["declared"], "optional", "{result}");
+    let completed = &result["completed"];
+    assert_eq!(
+        completed["taskId"], "task_",
+        "a real task was made: {result}"
+    );
+    assert_eq!(completed["query"], "PlayerController");
+    assert!(completed["matches"].as_u64().unwrap() > 0, "{result}");
+    assert_eq!(completed["polled"], "completed");
+    assert_eq!(
+        completed["statuses"].as_array().unwrap().last(),
+        Some(&json!("completed"))
+    );
+    let cancelled = &result["cancelled"];
+    assert_eq!(cancelled["rejected"], "cancelled", "{result}");
+    assert_eq!(cancelled["after"], "cancelled", "{result}");
+    assert_eq!(cancelled["seen"][0], "working", "{result}");
+    let timed_out = &result["timedOut"];
+    assert_eq!(timed_out["timedOut"], "timeout", "{result}");
+    assert_eq!(
+        timed_out["stillRunning"], "working",
+        "the task outlives the wait: {result}"
+    );
+    assert_eq!(timed_out["ended"], "cancelled", "{result}");
+}
+
+#[cfg(unix)]
+#[test]
+fn task_handles_over_http_run_poll_and_cancel_tasks() {
+    check_tasks(&tasks_over("http"));
+}
+
+#[cfg(unix)]
+#[test]
+fn task_handles_over_stdio_run_poll_and_cancel_tasks() {
+    check_tasks(&tasks_over("stdio"));
 }

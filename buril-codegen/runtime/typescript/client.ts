@@ -1,5 +1,6 @@
-import { BurilToolError } from "./envelope.js";
-import type { CallOptions, Problem, ToolTransport } from "./envelope.js";
+import { BurilToolError, JsonRpcError } from "./envelope.js";
+import type { AbortSignalLike, CallOptions, Envelope, Problem, ToolTransport } from "./envelope.js";
+import { envelopeFromCallResult } from "./mcp.js";
 import { METADATA_HASH, tools } from "./tools.js";
 import type { ToolMap } from "./tools.js";
 
@@ -46,6 +47,238 @@ export async function callTool<K extends keyof ToolMap>(
     transport.warn?.(name, envelope.warnings);
   }
   return envelope.data as ToolMap[K]["output"];
+}
+
+/** MCP's tasks extension, which the clients declare on a task tool's call. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** Where a task is: `working` and `input_required` until it ends `completed`, `failed` or `cancelled`. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** The wire names of the tools whose calls become tasks (`#[tool(task)]`). */
+export type TaskToolName = {
+  [K in keyof ToolMap]: ToolMap[K] extends { task: string } ? K : never;
+}[keyof ToolMap];
+
+/** A task as `tasks/get` answered it. */
+export interface TaskSnapshot {
+  /** The task's handle. */
+  readonly taskId: string;
+  /** Where it is. */
+  readonly status: TaskStatus;
+  /** What it is doing, or why it ended. */
+  readonly statusMessage?: string;
+  /** How often to poll it, in milliseconds. */
+  readonly pollIntervalMs?: number;
+  /** How long the server keeps it, counted from its creation, in milliseconds. */
+  readonly ttlMs?: number | null;
+  /** The questions it waits on, by key (`input_required`). */
+  readonly inputRequests?: { readonly [key: string]: unknown };
+  /** Its envelope, once it completed (or was cancelled). */
+  readonly envelope?: Envelope;
+}
+
+/** How {@link TaskHandle.wait} waits. */
+export interface TaskWaitOptions {
+  /** Cancels the task when aborted (`tasks/cancel`); the wait rejects as `cancelled`. */
+  signal?: AbortSignalLike;
+  /** Receives each status the task is seen in. */
+  onStatus?: (task: TaskSnapshot) => void;
+  /** Gives up waiting (the task goes on) after this many milliseconds: rejects as `timeout`. */
+  timeoutMs?: number;
+}
+
+/** A running task of the tool `K`: poll it, wait for its output, or cancel it. */
+export interface TaskHandle<K extends keyof ToolMap> {
+  /** The tool. */
+  readonly tool: K;
+  /** The task's handle (`task_…`), valid for its TTL. */
+  readonly taskId: string;
+  /** The task as last seen. */
+  readonly last: TaskSnapshot;
+  /** The task now (`tasks/get`). */
+  poll(): Promise<TaskSnapshot>;
+  /**
+   * Resolves with the tool's output once the task completed; rejects with a
+   * {@link BurilToolError} when the tool failed, the task failed (`runtime`), was cancelled
+   * (`cancelled`), or `timeoutMs` passed (`timeout`).
+   */
+  wait(options?: TaskWaitOptions): Promise<ToolMap[K]["output"]>;
+  /** Asks the server to cancel the task (an ended task stays as it is). */
+  cancel(): Promise<void>;
+  /** Answers the task's question `key` (see `inputRequests`) with `answer` (`tasks/update`). */
+  answer(key: string, answer: unknown): Promise<void>;
+}
+
+/**
+ * Starts the task tool `name` with `input` as an MCP task (the tasks extension declared on the
+ * call) and resolves with its handle once the server stored it. The input is checked as
+ * {@link callTool} checks it. The transport must have `request` (all the bindings' transports
+ * do; `mcpTransport` when given the SDK's `ResultSchema`). A server that answered at once (a
+ * quick task) gives a handle that has already completed.
+ */
+export async function startTask<K extends TaskToolName>(
+  transport: ToolTransport,
+  name: K,
+  input: ToolMap[K]["input"],
+  options: { signal?: AbortSignalLike; meta?: { readonly [key: string]: unknown } } = {},
+): Promise<TaskHandle<K>> {
+  const request = transport.request?.bind(transport);
+  if (request === undefined) {
+    throw new TypeError(`${name}: this transport cannot follow tasks (it has no \`request\`)`);
+  }
+  const problems = unsafeIntegers(name, input);
+  if (problems.length > 0) {
+    throw new BurilToolError(name, {
+      ok: false,
+      type: "validation",
+      error: invalidInput(problems),
+      problems: [...problems],
+    });
+  }
+  const meta = {
+    ...withHashes(name, options.meta === undefined ? noOptions : { meta: options.meta }).meta,
+    ...followsTasks,
+  };
+  const sent = options.signal === undefined ? {} : { signal: options.signal };
+  let result: unknown;
+  try {
+    result = await request("tools/call", { name, arguments: input, _meta: meta }, sent);
+  } catch (error) {
+    if (error instanceof JsonRpcError && error.code === -32602) {
+      throw new BurilToolError(name, { ok: false, type: "not_found", error: error.message });
+    }
+    throw error;
+  }
+  const created = isObject(result) ? result : {};
+  if (created["resultType"] !== "task" || typeof created["taskId"] !== "string") {
+    // Answered at once: the call's own result.
+    const envelope = envelopeFromCallResult(result);
+    if (!envelope.ok) {
+      throw new BurilToolError(name, envelope);
+    }
+    return settledTask(name, envelope);
+  }
+  return taskHandle(request, name, snapshotOf(created));
+}
+
+type Request = NonNullable<ToolTransport["request"]>;
+
+/** The `_meta` of every request of a task: the client follows tasks (its capability, per request). */
+const followsTasks = Object.freeze({
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
+});
+
+/** The snapshot of a `CreateTaskResult` or a `tasks/get` answer. */
+function snapshotOf(result: JsonObject): TaskSnapshot {
+  const status = result["status"];
+  const snapshot: { -readonly [K in keyof TaskSnapshot]: TaskSnapshot[K] } = {
+    taskId: String(result["taskId"]),
+    status: (typeof status === "string" ? status : "working") as TaskStatus,
+  };
+  if (typeof result["statusMessage"] === "string") {
+    snapshot.statusMessage = result["statusMessage"];
+  }
+  if (typeof result["pollIntervalMs"] === "number") {
+    snapshot.pollIntervalMs = result["pollIntervalMs"];
+  }
+  if (typeof result["ttlMs"] === "number" || result["ttlMs"] === null) {
+    snapshot.ttlMs = result["ttlMs"];
+  }
+  if (isObject(result["inputRequests"])) {
+    snapshot.inputRequests = result["inputRequests"];
+  }
+  if (status === "completed" && result["result"] !== undefined) {
+    snapshot.envelope = envelopeFromCallResult(result["result"]);
+  }
+  return snapshot;
+}
+
+/** A handle of a task that has already completed with `envelope` (a server that answered at once). */
+function settledTask<K extends keyof ToolMap>(name: K, envelope: Envelope): TaskHandle<K> {
+  const last: TaskSnapshot = { taskId: "", status: "completed", envelope };
+  return {
+    tool: name,
+    taskId: "",
+    last,
+    poll: () => Promise.resolve(last),
+    wait: () => Promise.resolve(outputOf(name, last)),
+    cancel: () => Promise.resolve(),
+    answer: () => Promise.reject(new Error(`${name}: the task has ended; nothing waits for an answer`)),
+  };
+}
+
+/** The output of the ended task `task` of `name`, or the error it ended with. */
+function outputOf<K extends keyof ToolMap>(name: K, task: TaskSnapshot): ToolMap[K]["output"] {
+  if (task.status === "completed" && task.envelope !== undefined) {
+    if (!task.envelope.ok) {
+      throw new BurilToolError(name, task.envelope);
+    }
+    return task.envelope.data as ToolMap[K]["output"];
+  }
+  const type = task.status === "cancelled" ? "cancelled" : "runtime";
+  const error = task.statusMessage ?? `the task ${task.taskId} ended ${task.status}`;
+  throw new BurilToolError(name, { ok: false, type, error });
+}
+
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    (globalThis as unknown as { setTimeout(f: () => void, ms: number): unknown }).setTimeout(resolve, ms);
+  });
+
+function taskHandle<K extends keyof ToolMap>(request: Request, name: K, first: TaskSnapshot): TaskHandle<K> {
+  const taskId = first.taskId;
+  let last = first;
+  const poll = async (): Promise<TaskSnapshot> => {
+    const answer = await request("tasks/get", { taskId, _meta: followsTasks });
+    last = snapshotOf(isObject(answer) ? answer : {});
+    return last;
+  };
+  const cancel = async (): Promise<void> => {
+    await request("tasks/cancel", { taskId, _meta: followsTasks });
+  };
+  const answer = async (key: string, value: unknown): Promise<void> => {
+    await request("tasks/update", { taskId, inputResponses: { [key]: value }, _meta: followsTasks });
+  };
+  const wait = async (options: TaskWaitOptions = {}): Promise<ToolMap[K]["output"]> => {
+    const { signal, onStatus, timeoutMs } = options;
+    const until = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+    let seen: TaskStatus | undefined;
+    for (;;) {
+      if (signal?.aborted === true) {
+        await cancel().catch(() => undefined);
+        throw new BurilToolError(name, { ok: false, type: "cancelled", error: `${name} was cancelled` });
+      }
+      const task = await poll();
+      if (task.status !== seen) {
+        seen = task.status;
+        onStatus?.(task);
+      }
+      if (task.status === "completed" || task.status === "failed" || task.status === "cancelled") {
+        return outputOf(name, task);
+      }
+      if (until !== undefined && Date.now() >= until) {
+        throw new BurilToolError(name, {
+          ok: false,
+          type: "timeout",
+          error: `${name}: the task ${taskId} was still ${task.status} after ${timeoutMs ?? 0} ms`,
+        });
+      }
+      const pause = Math.min(Math.max(task.pollIntervalMs ?? 500, 10), 1000);
+      await sleep(until === undefined ? pause : Math.max(0, Math.min(pause, until - Date.now())));
+    }
+  };
+  return {
+    tool: name,
+    taskId,
+    get last() {
+      return last;
+    },
+    poll,
+    wait,
+    cancel,
+    answer,
+  };
 }
 
 /** A JSON Schema object, as far as the integer check reads it. */

@@ -112,6 +112,31 @@ export interface ToolTransport {
   call(name: string, input: unknown, options?: CallOptions): Promise<Envelope>;
   /** Receives the warnings of a successful call (for example the use of a deprecated name). */
   warn?(name: string, warnings: readonly string[]): void;
+  /**
+   * Sends one JSON-RPC request and resolves with its `result`; rejects with a
+   * {@link JsonRpcError} when the server answers an error. What task handles (`startTask`)
+   * start, poll and cancel tasks with; the bindings' transports all have it.
+   */
+  request?(method: string, params: object, options?: { signal?: AbortSignalLike }): Promise<unknown>;
+}
+
+/** A JSON-RPC error the server answered a request with. */
+export class JsonRpcError extends Error {
+  override name = "JsonRpcError";
+  /** The JSON-RPC code (`-32602` invalid params, `-32021` a missing client capability, ...). */
+  readonly code: number;
+  /** The error's `data`, when it has one. */
+  readonly data: unknown;
+
+  /** The error for the answer `error` (a JSON-RPC error object) to the request `method`. */
+  constructor(method: string, error: unknown) {
+    const fields: { readonly code?: unknown; readonly message?: unknown; readonly data?: unknown } =
+      typeof error === "object" && error !== null ? error : {};
+    super(`${method} failed (${String(fields.code)}): ${String(fields.message)}`);
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.code = typeof fields.code === "number" ? fields.code : -32603;
+    this.data = fields.data;
+  }
 }
 
 /** The error a call rejects with when its envelope says `ok: false`. */

@@ -1,4 +1,5 @@
 import type { AbortSignalLike, CallOptions, Envelope, ToolTransport } from "./envelope.js";
+import { JsonRpcError } from "./envelope.js";
 import {
   envelopeFromCallResult,
   envelopeFromJsonRpcError,
@@ -389,6 +390,31 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
     });
   };
 
+  /** One request of the session (made first if need be): its result, or a `JsonRpcError`. */
+  const send = async (
+    method: string,
+    params: object,
+    requestOptions: { signal?: AbortSignalLike } = {},
+  ): Promise<unknown> => {
+    await connect();
+    const message = { jsonrpc: "2.0", id: nextId++, method, params };
+    let answer: JsonRpcMessage | undefined;
+    try {
+      answer = await post(message, message.id, requestOptions.signal, () => {});
+    } catch (error) {
+      if (!(error instanceof SessionGone)) {
+        throw error;
+      }
+      await connect();
+      answer = await post(message, message.id, requestOptions.signal, () => {});
+    }
+    if (answer?.error !== undefined) {
+      throw new JsonRpcError(method, answer.error);
+    }
+    serverMetadataHash = serverMetadataHashOf(answer?.result) ?? serverMetadataHash;
+    return answer?.result;
+  };
+
   const close = async (): Promise<void> => {
     const session = sessionId;
     connecting = undefined;
@@ -405,6 +431,7 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
 
   const transport: HttpTransport = {
     call,
+    request: send,
     close,
     get serverMetadataHash() {
       return serverMetadataHash;

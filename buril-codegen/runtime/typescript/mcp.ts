@@ -8,7 +8,7 @@ import type {
   Progress,
   ToolTransport,
 } from "./envelope.js";
-import { errorTypes } from "./envelope.js";
+import { JsonRpcError, errorTypes } from "./envelope.js";
 
 /** The `_meta` key of the server's metadata hash, in every `tools/call` and `tools/list` result. */
 const METADATA_META = "buril/metadata";
@@ -222,6 +222,13 @@ export function mcpTransport(
   options: {
     /** Receives the warnings of successful calls (`callTool` hands them over), such as stale bindings. */
     warn?: (name: string, warnings: readonly string[]) => void;
+    /**
+     * The SDK's `ResultSchema` (from `@modelcontextprotocol/sdk/types.js`): with it the
+     * transport has `request`, so that `startTask` can start, poll and cancel tasks through
+     * the client (the SDK reads answers with a schema, and these bindings import nothing
+     * from it).
+     */
+    resultSchema?: unknown;
   } = {},
 ): McpTransport {
   let serverMetadataHash: string | undefined;
@@ -282,6 +289,32 @@ export function mcpTransport(
       return serverMetadataHash;
     },
   };
+  // The SDK's `request` (generic over its schemas, so not part of `McpClientLike`).
+  const sdk = client as unknown as {
+    request?: (request: { method: string; params?: object }, schema: unknown, options?: McpRequestOptionsLike) => Promise<unknown>;
+  };
+  const send = sdk.request?.bind(client);
+  const resultSchema = options.resultSchema;
+  if (send !== undefined && resultSchema !== undefined) {
+    transport.request = async (method, params, requestOptions = {}) => {
+      const sent: McpRequestOptionsLike = {};
+      if (requestOptions.signal !== undefined) {
+        sent.signal = requestOptions.signal;
+      }
+      try {
+        const result = await send({ method, params }, resultSchema, sent);
+        serverMetadataHash = serverMetadataHashOf(result) ?? serverMetadataHash;
+        return result;
+      } catch (error) {
+        const code = isJsonObject(error) ? error["code"] : undefined;
+        if (typeof code === "number") {
+          const message = error instanceof Error ? error.message : String(error);
+          throw new JsonRpcError(method, { code, message, data: isJsonObject(error) ? error["data"] : undefined });
+        }
+        throw error;
+      }
+    };
+  }
   if (options.warn !== undefined) {
     transport.warn = options.warn;
   }

@@ -1,4 +1,5 @@
-import type { CallOptions, Envelope, ToolTransport } from "./envelope.js";
+import type { AbortSignalLike, CallOptions, Envelope, ToolTransport } from "./envelope.js";
+import { JsonRpcError } from "./envelope.js";
 import {
   envelopeFromCallResult,
   envelopeFromJsonRpcError,
@@ -391,6 +392,24 @@ export function stdioTransport(
     });
   };
 
+  /** One request (the server started first if need be): its result, or a `JsonRpcError`. */
+  const rpc = async (
+    method: string,
+    params: object,
+    requestOptions: { signal?: AbortSignalLike } = {},
+  ): Promise<unknown> => {
+    await connect();
+    if (requestOptions.signal?.aborted === true) {
+      throw new Error(`${method} was cancelled before it was sent`);
+    }
+    const answer = await request(nextId++, method, params);
+    if (answer.error !== undefined) {
+      throw new JsonRpcError(method, answer.error);
+    }
+    serverMetadataHash = serverMetadataHashOf(answer.result) ?? serverMetadataHash;
+    return answer.result;
+  };
+
   const close = async (): Promise<void> => {
     const running = child;
     const done = exited;
@@ -407,6 +426,7 @@ export function stdioTransport(
 
   const transport: StdioTransport = {
     call,
+    request: rpc,
     close,
     get serverMetadataHash() {
       return serverMetadataHash;

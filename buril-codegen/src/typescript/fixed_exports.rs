@@ -14,6 +14,7 @@ pub(crate) const ENVELOPE: &[&str] = &[
     "AbortSignalLike",
     "CallOptions",
     "ToolTransport",
+    "JsonRpcError",
     "BurilToolError",
 ];
 
@@ -31,7 +32,16 @@ pub(crate) const TOOLS: &[&str] = &[
 ];
 
 /// What `client.ts` exports besides the per-tool functions (`runtime/typescript/client.ts`).
-pub(crate) const CLIENT: &[&str] = &["callTool"];
+pub(crate) const CLIENT: &[&str] = &[
+    "callTool",
+    "startTask",
+    "TASKS_EXTENSION",
+    "TaskStatus",
+    "TaskSnapshot",
+    "TaskWaitOptions",
+    "TaskHandle",
+    "TaskToolName",
+];
 
 /// What `mcp.ts` exports (`runtime/typescript/mcp.ts`): MCP results mapped to envelopes, and the transport over an MCP client.
 pub(crate) const MCP: &[&str] = &[

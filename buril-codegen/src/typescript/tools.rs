@@ -77,6 +77,13 @@ fn write_definition(w: &mut SourceWriter, tool: &ToolDef, constant: &str) -> Res
         "metadataHash: {},",
         string_literal(&tool.metadata_hash())
     ));
+    if meta.task.is_task() {
+        // How a call goes: a task (`startTask`) where the client follows tasks.
+        w.line_fmt(format_args!(
+            "task: {},",
+            string_literal(meta.task.as_str())
+        ));
+    }
     for (key, json) in [
         ("inputSchema", &tool.input_schema_json),
         ("outputSchema", &tool.output_schema_json),
@@ -154,8 +161,13 @@ fn write_tool_map(w: &mut SourceWriter, api: &Api) {
             .next()
             .unwrap_or_default();
         Doc::new().text(summary).write(w);
+        let task = if tool.meta.task.is_task() {
+            format!("; task: {}", string_literal(tool.meta.task.as_str()))
+        } else {
+            String::new()
+        };
         w.line_fmt(format_args!(
-            "{}: {{ input: Types.{}; output: Types.{} }};",
+            "{}: {{ input: Types.{}; output: Types.{}{task} }};",
             type_key(&tool.meta.name),
             tool.input_type,
             tool.output_type

@@ -47,7 +47,7 @@ struct SearchResult {
 /// Searches the text of every asset under a folder (scenes, prefabs, materials, scripts, ...)
 /// for a string, and the file names too. Reports progress file by file and stops early when
 /// the call is cancelled.
-#[buril::tool(off_thread, read_only, idempotent, title = "Search assets")]
+#[buril::tool(task, off_thread, read_only, idempotent, title = "Search assets")]
 fn asset_search(
     /// The text to find, e.g. `PlayerController` or `Red.mat`.
     query: String,
