@@ -56,6 +56,16 @@ namespace Buril.Generated
             return invokeAsync<AgentTeamHandoffOutput>("agent_team_handoff", "3769637a756b1f1a", input, options);
         }
 
+        /// <summary>Hands work to a specialist and answers at once with the run's handle; poll it with `agent_team_query`. The specialist sees and may call only the tools of `tool_view` (resolved now; the dispatcher refuses anything else), runs on `model`, and ends with a report. A view with a pattern that matches no available tool answers `status: "blocked"` and the run does not start. For a caller that follows tasks (MCP's tasks extension, `tools call --detach`) the handoff is a task that ends when the run does, with its final status and report; cancelling the task cancels the run.</summary>
+        /// <remarks>Starts it as a task (it is a task tool): follow it with the handle's <c>WaitAsync</c>, <c>PollAsync</c> and <c>CancelAsync</c>. The transport must be an <see cref="IBurilRequestTransport"/>; <see cref="AgentTeamHandoffAsync"/> waits for the work instead.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="token">Gives up starting it.</param>
+        /// <returns>The task, once the server stored it.</returns>
+        public global::System.Threading.Tasks.Task<BurilTask<AgentTeamHandoffOutput>> StartAgentTeamHandoffAsync(AgentTeamHandoffInput input, global::System.Threading.CancellationToken token = default(global::System.Threading.CancellationToken))
+        {
+            return startTaskAsync<AgentTeamHandoffOutput>("agent_team_handoff", "3769637a756b1f1a", input, token);
+        }
+
         /// <summary>Lists the specialists a director can hand work to: each one's name, description, default model, system prompt, default tool view resolved to the tools available now (patterns that match nothing are listed as missing), and the input and output schemas of a handoff to it.</summary>
         /// <param name="input">The input (null sends <c>{}</c>).</param>
         /// <returns>The tool's data.</returns>
@@ -285,6 +295,16 @@ namespace Buril.Generated
         public global::System.Threading.Tasks.Task<AssetSearchOutput> AssetSearchAsync(AssetSearchInput input, BurilCallOptions options = null)
         {
             return invokeAsync<AssetSearchOutput>("asset_search", "888955135bfbe42a", input, options);
+        }
+
+        /// <summary>Searches the text of every asset under a folder (scenes, prefabs, materials, scripts, ...) for a string, and the file names too. Reports progress file by file and stops early when the call is cancelled.</summary>
+        /// <remarks>Starts it as a task (it is a task tool): follow it with the handle's <c>WaitAsync</c>, <c>PollAsync</c> and <c>CancelAsync</c>. The transport must be an <see cref="IBurilRequestTransport"/>; <see cref="AssetSearchAsync"/> waits for the work instead.</remarks>
+        /// <param name="input">The input.</param>
+        /// <param name="token">Gives up starting it.</param>
+        /// <returns>The task, once the server stored it.</returns>
+        public global::System.Threading.Tasks.Task<BurilTask<AssetSearchOutput>> StartAssetSearchAsync(AssetSearchInput input, global::System.Threading.CancellationToken token = default(global::System.Threading.CancellationToken))
+        {
+            return startTaskAsync<AssetSearchOutput>("asset_search", "888955135bfbe42a", input, token);
         }
 
         /// <summary>Removes every message from the console.</summary>

@@ -158,6 +158,225 @@ namespace Buril.Generated
         global::Newtonsoft.Json.Linq.JObject CallEnvelope(BurilCallRequest request);
     }
 
+    /// <summary>
+    /// A transport that sends any JSON-RPC request of MCP: what <see cref="BurilTask{TOutput}"/>
+    /// starts, polls and cancels tasks with. <see cref="BurilProcessTransport"/> and
+    /// <see cref="BurilHttpTransport"/> are ones.
+    /// </summary>
+    public interface IBurilRequestTransport
+    {
+        /// <summary>Sends <paramref name="method"/> with <paramref name="parameters"/>; the task ends with the answer's <c>result</c>.</summary>
+        /// <param name="method">The JSON-RPC method (<c>tasks/get</c>, ...).</param>
+        /// <param name="parameters">Its params.</param>
+        /// <param name="token">Gives up the request (the server is told).</param>
+        /// <returns>The result.</returns>
+        /// <exception cref="BurilTransportException">The server answered an error (<see cref="BurilTransportFailure.RpcError"/>, with its code), or no answer came.</exception>
+        global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> RequestAsync(string method, global::Newtonsoft.Json.Linq.JObject parameters, global::System.Threading.CancellationToken token);
+    }
+
+    /// <summary>A task as <c>tasks/get</c> answered it.</summary>
+    public sealed class BurilTaskSnapshot
+    {
+        internal BurilTaskSnapshot(global::Newtonsoft.Json.Linq.JObject task)
+        {
+            TaskId = (string)task["taskId"] ?? "";
+            Status = (string)task["status"] ?? "working";
+            StatusMessage = (string)task["statusMessage"];
+            var poll = task["pollIntervalMs"];
+            PollIntervalMs = poll != null && poll.Type == global::Newtonsoft.Json.Linq.JTokenType.Integer ? (long)poll : 500;
+            InputRequests = task["inputRequests"] as global::Newtonsoft.Json.Linq.JObject;
+            var result = task["result"] as global::Newtonsoft.Json.Linq.JObject;
+            if (Status == "completed" && result != null)
+            {
+                var response = new global::Newtonsoft.Json.Linq.JObject();
+                response["result"] = result;
+                string ignored;
+                Envelope = BurilMcp.EnvelopeObject(response, out ignored);
+            }
+        }
+
+        internal BurilTaskSnapshot(global::Newtonsoft.Json.Linq.JObject envelope, bool settled)
+        {
+            TaskId = "";
+            Status = "completed";
+            PollIntervalMs = 0;
+            Envelope = envelope;
+        }
+
+        /// <summary>The task's handle.</summary>
+        public string TaskId { get; private set; }
+
+        /// <summary><c>working</c> or <c>input_required</c> until it ends <c>completed</c>, <c>failed</c> or <c>cancelled</c>.</summary>
+        public string Status { get; private set; }
+
+        /// <summary>What it is doing, or why it ended.</summary>
+        public string StatusMessage { get; private set; }
+
+        /// <summary>How often to poll it, in milliseconds.</summary>
+        public long PollIntervalMs { get; private set; }
+
+        /// <summary>The questions it waits on, by key (<c>input_required</c>), or null.</summary>
+        public global::Newtonsoft.Json.Linq.JObject InputRequests { get; private set; }
+
+        /// <summary>Its envelope, once it completed; null before.</summary>
+        public global::Newtonsoft.Json.Linq.JObject Envelope { get; private set; }
+
+        /// <summary>Whether it ended.</summary>
+        public bool IsEnded
+        {
+            get { return Status == "completed" || Status == "failed" || Status == "cancelled"; }
+        }
+    }
+
+    /// <summary>
+    /// A running task of a task tool (<c>#[tool(task)]</c>): poll it, wait for its output, answer
+    /// its questions, or cancel it. Made by the client's <c>Start{Tool}Async</c> methods.
+    /// </summary>
+    /// <typeparam name="TOutput">The tool's output class.</typeparam>
+    public sealed class BurilTask<TOutput>
+        where TOutput : class
+    {
+        private readonly IBurilRequestTransport transport;
+        private readonly global::System.Func<global::Newtonsoft.Json.Linq.JObject, TOutput> read;
+
+        internal BurilTask(string tool, IBurilRequestTransport transport, BurilTaskSnapshot first, global::System.Func<global::Newtonsoft.Json.Linq.JObject, TOutput> read)
+        {
+            Tool = tool;
+            this.transport = transport;
+            this.read = read;
+            Last = first;
+        }
+
+        /// <summary>The tool.</summary>
+        public string Tool { get; private set; }
+
+        /// <summary>The task's handle (<c>task_…</c>), valid for its TTL; empty for a task the server answered at once.</summary>
+        public string TaskId
+        {
+            get { return Last.TaskId; }
+        }
+
+        /// <summary>The task as last seen.</summary>
+        public BurilTaskSnapshot Last { get; private set; }
+
+        /// <summary>The task now (<c>tasks/get</c>).</summary>
+        /// <param name="token">Gives up the request.</param>
+        /// <returns>The task.</returns>
+        public async global::System.Threading.Tasks.Task<BurilTaskSnapshot> PollAsync(global::System.Threading.CancellationToken token = default(global::System.Threading.CancellationToken))
+        {
+            if (Last.TaskId.Length == 0)
+            {
+                return Last;
+            }
+            var answer = await transport.RequestAsync("tasks/get", Params(), token).ConfigureAwait(false);
+            Last = new BurilTaskSnapshot(answer);
+            return Last;
+        }
+
+        /// <summary>
+        /// Waits for the task to end, polling at its interval, and reads its output. Cancelling
+        /// <paramref name="token"/> cancels the task (<c>tasks/cancel</c>) and fails the wait with
+        /// an <see cref="System.OperationCanceledException"/>.
+        /// </summary>
+        /// <param name="token">Cancels the task.</param>
+        /// <param name="timeout">Gives up waiting (the task goes on): a <see cref="BurilToolException"/> of type <c>timeout</c>.</param>
+        /// <param name="onStatus">Told of each status the task is seen in.</param>
+        /// <returns>The tool's output.</returns>
+        /// <exception cref="BurilToolException">The tool failed (<c>ok: false</c>; <see cref="ToolValidationException"/> for <c>validation</c>), the task failed (<c>runtime</c>) or was cancelled (<c>cancelled</c>), or the timeout passed (<c>timeout</c>).</exception>
+        public async global::System.Threading.Tasks.Task<TOutput> WaitAsync(
+            global::System.Threading.CancellationToken token = default(global::System.Threading.CancellationToken),
+            global::System.TimeSpan? timeout = null,
+            global::System.Action<BurilTaskSnapshot> onStatus = null)
+        {
+            var watch = global::System.Diagnostics.Stopwatch.StartNew();
+            string seen = null;
+            while (true)
+            {
+                if (token.IsCancellationRequested)
+                {
+                    await CancelAsync().ConfigureAwait(false);
+                    token.ThrowIfCancellationRequested();
+                }
+                var task = await PollAsync().ConfigureAwait(false);
+                if (task.Status != seen)
+                {
+                    seen = task.Status;
+                    if (onStatus != null)
+                    {
+                        onStatus(task);
+                    }
+                }
+                if (task.IsEnded)
+                {
+                    return Output(task);
+                }
+                if (timeout.HasValue && watch.Elapsed >= timeout.Value)
+                {
+                    var envelope = new global::Newtonsoft.Json.Linq.JObject();
+                    envelope["ok"] = false;
+                    envelope["type"] = "timeout";
+                    envelope["error"] = "the task " + TaskId + " was still " + task.Status + " after " + timeout.Value;
+                    // The client's reading of a failed envelope throws.
+                    return read(envelope);
+                }
+                var pause = global::System.Math.Min(global::System.Math.Max(task.PollIntervalMs, 10), 1000);
+                try
+                {
+                    await global::System.Threading.Tasks.Task.Delay((int)pause, token).ConfigureAwait(false);
+                }
+                catch (global::System.OperationCanceledException)
+                {
+                    // Seen at the loop's top: the task is cancelled there.
+                }
+            }
+        }
+
+        /// <summary>Asks the server to cancel the task (an ended task stays as it is).</summary>
+        /// <returns>When the server took the request.</returns>
+        public async global::System.Threading.Tasks.Task CancelAsync()
+        {
+            if (Last.TaskId.Length == 0)
+            {
+                return;
+            }
+            await transport.RequestAsync("tasks/cancel", Params(), global::System.Threading.CancellationToken.None).ConfigureAwait(false);
+        }
+
+        /// <summary>Answers the question <paramref name="key"/> (see <see cref="BurilTaskSnapshot.InputRequests"/>) with <paramref name="answer"/> (<c>tasks/update</c>).</summary>
+        /// <param name="key">The question's key.</param>
+        /// <param name="answer">The answer (an elicitation's <c>{"action": "accept", "content": {...}}</c>).</param>
+        /// <returns>When the server took it.</returns>
+        public async global::System.Threading.Tasks.Task AnswerAsync(string key, global::Newtonsoft.Json.Linq.JToken answer)
+        {
+            var parameters = Params();
+            var responses = new global::Newtonsoft.Json.Linq.JObject();
+            responses[key] = answer;
+            parameters["inputResponses"] = responses;
+            await transport.RequestAsync("tasks/update", parameters, global::System.Threading.CancellationToken.None).ConfigureAwait(false);
+        }
+
+        private global::Newtonsoft.Json.Linq.JObject Params()
+        {
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["taskId"] = TaskId;
+            parameters["_meta"] = BurilMcp.FollowsTasks();
+            return parameters;
+        }
+
+        private TOutput Output(BurilTaskSnapshot task)
+        {
+            if (task.Status == "completed" && task.Envelope != null)
+            {
+                return read(task.Envelope);
+            }
+            var envelope = new global::Newtonsoft.Json.Linq.JObject();
+            envelope["ok"] = false;
+            envelope["type"] = task.Status == "cancelled" ? "cancelled" : "runtime";
+            envelope["error"] = task.StatusMessage ?? ("the task " + task.TaskId + " ended " + task.Status);
+            return read(envelope);
+        }
+    }
+
     /// <summary>One problem with an input: where (a JSON pointer) and what.</summary>
     public sealed class BurilProblem
     {
@@ -1019,6 +1238,78 @@ namespace Buril.Generated
             return invokeAsync<TOutput>(name, null, input, options);
         }
 
+        /// <summary>
+        /// Starts the task tool <paramref name="name"/> as an MCP task (the tasks extension
+        /// declared on the call); the task ends with its handle once the server stored it. The
+        /// transport must be an <see cref="IBurilRequestTransport"/> (both of this runtime's are).
+        /// A server that answered at once gives a handle that has already completed.
+        /// </summary>
+        /// <typeparam name="TOutput">The class to read the data as.</typeparam>
+        /// <param name="name">The tool's wire name.</param>
+        /// <param name="input">The input: a generated input class, a <c>JObject</c>, or null for <c>{}</c>.</param>
+        /// <param name="token">Gives up starting it.</param>
+        /// <returns>The task.</returns>
+        public global::System.Threading.Tasks.Task<BurilTask<TOutput>> StartTaskAsync<TOutput>(string name, object input, global::System.Threading.CancellationToken token = default(global::System.Threading.CancellationToken))
+            where TOutput : class
+        {
+            return startTaskAsync<TOutput>(name, null, input, token);
+        }
+
+        private async global::System.Threading.Tasks.Task<BurilTask<TOutput>> startTaskAsync<TOutput>(string name, string toolHash, object input, global::System.Threading.CancellationToken token)
+            where TOutput : class
+        {
+            if (name == null)
+            {
+                throw new global::System.ArgumentNullException("name");
+            }
+            var requests = transport as IBurilRequestTransport;
+            if (requests == null)
+            {
+                throw new global::System.InvalidOperationException("`" + name + "`: the transport cannot follow tasks (it is not an IBurilRequestTransport)");
+            }
+            var arguments = global::Newtonsoft.Json.Linq.JToken.Parse(BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject()));
+            var meta = BurilMcp.FollowsTasks();
+            meta["buril/metadata"] = MetadataHash;
+            if (toolHash != null)
+            {
+                meta["buril/tool-metadata"] = toolHash;
+            }
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["name"] = name;
+            parameters["arguments"] = arguments;
+            parameters["_meta"] = meta;
+            var warned = WarningReceived;
+            global::System.Func<global::Newtonsoft.Json.Linq.JObject, TOutput> readOutput = envelope => read<TOutput>(name, envelope, null, warned);
+            global::Newtonsoft.Json.Linq.JObject result;
+            try
+            {
+                result = await requests.RequestAsync("tools/call", parameters, token).ConfigureAwait(false);
+            }
+            catch (BurilTransportException error)
+            {
+                if (error.Failure == BurilTransportFailure.RpcError && error.RpcCode == -32602)
+                {
+                    var unknown = new global::Newtonsoft.Json.Linq.JObject();
+                    unknown["ok"] = false;
+                    unknown["type"] = "not_found";
+                    unknown["error"] = error.ServerText ?? error.Message;
+                    readOutput(unknown);
+                }
+                throw;
+            }
+            if ((string)result["resultType"] == "task" && result["taskId"] != null)
+            {
+                return new BurilTask<TOutput>(name, requests, new BurilTaskSnapshot(result), readOutput);
+            }
+            // Answered at once: the call's own result.
+            var response = new global::Newtonsoft.Json.Linq.JObject();
+            response["result"] = result;
+            string version;
+            var settled = BurilMcp.EnvelopeObject(response, out version);
+            readOutput(settled);
+            return new BurilTask<TOutput>(name, requests, new BurilTaskSnapshot(settled, true), readOutput);
+        }
+
         private TOutput invoke<TOutput>(string name, string toolHash, object input)
             where TOutput : class
         {
@@ -1348,6 +1639,21 @@ namespace Buril.Generated
 
         /// <summary>The protocol versions the transports speak, newest first.</summary>
         internal static readonly string[] ProtocolVersions = { "2025-11-25", "2025-06-18", "2025-03-26" };
+
+        /// <summary>MCP's tasks extension, declared on every request of a task.</summary>
+        internal const string TasksExtension = "io.modelcontextprotocol/tasks";
+
+        /// <summary>The <c>_meta</c> that declares, for one request, that the client follows tasks.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject FollowsTasks()
+        {
+            var extensions = new global::Newtonsoft.Json.Linq.JObject();
+            extensions[TasksExtension] = new global::Newtonsoft.Json.Linq.JObject();
+            var capabilities = new global::Newtonsoft.Json.Linq.JObject();
+            capabilities["extensions"] = extensions;
+            var meta = new global::Newtonsoft.Json.Linq.JObject();
+            meta["io.modelcontextprotocol/clientCapabilities"] = capabilities;
+            return meta;
+        }
 
         internal static global::Newtonsoft.Json.Linq.JObject Request(long id, string method, global::Newtonsoft.Json.Linq.JObject parameters)
         {
@@ -1835,7 +2141,7 @@ namespace Buril.Generated
     /// the next call starts it again, and <see cref="Restarted"/> says so. <see cref="Dispose"/>
     /// stops it.
     /// </summary>
-    public sealed class BurilProcessTransport : IMcpToolTransport, IBurilEnvelopeTransport, global::System.IDisposable
+    public sealed class BurilProcessTransport : IMcpToolTransport, IBurilEnvelopeTransport, IBurilRequestTransport, global::System.IDisposable
     {
         private readonly object gate = new object();
         private readonly global::System.Diagnostics.ProcessStartInfo start;
@@ -2026,6 +2332,45 @@ namespace Buril.Generated
             {
                 throw unsent.Died;
             }
+        }
+
+        /// <inheritdoc/>
+        public async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> RequestAsync(string method, global::Newtonsoft.Json.Linq.JObject parameters, global::System.Threading.CancellationToken token)
+        {
+            if (method == null)
+            {
+                throw new global::System.ArgumentNullException("method");
+            }
+            for (int attempt = 0; ; attempt++)
+            {
+                var current = Alive() ?? await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
+                long id = global::System.Threading.Interlocked.Increment(ref nextId);
+                var message = BurilMcp.Text(BurilMcp.Request(id, method, parameters));
+                try
+                {
+                    return await current.Ask(id, message, null, Timeout, token, method, Same, response => Result(method, response)).ConfigureAwait(false);
+                }
+                catch (Unsent unsent)
+                {
+                    if (attempt > 0)
+                    {
+                        throw unsent.Died;
+                    }
+                }
+            }
+        }
+
+        /// <summary>The result of a request's answer (the server's metadata hash kept), or the error it answered.</summary>
+        private global::Newtonsoft.Json.Linq.JObject Result(string method, global::Newtonsoft.Json.Linq.JObject response)
+        {
+            var result = BurilMcp.ResultOf(response, method);
+            var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
+            var hash = meta == null ? null : meta["buril/metadata"];
+            if (hash != null && hash.Type == global::Newtonsoft.Json.Linq.JTokenType.String)
+            {
+                serverVersion = (string)hash;
+            }
+            return result;
         }
 
         /// <summary>The blocking call: the caller's thread sends and waits, the reader thread wakes it.</summary>
@@ -2659,7 +3004,7 @@ namespace Buril.Generated
     /// threads at once. A session the server no longer knows (HTTP 404, a restarted server) is
     /// started again once. <see cref="Dispose"/> ends the session.
     /// </summary>
-    public sealed class BurilHttpTransport : IMcpToolTransport, IBurilEnvelopeTransport, global::System.IDisposable
+    public sealed class BurilHttpTransport : IMcpToolTransport, IBurilEnvelopeTransport, IBurilRequestTransport, global::System.IDisposable
     {
         private readonly object gate = new object();
         private readonly global::System.Uri endpoint;
@@ -2826,6 +3171,44 @@ namespace Buril.Generated
                     serverVersion = version;
                 }
                 return envelope;
+            }
+        }
+
+        /// <inheritdoc/>
+        public async global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> RequestAsync(string method, global::Newtonsoft.Json.Linq.JObject parameters, global::System.Threading.CancellationToken token)
+        {
+            if (method == null)
+            {
+                throw new global::System.ArgumentNullException("method");
+            }
+            for (int attempt = 0; ; attempt++)
+            {
+                var current = Current() ?? await Session(token).ConfigureAwait(false);
+                long id = global::System.Threading.Interlocked.Increment(ref nextId);
+                var message = BurilMcp.Text(BurilMcp.Request(id, method, parameters));
+                global::Newtonsoft.Json.Linq.JObject response;
+                try
+                {
+                    response = await Ask(current, id, message, null, Timeout, token, method).ConfigureAwait(false);
+                }
+                catch (BurilTransportException error)
+                {
+                    // The server does not know the session (it was restarted): a new one, once.
+                    if (attempt > 0 || error.StatusCode != 404 || current.Id == null)
+                    {
+                        throw;
+                    }
+                    Forget(current);
+                    continue;
+                }
+                var result = BurilMcp.ResultOf(response, method);
+                var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
+                var hash = meta == null ? null : meta["buril/metadata"];
+                if (hash != null && hash.Type == global::Newtonsoft.Json.Linq.JTokenType.String)
+                {
+                    serverVersion = (string)hash;
+                }
+                return result;
             }
         }
 

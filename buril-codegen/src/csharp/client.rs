@@ -1,5 +1,5 @@
 //! `Buril.Client.cs`: the typed methods of `BurilClient`, a blocking `{Tool}` and a
-//! `{Tool}Async` per tool and per deprecated alias (marked `[Obsolete]`, calling the tool by its
+//! `{Tool}Async` per tool (and a `Start{Tool}Async` per task tool) and per deprecated alias (marked `[Obsolete]`, calling the tool by its
 //! current name), as the plan names them, and the bindings' `MetadataHash`.
 
 use super::doc::{Code, code, summary};
@@ -88,6 +88,27 @@ pub(crate) fn write_client(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_
                 w.line_fmt(format_args!(
                     "return invokeAsync<{output}>({wire}, {hash}, input, options);"
                 ));
+                if meta.task.is_task() {
+                    w.dedent();
+                    w.line("}");
+                    w.blank();
+                    summary(w, Code(&meta.name), Some(&meta.description));
+                    w.line_fmt(format_args!(
+                        "/// <remarks>Starts it as a task (it is a task tool): follow it with the handle's <c>WaitAsync</c>, <c>PollAsync</c> and <c>CancelAsync</c>. The transport must be an <see cref=\"IBurilRequestTransport\"/>; <see cref=\"{name}Async\"/> waits for the work instead.</remarks>"
+                    ));
+                    w.line(&input_doc);
+                    w.line("/// <param name=\"token\">Gives up starting it.</param>");
+                    w.line("/// <returns>The task, once the server stored it.</returns>");
+                    let optional = if input_optional { " = null" } else { "" };
+                    w.line_fmt(format_args!(
+                        "public global::System.Threading.Tasks.Task<BurilTask<{output}>> Start{name}Async({input} input{optional}, global::System.Threading.CancellationToken token = default(global::System.Threading.CancellationToken))"
+                    ));
+                    w.line("{");
+                    w.indent();
+                    w.line_fmt(format_args!(
+                        "return startTaskAsync<{output}>({wire}, {hash}, input, token);"
+                    ));
+                }
             }
             Some(alias) => {
                 let current = identifier(&tool.pascal);

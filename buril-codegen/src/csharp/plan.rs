@@ -212,6 +212,9 @@ fn methods(api: &Api) -> Result<Vec<Method<'_>>, WriterError> {
         check_type_name(&tool.pascal, owner)?;
         members.add(&tool.pascal, owner)?;
         members.add(&format!("{}Async", tool.pascal), owner)?;
+        if tool.meta.task.is_task() {
+            members.add(&format!("Start{}Async", tool.pascal), owner)?;
+        }
         out.push(Method {
             name: tool.pascal.clone(),
             tool,

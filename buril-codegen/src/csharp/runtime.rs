@@ -23,12 +23,15 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilProcessTransport",
     "BurilProgress",
     "BurilRestartedEventArgs",
+    "BurilTask",
+    "BurilTaskSnapshot",
     "BurilToolException",
     "BurilToolInfo",
     "BurilTransportException",
     "BurilTransportFailure",
     "BurilWarningEventArgs",
     "IBurilEnvelopeTransport",
+    "IBurilRequestTransport",
     "IMcpToolTransport",
     "ITool",
     "IToolTransport",
@@ -37,7 +40,7 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
 ];
 
 /// The members of `BurilClient` that are not tool methods: its constructor, `Call`,
-/// `CallAsync`, `ServerVersion`, `Transport` and `WarningReceived`, declared in the runtime
+/// `CallAsync`, `ServerVersion`, `StartTaskAsync`, `Transport` and `WarningReceived`, declared in the runtime
 /// file, and the generated `MetadataHash`. (Its private members are in camelCase, which no tool method is.)
 pub(crate) const CLIENT_MEMBERS: &[&str] = &[
     "BurilClient",
@@ -45,6 +48,7 @@ pub(crate) const CLIENT_MEMBERS: &[&str] = &[
     "CallAsync",
     "MetadataHash",
     "ServerVersion",
+    "StartTaskAsync",
     "Transport",
     "WarningReceived",
 ];
@@ -62,7 +66,8 @@ mod tests {
             .filter_map(|line| {
                 let mut words = line.split_whitespace();
                 words.position(|w| matches!(w, "class" | "interface" | "struct" | "enum"))?;
-                words.next()
+                // A generic type is named without its parameters (`BurilTask<TOutput>`).
+                words.next().and_then(|name| name.split('<').next())
             })
             .collect()
     }
@@ -87,6 +92,7 @@ mod tests {
             "public TOutput Call<TOutput>(",
             "public global::System.Threading.Tasks.Task<TOutput> CallAsync<TOutput>(",
             "public string ServerVersion\n",
+            "public global::System.Threading.Tasks.Task<BurilTask<TOutput>> StartTaskAsync<TOutput>(",
             "public event global::System.EventHandler<BurilWarningEventArgs> WarningReceived;\n",
         ] {
             assert!(client.contains(declaration), "{declaration}");
@@ -99,6 +105,7 @@ mod tests {
                 "CallAsync",
                 "MetadataHash",
                 "ServerVersion",
+                "StartTaskAsync",
                 "Transport",
                 "WarningReceived"
             ]

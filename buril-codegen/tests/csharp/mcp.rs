@@ -556,3 +556,63 @@ fn a_cancelled_process_call_is_seen_by_the_tool() {
     assert!(line.contains("returned=\"cancelled\""), "{line}");
     assert!(seen["after"].as_u64().is_some_and(|n| n > 0), "{seen}");
 }
+
+/// `Tasks.exe` over `transport` against `tools serve` on a project whose `Assets/Blocking`
+/// holds a named pipe (a search there blocks until cancelled).
+#[cfg(unix)]
+fn tasks_over(http: bool) -> Value {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build_program(dir.path(), "Tasks");
+    let project = dir.path().join("project");
+    let _fifo = project_with_pipes(&project);
+    let tools = tools_binary();
+    if http {
+        let server = HttpServer::start(&tools, &project);
+        drive(&exe, &["http", &server.url], &project)
+    } else {
+        drive(&exe, &["stdio", &text(&tools)], &project)
+    }
+}
+
+#[cfg(unix)]
+fn check_tasks(seen: &Value) {
+    let completed = &seen["completed"];
+    assert_eq!(completed["taskId"], "task_", "a real task was made: {seen}");
+    assert_eq!(completed["query"], "PlayerController");
+    assert!(completed["matches"].as_u64().unwrap() > 0, "{seen}");
+    assert_eq!(completed["polled"], "completed");
+    assert_eq!(
+        completed["statuses"].as_array().unwrap().last(),
+        Some(&json!("completed"))
+    );
+    let cancelled = &seen["cancelled"];
+    assert_eq!(
+        cancelled["rejected"], "OperationCanceledException",
+        "{seen}"
+    );
+    assert_eq!(cancelled["after"], "cancelled", "{seen}");
+    assert_eq!(cancelled["seen"][0], "working", "{seen}");
+    let timed_out = &seen["timedOut"];
+    assert_eq!(timed_out["timedOut"], "timeout", "{seen}");
+    assert_eq!(
+        timed_out["stillRunning"], "working",
+        "the task outlives the wait: {seen}"
+    );
+    assert_eq!(timed_out["ended"], "cancelled", "{seen}");
+    assert_eq!(
+        seen["invalid"], "validation",
+        "refused before it was a task: {seen}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn task_handles_over_the_http_transport_run_poll_and_cancel_tasks() {
+    check_tasks(&tasks_over(true));
+}
+
+#[cfg(unix)]
+#[test]
+fn task_handles_over_the_process_transport_run_poll_and_cancel_tasks() {
+    check_tasks(&tasks_over(false));
+}
