@@ -9,6 +9,7 @@
 #   bash scripts/bench.sh http       # MCP over Streamable HTTP, buril against rmcp, one connection
 #   bash scripts/bench.sh transports # the generated clients' transports against the raw client
 #   bash scripts/bench.sh compile    # clean build of 300 tools, four ways (goal 4)
+#   bash scripts/bench.sh tasks      # tasks started and finished per second, 1 and 2 replicas over Redis
 #   bash scripts/bench.sh report     # only print the table from the last results
 #
 # Results go to target/bench/ (and criterion's to target/criterion/). The compile-time runs use
@@ -334,6 +335,48 @@ report_transports() {
   echo " ratio column 1.10 is 10% over raw)"
 }
 
+# Tasks through `serve --http` replicas of the fixture server sharing a redis-server (started
+# here on a free loopback port, stopped after): 1 replica, then 2 (each task started on one and
+# followed through the other), BENCH_TASKS tasks (default 2000) over 8 client threads, RUNS times.
+TASKS=${BENCH_TASKS:-2000}
+tasks() {
+  need redis-server redis-server
+  cargo build -q --release -p buril-conformance-server -p buril-bench --bin tasks-client
+  : >"$OUT/tasks.jsonl"
+  local port dir pids=()
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  dir=$(mktemp -d)
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$dir" >/dev/null &
+  pids+=($!)
+  trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$dir"' RETURN
+  sleep 0.5
+  local urls=()
+  for replica in 1 2; do
+    local log=$dir/replica-$replica.log
+    "$TARGET/release/conformance-server" serve --http 127.0.0.1:0 --tasks "redis://127.0.0.1:$port/" 2>"$log" &
+    pids+=($!)
+    for _ in $(seq 100); do grep -q "serving MCP" "$log" && break; sleep 0.05; done
+    urls+=("$(sed -n 's/^buril: serving MCP over Streamable HTTP at //p' "$log")")
+  done
+  for _ in $(seq "$RUNS"); do
+    "$TARGET/release/tasks-client" "$TASKS" 8 "${urls[0]}" | tee -a "$OUT/tasks.jsonl"
+    "$TARGET/release/tasks-client" "$TASKS" 8 "${urls[0]}" "${urls[1]}" | tee -a "$OUT/tasks.jsonl"
+  done
+}
+
+report_tasks() {
+  [ -s "$OUT/tasks.jsonl" ] || return 0
+  echo
+  echo "== tasks over Redis: started, then polled until ended (8 client threads; median of runs)"
+  for replicas in 1 2; do
+    local rate p50 p99
+    rate=$(jq -r --argjson r "$replicas" 'select(.replicas == $r) | .tasks_per_second' "$OUT/tasks.jsonl" | median_of)
+    p50=$(jq -r --argjson r "$replicas" 'select(.replicas == $r) | .p50_ms' "$OUT/tasks.jsonl" | median_of)
+    p99=$(jq -r --argjson r "$replicas" 'select(.replicas == $r) | .p99_ms' "$OUT/tasks.jsonl" | median_of)
+    printf "%s replica(s): %8.0f tasks/s, a task's start to seen ended p50 %.2f ms, p99 %.2f ms\n" "$replicas" "$rate" "$p50" "$p99"
+  done
+}
+
 case "$what" in
   all) machine; runtime; paired; callgrind; startup_memory; mcp; http; compile; report ;;
   runtime) machine; runtime; paired; startup_memory; report ;;
@@ -343,6 +386,7 @@ case "$what" in
   http) http; report ;;
   compile) machine; compile; report ;;
   transports) machine; transports; report_transports ;;
+  tasks) machine; tasks; report_tasks ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|transports|compile|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|transports|tasks|compile|report]" >&2; exit 2 ;;
 esac

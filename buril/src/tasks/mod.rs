@@ -29,6 +29,7 @@ mod redis;
 mod service;
 mod store;
 
+#[cfg(feature = "server")]
 pub(crate) use self::access::task_access;
 pub use self::access::{job_cancel, job_get, job_wait};
 pub use self::clock::{iso, now_ms};
