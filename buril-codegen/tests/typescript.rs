@@ -114,7 +114,17 @@ fn the_generated_code_has_no_any_and_no_injected_tags() {
         aliases.insert(alias.to_owned());
     }
     let mut linkable: BTreeSet<String> = api(&sources).types.into_keys().collect();
-    linkable.extend(["BurilToolError".to_owned(), "ErrorType".to_owned()]);
+    // The runtime's own links.
+    linkable.extend(
+        [
+            "BurilToolError",
+            "ErrorType",
+            "JsonRpcError",
+            "callTool",
+            "TaskHandle.wait",
+        ]
+        .map(str::to_owned),
+    );
     for tool in &sources {
         let function = buril_codegen::ir::camel_case(&tool.meta.name);
         linkable.insert(format!("{function}_"));

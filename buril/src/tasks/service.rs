@@ -792,6 +792,37 @@ mod tests {
         });
     }
 
+    /// A lease is written on the runner's clock and read on the reader's: a runner whose
+    /// clock is behind within the skew allowance keeps its task; one further behind than the
+    /// allowance has its task failed early, which is what the allowance is sized against.
+    #[test]
+    fn clock_skew_within_the_allowance_fails_nothing() {
+        let skew = 5_000;
+        let lease = 1_000;
+        let now = now_ms();
+        let with_runner_behind = |behind: u64| {
+            let mut record = TaskRecord::new("task_skew".into(), "demo".into(), None, now);
+            // Renewed just now, on a clock `behind` ms slow.
+            record.lease = Some(Lease {
+                holder: "slow".into(),
+                until_ms: now - behind + lease,
+            });
+            record
+        };
+        for behind in [0, 3_000, 5_900] {
+            assert!(
+                !with_runner_behind(behind).lease_lapsed(now, skew),
+                "{behind} ms behind"
+            );
+        }
+        assert!(with_runner_behind(6_500).lease_lapsed(now, skew));
+        // A runner whose clock is ahead only keeps its task longer after it died.
+        let mut ahead = with_runner_behind(0);
+        ahead.lease.as_mut().unwrap().until_ms += 3_000;
+        assert!(!ahead.lease_lapsed(now + lease + skew, skew));
+        assert!(ahead.lease_lapsed(now + lease + skew + 3_001, skew));
+    }
+
     #[test]
     fn a_task_of_a_runner_that_stopped_fails_after_its_lease() {
         runtime().block_on(async {
