@@ -341,20 +341,24 @@ report_transports() {
 TASKS=${BENCH_TASKS:-2000}
 tasks() {
   need redis-server redis-server
-  cargo build -q --release -p buril-conformance-server -p buril-bench --bin tasks-client
+  cargo build -q --release -p buril-conformance-server --bin conformance-server
+  cargo build -q --release -p buril-bench --bin tasks-client
   : >"$OUT/tasks.jsonl"
-  local port dir pids=()
+  local port dir
+  TASK_PIDS=()
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   dir=$(mktemp -d)
-  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$dir" >/dev/null &
-  pids+=($!)
-  trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$dir"' RETURN
+  TASK_DIR=$dir
+  # Whatever ends the run stops the servers (their output is not this script's).
+  trap 'kill "${TASK_PIDS[@]}" 2>/dev/null; rm -rf "$TASK_DIR"' EXIT
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$dir" >/dev/null 2>&1 &
+  TASK_PIDS+=($!)
   sleep 0.5
   local urls=()
   for replica in 1 2; do
     local log=$dir/replica-$replica.log
-    "$TARGET/release/conformance-server" serve --http 127.0.0.1:0 --tasks "redis://127.0.0.1:$port/" 2>"$log" &
-    pids+=($!)
+    "$TARGET/release/conformance-server" serve --http 127.0.0.1:0 --tasks "redis://127.0.0.1:$port/" >/dev/null 2>"$log" &
+    TASK_PIDS+=($!)
     for _ in $(seq 100); do grep -q "serving MCP" "$log" && break; sleep 0.05; done
     urls+=("$(sed -n 's/^buril: serving MCP over Streamable HTTP at //p' "$log")")
   done

@@ -45,7 +45,7 @@ pub struct Attrs {
     pub meta: Vec<(Sp<String>, String)>,
     /// `confirm`: the caller's user allows each call first, when the caller can ask.
     pub confirm: bool,
-    /// `task`, `task = "optional" | "required" | "handle"`: calls become tasks.
+    /// `task`, `task = "optional" | "required" | "handle" | "deferred"`: calls become tasks.
     pub task: Option<Sp<TaskMode>>,
 }
 
@@ -58,6 +58,8 @@ pub enum TaskMode {
     Required,
     /// The call answers with the task's handle.
     Handle,
+    /// The call becomes a task when the tool says so.
+    Deferred,
 }
 
 impl TaskMode {
@@ -67,6 +69,7 @@ impl TaskMode {
             TaskMode::Optional => "Optional",
             TaskMode::Required => "Required",
             TaskMode::Handle => "Handle",
+            TaskMode::Deferred => "Deferred",
         }
     }
 }
@@ -335,11 +338,14 @@ fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
     }
 }
 
-/// `task` (optional), `task = "optional" | "required" | "handle"`, or `task = false`.
+/// `task` (optional), `task = "optional" | "required" | "handle" | "deferred"`, or
+/// `task = false`.
 fn task_mode(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Sp<TaskMode>>> {
     const USAGE: &str = "`task` is written bare (a task where the caller can follow one, else \
                          the call waits), or as `task = \"required\"` (callers who cannot follow \
-                         a task are refused) or `task = \"handle\"` (they get the task's handle)";
+                         a task are refused), `task = \"handle\"` (they get the task's handle) or \
+                         `task = \"deferred\"` (a plain call until the tool calls \
+                         `ctx.start_task()`)";
     let span = meta.path.span();
     if meta.input.peek(syn::token::Paren) {
         return Err(meta.error(USAGE));
@@ -358,6 +364,7 @@ fn task_mode(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Sp<TaskMode>>> {
             "optional" => TaskMode::Optional,
             "required" => TaskMode::Required,
             "handle" => TaskMode::Handle,
+            "deferred" => TaskMode::Deferred,
             other => {
                 return Err(syn::Error::new(
                     lit.span(),

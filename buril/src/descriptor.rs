@@ -194,16 +194,24 @@ pub enum TaskSupport {
     /// with the `job_get`, `job_wait` and `job_cancel` tools (`#[tool(task = "handle")]`;
     /// [`job_tools!`](crate::job_tools) registers those).
     Handle,
+    /// The call runs as a plain one (its questions asked of the caller as any call's, in MCP
+    /// 2026-07-28's `input_required` rounds) until the tool calls
+    /// [`Context::start_task`](crate::Context::start_task), and becomes a task from there where
+    /// the caller can follow one; elsewhere it simply goes on (`#[tool(task = "deferred")]`):
+    /// for a tool that gathers what it needs first, then works long.
+    Deferred,
 }
 
 impl TaskSupport {
-    /// The attribute's and the metadata's word: `"never"`, `"optional"`, `"required"`.
+    /// The attribute's and the metadata's word: `"never"`, `"optional"`, `"required"`,
+    /// `"handle"`, `"deferred"`.
     pub const fn as_str(self) -> &'static str {
         match self {
             TaskSupport::Never => "never",
             TaskSupport::Optional => "optional",
             TaskSupport::Required => "required",
             TaskSupport::Handle => "handle",
+            TaskSupport::Deferred => "deferred",
         }
     }
 

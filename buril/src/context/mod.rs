@@ -114,7 +114,12 @@ struct Inner {
     /// The tasks of the front end that called (for the `job_*` tools): a `tasks::TaskAccess`,
     /// held without naming its type (the tasks module names this one).
     tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// Turns the call into a task (`task = "deferred"` tools, a caller that follows tasks).
+    starter: Option<TaskStarter>,
 }
+
+/// What [`Context::start_task`] calls: turns the call into a task, answering whether it did.
+pub(crate) type TaskStarter = Arc<dyn Fn() -> bool + Send + Sync>;
 
 impl Context {
     pub(crate) fn new(
@@ -137,8 +142,27 @@ impl Context {
                 env,
                 task: false,
                 tasks: None,
+                starter: None,
             },
         }
+    }
+
+    /// The context with what turns its call into a task.
+    pub(crate) fn with_starter(mut self, starter: Option<TaskStarter>) -> Self {
+        self.inner.starter = starter;
+        self
+    }
+
+    /// Makes the call a task from here on, for a `#[tool(task = "deferred")]` tool whose caller
+    /// follows tasks: the caller gets the task at once and follows it while the tool goes on;
+    /// questions asked from here on go into the task. Answers whether the call is a task now
+    /// (false where the caller cannot follow one: the call simply goes on, and its caller
+    /// waits). Calling it again changes nothing.
+    pub fn start_task(&self) -> bool {
+        if self.inner.task {
+            return true;
+        }
+        self.inner.starter.as_ref().is_some_and(|start| start())
     }
 
     /// The context with the caller's tasks.

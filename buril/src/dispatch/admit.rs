@@ -146,6 +146,7 @@ pub(crate) fn admit(
     let deadline = timeout.map(Deadline::after);
     let task = options.task;
     let tasks = options.tasks;
+    let starter = options.starter;
     let ctx = Context::new(
         tool.name(),
         options.cancel.as_ref().map(CancelToken::child),
@@ -155,9 +156,19 @@ pub(crate) fn admit(
         options.input,
         core.env_for_call(),
     );
-    let ctx = if task { ctx.running_as_task() } else { ctx };
+    // A deferred task tool's call is not a task until the tool says so (its starter).
+    let ctx = if task && starter.is_none() {
+        ctx.running_as_task()
+    } else {
+        ctx
+    };
     let ctx = if tasks.is_some() {
         ctx.with_tasks(tasks)
+    } else {
+        ctx
+    };
+    let ctx = if starter.is_some() {
+        ctx.with_starter(starter)
     } else {
         ctx
     };

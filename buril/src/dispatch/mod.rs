@@ -51,7 +51,7 @@ pub(crate) struct Finished {
 }
 
 impl Finished {
-    fn ran(tool: &'static ToolDescriptor, outcome: Outcome) -> Self {
+    pub(crate) fn ran(tool: &'static ToolDescriptor, outcome: Outcome) -> Self {
         Finished {
             tool: Some(tool),
             admitted: true,

@@ -43,6 +43,8 @@ pub struct CallOptions {
     pub(crate) task: bool,
     /// The caller's tasks, for the `job_*` tools (a `tasks::TaskAccess`).
     pub(crate) tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// Turns the call into a task (`Context::start_task`).
+    pub(crate) starter: Option<crate::context::TaskStarter>,
 }
 
 impl CallOptions {

@@ -151,6 +151,79 @@ impl Handler {
     }
 }
 
+impl Handler {
+    /// A call's answer: the protocol error of an unknown or disabled tool (worded the same for
+    /// both, so that a client cannot tell them apart), an `input_required` round when the tool
+    /// asked what the client answers between rounds, else the call's result.
+    fn answer(
+        &self,
+        name: &str,
+        finished: crate::dispatch::Finished,
+        rounds: Option<&Rounds>,
+        arguments: Option<&Value>,
+        stale: Option<handshake::StaleBindings>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tool = match finished.tool {
+            Some(tool) if finished.admitted => tool,
+            tool => self.admitted_or_unknown(name, tool, &finished.outcome)?,
+        };
+        if let Some(rounds) = rounds
+            && !finished.outcome.is_ok()
+        {
+            if let Some(error) = rounds.missing_capability(tool.name()) {
+                return Err(error);
+            }
+            if let Some(arguments) = arguments
+                && let Some(asked) =
+                    rounds.input_required(&self.state.request_states, tool.name(), arguments)
+            {
+                return Ok(CallToolResponse::InputRequired(asked));
+            }
+        }
+        let mut outcome = finished.outcome;
+        if let Some(stale) = stale {
+            outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));
+        }
+        Ok(call_result(&self.state, tool, outcome).into())
+    }
+
+    /// A deferred task tool's call: run as a plain call until the tool calls
+    /// `ctx.start_task()` (`became`), then stored as a task that the call goes on in; `Ok` the
+    /// task's answer, `Err` the call, when it ended first.
+    #[allow(clippy::too_many_arguments)]
+    async fn run_deferred(
+        &self,
+        name: &str,
+        input: Value,
+        options: CallOptions,
+        start: crate::tasks::TaskStart,
+        became: Arc<tokio::sync::Notify>,
+        cancel: &CancelToken,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Result<CallToolResponse, crate::dispatch::Finished>, ErrorData> {
+        let (tool, call) = match self.state.dispatcher.admit_detached(name, input, options) {
+            Ok(admitted) => admitted,
+            Err(finished) => return Ok(Err(finished)),
+        };
+        let mut running = tokio::spawn(call);
+        let outcome = tokio::select! {
+            biased;
+            joined = &mut running => tasks::joined(joined),
+            () = became.notified() => {
+                let owner = tasks::owner_of(context);
+                let call = async move { tasks::joined(running.await) };
+                let task = tasks::launch(&self.state, &self.state.tasks, start, tool, call, owner).await?;
+                return Ok(Ok(task));
+            }
+            () = context.ct.cancelled() => {
+                cancel.cancel();
+                tasks::joined(running.await)
+            }
+        };
+        Ok(Err(crate::dispatch::Finished::ran(tool, outcome)))
+    }
+}
+
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         #[allow(deprecated)] // Logging, deprecated by the 2026-07-28 revision, still spoken.
@@ -273,11 +346,14 @@ impl ServerHandler for Handler {
         let input = request.arguments.map_or(Value::Null, Value::Object);
         // A task tool's call is a task where the client can follow one; elsewhere an optional
         // one waits, a required one is refused, and a `handle` one answers with the handle.
+        let mut deferred = false;
         if let Some(found) = self.state.registry.lookup(name)
             && found.tool.meta().task.is_task()
         {
             let follows = tasks::client_follows_tasks(&context);
             match found.tool.meta().task {
+                // A plain call until the tool says it is a task (below).
+                TaskSupport::Deferred => deferred = follows,
                 _ if follows => return self.call_as_task(name, input, &context, true).await,
                 TaskSupport::Handle => {
                     return self.call_as_task(name, input, &context, false).await;
@@ -288,7 +364,20 @@ impl ServerHandler for Handler {
                 _ => {}
             }
         }
-        let cancel = CancelToken::new();
+        // A deferred task tool's call: the task it may become, whose cancellation is the call's.
+        let start = if deferred {
+            Some(
+                self.state
+                    .tasks
+                    .prepare()
+                    .map_err(|error| ErrorData::internal_error(error.to_string(), None))?,
+            )
+        } else {
+            None
+        };
+        let cancel = start
+            .as_ref()
+            .map_or_else(CancelToken::new, |start| start.cancel_token().clone());
         // Under 2026-07-28 a tool's questions end the call with an `input_required` result and
         // come back answered in the next round; before, they go to the client mid-call.
         let abilities = Abilities::of(context.client_capabilities().as_ref());
@@ -324,17 +413,61 @@ impl ServerHandler for Handler {
             None => options.with_task_access(Arc::clone(&self.state.task_access)),
             owner => options.follow_tasks(self.state.tasks.clone(), owner),
         };
-        options = match &rounds {
-            Some(rounds) => options.input(Arc::clone(rounds) as Arc<dyn InputSource>),
-            None => options.input(Arc::new(Live::new(context.peer.clone(), abilities))),
+        let own_input: Arc<dyn InputSource> = match &rounds {
+            Some(rounds) => Arc::clone(rounds) as Arc<dyn InputSource>,
+            None => Arc::new(Live::new(context.peer.clone(), abilities)),
         };
-        if let Some(notifier) = &notifier {
-            if let Some(sink) = &notifier.progress {
-                options = options.progress(sink.clone());
+        let progress = notifier
+            .as_ref()
+            .and_then(|notifier| notifier.progress.clone());
+        if let Some(notifier) = &notifier
+            && let Some(sink) = &notifier.log
+        {
+            options = options.log(sink.clone());
+        }
+        if let Some(start) = start {
+            // Its questions and progress are the call's until it becomes a task, the task's after.
+            let switch = Arc::new(tasks::Switch::new(own_input, start.task_input()));
+            let task_progress = start.task_progress();
+            let now_task = Arc::clone(&switch);
+            options = options
+                .input(Arc::clone(&switch) as Arc<dyn InputSource>)
+                .progress(Arc::new(move |report| {
+                    if now_task.is_started() {
+                        task_progress(report);
+                    } else if let Some(sink) = &progress {
+                        sink(report);
+                    }
+                }));
+            let became = Arc::new(tokio::sync::Notify::new());
+            let starting = Arc::clone(&became);
+            options.starter = Some(Arc::new(move || {
+                if switch.start() {
+                    starting.notify_one();
+                }
+                true
+            }));
+            options.task = true;
+            let finished = match self
+                .run_deferred(name, input, options, start, became, &cancel, &context)
+                .await?
+            {
+                Ok(task) => {
+                    if let Some(notifier) = notifier {
+                        notifier.finish().await;
+                    }
+                    return Ok(task);
+                }
+                Err(finished) => finished,
+            };
+            if let Some(notifier) = notifier {
+                notifier.finish().await;
             }
-            if let Some(sink) = &notifier.log {
-                options = options.log(sink.clone());
-            }
+            return self.answer(name, finished, rounds.as_deref(), arguments.as_ref(), stale);
+        }
+        options = options.input(own_input);
+        if let Some(sink) = progress {
+            options = options.progress(sink);
         }
         let call = self.state.dispatcher.run_async(name, input, options);
         tokio::pin!(call);
@@ -352,30 +485,7 @@ impl ServerHandler for Handler {
         if let Some(notifier) = notifier {
             notifier.finish().await;
         }
-        // A tool that is unknown or disabled is a protocol error, worded the same for both, so
-        // that a client cannot tell a disabled tool from a missing one.
-        let tool = match finished.tool {
-            Some(tool) if finished.admitted => tool,
-            tool => self.admitted_or_unknown(name, tool, &finished.outcome)?,
-        };
-        if let Some(rounds) = &rounds
-            && !finished.outcome.is_ok()
-        {
-            if let Some(error) = rounds.missing_capability(tool.name()) {
-                return Err(error);
-            }
-            if let Some(arguments) = &arguments
-                && let Some(asked) =
-                    rounds.input_required(&self.state.request_states, tool.name(), arguments)
-            {
-                return Ok(CallToolResponse::InputRequired(asked));
-            }
-        }
-        let mut outcome = finished.outcome;
-        if let Some(stale) = stale {
-            outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));
-        }
-        Ok(call_result(&self.state, tool, outcome).into())
+        self.answer(name, finished, rounds.as_deref(), arguments.as_ref(), stale)
     }
 
     async fn get_task(

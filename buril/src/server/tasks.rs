@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -15,6 +16,7 @@ use serde_json::{Value, json};
 
 use super::results::call_result;
 use super::state::ServerState;
+use crate::context::{Asked, Context, InputKind, InputRequest, InputSource};
 use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
 use crate::error::ErrorKind;
@@ -178,4 +180,71 @@ pub(crate) fn error_of(error: TaskError) -> ErrorData {
 /// The caller's answers, by key.
 pub(crate) fn responses(input: rmcp::model::InputResponses) -> BTreeMap<String, Value> {
     input.into_iter().collect()
+}
+
+/// The questions of a deferred task tool's call (`task = "deferred"`): asked as the call's own
+/// (in rounds, or of the client mid-call) until the call becomes a task, then put into the task.
+pub(crate) struct Switch {
+    before: Arc<dyn InputSource>,
+    after: Arc<dyn InputSource>,
+    started: AtomicBool,
+}
+
+impl Switch {
+    pub(crate) fn new(before: Arc<dyn InputSource>, after: Arc<dyn InputSource>) -> Self {
+        Switch {
+            before,
+            after,
+            started: AtomicBool::new(false),
+        }
+    }
+
+    /// Switches to the task's questions: whether this call did (the first one does).
+    pub(crate) fn start(&self) -> bool {
+        !self.started.swap(true, Ordering::AcqRel)
+    }
+
+    /// Whether the call is a task now.
+    pub(crate) fn is_started(&self) -> bool {
+        self.started.load(Ordering::Acquire)
+    }
+
+    fn current(&self) -> &Arc<dyn InputSource> {
+        if self.is_started() {
+            &self.after
+        } else {
+            &self.before
+        }
+    }
+}
+
+impl InputSource for Switch {
+    fn supports(&self, kind: InputKind) -> bool {
+        self.current().supports(kind)
+    }
+
+    fn ask(&self, ctx: &Context, key: &str, request: &InputRequest) -> Asked {
+        self.current().ask(ctx, key, request)
+    }
+
+    fn ask_many(&self, ctx: &Context, requests: &[(&str, &InputRequest)]) -> Vec<Asked> {
+        self.current().ask_many(ctx, requests)
+    }
+
+    fn why_not(&self, kind: InputKind) -> String {
+        self.current().why_not(kind)
+    }
+
+    fn lacked(&self, kind: InputKind) {
+        self.current().lacked(kind);
+    }
+}
+
+/// The outcome of a call run as a Tokio task: what it answered, or (it was aborted) an error.
+pub(crate) fn joined(result: Result<Outcome, tokio::task::JoinError>) -> Outcome {
+    result.unwrap_or_else(|error| {
+        Outcome::err(crate::error::ToolError::runtime(format!(
+            "the call stopped before it answered: {error}"
+        )))
+    })
 }

@@ -19,6 +19,9 @@ use super::store::{Change, JobStore, StoreError, StoreFuture, sweep};
 pub struct FileStore {
     dir: PathBuf,
     capacity: usize,
+    /// Whether the folder has existed: one removed afterwards is not made again (a task of a
+    /// project that was deleted has nobody left to follow it).
+    existed: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl FileStore {
@@ -31,9 +34,11 @@ impl FileStore {
                 dir.display()
             )));
         }
+        let existed = dir.is_dir();
         Ok(FileStore {
             dir,
             capacity: 10_000,
+            existed: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(existed)),
         })
     }
 
@@ -64,7 +69,18 @@ impl FileStore {
 
     /// The folder's lock, held until the guard is dropped.
     fn lock(&self) -> Result<File, StoreError> {
-        fs::create_dir_all(&self.dir).map_err(|error| unavailable(&self.dir, "create", &error))?;
+        use std::sync::atomic::Ordering;
+        if !self.dir.is_dir() {
+            if self.existed.load(Ordering::Acquire) {
+                return Err(StoreError::Unavailable(format!(
+                    "the task folder {} was removed",
+                    self.dir.display()
+                )));
+            }
+            fs::create_dir_all(&self.dir)
+                .map_err(|error| unavailable(&self.dir, "create", &error))?;
+            self.existed.store(true, Ordering::Release);
+        }
         let path = self.dir.join(".lock");
         let file = OpenOptions::new()
             .create(true)
@@ -175,6 +191,7 @@ impl FileStore {
         FileStore {
             dir: self.dir.clone(),
             capacity: self.capacity,
+            existed: std::sync::Arc::clone(&self.existed),
         }
     }
 }
@@ -257,6 +274,29 @@ impl JobStore for FileStore {
 mod tests {
     use super::*;
     use crate::tasks::record::TaskState;
+
+    #[test]
+    fn a_removed_folder_is_not_made_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("tasks");
+        let store = FileStore::open(&folder).unwrap();
+        assert!(!folder.exists(), "made when the first task is stored");
+        let block = |future| {
+            tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap()
+                .block_on(future)
+        };
+        let record = TaskRecord::new("task_1".into(), "demo".into(), None, now_ms());
+        block(store.create(&record)).unwrap();
+        assert!(folder.is_dir());
+        fs::remove_dir_all(&folder).unwrap();
+        // The project was deleted: its tasks' runners are told, not given a new folder.
+        let again = TaskRecord::new("task_2".into(), "demo".into(), None, now_ms());
+        let refused = block(store.create(&again)).unwrap_err();
+        assert!(refused.to_string().contains("was removed"), "{refused}");
+        assert!(!folder.exists());
+    }
 
     #[test]
     fn records_survive_the_store_and_changes_are_atomic() {

@@ -22,6 +22,9 @@ pub(crate) struct Question {
 /// task.
 pub(crate) struct TaskInput {
     pub questions: UnboundedSender<Question>,
+    /// How long a question waits for its answer: the task's TTL (a task nobody answers is
+    /// not kept waiting for ever).
+    pub patience: Duration,
 }
 
 impl TaskInput {
@@ -45,8 +48,10 @@ impl TaskInput {
     }
 }
 
-/// Waits for one answer, giving up when the call is cancelled or times out.
-fn wait(ctx: &Context, answered: Receiver<Value>) -> Asked {
+/// Waits for one answer, giving up when the call is cancelled or times out, or `patience`
+/// passes.
+fn wait(ctx: &Context, answered: Receiver<Value>, patience: Duration) -> Asked {
+    let until = std::time::Instant::now() + patience;
     loop {
         match answered.recv_timeout(Duration::from_millis(20)) {
             Ok(answer) => return Asked::Answer(answer),
@@ -55,6 +60,12 @@ fn wait(ctx: &Context, answered: Receiver<Value>) -> Asked {
             }
             Err(RecvTimeoutError::Timeout) if ctx.is_cancelled() => {
                 return Asked::Refused("the task was cancelled before the caller answered".into());
+            }
+            Err(RecvTimeoutError::Timeout) if std::time::Instant::now() >= until => {
+                return Asked::Refused(format!(
+                    "nobody answered within the task's TTL ({} s)",
+                    patience.as_secs()
+                ));
             }
             Err(RecvTimeoutError::Timeout) => {}
         }
@@ -70,7 +81,7 @@ impl InputSource for TaskInput {
 
     fn ask(&self, ctx: &Context, key: &str, request: &InputRequest) -> Asked {
         match self.post(&[(key, request)]).pop() {
-            Some(Ok(answered)) => wait(ctx, answered),
+            Some(Ok(answered)) => wait(ctx, answered, self.patience),
             Some(Err(reason)) => Asked::Refused(reason),
             None => Asked::Refused("nothing was asked".into()),
         }
@@ -82,7 +93,7 @@ impl InputSource for TaskInput {
         self.post(requests)
             .into_iter()
             .map(|posted| match posted {
-                Ok(answered) => wait(ctx, answered),
+                Ok(answered) => wait(ctx, answered, self.patience),
                 Err(reason) => Asked::Refused(reason),
             })
             .collect()

@@ -174,6 +174,16 @@ impl TaskStart {
         &self.cancel
     }
 
+    /// Where the task's questions go (its followers answer them).
+    pub(crate) fn task_input(&self) -> Arc<dyn InputSource> {
+        Arc::clone(&self.input) as Arc<dyn InputSource>
+    }
+
+    /// Where the task's progress goes (it keeps the latest).
+    pub(crate) fn task_progress(&self) -> ProgressSink {
+        Arc::clone(&self.progress)
+    }
+
     /// The call's options: the task's cancellation, its questions' way to the caller, and its
     /// progress, which the task keeps. Add the rest (a view, a log sink) to them.
     pub fn options(&self) -> CallOptions {
@@ -276,6 +286,7 @@ impl Tasks {
             cancel: CancelToken::new(),
             input: Arc::new(TaskInput {
                 questions: questions_tx,
+                patience: self.inner.settings.ttl,
             }),
             progress,
             questions,
@@ -651,7 +662,10 @@ impl Runner {
                         true
                     }
                     Err(error) => {
-                        tracing::warn!(target: "buril::tasks", task = %again.id, %error, "cannot write the task again");
+                        // Nobody can follow the task any more (its folder was removed, say):
+                        // its work stops.
+                        tracing::warn!(target: "buril::tasks", task = %again.id, %error, "the task is gone from its store and cannot be written again; cancelling its work");
+                        self.cancel.cancel();
                         false
                     }
                 }

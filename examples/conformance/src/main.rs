@@ -588,6 +588,28 @@ fn multi_input(ctx: &Context) -> Result<String, ToolError> {
     Ok(format!("got {}", names.join(" and ")))
 }
 
+/// The user's name, asked for by `test_tool_with_task`.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct UserName {
+    /// Your name.
+    name: String,
+}
+
+/// Asks the user's name as the call's own question (an `input_required` round under
+/// 2026-07-28), then becomes a task that greets them: what `tasks-mrtr-composition` checks
+/// (the rounds first, the task on the last round, the answer in its result).
+#[buril::tool(task = "deferred", read_only, off_thread)]
+fn test_tool_with_task(ctx: &Context) -> Result<String, ToolError> {
+    let name = match ctx.elicit::<UserName>("What is your name?")? {
+        Elicited::Accepted(form) => form.name,
+        Elicited::Declined | Elicited::Cancelled => return Err(ToolError::cancelled()),
+    };
+    // From here on the call is a task (for a client that follows tasks; else it goes on).
+    ctx.start_task();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    Ok(format!("Hello, {name}! The long part is done."))
+}
+
 /// Counts to `to`, a tenth of a second a step, reporting progress: always a task, and a
 /// caller that cannot follow tasks gets its handle and follows it with the `job_*` tools.
 #[buril::tool(task = "handle", read_only, off_thread)]

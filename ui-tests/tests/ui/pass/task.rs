@@ -21,6 +21,14 @@ async fn asset_reimport() -> u32 {
     7
 }
 
+/// Asks which scenes first, then bakes them as a task.
+#[buril::tool(task = "deferred", off_thread)]
+fn lighting_rebake(ctx: &buril::Context) -> u32 {
+    // Called plainly, nobody follows a task: the call simply goes on.
+    assert!(!ctx.start_task());
+    5
+}
+
 /// Not a task after all.
 #[buril::tool(task = false, off_thread)]
 fn asset_count() -> u32 {
@@ -36,6 +44,11 @@ fn main() {
     assert_eq!(task("lighting_bake"), TaskSupport::Required);
     assert_eq!(task("asset_reimport"), TaskSupport::Handle);
     assert_eq!(task("asset_count"), TaskSupport::Never);
+    assert_eq!(task("lighting_rebake"), TaskSupport::Deferred);
+    assert_eq!(
+        buril::call("lighting_rebake", serde_json::json!({})),
+        serde_json::json!({"ok": true, "data": {"result": 5}})
+    );
     assert_eq!(task("job_wait"), TaskSupport::Never);
     // Called plainly (no caller that follows tasks), a task tool's call waits for its work.
     let answer = buril::call("player_build", serde_json::json!({"target": "linux"}));
