@@ -13,53 +13,18 @@
 //! ended. Every request is a 2026-07-28 stateless one on a fresh connection (the same for any
 //! number of replicas).
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-fn post(url: &str, method: &str, mut params: Value) -> Value {
-    let address = url
-        .strip_prefix("http://")
-        .and_then(|rest| rest.split('/').next())
-        .expect("an http URL");
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/clientCapabilities":
-            {"extensions": {"io.modelcontextprotocol/tasks": {}}},
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "tasks-client", "version": "1"},
-    });
-    let name = params
-        .get("name")
-        .or_else(|| params.get("taskId"))
-        .and_then(Value::as_str)
-        .map(|name| format!("Mcp-Name: {name}\r\n"))
-        .unwrap_or_default();
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
-    let mut stream = TcpStream::connect(address).expect("a replica accepts");
-    stream.set_nodelay(true).expect("no delay");
-    write!(
-        stream,
-        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: \
-         application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: \
-         {method}\r\n{name}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("sent");
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).expect("read");
-    let text = String::from_utf8_lossy(&raw);
-    let (_, rest) = text.split_once("\r\n\r\n").expect("an HTTP answer");
-    let data = rest
-        .split("data:")
-        .nth(1)
-        .and_then(|event| event.lines().next())
-        .unwrap_or(rest)
-        .trim();
-    serde_json::from_str(data).unwrap_or_else(|error| panic!("{method}: {error}: {text}"))
+// The tasks tests' client: stateless requests, a connection each.
+#[path = "../../../examples/conformance/tests/common/stateless.rs"]
+mod stateless;
+
+fn post(url: &str, method: &str, params: Value) -> Value {
+    stateless::rpc_as(url, method, params, true)
 }
 
 fn main() {

@@ -1640,6 +1640,14 @@ namespace Buril.Generated
         /// <summary>The protocol versions the transports speak, newest first.</summary>
         internal static readonly string[] ProtocolVersions = { "2025-11-25", "2025-06-18", "2025-03-26" };
 
+        /// <summary>The server's metadata hash in a result's <c>_meta</c>, or null.</summary>
+        internal static string ServerVersionOf(global::Newtonsoft.Json.Linq.JObject result)
+        {
+            var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
+            var hash = meta == null ? null : meta["buril/metadata"];
+            return hash != null && hash.Type == global::Newtonsoft.Json.Linq.JTokenType.String ? (string)hash : null;
+        }
+
         /// <summary>MCP's tasks extension, declared on every request of a task.</summary>
         internal const string TasksExtension = "io.modelcontextprotocol/tasks";
 
@@ -2364,12 +2372,7 @@ namespace Buril.Generated
         private global::Newtonsoft.Json.Linq.JObject Result(string method, global::Newtonsoft.Json.Linq.JObject response)
         {
             var result = BurilMcp.ResultOf(response, method);
-            var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
-            var hash = meta == null ? null : meta["buril/metadata"];
-            if (hash != null && hash.Type == global::Newtonsoft.Json.Linq.JTokenType.String)
-            {
-                serverVersion = (string)hash;
-            }
+            serverVersion = BurilMcp.ServerVersionOf(result) ?? serverVersion;
             return result;
         }
 
@@ -3202,12 +3205,7 @@ namespace Buril.Generated
                     continue;
                 }
                 var result = BurilMcp.ResultOf(response, method);
-                var meta = result["_meta"] as global::Newtonsoft.Json.Linq.JObject;
-                var hash = meta == null ? null : meta["buril/metadata"];
-                if (hash != null && hash.Type == global::Newtonsoft.Json.Linq.JTokenType.String)
-                {
-                    serverVersion = (string)hash;
-                }
+                serverVersion = BurilMcp.ServerVersionOf(result) ?? serverVersion;
                 return result;
             }
         }

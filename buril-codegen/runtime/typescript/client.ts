@@ -27,15 +27,7 @@ export async function callTool<K extends keyof ToolMap>(
   input: ToolMap[K]["input"],
   options: CallOptions = noOptions,
 ): Promise<ToolMap[K]["output"]> {
-  const problems = unsafeIntegers(name, input);
-  if (problems.length > 0) {
-    throw new BurilToolError(name, {
-      ok: false,
-      type: "validation",
-      error: invalidInput(problems),
-      problems: [...problems],
-    });
-  }
+  refuseUnsafeIntegers(name, input);
   const envelope = await transport.call(name, input, withHashes(name, options));
   if (typeof envelope !== "object" || envelope === null || typeof envelope.ok !== "boolean") {
     throw new TypeError(`${name}: the transport answered something that is not an envelope`);
@@ -127,15 +119,7 @@ export async function startTask<K extends TaskToolName>(
   if (request === undefined) {
     throw new TypeError(`${name}: this transport cannot follow tasks (it has no \`request\`)`);
   }
-  const problems = unsafeIntegers(name, input);
-  if (problems.length > 0) {
-    throw new BurilToolError(name, {
-      ok: false,
-      type: "validation",
-      error: invalidInput(problems),
-      problems: [...problems],
-    });
-  }
+  refuseUnsafeIntegers(name, input);
   const meta = {
     ...withHashes(name, options.meta === undefined ? noOptions : { meta: options.meta }).meta,
     ...followsTasks,
@@ -279,6 +263,19 @@ function taskHandle<K extends keyof ToolMap>(request: Request, name: K, first: T
     cancel,
     answer,
   };
+}
+
+/** Throws the `validation` error of an input with integers a number cannot hold exactly. */
+function refuseUnsafeIntegers(name: string, input: unknown): void {
+  const problems = unsafeIntegers(name, input);
+  if (problems.length > 0) {
+    throw new BurilToolError(name, {
+      ok: false,
+      type: "validation",
+      error: invalidInput(problems),
+      problems: [...problems],
+    });
+  }
 }
 
 /** A JSON Schema object, as far as the integer check reads it. */
