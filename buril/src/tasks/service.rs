@@ -175,11 +175,13 @@ impl TaskStart {
     }
 
     /// Where the task's questions go (its followers answer them).
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn task_input(&self) -> Arc<dyn InputSource> {
         Arc::clone(&self.input) as Arc<dyn InputSource>
     }
 
     /// Where the task's progress goes (it keeps the latest).
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn task_progress(&self) -> ProgressSink {
         Arc::clone(&self.progress)
     }
