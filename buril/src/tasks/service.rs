@@ -37,7 +37,8 @@ pub struct TaskSettings {
     /// clock and read on another's.
     pub skew: Duration,
     /// How often a runner looks at its tasks in the store for cancellations and answers, where
-    /// the store does not announce them (the file store): 250 ms.
+    /// the store does not announce them (memory, files): 250 ms. A store that announces them
+    /// (Redis) is read at a third of the lease, at most every 2 s, and at least this often.
     pub check_interval: Duration,
 }
 
@@ -524,7 +525,18 @@ impl Runner {
         mut questions: mpsc::UnboundedReceiver<Question>,
         nudge: Arc<Notify>,
     ) {
-        let mut tick = tokio::time::interval(self.tasks.inner.settings.check_interval);
+        // A store that announces cancellations and answers (Redis) is read at the pace of the
+        // lease (a third of it, at most 2 s: a missed announcement is seen then); one that
+        // does not (files, memory) at the check interval.
+        let settings = &self.tasks.inner.settings;
+        let pace = if self.tasks.inner.store.announcements().is_some() {
+            (settings.lease / 3)
+                .min(Duration::from_secs(2))
+                .max(settings.check_interval)
+        } else {
+            settings.check_interval
+        };
+        let mut tick = tokio::time::interval(pace);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let end = loop {
             tokio::select! {
