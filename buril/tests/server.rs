@@ -391,3 +391,38 @@ async fn large_results_go_to_a_file() {
     let answer = peer.call("note_read", json!({"id": 123456})).await;
     assert_eq!(answer["result"]["content"].as_array().unwrap().len(), 1);
 }
+
+/// An address other machines can reach is refused while nobody is authorized, unless the host
+/// says to serve anyway, which the server then warns about.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serving_beyond_loopback_without_authorization_needs_saying_so() {
+    let every: std::net::SocketAddr = "0.0.0.0:0".parse().unwrap();
+    let refused = server(options()).bind_http(every).await.unwrap_err();
+    let ServerError::Config(message) = refused else {
+        panic!("expected a config error, got {refused:?}");
+    };
+    assert!(message.contains("authorizes nobody"), "{message}");
+    assert!(message.contains("--no-auth"), "{message}");
+    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let heard = std::sync::Arc::clone(&said);
+    let options = ServerOptions::new()
+        .messages(move |text| heard.lock().unwrap().push(text.to_owned()))
+        .serve_without_authorization(true);
+    let bound = server(options)
+        .bind_http(every)
+        .await
+        .expect("served anyway");
+    assert!(bound.local_addr().ip().is_unspecified());
+    let said = said.lock().unwrap();
+    assert!(
+        said.iter()
+            .any(|text| text.contains("without authorization")),
+        "{said:?}"
+    );
+    // Loopback needs nothing.
+    let loopback: std::net::SocketAddr = "127.0.0.1:0".parse().unwrap();
+    server(options())
+        .bind_http(loopback)
+        .await
+        .expect("loopback");
+}

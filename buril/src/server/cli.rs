@@ -51,6 +51,15 @@ fn command() -> Command {
                      (on 127.0.0.1), HOST:PORT or [IPV6]:PORT; port 0 picks a free one",
         ))
         .arg(
+            Arg::new("no-auth")
+                .long("no-auth")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "Serve HTTP on an address other machines can reach although nobody is \
+                     authorized (without it such an address refuses to start)",
+                ),
+        )
+        .arg(
             Arg::new("config")
                 .long("config")
                 .value_name("FILE")
@@ -341,6 +350,7 @@ fn options(
         options = options.disable(rule);
     }
     options = options.allow_dangerous(matches.get_flag("allow-dangerous"));
+    options = options.serve_without_authorization(matches.get_flag("no-auth"));
     if let Some(&seconds) = matches.get_one::<f64>("timeout") {
         match Duration::try_from_secs_f64(seconds) {
             Ok(timeout) if seconds > 0.0 => options = options.timeout(timeout),

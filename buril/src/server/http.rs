@@ -62,6 +62,21 @@ pub(crate) async fn bind(
     state: Arc<ServerState>,
     addr: SocketAddr,
 ) -> Result<HttpServer, ServerError> {
+    // Other machines could reach it, and nobody would need to be authorized.
+    if !addr.ip().is_loopback() {
+        if !state.no_auth {
+            return Err(ServerError::Config(format!(
+                "{addr} can be reached from other machines, and this server authorizes nobody: \
+                 anyone who reaches it could call every enabled tool. Serve on a loopback \
+                 address (127.0.0.1), or add --no-auth to serve anyway \
+                 (ServerOptions::serve_without_authorization)"
+            )));
+        }
+        state.say(&format!(
+            "buril: warning: serving {addr} without authorization (--no-auth): anyone who \
+             reaches it can call every enabled tool"
+        ));
+    }
     let listener = TcpListener::bind(addr).await.map_err(|error| {
         ServerError::Io(std::io::Error::new(
             error.kind(),

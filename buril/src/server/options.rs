@@ -31,6 +31,7 @@ pub struct ServerOptions {
     pub(crate) keep_results: Option<Duration>,
     pub(crate) page_size: usize,
     pub(crate) allowed_origins: Vec<String>,
+    pub(crate) no_auth: bool,
     pub(crate) messages: MessageSink,
     pub(crate) request_state_key: Option<Vec<u8>>,
     pub(crate) skills_dir: Option<PathBuf>,
@@ -54,6 +55,7 @@ impl Default for ServerOptions {
             keep_results: Some(DEFAULT_KEEP_RESULTS),
             page_size: DEFAULT_PAGE_SIZE,
             allowed_origins: Vec::new(),
+            no_auth: false,
             messages: Arc::new(|message| eprintln!("{message}")),
             request_state_key: None,
             skills_dir: None,
@@ -205,6 +207,14 @@ impl ServerOptions {
     /// How many tools one page of `tools/list` holds (at least 1). Default: 100.
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = size.max(1);
+        self
+    }
+
+    /// Serves HTTP on an address other machines can reach although nobody is authorized:
+    /// without it, binding anything but a loopback address refuses to start (anyone who
+    /// reaches the port could call every enabled tool). The server says so when it starts.
+    pub fn serve_without_authorization(mut self, yes: bool) -> Self {
+        self.no_auth = yes;
         self
     }
 

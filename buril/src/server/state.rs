@@ -33,6 +33,8 @@ pub(crate) struct ServerState {
     pub output_dir: PathBuf,
     pub keep_results: Option<Duration>,
     pub allowed_origins: Vec<String>,
+    /// Whether HTTP may be served beyond loopback without authorization (`--no-auth`).
+    pub no_auth: bool,
     pub listeners: Listeners,
     /// Seals the state of calls that ask the client for input between rounds.
     pub request_states: RequestStates,
@@ -148,6 +150,7 @@ impl ServerState {
             output_dir: absolute(&options.output_dir),
             keep_results: options.keep_results,
             allowed_origins: options.allowed_origins.clone(),
+            no_auth: options.no_auth,
             listeners: Listeners::default(),
             request_states: RequestStates::new(options.request_state_key.as_deref())
                 .map_err(ServerError::Config)?,
