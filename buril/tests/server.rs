@@ -405,10 +405,10 @@ async fn serving_beyond_loopback_without_authorization_needs_saying_so() {
     assert!(message.contains("--no-auth"), "{message}");
     let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let heard = std::sync::Arc::clone(&said);
-    let options = ServerOptions::new()
+    let anyway = ServerOptions::new()
         .messages(move |text| heard.lock().unwrap().push(text.to_owned()))
         .serve_without_authorization(true);
-    let bound = server(options)
+    let bound = server(anyway)
         .bind_http(every)
         .await
         .expect("served anyway");
