@@ -73,6 +73,8 @@
 //! While it serves, the server owns the dispatcher's policy: it sets it to the host's policy
 //! at start plus the options' and the config file's rules.
 
+mod call;
+mod call_notes;
 #[cfg(feature = "cli")]
 mod cli;
 mod config;

@@ -1,0 +1,388 @@
+//! `tools/call`: a call through the dispatcher (or as a task, for task tools), in its span,
+//! and its answer as MCP has it.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, MetaObject,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+
+use super::call_notes::{Notifier, level_of_code, log_level_of};
+use super::handler::Handler;
+use super::input::{Abilities, Live, ROUNDS_SINCE, Rounds};
+use super::results::{call_result, server_meta};
+use super::{handshake, tasks};
+use crate::context::{CancelToken, InputSource};
+use crate::descriptor::{TaskSupport, ToolDescriptor};
+use crate::dispatch::CallOptions;
+use crate::envelope::Outcome;
+use crate::error::ErrorKind;
+
+impl Handler {
+    /// `tools/call` in its span (see [`call_span`]), with `error.type` recorded from the answer.
+    pub(super) async fn call_in_span(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        use tracing::Instrument;
+        let span = call_span(request.name.as_ref(), &context);
+        let answer = self.call(request, context).instrument(span.clone()).await;
+        if !span.is_disabled() {
+            match &answer {
+                Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+                    span.record("error.type", "tool_error");
+                }
+                Err(error) => {
+                    span.record("error.type", error.code.0.to_string());
+                }
+                _ => {}
+            }
+        }
+        answer
+    }
+
+    /// The protocol error for a tool that does not exist or is disabled: the same for both,
+    /// with suggestions among the tools this client may call only.
+    fn unknown_tool(&self, name: &str) -> ErrorData {
+        let suggestions = self.state.dispatcher.suggest_callable(name, None);
+        ErrorData::invalid_params(crate::suggest::unknown_tool(name, &suggestions), None)
+    }
+
+    /// A task tool's call as a task: admitted (a refused call answers at once, as any call
+    /// does), stored, started. A client that follows tasks gets the `CreateTaskResult`; one
+    /// that does not (a `handle` tool) gets the task's handle as the call's text.
+    async fn call_as_task(
+        &self,
+        name: &str,
+        input: Value,
+        context: &RequestContext<RoleServer>,
+        follows: bool,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tasks = self.tasks()?;
+        let start = tasks
+            .prepare()
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+        let options = start.options();
+        let (tool, call) = match self.state.dispatcher.admit_detached(name, input, options) {
+            Ok(admitted) => admitted,
+            Err(finished) => {
+                let tool = self.admitted_or_unknown(name, finished.tool, &finished.outcome)?;
+                return Ok(call_result(&self.state, tool, finished.outcome).into());
+            }
+        };
+        let owner = tasks::owner_of(context);
+        let response = tasks::launch(&self.state, tasks, start, tool, call, owner).await?;
+        match response {
+            CallToolResponse::Task(created) if !follows => {
+                let data = serde_json::json!({
+                    "handle": created.task.task_id,
+                    "status": "working",
+                    "pollIntervalMs": created.task.poll_interval_ms,
+                });
+                let text = serde_json::to_string(&data).unwrap_or_default();
+                let mut meta = server_meta(&self.state);
+                meta.insert("buril/task".into(), data);
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)])
+                    .with_meta(Some(MetaObject(meta)))
+                    .into())
+            }
+            response => Ok(response),
+        }
+    }
+
+    /// The tool a call was refused for, unless it is unknown or disabled: then the protocol
+    /// error, the same for both.
+    fn admitted_or_unknown(
+        &self,
+        name: &str,
+        tool: Option<&'static ToolDescriptor>,
+        outcome: &Outcome,
+    ) -> Result<&'static ToolDescriptor, ErrorData> {
+        match tool {
+            Some(tool)
+                if !matches!(
+                    outcome.error_kind(),
+                    Some(ErrorKind::NotFound | ErrorKind::Disabled)
+                ) =>
+            {
+                Ok(tool)
+            }
+            _ => Err(self.unknown_tool(name)),
+        }
+    }
+
+    /// `tools/call`, in its span.
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.as_ref();
+
+        // The request's own `_meta` (where the SDKs put it), else the context's.
+        let stale = handshake::stale_bindings(
+            request.meta.as_ref().map(|meta| &meta.0.0),
+            &context.meta,
+            self.state.registry,
+        );
+        let input = request.arguments.map_or(Value::Null, Value::Object);
+        // A task tool's call is a task where the client can follow one; elsewhere an optional
+        // one waits, a required one is refused, and a `handle` one answers with the handle.
+        let mut deferred = false;
+        if let Some(found) = self.state.registry.lookup(name)
+            && found.tool.meta().task.is_task()
+        {
+            let follows = tasks::client_follows_tasks(&context);
+            match found.tool.meta().task {
+                // A plain call until the tool says it is a task (below).
+                TaskSupport::Deferred => deferred = follows,
+                _ if follows => return self.call_as_task(name, input, &context, true).await,
+                TaskSupport::Handle => {
+                    return self.call_as_task(name, input, &context, false).await;
+                }
+                TaskSupport::Required if self.state.dispatcher.allows(found.tool) => {
+                    return Err(tasks::tasks_required());
+                }
+                _ => {}
+            }
+        }
+        // A deferred task tool's call: the task it may become, whose cancellation is the call's.
+        let start = if deferred {
+            Some(
+                self.state
+                    .tasks
+                    .prepare()
+                    .map_err(|error| ErrorData::internal_error(error.to_string(), None))?,
+            )
+        } else {
+            None
+        };
+        let cancel = start
+            .as_ref()
+            .map_or_else(CancelToken::new, |start| start.cancel_token().clone());
+        // Under 2026-07-28 a tool's questions end the call with an `input_required` result and
+        // come back answered in the next round; before, they go to the client mid-call.
+        let abilities = Abilities::of(context.client_capabilities().as_ref());
+        let rounds = match context.protocol_version() {
+            Some(version) if version.to_string().as_str() >= ROUNDS_SINCE => {
+                Some(Arc::new(Rounds::new(
+                    &self.state.request_states,
+                    name,
+                    &input,
+                    request.request_state.as_deref(),
+                    request.input_responses,
+                    abilities,
+                )?))
+            }
+            _ => None,
+        };
+        // The arguments the next round's state is sealed for: kept only when the tool could ask
+        // something the client can answer (the dispatcher takes the input itself).
+        let arguments = rounds
+            .as_ref()
+            .filter(|_| abilities.any())
+            .map(|_| input.clone());
+        // The request's own log level (2026-07-28), else the session's (`logging/setLevel`).
+        #[allow(deprecated)]
+        let log_level = context
+            .meta
+            .log_level()
+            .map(log_level_of)
+            .or_else(|| level_of_code(self.log_level.load(Ordering::Relaxed)));
+        let notifier = Notifier::start(&context, log_level);
+        let mut options = CallOptions::new().cancel(cancel.clone());
+        options = match tasks::owner_of(&context) {
+            None => options.with_task_access(Arc::clone(&self.state.task_access)),
+            owner => options.follow_tasks(self.state.tasks.clone(), owner),
+        };
+        let own_input: Arc<dyn InputSource> = match &rounds {
+            Some(rounds) => Arc::clone(rounds) as Arc<dyn InputSource>,
+            None => Arc::new(Live::new(context.peer.clone(), abilities)),
+        };
+        let progress = notifier
+            .as_ref()
+            .and_then(|notifier| notifier.progress.clone());
+        if let Some(notifier) = &notifier
+            && let Some(sink) = &notifier.log
+        {
+            options = options.log(sink.clone());
+        }
+        if let Some(start) = start {
+            // Its questions and progress are the call's until it becomes a task, the task's after.
+            let switch = Arc::new(tasks::Switch::new(own_input, start.task_input()));
+            let task_progress = start.task_progress();
+            let now_task = Arc::clone(&switch);
+            options = options
+                .input(Arc::clone(&switch) as Arc<dyn InputSource>)
+                .progress(Arc::new(move |report| {
+                    if now_task.is_started() {
+                        task_progress(report);
+                    } else if let Some(sink) = &progress {
+                        sink(report);
+                    }
+                }));
+            let became = Arc::new(tokio::sync::Notify::new());
+            let starting = Arc::clone(&became);
+            options.starter = Some(Arc::new(move || {
+                if switch.start() {
+                    starting.notify_one();
+                }
+                true
+            }));
+            options.task = true;
+            let finished = match self
+                .run_deferred(name, input, options, start, became, &cancel, &context)
+                .await?
+            {
+                Ok(task) => {
+                    if let Some(notifier) = notifier {
+                        notifier.finish().await;
+                    }
+                    return Ok(task);
+                }
+                Err(finished) => finished,
+            };
+            if let Some(notifier) = notifier {
+                notifier.finish().await;
+            }
+            return self.answer(name, finished, rounds.as_deref(), arguments.as_ref(), stale);
+        }
+        options = options.input(own_input);
+        if let Some(sink) = progress {
+            options = options.progress(sink);
+        }
+        let call = self.state.dispatcher.run_async(name, input, options);
+        tokio::pin!(call);
+        // `notifications/cancelled` cancels the call's context; the call then answers (as
+        // cancelled, or with what the tool returned if it finished first).
+        let finished = tokio::select! {
+            biased;
+            finished = &mut call => finished,
+            _ = context.ct.cancelled() => {
+                cancel.cancel();
+                tracing::debug!(target: "buril::server", tool = name, "the client cancelled the call");
+                call.await
+            }
+        };
+        if let Some(notifier) = notifier {
+            notifier.finish().await;
+        }
+        self.answer(name, finished, rounds.as_deref(), arguments.as_ref(), stale)
+    }
+
+    /// A call's answer: the protocol error of an unknown or disabled tool (worded the same for
+    /// both, so that a client cannot tell them apart), an `input_required` round when the tool
+    /// asked what the client answers between rounds, else the call's result.
+    fn answer(
+        &self,
+        name: &str,
+        finished: crate::dispatch::Finished,
+        rounds: Option<&Rounds>,
+        arguments: Option<&Value>,
+        stale: Option<handshake::StaleBindings>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tool = match finished.tool {
+            Some(tool) if finished.admitted => tool,
+            tool => self.admitted_or_unknown(name, tool, &finished.outcome)?,
+        };
+        if let Some(rounds) = rounds
+            && !finished.outcome.is_ok()
+        {
+            if let Some(error) = rounds.missing_capability(tool.name()) {
+                return Err(error);
+            }
+            if let Some(arguments) = arguments
+                && let Some(asked) =
+                    rounds.input_required(&self.state.request_states, tool.name(), arguments)
+            {
+                return Ok(CallToolResponse::InputRequired(asked));
+            }
+        }
+        let mut outcome = finished.outcome;
+        if let Some(stale) = stale {
+            outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));
+        }
+        Ok(call_result(&self.state, tool, outcome).into())
+    }
+
+    /// A deferred task tool's call: run as a plain call until the tool calls
+    /// `ctx.start_task()` (`became`), then stored as a task that the call goes on in; `Ok` the
+    /// task's answer, `Err` the call, when it ended first.
+    #[allow(clippy::too_many_arguments)]
+    async fn run_deferred(
+        &self,
+        name: &str,
+        input: Value,
+        options: CallOptions,
+        start: crate::tasks::TaskStart,
+        became: Arc<tokio::sync::Notify>,
+        cancel: &CancelToken,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Result<CallToolResponse, crate::dispatch::Finished>, ErrorData> {
+        let (tool, call) = match self.state.dispatcher.admit_detached(name, input, options) {
+            Ok(admitted) => admitted,
+            Err(finished) => return Ok(Err(finished)),
+        };
+        let mut running = tokio::spawn(call);
+        let outcome = tokio::select! {
+            biased;
+            joined = &mut running => tasks::joined(joined),
+            () = became.notified() => {
+                let owner = tasks::owner_of(context);
+                let call = async move { tasks::joined(running.await) };
+                let task = tasks::launch(&self.state, &self.state.tasks, start, tool, call, owner).await?;
+                return Ok(Ok(task));
+            }
+            () = context.ct.cancelled() => {
+                cancel.cancel();
+                tasks::joined(running.await)
+            }
+        };
+        Ok(Err(crate::dispatch::Finished::ran(tool, outcome)))
+    }
+}
+
+/// The span of a `tools/call`, as OpenTelemetry's semantic conventions for MCP name it
+/// (`tools/call {tool}`, `otel.name`), with their attributes; `error.type` is recorded when the
+/// answer is a tool's error (`tool_error`) or a JSON-RPC error (its code). Created disabled,
+/// at no cost, when nothing listens at INFO for `buril::mcp`.
+fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> tracing::Span {
+    let span = tracing::info_span!(
+        target: "buril::mcp",
+        "tools/call",
+        otel.name = tracing::field::Empty,
+        otel.kind = "server",
+        mcp.method.name = "tools/call",
+        gen_ai.tool.name = tool,
+        gen_ai.operation.name = "execute_tool",
+        jsonrpc.request.id = %context.id,
+        mcp.protocol.version = tracing::field::Empty,
+        mcp.session.id = tracing::field::Empty,
+        network.transport = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+    );
+    if span.is_disabled() {
+        return span;
+    }
+    span.record("otel.name", format!("tools/call {tool}"));
+    if let Some(version) = context.protocol_version() {
+        span.record("mcp.protocol.version", version.to_string());
+    }
+    let parts = context.extensions.get::<hyper::http::request::Parts>();
+    span.record(
+        "network.transport",
+        if parts.is_some() { "tcp" } else { "pipe" },
+    );
+    if let Some(session) = parts
+        .and_then(|parts| parts.headers.get("mcp-session-id"))
+        .and_then(|value| value.to_str().ok())
+    {
+        span.record("mcp.session.id", session);
+    }
+    span
+}
