@@ -26,7 +26,9 @@ mod input;
 mod record;
 #[cfg(feature = "redis")]
 mod redis;
+mod runner;
 mod service;
+mod settings;
 mod store;
 
 #[cfg(feature = "server")]
@@ -38,5 +40,6 @@ pub use self::file::FileStore;
 pub use self::record::{Lease, TaskEnd, TaskRecord, TaskState, TaskSummary};
 #[cfg(feature = "redis")]
 pub use self::redis::RedisStore;
-pub use self::service::{TaskSettings, TaskStart, Tasks};
+pub use self::service::{TaskStart, Tasks};
+pub use self::settings::TaskSettings;
 pub use self::store::{Change, JobStore, MemoryStore, StoreError, StoreFuture, TOMBSTONE_MS};

@@ -4,8 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::future::Future;
-use std::sync::mpsc::SyncSender;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -14,86 +13,12 @@ use tokio::sync::{Notify, mpsc, watch};
 use super::clock::now_ms;
 use super::error::TaskError;
 use super::input::{Question, TaskInput};
-use super::record::{Lease, TaskEnd, TaskRecord, TaskState};
+use super::record::{Lease, TaskEnd, TaskRecord};
+use super::runner::{Local, Runner, Shared};
+use super::settings::{TaskSettings, millis};
 use super::store::{JobStore, MemoryStore, StoreError};
 use crate::context::{CancelToken, InputSource, Progress, ProgressSink};
 use crate::dispatch::CallOptions;
-
-/// How long tasks are kept, how often callers should poll, and how runners prove they are
-/// alive.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct TaskSettings {
-    /// How long a task is kept after it ends (its TTL): 1 hour.
-    pub ttl: Duration,
-    /// How often a caller should poll (MCP's `pollIntervalMs`): 500 ms.
-    pub poll_interval: Duration,
-    /// How long a runner's word that it still runs a task holds (its lease): 15 s. A runner
-    /// renews it well before it runs out; a task whose lease ran out (and [`skew`](Self::skew)
-    /// after) is failed by the next caller that reads it, so that no task of a dead process
-    /// stays `working` for ever.
-    pub lease: Duration,
-    /// How far apart two processes' clocks may be: 5 s. Leases are written on one machine's
-    /// clock and read on another's.
-    pub skew: Duration,
-    /// How often a runner looks at its tasks in the store for cancellations and answers, where
-    /// the store does not announce them (memory, files): 250 ms. A store that announces them
-    /// (Redis) is read at a third of the lease, at most every 2 s, and at least this often.
-    pub check_interval: Duration,
-}
-
-impl Default for TaskSettings {
-    fn default() -> Self {
-        TaskSettings {
-            ttl: Duration::from_secs(60 * 60),
-            poll_interval: Duration::from_millis(500),
-            lease: Duration::from_secs(15),
-            skew: Duration::from_secs(5),
-            check_interval: Duration::from_millis(250),
-        }
-    }
-}
-
-impl TaskSettings {
-    /// The defaults.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Sets the TTL.
-    pub fn ttl(mut self, ttl: Duration) -> Self {
-        self.ttl = ttl;
-        self
-    }
-
-    /// Sets the poll interval callers are told.
-    pub fn poll_interval(mut self, interval: Duration) -> Self {
-        self.poll_interval = interval;
-        self
-    }
-
-    /// Sets the lease.
-    pub fn lease(mut self, lease: Duration) -> Self {
-        self.lease = lease;
-        self
-    }
-
-    /// Sets the clock skew allowed between processes.
-    pub fn skew(mut self, skew: Duration) -> Self {
-        self.skew = skew;
-        self
-    }
-
-    /// Sets how often runners look at their tasks where the store does not announce changes.
-    pub fn check_interval(mut self, interval: Duration) -> Self {
-        self.check_interval = interval;
-        self
-    }
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
 
 /// Tasks over one store: cheap to clone (clones share the store and the tasks this process
 /// runs).
@@ -118,23 +43,7 @@ fn millis(duration: Duration) -> u64 {
 /// ```
 #[derive(Clone)]
 pub struct Tasks {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    store: Arc<dyn JobStore>,
-    settings: TaskSettings,
-    /// This process, as leases name it.
-    holder: String,
-    /// The tasks this process runs.
-    running: Mutex<HashMap<String, Local>>,
-    /// Started on the first task, when the store announces changes.
-    listening: OnceLock<()>,
-}
-
-struct Local {
-    cancel: CancelToken,
-    nudge: Arc<Notify>,
+    inner: Arc<Shared>,
 }
 
 impl fmt::Debug for Tasks {
@@ -226,7 +135,7 @@ impl Tasks {
             Err(_) => format!("{}", std::process::id()),
         };
         Tasks {
-            inner: Arc::new(Inner {
+            inner: Arc::new(Shared {
                 store,
                 settings,
                 holder,
@@ -257,10 +166,7 @@ impl Tasks {
     }
 
     fn running(&self) -> MutexGuard<'_, HashMap<String, Local>> {
-        self.inner
-            .running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        self.inner.running()
     }
 
     /// A new task's handle and what its call needs. Nothing is stored until
@@ -335,7 +241,7 @@ impl Tasks {
             },
         );
         let runner = Runner {
-            tasks: self.clone(),
+            shared: Arc::clone(&self.inner),
             record: record.clone(),
             cancel: start.cancel,
             waiting: HashMap::new(),
@@ -363,7 +269,7 @@ impl Tasks {
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                 };
                 let Some(inner) = weak.upgrade() else { return };
-                let running = inner.running.lock().unwrap_or_else(PoisonError::into_inner);
+                let running = inner.running();
                 if let Some(local) = running.get(&id) {
                     local.nudge.notify_one();
                 }
@@ -506,232 +412,10 @@ impl Tasks {
     }
 }
 
-/// The background work of one task this process runs.
-struct Runner {
-    tasks: Tasks,
-    /// The task as last read or written: recreated from this if the store lost it.
-    record: TaskRecord,
-    cancel: CancelToken,
-    /// Questions asked and not yet answered, by key.
-    waiting: HashMap<String, SyncSender<Value>>,
-    reports: watch::Receiver<Option<Value>>,
-    report_changed: bool,
-}
-
-impl Runner {
-    async fn drive(
-        mut self,
-        mut work: std::pin::Pin<Box<dyn Future<Output = TaskEnd> + Send>>,
-        mut questions: mpsc::UnboundedReceiver<Question>,
-        nudge: Arc<Notify>,
-    ) {
-        // A store that announces cancellations and answers (Redis) is read at the pace of the
-        // lease (a third of it, at most 2 s: a missed announcement is seen then); one that
-        // does not (files, memory) at the check interval.
-        let settings = &self.tasks.inner.settings;
-        let pace = if self.tasks.inner.store.announcements().is_some() {
-            (settings.lease / 3)
-                .min(Duration::from_secs(2))
-                .max(settings.check_interval)
-        } else {
-            settings.check_interval
-        };
-        let mut tick = tokio::time::interval(pace);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let end = loop {
-            tokio::select! {
-                biased;
-                end = &mut work => break end,
-                Some(question) = questions.recv() => {
-                    let mut asked = vec![question];
-                    while let Ok(question) = questions.try_recv() {
-                        asked.push(question);
-                    }
-                    self.ask(asked).await;
-                }
-                _ = nudge.notified() => self.check().await,
-                _ = tick.tick() => self.check().await,
-                Ok(()) = self.reports.changed() => self.report_changed = true,
-            }
-        };
-        self.finish(end).await;
-        self.tasks.running().remove(&self.record.id);
-    }
-
-    /// Puts questions into the task: it shows `input_required` until they are answered.
-    async fn ask(&mut self, asked: Vec<Question>) {
-        let requests: Vec<(String, Value)> = asked
-            .iter()
-            .map(|question| (question.key.clone(), question.request.clone()))
-            .collect();
-        let change = |record: &mut TaskRecord| {
-            if record.status.is_terminal() {
-                return false;
-            }
-            for (key, request) in &requests {
-                record.input_requests.insert(key.clone(), request.clone());
-            }
-            record.status = TaskState::InputRequired;
-            record.updated_ms = now_ms();
-            true
-        };
-        self.apply(&change).await;
-        for question in asked {
-            self.waiting.insert(question.key, question.answer);
-        }
-    }
-
-    /// Renews the lease, takes the answers that came, records progress, and cancels the work
-    /// when someone asked (or when the task ended elsewhere: a lapsed lease failed it).
-    async fn check(&mut self) {
-        let settings = &self.tasks.inner.settings;
-        let lease = millis(settings.lease);
-        let holder = self.tasks.inner.holder.clone();
-        let wanted: Vec<String> = self.waiting.keys().cloned().collect();
-        let report = if self.report_changed {
-            self.reports.borrow_and_update().clone()
-        } else {
-            None
-        };
-        let taken: Mutex<BTreeMap<String, Value>> = Mutex::new(BTreeMap::new());
-        let change = |record: &mut TaskRecord| {
-            let mut took = BTreeMap::new();
-            if record.status.is_terminal() {
-                *taken.lock().unwrap_or_else(PoisonError::into_inner) = took;
-                return false;
-            }
-            let now = now_ms();
-            let mut changed = false;
-            let due = record.lease.as_ref().is_none_or(|kept| {
-                kept.holder != holder || kept.until_ms < now.saturating_add(lease * 2 / 3)
-            });
-            if due {
-                record.lease = Some(Lease {
-                    holder: holder.clone(),
-                    until_ms: now.saturating_add(lease),
-                });
-                changed = true;
-            }
-            for key in &wanted {
-                if let Some(answer) = record.input_responses.remove(key) {
-                    record.input_requests.remove(key);
-                    took.insert(key.clone(), answer);
-                    changed = true;
-                }
-            }
-            if !took.is_empty()
-                && record.input_requests.is_empty()
-                && record.status == TaskState::InputRequired
-            {
-                record.status = TaskState::Working;
-            }
-            if let Some(report) = &report
-                && record.progress.as_ref() != Some(report)
-            {
-                record.progress = Some(report.clone());
-                changed = true;
-            }
-            if changed {
-                record.updated_ms = now;
-            }
-            *taken.lock().unwrap_or_else(PoisonError::into_inner) = took;
-            changed
-        };
-        if !self.apply(&change).await {
-            return;
-        }
-        self.report_changed = false;
-        let took = std::mem::take(&mut *taken.lock().unwrap_or_else(PoisonError::into_inner));
-        for (key, answer) in took {
-            if let Some(waiting) = self.waiting.remove(&key) {
-                let _ = waiting.send(answer);
-            }
-        }
-        if self.record.cancel_requested || self.record.status.is_terminal() {
-            self.cancel.cancel();
-        }
-    }
-
-    /// Applies `change` in the store (recreating the task from the last copy if the store lost
-    /// it, as a Redis without persistence does when it restarts); whether the store answered.
-    async fn apply(&mut self, change: &(dyn Fn(&mut TaskRecord) -> bool + Send + Sync)) -> bool {
-        let store = &self.tasks.inner.store;
-        match store.modify(&self.record.id, change).await {
-            Ok(Some(record)) => {
-                self.record = record;
-                true
-            }
-            Ok(None) => {
-                let mut again = self.record.clone();
-                change(&mut again);
-                match store.create(&again).await {
-                    Ok(()) | Err(StoreError::Exists(_)) => {
-                        tracing::warn!(
-                            target: "buril::tasks",
-                            task = %again.id,
-                            store = store.kind(),
-                            "the store had lost the task; it was written again"
-                        );
-                        self.record = again;
-                        true
-                    }
-                    Err(error) => {
-                        // Nobody can follow the task any more (its folder was removed, say):
-                        // its work stops.
-                        tracing::warn!(target: "buril::tasks", task = %again.id, %error, "the task is gone from its store and cannot be written again; cancelling its work");
-                        self.cancel.cancel();
-                        false
-                    }
-                }
-            }
-            Err(error) => {
-                tracing::warn!(
-                    target: "buril::tasks",
-                    task = %self.record.id,
-                    %error,
-                    "cannot reach the task store; the task runs on, and its lease may lapse"
-                );
-                false
-            }
-        }
-    }
-
-    /// Records how the task ended, retrying while the store is unreachable (the result is
-    /// kept here meanwhile), for up to the task's TTL.
-    async fn finish(&mut self, end: TaskEnd) {
-        let give_up = tokio::time::Instant::now() + self.tasks.inner.settings.ttl;
-        let mut pause = Duration::from_millis(50);
-        // The last progress report goes in with the end.
-        let report = self.reports.borrow().clone();
-        let change = |record: &mut TaskRecord| {
-            if let Some(report) = &report
-                && !record.status.is_terminal()
-            {
-                record.progress = Some(report.clone());
-            }
-            record.finish(&end, now_ms())
-        };
-        loop {
-            if self.apply(&change).await {
-                return;
-            }
-            if tokio::time::Instant::now() >= give_up {
-                tracing::error!(
-                    target: "buril::tasks",
-                    task = %self.record.id,
-                    "the task ended, and the store could not be reached to record it within its TTL"
-                );
-                return;
-            }
-            tokio::time::sleep(pause).await;
-            pause = (pause * 2).min(Duration::from_secs(2));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::record::TaskState;
 
     fn runtime() -> tokio::runtime::Runtime {
         tokio::runtime::Builder::new_multi_thread()
