@@ -211,7 +211,7 @@ pub(crate) fn run_detached(
     };
     let rt = runtime()?;
     rt.block_on(async {
-        let work = async move { end_of(call.await) };
+        let work = async move { TaskEnd::from_outcome(call.await, |_| None) };
         let record = tasks
             .launch(start, tool.name(), None, work)
             .await
@@ -224,23 +224,6 @@ pub(crate) fn run_detached(
     })?;
     let _ = fs::remove_file(dir.join(format!("{id}.log")));
     Ok(ExitCode::SUCCESS)
-}
-
-/// A call's end, for a task run by the command line: the envelope (no MCP result).
-fn end_of(outcome: Outcome) -> TaskEnd {
-    let kind = outcome.error_kind();
-    let envelope = outcome.into_envelope();
-    match kind {
-        Some(crate::error::ErrorKind::Cancelled) => TaskEnd::Cancelled { envelope },
-        Some(crate::error::ErrorKind::Panic) => TaskEnd::Failed {
-            error: json!({"code": -32603, "message": envelope["error"].clone()}),
-            envelope,
-        },
-        _ => TaskEnd::Completed {
-            envelope,
-            result: None,
-        },
-    }
 }
 
 /// What `jobs` does.

@@ -341,11 +341,11 @@ pub enum Asked {
     Refused(String),
 }
 
-/// Runs `wait` (a wait for the caller's answer) where it may block: on a worker of a
-/// multi-threaded Tokio runtime (an async tool, an inline one) it first hands the worker's other
-/// tasks to the rest of the runtime (`block_in_place`), so that waiting for a client's answer
-/// never stalls them; anywhere else it just runs.
-pub(crate) fn wait_for_answer<R>(wait: impl FnOnce() -> R) -> R {
+/// Runs `wait`, which blocks (a wait for the caller's answer, file work under a lock), where it
+/// is: on a worker of a multi-threaded Tokio runtime (an async tool, an inline one) it first
+/// hands the worker's other tasks to the rest of the runtime (`block_in_place`), so that the
+/// wait never stalls them; anywhere else it just runs.
+pub(crate) fn block_here<R>(wait: impl FnOnce() -> R) -> R {
     use tokio::runtime::{Handle, RuntimeFlavor};
     match Handle::try_current() {
         Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {

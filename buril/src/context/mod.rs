@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
+pub(crate) use ask::block_here;
 pub use ask::{Asked, Elicited, InputKind, InputRequest, Root, Sampled, Sampling};
 pub use cancel::CancelToken;
 pub(crate) use env::{Env, EnvRef};
@@ -412,7 +413,7 @@ impl Context {
             .iter()
             .map(|(key, request)| (key.as_ref(), request))
             .collect();
-        let replies = ask::wait_for_answer(|| source.ask_many(self, &asked));
+        let replies = ask::block_here(|| source.ask_many(self, &asked));
         let mut answers = Vec::new();
         let mut waiting = Vec::new();
         for ((key, request), reply) in asked.into_iter().zip(replies) {

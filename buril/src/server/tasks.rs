@@ -19,7 +19,6 @@ use super::state::ServerState;
 use crate::context::{Asked, Context, InputKind, InputRequest, InputSource};
 use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
-use crate::error::ErrorKind;
 use crate::tasks::{TaskEnd, TaskError, TaskRecord, TaskStart, TaskState, Tasks, iso, now_ms};
 
 /// Who may see the tasks a request starts: the HTTP session it came in (`Mcp-Session-Id`),
@@ -46,25 +45,11 @@ pub(crate) fn tasks_required() -> ErrorData {
     )
 }
 
-/// How a task's call ended, in the store's terms: a panic is a failed task (a protocol-level
-/// error, as MCP has it), a cancellation a cancelled one, anything else (the tool's own error
-/// too) a completed one with its `CallToolResult`.
+/// How a task's call ended, in the store's terms, with its `CallToolResult`.
 pub(crate) fn end_of(state: &ServerState, tool: &ToolDescriptor, outcome: Outcome) -> TaskEnd {
-    let envelope = outcome.to_envelope();
-    match outcome.error_kind() {
-        Some(ErrorKind::Panic) => TaskEnd::Failed {
-            error: json!({
-                "code": -32603,
-                "message": outcome.error().map(|error| error.message().to_owned()).unwrap_or_default(),
-            }),
-            envelope,
-        },
-        Some(ErrorKind::Cancelled) => TaskEnd::Cancelled { envelope },
-        _ => {
-            let result = serde_json::to_value(call_result(state, tool, outcome)).ok();
-            TaskEnd::Completed { envelope, result }
-        }
-    }
+    TaskEnd::from_outcome(outcome, |outcome| {
+        serde_json::to_value(call_result(state, tool, outcome)).ok()
+    })
 }
 
 /// Starts the admitted call as a task and answers its `CreateTaskResult`.

@@ -161,18 +161,6 @@ fn unavailable(path: &Path, doing: &str, error: &io::Error) -> StoreError {
     StoreError::Unavailable(format!("cannot {doing} {}: {error}", path.display()))
 }
 
-/// Runs `work`, which blocks, on this thread: on a worker of a multi-threaded Tokio runtime,
-/// after handing the worker's other tasks to the rest of the runtime.
-fn in_place<R>(work: impl FnOnce() -> R) -> R {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    match Handle::try_current() {
-        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
-            tokio::task::block_in_place(work)
-        }
-        _ => work(),
-    }
-}
-
 /// Runs file work where it may block: a blocking thread under a Tokio runtime, else here.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
@@ -241,7 +229,7 @@ impl JobStore for FileStore {
         // The change borrows from the caller, so it runs on this thread, under the lock (handed
         // over from the runtime's other tasks first: the lock may be another process's).
         Box::pin(async move {
-            in_place(|| {
+            crate::context::block_here(|| {
                 let path = self.path(id)?;
                 if !path.exists() {
                     return Ok(None);

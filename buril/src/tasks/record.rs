@@ -115,6 +115,35 @@ pub enum TaskEnd {
     },
 }
 
+impl TaskEnd {
+    /// How a task's call ended, in the store's terms: a panic is a failed task (a
+    /// protocol-level error, as MCP has it), a cancellation a cancelled one, anything else (the
+    /// tool's own error too) a completed one, with the result `result` makes of the outcome
+    /// (an MCP server's `CallToolResult`; `None` for a front end that has none).
+    #[cfg_attr(not(any(feature = "cli", feature = "server")), allow(dead_code))]
+    pub(crate) fn from_outcome(
+        outcome: crate::envelope::Outcome,
+        result: impl FnOnce(crate::envelope::Outcome) -> Option<Value>,
+    ) -> TaskEnd {
+        use crate::error::ErrorKind;
+        let envelope = outcome.to_envelope();
+        match outcome.error_kind() {
+            Some(ErrorKind::Panic) => TaskEnd::Failed {
+                error: json!({
+                    "code": -32603,
+                    "message": outcome.error().map(|error| error.message().to_owned()).unwrap_or_default(),
+                }),
+                envelope,
+            },
+            Some(ErrorKind::Cancelled) => TaskEnd::Cancelled { envelope },
+            _ => TaskEnd::Completed {
+                envelope,
+                result: result(outcome),
+            },
+        }
+    }
+}
+
 /// A task: what it runs, who may see it, where it is in its life, and what it produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
