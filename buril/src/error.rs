@@ -29,6 +29,9 @@ pub enum ErrorKind {
     Timeout,
     /// The call was cancelled.
     Cancelled,
+    /// A rate or concurrency limit refused the call (the message says when to try again);
+    /// nothing ran.
+    Limited,
 }
 
 impl ErrorKind {
@@ -42,6 +45,7 @@ impl ErrorKind {
         ErrorKind::Disabled,
         ErrorKind::Timeout,
         ErrorKind::Cancelled,
+        ErrorKind::Limited,
     ];
 
     /// The wire name, as it appears in the envelope's `type` field.
@@ -54,6 +58,7 @@ impl ErrorKind {
             ErrorKind::Disabled => "disabled",
             ErrorKind::Timeout => "timeout",
             ErrorKind::Cancelled => "cancelled",
+            ErrorKind::Limited => "limited",
         }
     }
 }

@@ -97,10 +97,12 @@ mod error;
 mod input_limits;
 mod jobs;
 pub mod metadata;
+pub mod middleware;
 mod output;
 mod pattern;
 pub mod pointer;
 mod policy;
+mod principal;
 pub mod profile;
 mod registry;
 #[cfg(any(feature = "cli", feature = "server"))]
@@ -133,6 +135,7 @@ pub use crate::input_limits::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH};
 pub use crate::jobs::{JobContext, JobId, JobOutcome, JobSnapshot, JobStatus, Jobs};
 pub use crate::pattern::{PatternError, ToolPattern, ToolView};
 pub use crate::policy::Policy;
+pub use crate::principal::Principal;
 pub use crate::registry::{Lookup, Registry, RegistryError, registry, try_registry};
 
 /// The whole input of a tool that takes a single input struct instead of one parameter per

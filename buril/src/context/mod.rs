@@ -27,6 +27,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::ToolError;
+use crate::principal::Principal;
 
 /// Who answers a tool's requests for input: the front end that called it
 /// ([`CallOptions::input`](crate::CallOptions::input)).
@@ -117,7 +118,16 @@ struct Inner {
     tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
     /// Turns the call into a task (`task = "deferred"` tools, a caller that follows tasks).
     starter: Option<TaskStarter>,
+    /// Who calls, as the front end authorized them.
+    principal: Option<Arc<Principal>>,
+    /// What the layers around the call hold for as long as the tool runs (permits): never
+    /// read, dropped with the last clone of the context.
+    #[allow(dead_code)]
+    held: Option<Arc<Held>>,
 }
+
+/// What layers hold while a tool runs.
+pub(crate) type Held = Vec<Box<dyn std::any::Any + Send + Sync>>;
 
 /// What [`Context::start_task`] calls: turns the call into a task, answering whether it did.
 pub(crate) type TaskStarter = Arc<dyn Fn() -> bool + Send + Sync>;
@@ -144,8 +154,26 @@ impl Context {
                 task: false,
                 tasks: None,
                 starter: None,
+                principal: None,
+                held: None,
             },
         }
+    }
+
+    /// The context with its caller's principal and what the layers hold while the tool runs.
+    pub(crate) fn with_caller(mut self, principal: Option<Arc<Principal>>, held: Held) -> Self {
+        self.inner.principal = principal;
+        if !held.is_empty() {
+            self.inner.held = Some(Arc::new(held));
+        }
+        self
+    }
+
+    /// Who calls, when the front end authorized the call (an OAuth access token's subject
+    /// and scopes, say); `None` for callers nobody authorized (in-process, stdio, a server
+    /// without authorization).
+    pub fn principal(&self) -> Option<&Principal> {
+        self.inner.principal.as_deref()
     }
 
     /// The context with what turns its call into a task.

@@ -15,6 +15,7 @@ use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
 use crate::error::{ErrorKind, Problem, ToolError};
 use crate::input_limits::drop_iteratively;
+use crate::middleware::Entered;
 use crate::pattern::ToolView;
 use crate::suggest;
 use crate::validate::Validator;
@@ -70,11 +71,12 @@ pub(crate) fn admit(
             tool.name()
         )
     });
-    let refuse = |error: ToolError| {
-        Refused::new(
-            Some(tool),
-            with_warning(Outcome::err(error), warning.clone()),
-        )
+    let refuse = |error: ToolError, entered: Option<&Entered>| {
+        let mut outcome = with_warning(Outcome::err(error), warning.clone());
+        if let Some(entered) = entered {
+            entered.after.run(&mut outcome, false);
+        }
+        Refused::new(Some(tool), outcome)
     };
     // Whether the caller may call the tool at all comes first. Rules that disable nothing and
     // set no timeout allow every tool that is not dangerous: no lock then. Otherwise read once,
@@ -85,7 +87,7 @@ pub(crate) fn admit(
         if let Err(error) = rules.policy.check(tool) {
             drop(rules);
             drop_iteratively(input);
-            return Err(refuse(error));
+            return Err(refuse(error, None));
         }
         if timeout.is_none() {
             timeout = if options.task {
@@ -99,14 +101,37 @@ pub(crate) fn admit(
         && !view.allows(tool.name())
     {
         drop_iteratively(input);
-        return Err(refuse(ToolError::new(
-            ErrorKind::Disabled,
-            format!(
-                "the tool `{}` is outside this caller's tool view {view}",
-                tool.name()
+        return Err(refuse(
+            ToolError::new(
+                ErrorKind::Disabled,
+                format!(
+                    "the tool `{}` is outside this caller's tool view {view}",
+                    tool.name()
+                ),
             ),
-        )));
+            None,
+        ));
     }
+    // The layers see the call before its input is measured and validated: what they leave
+    // (rewritten or not) is what is checked and run.
+    let mut input = input;
+    let entered = if core.layers.any() {
+        let mut entered = core.layers.before(
+            tool,
+            &mut input,
+            options.principal.as_ref(),
+            &core.env,
+            options.task,
+        );
+        if let Some(error) = entered.refusal.take() {
+            drop_iteratively(input);
+            return Err(refuse(error, Some(&entered)));
+        }
+        Some(entered)
+    } else {
+        None
+    };
+    let entered_ref = entered.as_ref();
     let compiled = tool.compiled();
     // A tool whose input schema is an object of scalars checks an input's validity and its
     // size in one pass (such an input nests one level deep). Anything else is measured
@@ -121,12 +146,13 @@ pub(crate) fn admit(
         .is_some_and(|len| core.limits.admits_flat(len));
     if !checked && let Err(exceeded) = core.limits.check(&input) {
         drop_iteratively(input);
-        return Err(refuse(core.limits.error(exceeded)));
+        return Err(refuse(core.limits.error(exceeded), entered_ref));
     }
     let validator = compiled.validator.as_ref().map_err(|message| {
-        refuse(ToolError::runtime(format!(
-            "the tool is misconfigured: {message}"
-        )))
+        refuse(
+            ToolError::runtime(format!("the tool is misconfigured: {message}")),
+            entered_ref,
+        )
     })?;
     let input = if input.is_null() {
         Value::Object(Map::new())
@@ -136,12 +162,12 @@ pub(crate) fn admit(
     if !checked {
         let problems = validator.problems(&input);
         if !problems.is_empty() {
-            return Err(refuse(ToolError::from_problems(problems)));
+            return Err(refuse(ToolError::from_problems(problems), entered_ref));
         }
     }
     let Value::Object(object) = input else {
         let problem = Problem::new("", "expected an object");
-        return Err(refuse(ToolError::from_problems(vec![problem])));
+        return Err(refuse(ToolError::from_problems(vec![problem]), entered_ref));
     };
     let deadline = timeout.map(Deadline::after);
     let task = options.task;
@@ -172,12 +198,23 @@ pub(crate) fn admit(
     } else {
         ctx
     };
+    let (ctx, after) = match entered {
+        Some(entered) => (
+            ctx.with_caller(options.principal, entered.held),
+            Some(entered.after),
+        ),
+        None if options.principal.is_some() => {
+            (ctx.with_caller(options.principal, Vec::new()), None)
+        }
+        None => (ctx, None),
+    };
     let settle = Settle {
         name: tool.name(),
         shape: compiled.output_shape,
         warning,
         deadline,
         caller: options.cancel,
+        after,
     };
     let admitted = Admitted {
         tool,

@@ -8,6 +8,7 @@ use super::main_thread::{MainQueue, MainThread};
 use super::rules::{Rules, Timeouts};
 use crate::context::State;
 use crate::input_limits::Limits;
+use crate::middleware::Layer;
 use crate::policy::Policy;
 use crate::registry::{Registry, registry};
 
@@ -20,6 +21,7 @@ pub struct DispatcherBuilder {
     main_thread: MainThread,
     worker_threads: usize,
     limits: Limits,
+    layers: Vec<Arc<dyn Layer>>,
 }
 
 impl Default for DispatcherBuilder {
@@ -32,6 +34,7 @@ impl Default for DispatcherBuilder {
             main_thread: MainThread::Owned,
             worker_threads: 2,
             limits: Limits::default(),
+            layers: Vec::new(),
         }
     }
 }
@@ -116,6 +119,13 @@ impl DispatcherBuilder {
         self
     }
 
+    /// Adds a layer around every call, inside the layers added before: see
+    /// [`middleware`](crate::middleware).
+    pub fn layer(mut self, layer: impl Layer) -> Self {
+        self.layers.push(Arc::new(layer));
+        self
+    }
+
     /// The dispatcher. With [`MainThread::Host`], the calling thread becomes the main thread.
     pub fn build(self) -> Dispatcher {
         let registry = self.registry.unwrap_or_else(registry);
@@ -130,6 +140,7 @@ impl DispatcherBuilder {
                 main: MainQueue::new(self.main_thread),
                 worker_threads: self.worker_threads,
                 limits: self.limits,
+                layers: self.layers,
             }),
         };
         if !self.timeouts.is_empty() {

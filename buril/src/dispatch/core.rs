@@ -11,6 +11,7 @@ use super::main_thread::MainQueue;
 use super::rules::{Rules, Timeouts};
 use crate::context::{Context, Env, EnvRef};
 use crate::input_limits::Limits;
+use crate::middleware::{Layer, Layers};
 use crate::policy::Policy;
 use crate::registry::Registry;
 
@@ -62,6 +63,8 @@ pub(crate) struct Core {
     runtime: OnceLock<Runtime>,
     worker_threads: usize,
     pub(crate) limits: Limits,
+    /// The layers around every call.
+    pub(crate) layers: Layers,
 }
 
 /// What the builder hands the core.
@@ -72,6 +75,7 @@ pub(crate) struct CoreParts {
     pub(crate) main: Arc<MainQueue>,
     pub(crate) worker_threads: usize,
     pub(crate) limits: Limits,
+    pub(crate) layers: Vec<Arc<dyn Layer>>,
 }
 
 impl Core {
@@ -90,6 +94,7 @@ impl Core {
                 runtime: OnceLock::new(),
                 worker_threads: parts.worker_threads,
                 limits: parts.limits,
+                layers: Layers::new(parts.layers),
             }
         })
     }
@@ -231,6 +236,24 @@ impl Dispatcher {
     /// Whether `tool` may run under the current policy.
     pub fn allows(&self, tool: &crate::descriptor::ToolDescriptor) -> bool {
         self.core.rules().policy.allows(tool)
+    }
+
+    /// Adds a layer around every call admitted from now on, innermost (after the layers there
+    /// are), for every clone of this dispatcher. See [`middleware`](crate::middleware).
+    pub fn add_layer(&self, layer: impl Layer) {
+        self.core.layers.push(Arc::new(layer));
+    }
+
+    /// Whether `principal` may see `tool`: the policy allows it and no layer hides it (a tool
+    /// whose scopes the principal lacks, under [`RequireScopes`]). What listings show a caller.
+    ///
+    /// [`RequireScopes`]: crate::middleware::RequireScopes
+    pub fn visible_to(
+        &self,
+        tool: &crate::descriptor::ToolDescriptor,
+        principal: Option<&crate::principal::Principal>,
+    ) -> bool {
+        self.allows(tool) && self.core.layers.visible(tool, principal)
     }
 
     /// A handle that does not keep the dispatcher alive: host state that needs the dispatcher

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::context::{CancelToken, InputSource, LogSink, ProgressSink};
 use crate::pattern::ToolView;
+use crate::principal::Principal;
 
 /// Per-call settings for [`Dispatcher::invoke_with`] and [`Dispatcher::invoke_async`].
 ///
@@ -38,6 +39,9 @@ pub struct CallOptions {
     /// Answers the tool's requests for input (`Context::elicit`, `sample`, `roots`); without
     /// one they fail, saying nobody can answer.
     pub input: Option<Arc<dyn InputSource>>,
+    /// Who calls, as the front end authorized them: the layers and the tool
+    /// ([`Context::principal`](crate::Context::principal)) see it.
+    pub principal: Option<Arc<Principal>>,
     /// The call runs as a task: only a timeout set for its tool bounds it (a task's work is
     /// longer than a call's default timeout was made for).
     pub(crate) task: bool,
@@ -84,6 +88,12 @@ impl CallOptions {
         self
     }
 
+    /// Sets who calls.
+    pub fn principal(mut self, principal: impl Into<Arc<Principal>>) -> Self {
+        self.principal = Some(principal.into());
+        self
+    }
+
     /// Restricts the call to the tools of `view`.
     pub fn view(mut self, view: Arc<ToolView>) -> Self {
         self.view = Some(view);
@@ -100,6 +110,7 @@ impl fmt::Debug for CallOptions {
             .field("log", &self.log.is_some())
             .field("view", &self.view)
             .field("input", &self.input.is_some())
+            .field("principal", &self.principal)
             .finish()
     }
 }

@@ -9,6 +9,7 @@ use crate::compiled::OutputShape;
 use crate::context::CancelToken;
 use crate::envelope::Outcome;
 use crate::error::{ErrorKind, ToolError};
+use crate::middleware::After;
 use crate::output;
 
 /// The longest error message a call answers with, in characters: a tool's error that repeats a
@@ -47,6 +48,8 @@ pub(crate) struct Settle {
     pub(crate) deadline: Option<Deadline>,
     /// The caller's own token, to tell a cancellation from a timeout.
     pub(crate) caller: Option<CancelToken>,
+    /// The layers' `after`, when the dispatcher has layers.
+    pub(crate) after: Option<After>,
 }
 
 impl Settle {
@@ -55,7 +58,11 @@ impl Settle {
             Ok(value) => Ok(output::shape(value, self.shape)),
             Err(error) => Err(self.settle_error(error).cut_message(MAX_ERROR_CHARS)),
         };
-        with_warning(Outcome::from_result(result), self.warning)
+        let mut outcome = with_warning(Outcome::from_result(result), self.warning);
+        if let Some(after) = &self.after {
+            after.run(&mut outcome, true);
+        }
+        outcome
     }
 
     /// A tool that stopped at its deadline (`ctx.check_cancelled()?`) timed out; it was not
