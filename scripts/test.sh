@@ -28,6 +28,8 @@ command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
 # The Redis task store's tests start their own redis-server on loopback ports (and stop it).
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || need_apt+=(redis-tools)
+# The authorization tests make their RSA keys with openssl.
+command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq

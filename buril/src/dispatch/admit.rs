@@ -17,6 +17,7 @@ use crate::error::{ErrorKind, Problem, ToolError};
 use crate::input_limits::drop_iteratively;
 use crate::middleware::Entered;
 use crate::pattern::ToolView;
+use crate::principal::Principal;
 use crate::suggest;
 use crate::validate::Validator;
 
@@ -58,7 +59,12 @@ pub(crate) fn admit(
                 Outcome::err(core.limits.error(exceeded)),
             ));
         }
-        let suggestions = callable_suggestions(core, name, options.view.as_deref());
+        let suggestions = callable_suggestions(
+            core,
+            name,
+            options.view.as_deref(),
+            options.principal.as_deref(),
+        );
         let message = suggest::unknown_tool(name, &suggestions);
         let error = ToolError::new(ErrorKind::NotFound, message).with_suggestions(suggestions);
         return Err(Refused::new(None, Outcome::err(error)));
@@ -231,12 +237,17 @@ pub(crate) fn callable_suggestions(
     core: &Core,
     name: &str,
     view: Option<&ToolView>,
+    principal: Option<&Principal>,
 ) -> Vec<String> {
     let policy = Arc::clone(&core.rules().policy);
     let callable = core
         .registry
         .iter()
-        .filter(|tool| policy.allows(tool) && view.is_none_or(|view| view.allows(tool.name())))
+        .filter(|tool| {
+            policy.allows(tool)
+                && view.is_none_or(|view| view.allows(tool.name()))
+                && core.layers.visible(tool, principal)
+        })
         .map(|tool| tool.name());
     suggest::similar(name, callable)
         .into_iter()

@@ -166,7 +166,18 @@ impl Dispatcher {
     /// policy, and within `view` when given), best first: what a front end suggests for a name
     /// that is unknown or not callable.
     pub fn suggest_callable(&self, name: &str, view: Option<&ToolView>) -> Vec<String> {
-        admit::callable_suggestions(&self.core, name, view)
+        admit::callable_suggestions(&self.core, name, view, None)
+    }
+
+    /// [`suggest_callable`](Self::suggest_callable) for `principal`: among the tools no layer
+    /// hides from it.
+    pub fn suggest_callable_by(
+        &self,
+        name: &str,
+        view: Option<&ToolView>,
+        principal: Option<&crate::principal::Principal>,
+    ) -> Vec<String> {
+        admit::callable_suggestions(&self.core, name, view, principal)
     }
 
     /// Runs the main-thread calls waiting in the queue, on the calling thread, and returns how

@@ -64,6 +64,30 @@ impl ScopeRules {
         self
     }
 
+    /// These rules over `below`: scopes every call needs and dangerous tools' add up, a
+    /// family's or a tool's here replace `below`'s.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
+    pub(crate) fn over(self, below: ScopeRules) -> ScopeRules {
+        let add = |mut all: Vec<String>, more: Vec<String>| {
+            for scope in more {
+                if !all.contains(&scope) {
+                    all.push(scope);
+                }
+            }
+            all
+        };
+        let mut families = below.families;
+        families.extend(self.families);
+        let mut tools = below.tools;
+        tools.extend(self.tools);
+        ScopeRules {
+            every: add(below.every, self.every),
+            families,
+            tools,
+            dangerous: add(below.dangerous, self.dangerous),
+        }
+    }
+
     /// The scopes `tool` needs, in the order the rules name them, without repeats.
     pub fn required(&self, tool: &ToolDescriptor) -> Vec<&str> {
         let own = self

@@ -21,6 +21,7 @@ use crate::descriptor::{TaskSupport, ToolDescriptor};
 use crate::dispatch::CallOptions;
 use crate::envelope::Outcome;
 use crate::error::ErrorKind;
+use crate::principal::Principal;
 
 impl Handler {
     /// `tools/call` in its span (see [`call_span`]), with `error.type` recorded from the answer.
@@ -48,8 +49,11 @@ impl Handler {
 
     /// The protocol error for a tool that does not exist or is disabled: the same for both,
     /// with suggestions among the tools this client may call only.
-    fn unknown_tool(&self, name: &str) -> ErrorData {
-        let suggestions = self.state.dispatcher.suggest_callable(name, None);
+    fn unknown_tool(&self, name: &str, principal: Option<&Principal>) -> ErrorData {
+        let suggestions = self
+            .state
+            .dispatcher
+            .suggest_callable_by(name, None, principal);
         ErrorData::invalid_params(crate::suggest::unknown_tool(name, &suggestions), None)
     }
 
@@ -67,11 +71,18 @@ impl Handler {
         let start = tasks
             .prepare()
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
-        let options = start.options();
+        let mut options = start.options();
+        let principal = super::auth::principal_of(context);
+        options.principal = principal.clone();
         let (tool, call) = match self.state.dispatcher.admit_detached(name, input, options) {
             Ok(admitted) => admitted,
             Err(finished) => {
-                let tool = self.admitted_or_unknown(name, finished.tool, &finished.outcome)?;
+                let tool = self.admitted_or_unknown(
+                    name,
+                    finished.tool,
+                    &finished.outcome,
+                    principal.as_deref(),
+                )?;
                 return Ok(call_result(&self.state, tool, finished.outcome).into());
             }
         };
@@ -102,6 +113,7 @@ impl Handler {
         name: &str,
         tool: Option<&'static ToolDescriptor>,
         outcome: &Outcome,
+        principal: Option<&Principal>,
     ) -> Result<&'static ToolDescriptor, ErrorData> {
         match tool {
             Some(tool)
@@ -112,7 +124,7 @@ impl Handler {
             {
                 Ok(tool)
             }
-            _ => Err(self.unknown_tool(name)),
+            _ => Err(self.unknown_tool(name, principal)),
         }
     }
 
@@ -196,6 +208,8 @@ impl Handler {
             .or_else(|| level_of_code(self.log_level.load(Ordering::Relaxed)));
         let notifier = Notifier::start(&context, log_level);
         let mut options = CallOptions::new().cancel(cancel.clone());
+        let principal = super::auth::principal_of(&context);
+        options.principal = principal.clone();
         options = match tasks::owner_of(&context) {
             None => options.with_task_access(Arc::clone(&self.state.task_access)),
             owner => options.follow_tasks(self.state.tasks.clone(), owner),
@@ -250,7 +264,14 @@ impl Handler {
             if let Some(notifier) = notifier {
                 notifier.finish().await;
             }
-            return self.answer(name, finished, rounds.as_deref(), arguments.as_ref(), stale);
+            return self.answer(
+                name,
+                finished,
+                rounds.as_deref(),
+                arguments.as_ref(),
+                stale,
+                principal.as_deref(),
+            );
         }
         options = options.input(own_input);
         if let Some(sink) = progress {
@@ -272,7 +293,14 @@ impl Handler {
         if let Some(notifier) = notifier {
             notifier.finish().await;
         }
-        self.answer(name, finished, rounds.as_deref(), arguments.as_ref(), stale)
+        self.answer(
+            name,
+            finished,
+            rounds.as_deref(),
+            arguments.as_ref(),
+            stale,
+            principal.as_deref(),
+        )
     }
 
     /// A call's answer: the protocol error of an unknown or disabled tool (worded the same for
@@ -285,10 +313,11 @@ impl Handler {
         rounds: Option<&Rounds>,
         arguments: Option<&Value>,
         stale: Option<handshake::StaleBindings>,
+        principal: Option<&Principal>,
     ) -> Result<CallToolResponse, ErrorData> {
         let tool = match finished.tool {
             Some(tool) if finished.admitted => tool,
-            tool => self.admitted_or_unknown(name, tool, &finished.outcome)?,
+            tool => self.admitted_or_unknown(name, tool, &finished.outcome, principal)?,
         };
         if let Some(rounds) = rounds
             && !finished.outcome.is_ok()

@@ -11,12 +11,14 @@ use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 use tokio::io::AsyncWrite;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
+use super::auth::{AuthOptions, JwksSource};
 use super::defaults::{DEFAULT_CONFIG_FILE, DEFAULT_OUTPUT_DIR};
 use super::error::ServerError;
 use super::options::ServerOptions;
 use super::serve::Server;
 use crate::cli::{Extension, Invocation};
 use crate::dispatch::DispatcherBuilder;
+use crate::middleware::ScopeRules;
 
 /// The `serve` subcommand over the binary's tools, with default dispatcher settings:
 /// `cli.extend(buril::server::extension())`.
@@ -58,6 +60,35 @@ fn command() -> Command {
                     "Serve HTTP on an address other machines can reach although nobody is \
                      authorized (without it such an address refuses to start)",
                 ),
+        )
+        .arg(
+            Arg::new("auth-issuer")
+                .long("auth-issuer")
+                .value_name("URL")
+                .help(
+                    "Authorize HTTP callers by JWT access tokens of this OAuth authorization                      server (its issuer identifier; keys from its metadata). Overrides                      [auth] issuer",
+                ),
+        )
+        .arg(
+            Arg::new("auth-resource")
+                .long("auth-resource")
+                .value_name("URI")
+                .help(
+                    "The URI clients reach this server at, which tokens must be issued for                      (RFC 8707) [default: http://ADDR/mcp, loopback only]",
+                ),
+        )
+        .arg(
+            Arg::new("auth-jwks")
+                .long("auth-jwks")
+                .value_name("URL|FILE")
+                .help("The issuer's keys (JWKS), instead of its metadata's jwks_uri"),
+        )
+        .arg(
+            Arg::new("auth-scope")
+                .long("auth-scope")
+                .value_name("SCOPE")
+                .action(ArgAction::Append)
+                .help("A scope every call needs (repeatable); per family and tool in [auth]"),
         )
         .arg(
             Arg::new("config")
@@ -351,6 +382,9 @@ fn options(
     }
     options = options.allow_dangerous(matches.get_flag("allow-dangerous"));
     options = options.serve_without_authorization(matches.get_flag("no-auth"));
+    if let Some(auth) = auth_options(matches) {
+        options = options.authorization(auth);
+    }
     if let Some(&seconds) = matches.get_one::<f64>("timeout") {
         match Duration::try_from_secs_f64(seconds) {
             Ok(timeout) if seconds > 0.0 => options = options.timeout(timeout),
@@ -387,6 +421,42 @@ fn options(
         .map(|text| parse_addr(text))
         .transpose()?;
     Ok((options, http))
+}
+
+/// The `--auth-*` flags, when any is given.
+fn auth_options(matches: &ArgMatches) -> Option<AuthOptions> {
+    let issuer = matches.get_one::<String>("auth-issuer");
+    let resource = matches.get_one::<String>("auth-resource");
+    let jwks = matches.get_one::<String>("auth-jwks");
+    let scopes: Vec<&String> = matches
+        .get_many::<String>("auth-scope")
+        .into_iter()
+        .flatten()
+        .collect();
+    if issuer.is_none() && resource.is_none() && jwks.is_none() && scopes.is_empty() {
+        return None;
+    }
+    let mut auth = AuthOptions::new();
+    if let Some(issuer) = issuer {
+        auth = auth.issuer(issuer);
+    }
+    if let Some(resource) = resource {
+        auth = auth.resource(resource);
+    }
+    if let Some(jwks) = jwks {
+        auth = auth.jwks(
+            if jwks.starts_with("https://") || jwks.starts_with("http://") {
+                JwksSource::Url(jwks.clone())
+            } else {
+                JwksSource::File(PathBuf::from(jwks))
+            },
+        );
+    }
+    let mut rules = ScopeRules::new();
+    for scope in scopes {
+        rules = rules.every(scope);
+    }
+    Some(auth.scopes(rules))
 }
 
 /// `PORT` or `:PORT` (on 127.0.0.1), `localhost:PORT`, `IP:PORT` or `[IPV6]:PORT`.

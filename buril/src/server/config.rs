@@ -6,6 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use serde::Deserialize;
 
+use super::auth::{AuthFile, AuthOptions};
 use crate::pattern::ToolPattern;
 use crate::policy::Policy;
 use crate::registry::Registry;
@@ -39,6 +40,8 @@ pub(crate) struct Settings {
     pub timeout: Option<Duration>,
     /// Per tool, by the tool's own name.
     pub timeouts: HashMap<&'static str, Duration>,
+    /// The `[auth]` table, when there is one.
+    pub auth: Option<AuthOptions>,
 }
 
 /// The config file as written.
@@ -54,12 +57,22 @@ struct ConfigFile {
     timeout: Option<f64>,
     #[serde(default)]
     timeouts: BTreeMap<String, f64>,
+    auth: Option<AuthFile>,
 }
 
 /// Parses the config file's text (TOML) into settings, naming every mistake.
-pub(crate) fn parse(text: &str, registry: &Registry) -> Result<Settings, String> {
+/// `folder` is the file's, which relative paths in it are taken from.
+pub(crate) fn parse(
+    text: &str,
+    registry: &Registry,
+    folder: Option<&Path>,
+) -> Result<Settings, String> {
     let file: ConfigFile = toml::from_str(text).map_err(|error| error.to_string())?;
     let mut errors = Vec::new();
+    let auth = file
+        .auth
+        .as_ref()
+        .map(|auth| auth.resolve(registry, folder, &mut errors));
     let enable = resolve_all(&file.enable, registry, &mut errors);
     let disable = resolve_all(&file.disable, registry, &mut errors);
     let timeout = file
@@ -86,6 +99,7 @@ pub(crate) fn parse(text: &str, registry: &Registry) -> Result<Settings, String>
         },
         timeout,
         timeouts,
+        auth,
     })
 }
 
@@ -96,7 +110,7 @@ pub(crate) fn read(path: &Path, registry: &Registry) -> Result<Option<Settings>,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(format!("{} cannot be read: {error}", path.display())),
     };
-    parse(&text, registry)
+    parse(&text, registry, path.parent())
         .map(Some)
         .map_err(|error| format!("{}: {error}", path.display()))
 }

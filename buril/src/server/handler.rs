@@ -175,10 +175,11 @@ impl ServerHandler for Handler {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let cursor = request.and_then(|request| request.cursor);
-        listing::page(&self.state, cursor.as_deref())
+        let principal = super::auth::principal_of(&context);
+        listing::page(&self.state, cursor.as_deref(), principal.as_deref())
     }
 
     async fn call_tool(

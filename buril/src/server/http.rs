@@ -22,6 +22,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
+use super::auth::{self, Authorization, BoxBody};
 use super::error::ServerError;
 use super::frame;
 use super::handler::Handler;
@@ -48,6 +49,7 @@ pub struct HttpServer {
     service: Service,
     addr: SocketAddr,
     state: Arc<ServerState>,
+    auth: Option<Arc<Authorization>>,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -63,7 +65,7 @@ pub(crate) async fn bind(
     addr: SocketAddr,
 ) -> Result<HttpServer, ServerError> {
     // Other machines could reach it, and nobody would need to be authorized.
-    if !addr.ip().is_loopback() {
+    if !addr.ip().is_loopback() && state.auth.is_none() {
         if !state.no_auth {
             return Err(ServerError::Config(format!(
                 "{addr} can be reached from other machines, and this server authorizes nobody: \
@@ -84,6 +86,25 @@ pub(crate) async fn bind(
         ))
     })?;
     let addr = listener.local_addr()?;
+    let auth = match &state.auth {
+        Some(options) => {
+            let auth =
+                Authorization::new(options.clone(), addr, ENDPOINT).map_err(ServerError::Config)?;
+            // An issuer that cannot be reached now may be later: the server starts, and says so.
+            if let Err(error) = auth.preload().await {
+                state.say(&format!(
+                    "buril: warning: {error}; tokens are refused until it can"
+                ));
+            }
+            state.dispatcher.add_layer(auth.layer());
+            state.say(&format!(
+                "buril: authorizing callers as the resource {}",
+                auth.resource()
+            ));
+            Some(Arc::new(auth))
+        }
+        None => None,
+    };
     let mut config = StreamableHttpServerConfig::default()
         .with_allowed_origins(
             LOOPBACK_ORIGINS
@@ -120,6 +141,7 @@ pub(crate) async fn bind(
         service,
         addr,
         state,
+        auth,
     })
 }
 
@@ -140,6 +162,7 @@ impl HttpServer {
             listener,
             service,
             state,
+            auth,
             ..
         } = self;
         loop {
@@ -159,10 +182,19 @@ impl HttpServer {
                 state.say(&format!("buril: TCP_NODELAY could not be set: {error}"));
             }
             let service = service.clone();
+            let gate = auth.clone().map(|auth| Gate {
+                auth,
+                state: Arc::clone(&state),
+            });
             tokio::spawn(async move {
                 let route = service_fn(move |request: Request<Incoming>| {
                     let service = service.clone();
-                    async move { Ok::<_, std::convert::Infallible>(route(&service, request).await) }
+                    let gate = gate.clone();
+                    async move {
+                        Ok::<_, std::convert::Infallible>(
+                            route(&service, gate.as_ref(), request).await,
+                        )
+                    }
                 });
                 // A client that goes away mid-request ends its connection; nothing to report.
                 let _ = http1::Builder::new()
@@ -173,9 +205,23 @@ impl HttpServer {
     }
 }
 
-type BoxBody = http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>;
+/// What authorizes a connection's requests.
+#[derive(Clone)]
+struct Gate {
+    auth: Arc<Authorization>,
+    state: Arc<ServerState>,
+}
 
-async fn route(service: &Service, request: Request<Incoming>) -> Response<BoxBody> {
+async fn route(
+    service: &Service,
+    gate: Option<&Gate>,
+    request: Request<Incoming>,
+) -> Response<BoxBody> {
+    if let Some(gate) = gate
+        && gate.auth.is_metadata_path(request.uri().path())
+    {
+        return auth::metadata_response(&gate.auth, request.method());
+    }
     if request.uri().path() != ENDPOINT {
         let mut response = Response::new(
             Full::new(Bytes::from(format!(
@@ -185,6 +231,24 @@ async fn route(service: &Service, request: Request<Incoming>) -> Response<BoxBod
         );
         *response.status_mut() = StatusCode::NOT_FOUND;
         return response;
+    }
+    if let Some(gate) = gate {
+        let limit = gate.state.max_frame_bytes();
+        return match auth::gate(&gate.auth, &gate.state.dispatcher, limit, request).await {
+            Ok((request, body)) => {
+                let post = request.method() == Method::POST;
+                let response = service.handle(request).await;
+                if post && response.status().is_client_error() {
+                    let seen = Mutex::new(Seen {
+                        frames: vec![body],
+                        finished: true,
+                    });
+                    return answer_unreadable(response, &seen).await;
+                }
+                response
+            }
+            Err(refusal) => refusal,
+        };
     }
     if request.method() != Method::POST {
         return service.handle(request).await;

@@ -5,12 +5,16 @@ use rmcp::model::{ListToolsResult, MetaObject, Tool};
 
 use super::results::server_meta;
 use super::state::ServerState;
+use crate::principal::Principal;
 
 /// One page of the enabled tools, sorted by name. The cursor is the name of the last tool of
 /// the previous page, so paging stays right when tools are enabled or disabled in between.
+/// A tool the caller may not see (a layer hides it for `principal`: scopes it lacks) is left
+/// out, as a disabled one is.
 pub(crate) fn page(
     state: &ServerState,
     cursor: Option<&str>,
+    principal: Option<&Principal>,
 ) -> Result<ListToolsResult, ErrorData> {
     if let Some(cursor) = cursor
         && state
@@ -24,10 +28,14 @@ pub(crate) fn page(
         ));
     }
     let policy = state.dispatcher.policy();
+    let layers = &state.dispatcher.core.layers;
     let mut tools = Vec::new();
     let mut more = false;
     for (tool, definition) in state.registry.iter().zip(&state.definitions) {
-        if cursor.is_some_and(|after| tool.name() <= after) || !policy.allows(tool) {
+        if cursor.is_some_and(|after| tool.name() <= after)
+            || !policy.allows(tool)
+            || !layers.visible(tool, principal)
+        {
             continue;
         }
         if tools.len() == state.page_size {

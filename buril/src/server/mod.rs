@@ -73,6 +73,7 @@
 //! While it serves, the server owns the dispatcher's policy: it sets it to the host's policy
 //! at start plus the options' and the config file's rules.
 
+mod auth;
 mod call;
 mod call_notes;
 #[cfg(feature = "cli")]
@@ -96,6 +97,7 @@ mod tasks;
 
 use std::net::SocketAddr;
 
+pub use self::auth::{AuthOptions, JwksSource, StaticToken};
 #[cfg(feature = "cli")]
 pub use self::cli::{extension, extension_with};
 pub use self::defaults::{

@@ -32,6 +32,7 @@ pub struct ServerOptions {
     pub(crate) page_size: usize,
     pub(crate) allowed_origins: Vec<String>,
     pub(crate) no_auth: bool,
+    pub(crate) auth: Option<super::auth::AuthOptions>,
     pub(crate) messages: MessageSink,
     pub(crate) request_state_key: Option<Vec<u8>>,
     pub(crate) skills_dir: Option<PathBuf>,
@@ -56,6 +57,7 @@ impl Default for ServerOptions {
             page_size: DEFAULT_PAGE_SIZE,
             allowed_origins: Vec::new(),
             no_auth: false,
+            auth: None,
             messages: Arc::new(|message| eprintln!("{message}")),
             request_state_key: None,
             skills_dir: None,
@@ -215,6 +217,15 @@ impl ServerOptions {
     /// reaches the port could call every enabled tool). The server says so when it starts.
     pub fn serve_without_authorization(mut self, yes: bool) -> Self {
         self.no_auth = yes;
+        self
+    }
+
+    /// Authorizes HTTP callers: an OAuth 2.1 resource server (JWT access tokens of an issuer,
+    /// feature `oauth`) or static bearer tokens, with the scopes each tool needs. Added to the
+    /// config file's `[auth]` table (a value here wins; tokens and scope rules add up). Over
+    /// stdio nobody is asked for a token: its one client started the process.
+    pub fn authorization(mut self, auth: super::auth::AuthOptions) -> Self {
+        self.auth = Some(auth);
         self
     }
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use rmcp::model::Tool;
 
+use super::auth::AuthOptions;
 use super::config::{self, Rules, Settings, Stamp};
 use super::defaults::DEFAULT_TIMEOUT;
 use super::error::ServerError;
@@ -35,6 +36,9 @@ pub(crate) struct ServerState {
     pub allowed_origins: Vec<String>,
     /// Whether HTTP may be served beyond loopback without authorization (`--no-auth`).
     pub no_auth: bool,
+    /// How HTTP callers are authorized (the options' over the config file's `[auth]`), read
+    /// when the server starts.
+    pub auth: Option<AuthOptions>,
     pub listeners: Listeners,
     /// Seals the state of calls that ask the client for input between rounds.
     pub request_states: RequestStates,
@@ -133,6 +137,14 @@ impl ServerState {
             .map(definition)
             .collect::<Result<Vec<Tool>, String>>()
             .map_err(ServerError::Config)?;
+        let auth = match (options.auth.clone(), file.auth.clone()) {
+            (None, None) => None,
+            (given, from_file) => Some(
+                given
+                    .unwrap_or_default()
+                    .over(from_file.unwrap_or_default()),
+            ),
+        };
         let name = options.name.clone().unwrap_or_else(executable_name);
         let state = ServerState {
             base: (*dispatcher.policy()).clone(),
@@ -151,6 +163,7 @@ impl ServerState {
             keep_results: options.keep_results,
             allowed_origins: options.allowed_origins.clone(),
             no_auth: options.no_auth,
+            auth,
             listeners: Listeners::default(),
             request_states: RequestStates::new(options.request_state_key.as_deref())
                 .map_err(ServerError::Config)?,
@@ -171,6 +184,7 @@ impl ServerState {
                 rules,
                 timeout: options.timeout,
                 timeouts,
+                auth: None,
             },
             config,
             live: Mutex::new(Live {
@@ -243,7 +257,13 @@ impl ServerState {
         let read = config::read(&source.path, self.registry);
         let mut live = self.live();
         live.stamp = stamp;
-        live.file = read.map_err(ServerError::Config)?.unwrap_or_default();
+        let file = read.map_err(ServerError::Config)?.unwrap_or_default();
+        if file.auth != live.file.auth {
+            self.say(
+                "buril: the config file's [auth] changed; authorization is read when the server                  starts, so the change takes effect when it restarts",
+            );
+        }
+        live.file = file;
         Ok(self.apply(&mut live))
     }
 

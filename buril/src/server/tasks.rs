@@ -21,11 +21,20 @@ use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
 use crate::tasks::{TaskEnd, TaskError, TaskRecord, TaskStart, TaskState, Tasks, iso, now_ms};
 
-/// Who may see the tasks a request starts: the HTTP session it came in (`Mcp-Session-Id`),
-/// when there is one. Without one (stdio, whose one client is the process's; stateless
-/// HTTP), a task is anyone's who holds its handle, which is 128 random bits.
+/// Who may see the tasks a request starts: its principal when the server authorizes callers
+/// (every request of that principal, in any session), else the HTTP session it came in
+/// (`Mcp-Session-Id`), when there is one. Without either (stdio, whose one client is the
+/// process's; stateless HTTP), a task is anyone's who holds its handle, which is 128 random
+/// bits.
 pub(crate) fn owner_of(context: &RequestContext<RoleServer>) -> Option<String> {
     let parts = context.extensions.get::<hyper::http::request::Parts>()?;
+    if let Some(principal) = parts.extensions.get::<Arc<crate::principal::Principal>>() {
+        return Some(format!(
+            "principal:{}:{}",
+            principal.issuer.as_deref().unwrap_or(""),
+            principal.subject
+        ));
+    }
     let session = parts.headers.get("mcp-session-id")?.to_str().ok()?;
     Some(format!("session:{session}"))
 }
