@@ -12,6 +12,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
@@ -187,9 +191,65 @@ async function ask(client, spec) {
   return { calls, seen };
 }
 
+/**
+ * What a client without a token meets: the SDK client fails to connect, and the 401's
+ * challenge and the protected resource metadata it names, read by the SDK's own OAuth helpers
+ * (which validate the metadata document).
+ */
+async function unauthorized(spec) {
+  const report = {};
+  const client = new Client({ name: 'buril-interop', version: '1.0.0' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(spec.url)));
+    report.connect = 'connected';
+    await client.close();
+  } catch (error) {
+    report.connect = 'failed';
+    report.connectError = `${error?.constructor?.name}: ${error?.message}`;
+  }
+  const response = await fetch(spec.url, {
+    method: 'POST',
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  report.status = response.status;
+  const challenge = extractWWWAuthenticateParams(response);
+  report.scope = challenge.scope ?? null;
+  report.error = challenge.error ?? null;
+  report.resourceMetadata = challenge.resourceMetadataUrl?.href ?? null;
+  report.metadata = await discoverOAuthProtectedResourceMetadata(spec.url, {
+    resourceMetadataUrl: challenge.resourceMetadataUrl,
+  });
+  return report;
+}
+
+/** A client with a bearer token: what it may list and call; then one without. */
+async function bearer(spec) {
+  const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
+    requestInit: { headers: { Authorization: `Bearer ${spec.token}` } },
+  });
+  const client = new Client({ name: 'buril-interop', version: '1.0.0' });
+  await client.connect(transport);
+  const report = { list: await listAll(client) };
+  const calls = {};
+  for (const [key, name, args] of spec.calls) {
+    calls[key] = await call(client, name, args);
+  }
+  report.calls = calls;
+  await client.close();
+  report.unauthorized = await unauthorized(spec);
+  return report;
+}
+
 async function main() {
   const [scenario, specText] = process.argv.slice(2);
   const spec = JSON.parse(specText);
+  if (scenario === 'bearer') {
+    const report = await bearer(spec);
+    report.sdk = { package: '@modelcontextprotocol/sdk', version: sdkVersion() };
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return;
+  }
   let transport;
   if (spec.url) {
     transport = new StreamableHTTPClientTransport(new URL(spec.url));

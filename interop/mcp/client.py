@@ -19,6 +19,7 @@ from typing import Any
 import anyio
 import mcp
 from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 
 WAIT = 15.0
 """Seconds to wait for a notification before giving up."""
@@ -168,6 +169,60 @@ async def ask(client: Client, spec: dict[str, Any]) -> dict[str, Any]:
     return {"protocol_version": client.protocol_version, "calls": calls, "seen": SEEN}
 
 
+async def unauthorized(spec: dict[str, Any]) -> dict[str, Any]:
+    """What a client without a token meets: the SDK client fails to connect, and the `401`'s
+    challenge and the protected resource metadata it names, read by the SDK's own OAuth
+    helpers (which validate the metadata document)."""
+    import httpx2
+    from mcp.client.auth.utils import (
+        build_protected_resource_metadata_discovery_urls,
+        extract_field_from_www_auth,
+        extract_resource_metadata_from_www_auth,
+        extract_scope_from_www_auth,
+        handle_protected_resource_response,
+    )
+
+    report: dict[str, Any] = {}
+    try:
+        async with Client(spec["url"], read_timeout_seconds=10) as client:
+            await client.list_tools()
+        report["connect"] = "connected"
+    except BaseException as error:  # the SDK raises an exception group from its task group
+        report["connect"] = "failed"
+        report["connect_error"] = repr(error)
+    async with httpx2.AsyncClient(timeout=30) as http:
+        response = await http.post(
+            spec["url"],
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"accept": "application/json, text/event-stream", "content-type": "application/json"},
+        )
+        report["status"] = response.status_code
+        report["scope"] = extract_scope_from_www_auth(response)
+        report["error"] = extract_field_from_www_auth(response, "error")
+        resource_metadata = extract_resource_metadata_from_www_auth(response)
+        report["resource_metadata"] = resource_metadata
+        urls = build_protected_resource_metadata_discovery_urls(resource_metadata, spec["url"])
+        metadata = await handle_protected_resource_response(await http.get(urls[0]))
+        report["metadata"] = metadata.model_dump(mode="json", exclude_none=True) if metadata else None
+    return report
+
+
+async def bearer(spec: dict[str, Any]) -> dict[str, Any]:
+    """A client with a bearer token: what it may list and call; then one without."""
+    import httpx2
+
+    headers = {"Authorization": f"Bearer {spec['token']}"}
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=60)) as http:
+        async with Client(streamable_http_client(spec["url"], http_client=http), read_timeout_seconds=60) as client:
+            report: dict[str, Any] = {"list": await list_all(client)}
+            calls = {}
+            for key, name, arguments in spec["calls"]:
+                calls[key] = await call(client, name, arguments)
+            report["calls"] = calls
+    report["unauthorized"] = await unauthorized(spec)
+    return report
+
+
 SCENARIOS = {
     "basics": basics,
     "ask": ask,
@@ -179,6 +234,11 @@ SCENARIOS = {
 
 async def main() -> None:
     scenario, spec = sys.argv[1], json.loads(sys.argv[2])
+    if scenario == "bearer":
+        report = await bearer(spec)
+        report["sdk"] = {"package": "mcp", "version": sdk_version()}
+        print(json.dumps(report))
+        return
     if "url" in spec:
         server: Any = spec["url"]
     else:

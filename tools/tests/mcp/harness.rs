@@ -240,8 +240,20 @@ impl Workspace {
             .spawn()
             .expect("the server starts");
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        // Lines before the one that says where it listens (authorization, warnings) are kept
+        // for the panic message.
         let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
+        let mut before = String::new();
+        loop {
+            line.clear();
+            if stderr.read_line(&mut line).unwrap() == 0 {
+                panic!("the server ended before it listened:\n{before}");
+            }
+            if line.contains("serving MCP over Streamable HTTP at") {
+                break;
+            }
+            before.push_str(&line);
+        }
         let url = line
             .split_whitespace()
             .find(|word| word.starts_with("http://"))
