@@ -71,6 +71,7 @@ cargo clippy -p buril-team --features rustls --all-targets --locked -- -D warnin
 cargo clippy -p buril --no-default-features --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features server --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features cli --locked -- -D warnings
+cargo clippy -p buril --no-default-features --features oauth --locked -- -D warnings
 
 echo "== docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
