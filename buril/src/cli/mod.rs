@@ -99,7 +99,7 @@ impl Cli {
     /// syntax), the `tracing` events of buril and the tools go to standard error, unless the
     /// host installed a subscriber of its own first.
     pub fn run(self) -> ExitCode {
-        log_to_stderr();
+        log_to_stderr(json_logs(std::env::args_os()));
         // Unlocked handles: a lock held for the whole command would block every other thread
         // that writes (a tool logging to stderr while a server runs, say).
         self.run_with(std::env::args_os(), &mut io::stdout(), &mut io::stderr())
@@ -270,24 +270,47 @@ fn finish(result: io::Result<ExitCode>, out: &mut Output<'_>, err: &mut dyn Writ
     }
 }
 
+/// Whether the arguments ask for JSON logs (`serve --log-format json`): the subscriber is set
+/// up before the arguments are parsed (clap checks the flag's value then).
+fn json_logs(args: impl IntoIterator<Item = OsString>) -> bool {
+    let mut previous = OsString::new();
+    for arg in args {
+        if arg == "--log-format=json" || (previous == "--log-format" && arg == "json") {
+            return true;
+        }
+        previous = arg;
+    }
+    false
+}
+
 /// Sends `tracing` events to standard error as `BURIL_LOG` filters them (`tracing`'s
-/// `target=level` list; a bare level for every target). An unreadable filter is said once, and
-/// nothing is logged.
-fn log_to_stderr() {
-    let Some(filter) = std::env::var_os("BURIL_LOG") else {
-        return;
+/// `target=level` list; a bare level for every target), as text, or as one JSON object per line
+/// with `json` (then at INFO when `BURIL_LOG` is not set). An unreadable filter is said once,
+/// and nothing is logged.
+fn log_to_stderr(json: bool) {
+    let filter = match std::env::var_os("BURIL_LOG") {
+        Some(filter) => filter.to_string_lossy().into_owned(),
+        None if json => "info".to_owned(),
+        None => return,
     };
-    let filter = filter.to_string_lossy();
     match filter.parse::<tracing_subscriber::filter::Targets>() {
         Ok(targets) => {
             use tracing_subscriber::Layer;
             use tracing_subscriber::layer::SubscriberExt;
-            let subscriber = tracing_subscriber::registry().with(
-                tracing_subscriber::fmt::layer()
-                    .with_writer(io::stderr)
-                    .with_ansi(false)
-                    .with_filter(targets),
-            );
+            let layer = tracing_subscriber::fmt::layer()
+                .with_writer(io::stderr)
+                .with_ansi(false);
+            let layer = if json {
+                layer
+                    .json()
+                    .with_current_span(true)
+                    .with_span_list(false)
+                    .with_filter(targets)
+                    .boxed()
+            } else {
+                layer.with_filter(targets).boxed()
+            };
+            let subscriber = tracing_subscriber::registry().with(layer);
             // A host that installed its own subscriber keeps it.
             let _ = tracing::subscriber::set_global_default(subscriber);
         }

@@ -241,7 +241,13 @@ impl Dispatcher {
     /// Adds a layer around every call admitted from now on, innermost (after the layers there
     /// are), for every clone of this dispatcher. See [`middleware`](crate::middleware).
     pub fn add_layer(&self, layer: impl Layer) {
-        self.core.layers.push(Arc::new(layer));
+        self.core.layers.push(Arc::new(layer), false);
+    }
+
+    /// Adds a layer around every call admitted from now on, outermost (before the layers
+    /// there are, so that it sees what they refuse): an audit log added to a host's dispatcher.
+    pub fn add_outer_layer(&self, layer: impl Layer) {
+        self.core.layers.push(Arc::new(layer), true);
     }
 
     /// Whether `principal` may see `tool`: the policy allows it and no layer hides it (a tool

@@ -31,11 +31,16 @@ impl Layers {
         }
     }
 
-    /// Adds `layer` innermost: after every layer there is, for calls admitted from now on.
-    pub(crate) fn push(&self, layer: Arc<dyn Layer>) {
+    /// Adds `layer` innermost (after every layer there is) or `outermost`, for calls
+    /// admitted from now on.
+    pub(crate) fn push(&self, layer: Arc<dyn Layer>, outermost: bool) {
         let mut list = self.list.write().unwrap_or_else(|e| e.into_inner());
         let mut layers: Vec<Arc<dyn Layer>> = list.iter().cloned().collect();
-        layers.push(layer);
+        if outermost {
+            layers.insert(0, layer);
+        } else {
+            layers.push(layer);
+        }
         *list = layers.into();
         self.any.store(true, Ordering::Release);
     }

@@ -18,7 +18,7 @@ use super::options::ServerOptions;
 use super::serve::Server;
 use crate::cli::{Extension, Invocation};
 use crate::dispatch::DispatcherBuilder;
-use crate::middleware::ScopeRules;
+use crate::middleware::{AuditLog, ScopeRules};
 
 /// The `serve` subcommand over the binary's tools, with default dispatcher settings:
 /// `cli.extend(buril::server::extension())`.
@@ -59,6 +59,25 @@ fn command() -> Command {
                 .help(
                     "Serve HTTP on an address other machines can reach although nobody is \
                      authorized (without it such an address refuses to start)",
+                ),
+        )
+        .arg(
+            Arg::new("audit")
+                .long("audit")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "Log one line per call (target buril::audit, INFO: who, tool, outcome, \
+                     duration, input size; never the input)",
+                ),
+        )
+        .arg(
+            Arg::new("log-format")
+                .long("log-format")
+                .value_name("FORMAT")
+                .value_parser(["text", "json"])
+                .help(
+                    "How `tracing` events go to standard error: text (with BURIL_LOG set), or \
+                     json, one object per line (at INFO unless BURIL_LOG says otherwise)",
                 ),
         )
         .arg(
@@ -227,6 +246,10 @@ fn run(
         }
     };
     let dispatcher = configure(DispatcherBuilder::default().registry(registry)).build();
+    if matches.get_flag("audit") {
+        // Outermost of the host's layers: it sees what they refuse.
+        dispatcher.add_outer_layer(AuditLog::new());
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .thread_name("buril-server")
         .enable_all()

@@ -1,0 +1,91 @@
+//! `serve --audit --log-format json`: one JSON object per line on standard error, an audit line
+//! per call among them, and never the call's input.
+
+#[path = "mcp/harness.rs"]
+mod harness;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+
+use harness::{Workspace, tools_binary};
+use serde_json::{Value, json};
+
+#[test]
+fn audit_lines_come_as_json_objects() {
+    let workspace = Workspace::new();
+    let mut child = Command::new(tools_binary())
+        .args(["serve", "--audit", "--log-format", "json"])
+        .current_dir(workspace.path())
+        .env("BURIL_PROJECT", workspace.path().join("game"))
+        .env_remove("BURIL_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tools binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |message: Value| writeln!(stdin, "{message}").unwrap();
+    let mut answer = || {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "logs", "version": "1"}}}),
+    );
+    assert_eq!(answer()["id"], 1);
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "scene_open", "arguments": {"path": "Assets/Scenes/Main.scene"}}}),
+    );
+    assert_eq!(answer()["result"]["isError"], false);
+    send(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "scene_open", "arguments": {"path": "no-such-secret-path.scene"}}}),
+    );
+    assert_eq!(answer()["result"]["isError"], true);
+    drop(send);
+    drop(stdin);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+
+    let lines: Vec<Value> = stderr
+        .lines()
+        .filter(|line| line.starts_with('{'))
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let audit: Vec<&Value> = lines
+        .iter()
+        .filter(|line| line["target"] == "buril::audit")
+        .collect();
+    assert_eq!(audit.len(), 2, "{stderr}");
+    assert_eq!(audit[0]["level"], "INFO");
+    let fields = &audit[0]["fields"];
+    assert_eq!(fields["tool"], "scene_open");
+    assert_eq!(fields["family"], "scene");
+    assert_eq!(fields["outcome"], "ok");
+    assert_eq!(fields["principal"], "-");
+    assert_eq!(
+        fields["input_bytes"],
+        json!(r#"{"path":"Assets/Scenes/Main.scene"}"#.len())
+    );
+    assert!(fields["duration_ms"].as_f64().is_some());
+    assert_ne!(audit[1]["fields"]["outcome"], "ok");
+    // The span of the call is the line's, and the input is nowhere.
+    assert_eq!(
+        audit[0]["span"]["gen_ai.tool.name"], "scene_open",
+        "{}",
+        audit[0]
+    );
+    assert!(!stderr.contains("no-such-secret-path"), "{stderr}");
+}
