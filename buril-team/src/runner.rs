@@ -12,6 +12,106 @@ use serde_json::{Value, json};
 use crate::model::{Model, ModelReply, ModelRequest, Report, ToolCall, Turn};
 use crate::trace::{CallRecord, LiveTrace, schema_hash};
 
+/// The spans of a run, as OpenTelemetry's semantic conventions for generative AI name them.
+mod genai {
+    use buril::profile::Profile;
+    use tracing::Span;
+    use tracing::field::Empty;
+
+    use crate::model::{ModelReply, ModelRequest, ToolCall};
+
+    /// `gen_ai.provider.name` of a model that renders tools in `profile`.
+    fn provider(profile: Profile) -> &'static str {
+        match profile {
+            Profile::OpenAi => "openai",
+            Profile::Anthropic => "anthropic",
+            Profile::Gemini => "gcp.gemini",
+            _ => "_OTHER",
+        }
+    }
+
+    /// `invoke_agent {specialist}`: the whole run.
+    pub(super) fn agent_span(request: &ModelRequest, profile: Profile) -> Span {
+        let span = tracing::info_span!(
+            target: "buril_team::genai",
+            "invoke_agent",
+            otel.name = Empty,
+            otel.kind = "internal",
+            gen_ai.operation.name = "invoke_agent",
+            gen_ai.agent.name = request.specialist.as_str(),
+            gen_ai.provider.name = provider(profile),
+            gen_ai.request.model = request.model.as_deref(),
+            error.type = Empty,
+        );
+        if !span.is_disabled() {
+            span.record("otel.name", format!("invoke_agent {}", request.specialist));
+        }
+        span
+    }
+
+    /// `chat {model}`: one model call.
+    pub(super) fn chat_span(request: &ModelRequest, profile: Profile) -> Span {
+        let span = tracing::info_span!(
+            target: "buril_team::genai",
+            "chat",
+            otel.name = Empty,
+            otel.kind = "client",
+            gen_ai.operation.name = "chat",
+            gen_ai.provider.name = provider(profile),
+            gen_ai.request.model = request.model.as_deref(),
+            gen_ai.request.temperature = request.temperature,
+            gen_ai.response.finish_reasons = Empty,
+            error.type = Empty,
+        );
+        if !span.is_disabled() {
+            let name = match &request.model {
+                Some(model) => format!("chat {model}"),
+                None => "chat".to_owned(),
+            };
+            span.record("otel.name", name);
+        }
+        span
+    }
+
+    /// What the model answered, on its span.
+    pub(super) fn record_reply<E>(span: &Span, reply: &Result<ModelReply, E>) {
+        if span.is_disabled() {
+            return;
+        }
+        match reply {
+            Ok(ModelReply::ToolCalls(calls)) if !calls.is_empty() => {
+                span.record("gen_ai.response.finish_reasons", "tool_calls");
+            }
+            Ok(_) => {
+                span.record("gen_ai.response.finish_reasons", "stop");
+            }
+            Err(_) => {
+                span.record("error.type", "model_error");
+            }
+        }
+    }
+
+    /// `execute_tool {tool}`: one call the model asked for (the dispatcher runs it inside).
+    pub(super) fn tool_span(call: &ToolCall, attempt: u32) -> Span {
+        let span = tracing::info_span!(
+            target: "buril_team::genai",
+            "execute_tool",
+            otel.name = Empty,
+            otel.kind = "internal",
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = call.tool.as_str(),
+            gen_ai.tool.call.id = call.id.as_str(),
+            gen_ai.tool.type = "function",
+            buril.attempt = attempt,
+            error.type = Empty,
+        );
+        if !span.is_disabled() {
+            span.record("otel.name", format!("execute_tool {}", call.tool));
+        }
+        span
+    }
+}
+
 /// How a run ended.
 enum RunEnd {
     Done(Report),
@@ -46,7 +146,18 @@ pub(crate) struct Runner {
 
 impl Runner {
     pub(crate) async fn run(mut self) -> JobOutcome {
-        let end = self.steps().await;
+        use tracing::Instrument;
+        let span = genai::agent_span(&self.request, self.model.profile());
+        let end = self.steps().instrument(span.clone()).await;
+        let failed = match &end {
+            RunEnd::Done(_) => None,
+            RunEnd::Errored { .. } => Some("errored"),
+            RunEnd::Blocked(_) => Some("blocked"),
+            RunEnd::Cancelled => Some("cancelled"),
+        };
+        if let Some(failed) = failed {
+            span.record("error.type", failed);
+        }
         self.finish(end)
     }
 
@@ -56,11 +167,15 @@ impl Runner {
                 return RunEnd::Cancelled;
             }
             let reply = {
-                let answer = self.model.complete(&self.request);
-                tokio::select! {
+                use tracing::Instrument;
+                let span = genai::chat_span(&self.request, self.model.profile());
+                let answer = self.model.complete(&self.request).instrument(span.clone());
+                let reply = tokio::select! {
                     reply = answer => reply,
                     _ = self.job.cancelled() => return RunEnd::Cancelled,
-                }
+                };
+                genai::record_reply(&span, &reply);
+                reply
             };
             let calls = match reply {
                 Err(error) => {
@@ -156,10 +271,17 @@ impl Runner {
         if let Some(source) = self.model.input_source() {
             options = options.input(source);
         }
-        let outcome = self
-            .dispatcher
-            .invoke_async(&call.tool, call.input.clone(), options)
-            .await;
+        let span = genai::tool_span(call, attempt);
+        let outcome = {
+            use tracing::Instrument;
+            self.dispatcher
+                .invoke_async(&call.tool, call.input.clone(), options)
+                .instrument(span.clone())
+                .await
+        };
+        if !outcome.is_ok() {
+            span.record("error.type", "tool_error");
+        }
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let envelope = outcome.to_envelope();
         let summary = json!({
