@@ -112,6 +112,8 @@ mod schema;
 pub mod server;
 mod suggest;
 pub mod tasks;
+#[cfg(feature = "otel")]
+pub mod telemetry;
 mod validate;
 
 #[doc(hidden)]

@@ -48,7 +48,6 @@ fn audit_lines_come_as_json_objects() {
         "name": "scene_open", "arguments": {"path": "no-such-secret-path.scene"}}}),
     );
     assert_eq!(answer()["result"]["isError"], true);
-    drop(send);
     drop(stdin);
     let mut stderr = String::new();
     child

@@ -99,6 +99,17 @@ impl Cli {
     /// syntax), the `tracing` events of buril and the tools go to standard error, unless the
     /// host installed a subscriber of its own first.
     pub fn run(self) -> ExitCode {
+        #[cfg(feature = "otel")]
+        let telemetry = match crate::telemetry::Telemetry::from_env() {
+            Ok(telemetry) => telemetry,
+            Err(error) => {
+                eprintln!("buril: not exporting telemetry: {error}");
+                None
+            }
+        };
+        #[cfg(feature = "otel")]
+        log_to_stderr(json_logs(std::env::args_os()), telemetry.as_ref());
+        #[cfg(not(feature = "otel"))]
         log_to_stderr(json_logs(std::env::args_os()));
         // Unlocked handles: a lock held for the whole command would block every other thread
         // that writes (a tool logging to stderr while a server runs, say).
@@ -287,33 +298,59 @@ fn json_logs(args: impl IntoIterator<Item = OsString>) -> bool {
 /// `target=level` list; a bare level for every target), as text, or as one JSON object per line
 /// with `json` (then at INFO when `BURIL_LOG` is not set). An unreadable filter is said once,
 /// and nothing is logged.
-fn log_to_stderr(json: bool) {
+fn log_to_stderr(
+    json: bool,
+    #[cfg(feature = "otel")] telemetry: Option<&crate::telemetry::Telemetry>,
+) {
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    type Boxed = Box<dyn Layer<tracing_subscriber::Registry> + Send + Sync>;
     let filter = match std::env::var_os("BURIL_LOG") {
-        Some(filter) => filter.to_string_lossy().into_owned(),
-        None if json => "info".to_owned(),
-        None => return,
+        Some(filter) => Some(filter.to_string_lossy().into_owned()),
+        None if json => Some("info".to_owned()),
+        None => None,
     };
-    match filter.parse::<tracing_subscriber::filter::Targets>() {
-        Ok(targets) => {
-            use tracing_subscriber::Layer;
-            use tracing_subscriber::layer::SubscriberExt;
-            let layer = tracing_subscriber::fmt::layer()
-                .with_writer(io::stderr)
-                .with_ansi(false);
-            let layer = if json {
-                layer
-                    .json()
-                    .with_current_span(true)
-                    .with_span_list(false)
-                    .with_filter(targets)
-                    .boxed()
-            } else {
-                layer.with_filter(targets).boxed()
-            };
-            let subscriber = tracing_subscriber::registry().with(layer);
-            // A host that installed its own subscriber keeps it.
-            let _ = tracing::subscriber::set_global_default(subscriber);
+    let targets = match filter
+        .as_deref()
+        .map(str::parse::<tracing_subscriber::filter::Targets>)
+    {
+        Some(Ok(targets)) => Some(targets),
+        Some(Err(error)) => {
+            eprintln!(
+                "buril: BURIL_LOG={} is not a filter ({error}); not logging",
+                filter.unwrap_or_default()
+            );
+            None
         }
-        Err(error) => eprintln!("buril: BURIL_LOG={filter} is not a filter ({error}); not logging"),
+        None => None,
+    };
+    let mut layers: Vec<Boxed> = Vec::new();
+    if let Some(targets) = &targets {
+        let layer = tracing_subscriber::fmt::layer()
+            .with_writer(io::stderr)
+            .with_ansi(false);
+        layers.push(if json {
+            layer
+                .json()
+                .with_current_span(true)
+                .with_span_list(false)
+                .with_filter(targets.clone())
+                .boxed()
+        } else {
+            layer.with_filter(targets.clone()).boxed()
+        });
     }
+    // Spans to OTLP: at INFO, or as BURIL_LOG filters.
+    #[cfg(feature = "otel")]
+    if let Some(layer) = telemetry.and_then(|telemetry| telemetry.layer()) {
+        let targets = targets.unwrap_or_else(|| {
+            tracing_subscriber::filter::Targets::new().with_default(tracing::Level::INFO)
+        });
+        layers.push(layer.with_filter(targets).boxed());
+    }
+    if layers.is_empty() {
+        return;
+    }
+    // A host that installed its own subscriber keeps it.
+    let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layers));
 }

@@ -31,18 +31,42 @@ impl Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         use tracing::Instrument;
+        #[cfg(feature = "otel")]
+        let metered = crate::telemetry::recording()
+            .then(|| (std::time::Instant::now(), request.name.to_string()));
         let span = call_span(request.name.as_ref(), &context);
-        let answer = self.call(request, context).instrument(span.clone()).await;
+        // A client's trace context (`traceparent` in the request's `_meta`, else the
+        // context's) is the span's parent.
+        #[cfg(feature = "otel")]
         if !span.is_disabled() {
-            match &answer {
-                Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
-                    span.record("error.type", "tool_error");
+            match request.meta.as_ref().map(|meta| &meta.0.0) {
+                Some(meta) if meta.contains_key("traceparent") => {
+                    crate::telemetry::set_parent(&span, meta);
                 }
-                Err(error) => {
-                    span.record("error.type", error.code.0.to_string());
-                }
-                _ => {}
+                _ => crate::telemetry::set_parent(&span, &context.meta),
             }
+        }
+        let answer = self.call(request, context).instrument(span.clone()).await;
+        let error_type = match &answer {
+            Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+                Some(std::borrow::Cow::Borrowed("tool_error"))
+            }
+            Err(error) => Some(std::borrow::Cow::Owned(error.code.0.to_string())),
+            _ => None,
+        };
+        if let Some(error_type) = &error_type
+            && !span.is_disabled()
+        {
+            span.record("error.type", error_type.as_ref());
+        }
+        #[cfg(feature = "otel")]
+        if let Some((started, tool)) = metered {
+            crate::telemetry::record_operation(
+                "tools/call",
+                Some(&tool),
+                error_type.as_deref(),
+                started.elapsed().as_secs_f64(),
+            );
         }
         answer
     }
