@@ -72,6 +72,7 @@ cargo clippy -p buril --no-default-features --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features server --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features cli --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features oauth --locked -- -D warnings
+cargo clippy -p buril --no-default-features --features otel --locked -- -D warnings
 
 echo "== docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

@@ -138,4 +138,34 @@ async fn every_call_has_a_span_named_and_attributed_as_the_mcp_conventions_say()
     );
     let span = span_of("tools/call note_lost", &id(&unknown));
     assert_eq!(span.get("error.type").map(String::as_str), Some("-32602"));
+    // Arguments and results are left out unless the host opts in.
+    let span = span_of("tools/call note_read", &id(&ok));
+    assert!(!span.contains_key("gen_ai.tool.call.arguments"), "{span:?}");
+    assert!(!span.contains_key("gen_ai.tool.call.result"), "{span:?}");
+
+    let opted = Server::new(
+        Dispatcher::new(),
+        ServerOptions::new().messages(|_| {}).trace_content(true),
+    )
+    .unwrap();
+    let mut peer = Peer::connect(opted).await;
+    let answer = peer
+        .request(
+            "tools/call",
+            json!({"name": "note_read", "arguments": {"id": 77}}),
+        )
+        .await;
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    let spans = seen().lock().unwrap();
+    let recorded = spans
+        .values()
+        .find(|(_, fields)| {
+            fields.get("gen_ai.tool.call.arguments").map(String::as_str) == Some(r#"{"id":77}"#)
+        })
+        .map(|(_, fields)| fields.clone())
+        .unwrap_or_else(|| panic!("no span recorded the arguments: {spans:?}"));
+    assert_eq!(
+        recorded.get("gen_ai.tool.call.result").map(String::as_str),
+        Some(r#"{"result":"note 77"}"#)
+    );
 }

@@ -35,6 +35,12 @@ impl Handler {
         let metered = crate::telemetry::recording()
             .then(|| (std::time::Instant::now(), request.name.to_string()));
         let span = call_span(request.name.as_ref(), &context);
+        // Arguments and results only when the host opted in: they may hold anything.
+        let content = self.state.trace_content && !span.is_disabled();
+        if content {
+            let arguments = serde_json::to_string(&request.arguments).unwrap_or_default();
+            span.record("gen_ai.tool.call.arguments", arguments);
+        }
         // A client's trace context (`traceparent` in the request's `_meta`, else the
         // context's) is the span's parent.
         #[cfg(feature = "otel")]
@@ -58,6 +64,13 @@ impl Handler {
             && !span.is_disabled()
         {
             span.record("error.type", error_type.as_ref());
+        }
+        if content && let Ok(CallToolResponse::Complete(result)) = &answer {
+            let result = match &result.structured_content {
+                Some(data) => data.to_string(),
+                None => serde_json::to_string(&result.content).unwrap_or_default(),
+            };
+            span.record("gen_ai.tool.call.result", result);
         }
         #[cfg(feature = "otel")]
         if let Some((started, tool)) = metered {
@@ -418,6 +431,8 @@ fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> tracing::Span 
         mcp.session.id = tracing::field::Empty,
         network.transport = tracing::field::Empty,
         error.type = tracing::field::Empty,
+        gen_ai.tool.call.arguments = tracing::field::Empty,
+        gen_ai.tool.call.result = tracing::field::Empty,
     );
     if span.is_disabled() {
         return span;

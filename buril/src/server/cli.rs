@@ -71,6 +71,15 @@ fn command() -> Command {
                 ),
         )
         .arg(
+            Arg::new("trace-content")
+                .long("trace-content")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "Record each call's arguments and result on its span \
+                     (gen_ai.tool.call.arguments/result); off: they may hold secrets",
+                ),
+        )
+        .arg(
             Arg::new("log-format")
                 .long("log-format")
                 .value_name("FORMAT")
@@ -405,6 +414,7 @@ fn options(
     }
     options = options.allow_dangerous(matches.get_flag("allow-dangerous"));
     options = options.serve_without_authorization(matches.get_flag("no-auth"));
+    options = options.trace_content(matches.get_flag("trace-content"));
     if let Some(auth) = auth_options(matches) {
         options = options.authorization(auth);
     }

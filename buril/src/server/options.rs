@@ -33,6 +33,7 @@ pub struct ServerOptions {
     pub(crate) allowed_origins: Vec<String>,
     pub(crate) no_auth: bool,
     pub(crate) auth: Option<super::auth::AuthOptions>,
+    pub(crate) trace_content: bool,
     pub(crate) messages: MessageSink,
     pub(crate) request_state_key: Option<Vec<u8>>,
     pub(crate) skills_dir: Option<PathBuf>,
@@ -58,6 +59,7 @@ impl Default for ServerOptions {
             allowed_origins: Vec::new(),
             no_auth: false,
             auth: None,
+            trace_content: false,
             messages: Arc::new(|message| eprintln!("{message}")),
             request_state_key: None,
             skills_dir: None,
@@ -226,6 +228,14 @@ impl ServerOptions {
     /// stdio nobody is asked for a token: its one client started the process.
     pub fn authorization(mut self, auth: super::auth::AuthOptions) -> Self {
         self.auth = Some(auth);
+        self
+    }
+
+    /// Records each call's arguments and result on its span (`gen_ai.tool.call.arguments`,
+    /// `gen_ai.tool.call.result`, as JSON), for whoever receives the spans. Off by default:
+    /// they may hold secrets and be large.
+    pub fn trace_content(mut self, yes: bool) -> Self {
+        self.trace_content = yes;
         self
     }
 

@@ -39,6 +39,8 @@ pub(crate) struct ServerState {
     /// How HTTP callers are authorized (the options' over the config file's `[auth]`), read
     /// when the server starts.
     pub auth: Option<AuthOptions>,
+    /// Whether call spans record the arguments and results (`gen_ai.tool.call.*`).
+    pub trace_content: bool,
     pub listeners: Listeners,
     /// Seals the state of calls that ask the client for input between rounds.
     pub request_states: RequestStates,
@@ -164,6 +166,7 @@ impl ServerState {
             allowed_origins: options.allowed_origins.clone(),
             no_auth: options.no_auth,
             auth,
+            trace_content: options.trace_content,
             listeners: Listeners::default(),
             request_states: RequestStates::new(options.request_state_key.as_deref())
                 .map_err(ServerError::Config)?,
