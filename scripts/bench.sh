@@ -10,6 +10,7 @@
 #   bash scripts/bench.sh transports # the generated clients' transports against the raw client
 #   bash scripts/bench.sh compile    # clean build of 300 tools, four ways (goal 4)
 #   bash scripts/bench.sh tasks      # tasks started and finished per second, 1 and 2 replicas over Redis
+#   bash scripts/bench.sh cost       # layers, authorization and telemetry unused: now against the commit before them
 #   bash scripts/bench.sh report     # only print the table from the last results
 #
 # Results go to target/bench/ (and criterion's to target/criterion/). The compile-time runs use
@@ -381,6 +382,62 @@ report_tasks() {
   done
 }
 
+# What the layers, authorization and telemetry cost a host that uses none of them: the paired
+# dispatch benchmark and MCP over stdio, built at the commit before them (BENCH_COST_BASE,
+# default da12dac, in a worktree of its own with its own target folder) and now, run in
+# alternation in each round; and now with tracing on at INFO (a subscriber formatting every span
+# into a sink). Dispatch compares buril's time over the floor measured in the same process (the
+# floor cancels the machine's drift between the two processes); MCP compares throughput and p50.
+COST_BASE=${BENCH_COST_BASE:-da12dac}
+cost() {
+  build_bins
+  local base=$OUT/cost-base
+  if [ "$(git -C "$base" rev-parse HEAD 2>/dev/null)" != "$(git rev-parse "$COST_BASE")" ]; then
+    git worktree remove --force "$base" 2>/dev/null || rm -rf "$base"
+    git worktree add --detach "$base" "$COST_BASE" >/dev/null
+  fi
+  (cd "$base" && CARGO_TARGET_DIR=$OUT/cost-base-target cargo build -q --release --locked \
+    -p buril-bench --bin calls --bin mcp-server --bin mcp-client)
+  local then_bin=$OUT/cost-base-target/release now_bin=$TARGET/release
+  : >"$OUT/cost.jsonl"
+  for _ in $(seq "$RUNS"); do
+    for case in three_fields invalid; do
+      "$then_bin/calls" "paired/$case" 300 | jq -c '. + {side: "base"}' | tee -a "$OUT/cost.jsonl"
+      "$now_bin/calls" "paired/$case" 300 | jq -c '. + {side: "now"}' | tee -a "$OUT/cost.jsonl"
+    done
+    "$then_bin/mcp-client" buril 20000 | jq -c '. + {side: "base"}' | tee -a "$OUT/cost.jsonl"
+    "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "now"}' | tee -a "$OUT/cost.jsonl"
+    BENCH_TRACING=info "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "traced"}' | tee -a "$OUT/cost.jsonl"
+  done
+}
+
+report_cost() {
+  [ -s "$OUT/cost.jsonl" ] || return 0
+  echo
+  echo "== cost of layers, authorization and telemetry unused (base $COST_BASE against now; median of runs)"
+  for case in three_fields invalid; do
+    local base now
+    base=$(jq -r --arg c "$case" 'select(.case == $c and .side == "base") | .buril_over_floor' "$OUT/cost.jsonl" | median_of)
+    now=$(jq -r --arg c "$case" 'select(.case == $c and .side == "now") | .buril_over_floor' "$OUT/cost.jsonl" | median_of)
+    printf "dispatch %-12s buril/floor base %.3f, now %.3f: now/base %.3f (goal <= 1.03)\n" "$case" "$base" "$now" "$(echo "$now / $base" | bc -l)"
+  done
+  local side
+  for side in base now traced; do
+    local rate p50 p99
+    rate=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .requests_per_second' "$OUT/cost.jsonl" | median_of)
+    p50=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .p50_us' "$OUT/cost.jsonl" | median_of)
+    p99=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .p99_us' "$OUT/cost.jsonl" | median_of)
+    printf "mcp stdio %-7s %8.0f req/s, p50 %6.1f us, p99 %6.1f us\n" "$side" "$rate" "$p50" "$p99"
+    eval "rate_$side=$rate p50_$side=$p50"
+  done
+  # shellcheck disable=SC2154
+  printf "mcp stdio now/base: throughput %.3f (goal >= 0.97), p50 %.3f (goal <= 1.03)\n" \
+    "$(echo "$rate_now / $rate_base" | bc -l)" "$(echo "$p50_now / $p50_base" | bc -l)"
+  # shellcheck disable=SC2154
+  printf "mcp stdio traced/base: throughput %.3f (goal >= 0.85), p50 %.3f (goal <= 1.15)\n" \
+    "$(echo "$rate_traced / $rate_base" | bc -l)" "$(echo "$p50_traced / $p50_base" | bc -l)"
+}
+
 case "$what" in
   all) machine; runtime; paired; callgrind; startup_memory; mcp; http; compile; report ;;
   runtime) machine; runtime; paired; startup_memory; report ;;
@@ -391,6 +448,7 @@ case "$what" in
   compile) machine; compile; report ;;
   transports) machine; transports; report_transports ;;
   tasks) machine; tasks; report_tasks ;;
+  cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|transports|tasks|compile|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|transports|tasks|cost|compile|report]" >&2; exit 2 ;;
 esac

@@ -43,6 +43,12 @@ fn note_whoami(ctx: &buril::Context) -> Value {
     }
 }
 
+/// Asks before it opens the vault.
+#[buril::tool(off_thread)]
+fn vault_confirm(ctx: &buril::Context) -> Result<bool, buril::ToolError> {
+    ctx.confirm("Open the vault?")
+}
+
 /// Opens the vault.
 #[buril::tool(off_thread)]
 fn vault_open() -> &'static str {
@@ -287,6 +293,41 @@ fn post(addr: SocketAddr, token: Option<&str>, session: Option<&str>, message: &
         session,
         body,
     }
+}
+
+/// A stateless 2026-07-28 `tools/call` (the client declares elicitation), as `token`.
+fn call_stateless(addr: SocketAddr, token: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "auth-test", "version": "1"},
+    });
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let name = params["name"].as_str().unwrap().to_owned();
+    let mut response = agent
+        .post(format!("http://{addr}/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", &name)
+        .header("authorization", format!("Bearer {token}"))
+        .send(
+            json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params})
+                .to_string(),
+        )
+        .unwrap();
+    let text = response.body_mut().read_to_string().unwrap();
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .find(|message| message.get("id").is_some())
+        .or_else(|| serde_json::from_str(&text).ok())
+        .unwrap_or_else(|| panic!("no answer: {text}"))
 }
 
 fn get(url: &str) -> (u16, Value) {
@@ -805,4 +846,58 @@ sha256 = "abc"
         "{error}"
     );
     assert!(error.contains("`[[auth.tokens]]` 1 (`short`)"), "{error}");
+}
+
+#[test]
+fn a_request_state_is_bound_to_the_principal_it_was_made_for() {
+    let (addr, _) = serve(
+        AuthOptions::new()
+            .token(StaticToken::from_token(
+                "alice",
+                "alice-token",
+                ["mcp", "vault"],
+            ))
+            .token(StaticToken::from_token(
+                "bob",
+                "bob-token",
+                ["mcp", "vault"],
+            ))
+            .scopes(rules()),
+    );
+    let first = call_stateless(
+        addr,
+        "alice-token",
+        json!({"name": "vault_confirm", "arguments": {}}),
+    );
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    let state = result["requestState"]
+        .as_str()
+        .expect("a request state")
+        .to_owned();
+    let key = result["inputRequests"]
+        .as_object()
+        .and_then(|requests| requests.keys().next().cloned())
+        .expect("a question");
+    let again = |token: &str| {
+        call_stateless(
+            addr,
+            token,
+            json!({"name": "vault_confirm", "arguments": {}, "requestState": state,
+                   "inputResponses": {key.clone(): {"action": "decline"}}}),
+        )
+    };
+    // Its own principal's next round is accepted (the answer reaches the tool).
+    let own = again("alice-token");
+    assert!(own.get("error").is_none(), "{own}");
+    // Another principal's is refused, as a state made for other arguments is.
+    let other = again("bob-token");
+    assert_eq!(other["error"]["code"], -32602, "{other}");
+    assert!(
+        other["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("this caller"),
+        "{other}"
+    );
 }

@@ -30,6 +30,7 @@ fn main() -> ExitCode {
     if kind == "bindings" {
         return bindings(std::env::args().nth(2));
     }
+    trace_if_asked();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -62,6 +63,24 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// With `BENCH_TRACING` set (a filter: `info`), `tracing` is on: a subscriber formats every
+/// span and event that passes the filter into a sink, as a host logging to a file would.
+fn trace_if_asked() {
+    let Ok(filter) = std::env::var("BENCH_TRACING") else {
+        return;
+    };
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    let targets: tracing_subscriber::filter::Targets =
+        filter.parse().expect("BENCH_TRACING is a tracing filter");
+    let subscriber = tracing_subscriber::registry().with(
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::io::sink)
+            .with_filter(targets),
+    );
+    tracing::subscriber::set_global_default(subscriber).expect("the only subscriber");
 }
 
 /// Writes the generated clients of this binary's tools under `dir`.

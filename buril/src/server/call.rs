@@ -223,6 +223,8 @@ impl Handler {
                     &self.state.request_states,
                     name,
                     &input,
+                    super::auth::principal_of(&context)
+                        .map(|principal| super::auth::principal_key(&principal)),
                     request.request_state.as_deref(),
                     request.input_responses,
                     abilities,

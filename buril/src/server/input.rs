@@ -88,29 +88,47 @@ impl RequestStates {
         Ok(RequestStates { codec })
     }
 
-    fn bound_to(tool: &str, arguments: &Value) -> Vec<u8> {
+    /// What a state is bound to: the tool, its arguments and, when the server authorizes its
+    /// callers, the caller (so that one principal cannot present another's state).
+    fn bound_to(tool: &str, arguments: &Value, caller: Option<&str>) -> Vec<u8> {
         let mut bound = tool.as_bytes().to_vec();
         bound.push(b'\n');
         bound.extend(serde_json::to_vec(arguments).unwrap_or_default());
+        if let Some(caller) = caller {
+            bound.push(b'\n');
+            bound.extend(caller.as_bytes());
+        }
         bound
     }
 
-    fn seal(&self, tool: &str, arguments: &Value, state: &RoundState) -> String {
-        let bound = Self::bound_to(tool, arguments);
+    fn seal(
+        &self,
+        tool: &str,
+        arguments: &Value,
+        caller: Option<&str>,
+        state: &RoundState,
+    ) -> String {
+        let bound = Self::bound_to(tool, arguments, caller);
         let options = SealOptions::new().associated_data(&bound).ttl(STATE_TTL);
         self.codec
             .seal_json_with(state, &options)
             .unwrap_or_default()
     }
 
-    fn open(&self, tool: &str, arguments: &Value, sealed: &str) -> Result<RoundState, ErrorData> {
-        let bound = Self::bound_to(tool, arguments);
+    fn open(
+        &self,
+        tool: &str,
+        arguments: &Value,
+        caller: Option<&str>,
+        sealed: &str,
+    ) -> Result<RoundState, ErrorData> {
+        let bound = Self::bound_to(tool, arguments, caller);
         self.codec.open_json_with(sealed, &bound).map_err(|error| {
             ErrorData::invalid_params(
                 format!(
                     "the requestState of this `{tool}` call was not made by this server for \
-                     these arguments, was altered, or has expired ({error}); call the tool again \
-                     without it"
+                     these arguments (and this caller), was altered, or has expired ({error}); \
+                     call the tool again without it"
                 ),
                 None,
             )
@@ -129,6 +147,8 @@ pub(crate) struct Rounds {
     used: Mutex<Vec<String>>,
     /// A kind of input the tool asked for that the client did not declare.
     lacking: Mutex<Option<InputKind>>,
+    /// Who calls, which the next round's state is bound to.
+    caller: Option<String>,
 }
 
 impl Rounds {
@@ -139,12 +159,17 @@ impl Rounds {
         states: &RequestStates,
         tool: &str,
         arguments: &Value,
+        caller: Option<String>,
         state: Option<&str>,
         responses: Option<InputResponses>,
         abilities: Abilities,
     ) -> Result<Self, ErrorData> {
         let mut answers = match state {
-            Some(sealed) => states.open(tool, arguments, sealed)?.answers,
+            Some(sealed) => {
+                states
+                    .open(tool, arguments, caller.as_deref(), sealed)?
+                    .answers
+            }
             None => Map::new(),
         };
         for (key, response) in responses.into_iter().flatten() {
@@ -158,6 +183,7 @@ impl Rounds {
             waiting: Mutex::new(Vec::new()),
             used: Mutex::new(Vec::new()),
             lacking: Mutex::new(None),
+            caller,
         })
     }
 
@@ -204,7 +230,7 @@ impl Rounds {
             .map(|(key, answer)| (key.clone(), answer.clone()))
             .collect();
         let state = RoundState { answers };
-        let sealed = states.seal(tool, arguments, &state);
+        let sealed = states.seal(tool, arguments, self.caller.as_deref(), &state);
         Some(InputRequiredResult::new(Some(requests), Some(sealed)))
     }
 }
@@ -311,6 +337,7 @@ mod tests {
             states,
             tool,
             arguments,
+            None,
             Some(state),
             None,
             Abilities::default(),
@@ -327,7 +354,7 @@ mod tests {
         let arguments = json!({"path": "a"});
         let mut answers = Map::new();
         answers.insert("confirm".into(), json!({"action": "accept"}));
-        let sealed = states.seal("t", &arguments, &RoundState { answers });
+        let sealed = states.seal("t", &arguments, None, &RoundState { answers });
         assert!(answered(&states, "t", &arguments, &sealed));
         assert!(!answered(&states, "other", &arguments, &sealed));
         assert!(!answered(&states, "t", &json!({"path": "b"}), &sealed));
@@ -349,7 +376,7 @@ mod tests {
             RequestStates::new(Some(&key)).unwrap(),
             RequestStates::new(Some(&key)).unwrap(),
         );
-        let sealed = one.seal("t", &arguments, &RoundState::default());
+        let sealed = one.seal("t", &arguments, None, &RoundState::default());
         assert!(answered(&two, "t", &arguments, &sealed));
         assert!(RequestStates::new(Some(b"short")).is_err());
     }
@@ -371,8 +398,16 @@ mod tests {
             sampling: false,
             roots: false,
         };
-        let rounds =
-            Rounds::new(&states, "t", &arguments, None, Some(responses), abilities).unwrap();
+        let rounds = Rounds::new(
+            &states,
+            "t",
+            &arguments,
+            None,
+            None,
+            Some(responses),
+            abilities,
+        )
+        .unwrap();
         let ctx = Context::detached(crate::context::State::new());
         let request = InputRequest::confirm("?");
         assert!(matches!(

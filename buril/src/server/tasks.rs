@@ -30,9 +30,8 @@ pub(crate) fn owner_of(context: &RequestContext<RoleServer>) -> Option<String> {
     let parts = context.extensions.get::<hyper::http::request::Parts>()?;
     if let Some(principal) = parts.extensions.get::<Arc<crate::principal::Principal>>() {
         return Some(format!(
-            "principal:{}:{}",
-            principal.issuer.as_deref().unwrap_or(""),
-            principal.subject
+            "principal:{}",
+            super::auth::principal_key(principal)
         ));
     }
     let session = parts.headers.get("mcp-session-id")?.to_str().ok()?;

@@ -42,6 +42,16 @@ pub(crate) fn principal_of(
         .cloned()
 }
 
+/// A principal as a key (what its tasks and sealed request states are bound to): its issuer
+/// and subject.
+pub(crate) fn principal_key(principal: &Principal) -> String {
+    format!(
+        "{}|{}",
+        principal.issuer.as_deref().unwrap_or(""),
+        principal.subject
+    )
+}
+
 /// The well-known path of protected resource metadata (RFC 9728, 3).
 pub(crate) const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 
