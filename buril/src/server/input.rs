@@ -423,7 +423,7 @@ mod tests {
             .codec
             .open_json_with(
                 result.request_state.as_deref().unwrap(),
-                &RequestStates::bound_to("t", &arguments),
+                &RequestStates::bound_to("t", &arguments, None),
             )
             .unwrap();
         let keys: Vec<&String> = carried.answers.keys().collect();
