@@ -396,7 +396,11 @@ cost() {
     git worktree remove --force "$base" 2>/dev/null || rm -rf "$base"
     git worktree add --detach "$base" "$COST_BASE" >/dev/null
   fi
-  (cd "$base" && CARGO_TARGET_DIR=$OUT/cost-base-target cargo build -q --release --locked \
+  # Today's harness over the library of then: the MCP server's BENCH_TRACING came after the
+  # base (the bench crate has changed in nothing else since), so both sides can trace.
+  cp bench/Cargo.toml "$base/bench/Cargo.toml"
+  cp bench/src/bin/mcp-server.rs "$base/bench/src/bin/mcp-server.rs"
+  (cd "$base" && CARGO_TARGET_DIR=$OUT/cost-base-target cargo build -q --release \
     -p buril-bench --bin calls --bin mcp-server --bin mcp-client)
   local then_bin=$OUT/cost-base-target/release now_bin=$TARGET/release
   : >"$OUT/cost.jsonl"
@@ -407,8 +411,16 @@ cost() {
     done
     "$then_bin/mcp-client" buril 20000 | jq -c '. + {side: "base"}' | tee -a "$OUT/cost.jsonl"
     "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "now"}' | tee -a "$OUT/cost.jsonl"
+    BENCH_TRACING=info "$then_bin/mcp-client" buril 20000 | jq -c '. + {side: "base-traced"}' | tee -a "$OUT/cost.jsonl"
     BENCH_TRACING=info "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "traced"}' | tee -a "$OUT/cost.jsonl"
   done
+}
+
+# The median over rounds of (round k's $3 of side $1) / (round k's $3 of side $2), in cost.jsonl.
+cost_ratio() {
+  jq -rs --arg a "$1" --arg b "$2" --arg f "$3" '[.[] | select(.side == $a and .server != null) | .[$f]] as $x
+    | [.[] | select(.side == $b and .server != null) | .[$f]] as $y
+    | [range(0; [$x, $y | length] | min) | $x[.] / $y[.]] | sort | .[(length - 1) / 2 | floor]' "$OUT/cost.jsonl"
 }
 
 report_cost() {
@@ -422,20 +434,20 @@ report_cost() {
     printf "dispatch %-12s buril/floor base %.3f, now %.3f: now/base %.3f (goal <= 1.03)\n" "$case" "$base" "$now" "$(echo "$now / $base" | bc -l)"
   done
   local side
-  for side in base now traced; do
+  for side in base now base-traced traced; do
     local rate p50 p99
     rate=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .requests_per_second' "$OUT/cost.jsonl" | median_of)
     p50=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .p50_us' "$OUT/cost.jsonl" | median_of)
     p99=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .p99_us' "$OUT/cost.jsonl" | median_of)
-    printf "mcp stdio %-7s %8.0f req/s, p50 %6.1f us, p99 %6.1f us\n" "$side" "$rate" "$p50" "$p99"
-    eval "rate_$side=$rate p50_$side=$p50"
+    printf "mcp stdio %-11s %8.0f req/s, p50 %6.1f us, p99 %6.1f us\n" "$side" "$rate" "$p50" "$p99"
   done
-  # shellcheck disable=SC2154
-  printf "mcp stdio now/base: throughput %.3f (goal >= 0.97), p50 %.3f (goal <= 1.03)\n" \
-    "$(echo "$rate_now / $rate_base" | bc -l)" "$(echo "$p50_now / $p50_base" | bc -l)"
-  # shellcheck disable=SC2154
-  printf "mcp stdio traced/base: throughput %.3f (goal >= 0.85), p50 %.3f (goal <= 1.15)\n" \
-    "$(echo "$rate_traced / $rate_base" | bc -l)" "$(echo "$p50_traced / $p50_base" | bc -l)"
+  echo "(ratios: median over rounds of the round's ratio)"
+  printf "mcp stdio now/base:               throughput %.3f (goal >= 0.97), p50 %.3f (goal <= 1.03)\n" \
+    "$(cost_ratio now base requests_per_second)" "$(cost_ratio now base p50_us)"
+  printf "mcp stdio traced/base-traced:     throughput %.3f (goal >= 0.85), p50 %.3f (goal <= 1.15)\n" \
+    "$(cost_ratio traced base-traced requests_per_second)" "$(cost_ratio traced base-traced p50_us)"
+  printf "mcp stdio traced/base (untraced): throughput %.3f, p50 %.3f\n" \
+    "$(cost_ratio traced base requests_per_second)" "$(cost_ratio traced base p50_us)"
 }
 
 case "$what" in

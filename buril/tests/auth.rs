@@ -157,8 +157,11 @@ struct Issuer {
 
 impl Issuer {
     fn start(keys: &[&Key]) -> Issuer {
+        // Laid out as Keycloak lays out a realm: OpenID Connect discovery under the issuer's
+        // path (RFC 8414's well-known URI answers 404, so discovery falls back to it), the
+        // keys at `protocol/openid-connect/certs`.
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
+        let url = format!("http://{}/realms/tools", listener.local_addr().unwrap());
         let jwks = Arc::new(Mutex::new(
             json!({"keys": keys.iter().map(|k| k.jwk.clone()).collect::<Vec<_>>()}),
         ));
@@ -180,13 +183,15 @@ impl Issuer {
                     }
                 }
                 let (status, body) = match path.as_str() {
-                    "/.well-known/oauth-authorization-server" => (
+                    "/realms/tools/.well-known/openid-configuration" => (
                         "200 OK",
-                        json!({"issuer": issuer, "jwks_uri": format!("{issuer}/jwks"),
-                               "token_endpoint": format!("{issuer}/token")})
+                        json!({"issuer": issuer,
+                               "jwks_uri": format!("{issuer}/protocol/openid-connect/certs"),
+                               "token_endpoint": format!("{issuer}/protocol/openid-connect/token"),
+                               "authorization_endpoint": format!("{issuer}/protocol/openid-connect/auth")})
                         .to_string(),
                     ),
-                    "/jwks" => {
+                    "/realms/tools/protocol/openid-connect/certs" => {
                         fetches.fetch_add(1, Ordering::SeqCst);
                         ("200 OK", served.lock().unwrap().to_string())
                     }
@@ -214,13 +219,18 @@ impl Issuer {
 
 // ---- the server and a client -------------------------------------------------------------------
 
-/// A server with `auth`, on loopback, run by a runtime of its own.
+/// A server with `auth`, on loopback, run by a runtime of its own; what it said.
 fn serve(auth: AuthOptions) -> (SocketAddr, Arc<Mutex<Vec<String>>>) {
     let said = Arc::new(Mutex::new(Vec::new()));
     let heard = Arc::clone(&said);
     let options = ServerOptions::new()
         .messages(move |text| heard.lock().unwrap().push(text.to_owned()))
         .authorization(auth);
+    (serve_with(options), said)
+}
+
+/// A server with `options`, on loopback, run by a runtime of its own.
+fn serve_with(options: ServerOptions) -> SocketAddr {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -239,8 +249,16 @@ fn serve(auth: AuthOptions) -> (SocketAddr, Arc<Mutex<Vec<String>>>) {
             }
         });
     });
-    let addr = rx.recv().unwrap().expect("the server binds");
-    (addr, said)
+    rx.recv().unwrap().expect("the server binds")
+}
+
+/// The JSON-RPC answer in a body: JSON, or the SSE event that carries it.
+fn message_of(text: &str) -> Option<Value> {
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .find(|message| message.get("id").is_some())
+        .or_else(|| serde_json::from_str(text).ok())
 }
 
 /// What a request got back.
@@ -280,13 +298,7 @@ fn post(addr: SocketAddr, token: Option<&str>, session: Option<&str>, message: &
     let session = header("mcp-session-id");
     let status = response.status().as_u16();
     let text = response.body_mut().read_to_string().unwrap();
-    let body = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-        .find(|message| message.get("id").is_some())
-        .or_else(|| serde_json::from_str(&text).ok())
-        .unwrap_or(Value::Null);
+    let body = message_of(&text).unwrap_or(Value::Null);
     Answer {
         status,
         challenge,
@@ -322,12 +334,7 @@ fn call_stateless(addr: SocketAddr, token: &str, params: Value) -> Value {
         )
         .unwrap();
     let text = response.body_mut().read_to_string().unwrap();
-    text.lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-        .find(|message| message.get("id").is_some())
-        .or_else(|| serde_json::from_str(&text).ok())
-        .unwrap_or_else(|| panic!("no answer: {text}"))
+    message_of(&text).unwrap_or_else(|| panic!("no answer: {text}"))
 }
 
 fn get(url: &str) -> (u16, Value) {
@@ -636,7 +643,7 @@ fn scopes_decide_which_tools_a_caller_sees_and_calls() {
     let keeper = token("mcp vault");
     assert_eq!(
         list(addr, &keeper),
-        ["note_read", "note_whoami", "vault_open"]
+        ["note_read", "note_whoami", "vault_confirm", "vault_open"]
     );
     let answer = call(addr, &keeper, "vault_open");
     assert_eq!(answer.status, 200);
@@ -678,7 +685,7 @@ fn static_bearer_tokens_are_kept_hashed_and_carry_their_scopes() {
     );
     assert_eq!(
         list(addr, "another-one"),
-        ["note_read", "note_whoami", "vault_open"]
+        ["note_read", "note_whoami", "vault_confirm", "vault_open"]
     );
     let wrong = call_raw(addr, "s3cret-ci-tokeN");
     assert_eq!(wrong.status, 401);
@@ -790,29 +797,11 @@ scopes = ["mcp", "vault", "keys", "whoami"]
         ),
     )
     .unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let options = ServerOptions::new().messages(|_| {}).config_file(&config);
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let server = Server::new(Dispatcher::new(), options).unwrap();
-            let bound = server
-                .bind_http("127.0.0.1:0".parse().unwrap())
-                .await
-                .unwrap();
-            tx.send(bound.local_addr()).unwrap();
-            let _ = bound.run().await;
-        });
-    });
-    let addr = rx.recv().unwrap();
+    let addr = serve_with(ServerOptions::new().messages(|_| {}).config_file(&config));
     assert_eq!(list(addr, "reader-token"), ["note_read"]);
     assert_eq!(
         list(addr, "keeper-token"),
-        ["note_read", "note_whoami", "vault_open"]
+        ["note_read", "note_whoami", "vault_confirm", "vault_open"]
     );
 
     // Every mistake at once, naming the table.

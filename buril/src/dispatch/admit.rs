@@ -207,7 +207,7 @@ pub(crate) fn admit(
     let (ctx, after) = match entered {
         Some(entered) => (
             ctx.with_caller(options.principal, entered.held),
-            Some(entered.after),
+            Some(Box::new(entered.after)),
         ),
         None if options.principal.is_some() => {
             (ctx.with_caller(options.principal, Vec::new()), None)

@@ -48,8 +48,9 @@ pub(crate) struct Settle {
     pub(crate) deadline: Option<Deadline>,
     /// The caller's own token, to tell a cancellation from a timeout.
     pub(crate) caller: Option<CancelToken>,
-    /// The layers' `after`, when the dispatcher has layers.
-    pub(crate) after: Option<After>,
+    /// The layers' `after`, when the dispatcher has layers (boxed: a call without layers
+    /// moves one word for it through the pipeline).
+    pub(crate) after: Option<Box<After>>,
 }
 
 impl Settle {
