@@ -60,7 +60,11 @@ build_bins() {
 
 # Instructions of one call: runs N and N+10000 calls and divides the difference.
 ir_of() {
-  local bin=$TARGET/release/calls out=$OUT/callgrind.tmp a b
+  ir_of_bin "$TARGET/release/calls" "$1"
+}
+ir_of_bin() {
+  local bin=$1 out=$OUT/callgrind.tmp a b
+  shift
   a=$(valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$1" 1000 2>&1 | sed -n 's/.*Collected : //p')
   b=$(valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$1" 11000 2>&1 | sed -n 's/.*Collected : //p')
   rm -f "$out"
@@ -414,6 +418,32 @@ cost() {
     BENCH_TRACING=info "$then_bin/mcp-client" buril 20000 | jq -c '. + {side: "base-traced"}' | tee -a "$OUT/cost.jsonl"
     BENCH_TRACING=info "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "traced"}' | tee -a "$OUT/cost.jsonl"
   done
+  {
+    echo "dispatch_three_fields base $(ir_of_bin "$then_bin/calls" buril/three_fields) now $(ir_of_bin "$now_bin/calls" buril/three_fields)"
+    echo "dispatch_invalid base $(ir_of_bin "$then_bin/calls" buril/invalid) now $(ir_of_bin "$now_bin/calls" buril/invalid)"
+    echo "mcp_stdio base $(mcp_ir "$then_bin") now $(mcp_ir "$now_bin")"
+    echo "mcp_stdio_traced base $(BENCH_TRACING=info mcp_ir "$then_bin") now $(BENCH_TRACING=info mcp_ir "$now_bin")"
+  } | tee "$OUT/cost-ir.txt"
+}
+
+# Instructions the MCP server (stdio) spends per tools/call, under callgrind: the client of
+# release folder $1 runs 2,000 and then 4,000 calls (and a quarter as many latency calls) against
+# its server wrapped in valgrind; the difference over the 2,500 calls between. Repeatable where
+# timings on this machine are not.
+mcp_ir() {
+  local rel=$1 dir
+  dir=$(mktemp -d)
+  cp "$rel/mcp-client" "$dir/mcp-client"
+  printf '#!/usr/bin/env bash\nexec valgrind --tool=callgrind --callgrind-out-file=/dev/null %s "$@" 2>>%s\n' \
+    "$rel/mcp-server" "$dir/valgrind.log" >"$dir/mcp-server"
+  chmod +x "$dir/mcp-server"
+  local a b
+  : >"$dir/valgrind.log"; "$dir/mcp-client" buril 2000 >/dev/null
+  a=$(sed -n 's/.*Collected : //p' "$dir/valgrind.log" | tail -1)
+  : >"$dir/valgrind.log"; "$dir/mcp-client" buril 4000 >/dev/null
+  b=$(sed -n 's/.*Collected : //p' "$dir/valgrind.log" | tail -1)
+  rm -rf "$dir"
+  echo $(((b - a) / 2500))
 }
 
 # The median over rounds of (round k's $3 of side $1) / (round k's $3 of side $2), in cost.jsonl.
@@ -442,6 +472,10 @@ report_cost() {
     printf "mcp stdio %-11s %8.0f req/s, p50 %6.1f us, p99 %6.1f us\n" "$side" "$rate" "$p50" "$p99"
   done
   echo "(ratios: median over rounds of the round's ratio)"
+  if [ -s "$OUT/cost-ir.txt" ]; then
+    echo "instructions (callgrind; repeatable):"
+    awk '{printf "  %-18s base %8d, now %8d: now/base %.3f\n", $1, $3, $5, $5 / $3}' "$OUT/cost-ir.txt"
+  fi
   printf "mcp stdio now/base:               throughput %.3f (goal >= 0.97), p50 %.3f (goal <= 1.03)\n" \
     "$(cost_ratio now base requests_per_second)" "$(cost_ratio now base p50_us)"
   printf "mcp stdio traced/base-traced:     throughput %.3f (goal >= 0.85), p50 %.3f (goal <= 1.15)\n" \

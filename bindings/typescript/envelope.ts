@@ -18,7 +18,9 @@ export type ErrorType =
   /** The call did not finish within its timeout. */
   | "timeout"
   /** The call was cancelled. */
-  | "cancelled";
+  | "cancelled"
+  /** A rate or concurrency limit refused the call (the message says when to retry); nothing ran. */
+  | "limited";
 
 /** Every {@link ErrorType}. */
 export const errorTypes = [
@@ -29,6 +31,7 @@ export const errorTypes = [
   "disabled",
   "timeout",
   "cancelled",
+  "limited",
 ] as const;
 
 /** One thing wrong with a call's input. */
