@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Call, CallEnd, Layer};
+use super::layer::{Call, CallEnd, Layer};
 use crate::envelope::Outcome;
 use crate::error::ToolError;
 

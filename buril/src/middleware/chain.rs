@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::{Call, CallEnd, Layer, Notes};
+use super::layer::{Call, CallEnd, Layer, Notes};
 use crate::context::Env;
 use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{Call, Layer};
+use super::layer::{Call, Layer};
 use crate::error::{ErrorKind, ToolError};
 
 /// What one rate limit counts calls by.

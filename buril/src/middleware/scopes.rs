@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::{Call, Layer};
+use super::layer::{Call, Layer};
 use crate::descriptor::ToolDescriptor;
 use crate::error::{ErrorKind, ToolError};
 use crate::principal::Principal;

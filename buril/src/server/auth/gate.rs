@@ -13,7 +13,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Authorization, Denied};
+use super::authorization::{Authorization, Denied};
 use crate::dispatch::Dispatcher;
 
 /// The body of the server's own HTTP answers.
