@@ -318,6 +318,9 @@ fn scopes_hide_and_refuse_the_tools_a_principal_may_not_use() {
     );
 
     let reader = Principal::new("alice").with_scopes(["mcp", "notes:read"]);
+    assert!(rules.allows(read, &reader));
+    assert!(!rules.allows(delete, &reader));
+    assert_eq!(rules.missing(delete, &reader), ["admin"]);
     assert!(dispatcher.visible_to(read, Some(&reader)));
     assert!(!dispatcher.visible_to(delete, Some(&reader)));
     assert!(!dispatcher.visible_to(whoami, Some(&reader)));

@@ -88,8 +88,8 @@ impl ScopeRules {
         }
     }
 
-    /// The scopes `tool` needs, in the order the rules name them, without repeats.
-    pub fn required(&self, tool: &ToolDescriptor) -> Vec<&str> {
+    /// The scopes `tool` needs, in the order the rules name them, repeats included.
+    fn needed<'a>(&'a self, tool: &ToolDescriptor) -> impl Iterator<Item = &'a str> {
         let own = self
             .tools
             .get(tool.name())
@@ -99,14 +99,25 @@ impl ScopeRules {
         } else {
             &[]
         };
-        let mut seen = BTreeSet::new();
         self.every
             .iter()
             .chain(own.into_iter().flatten())
             .chain(dangerous)
             .map(String::as_str)
+    }
+
+    /// The scopes `tool` needs, in the order the rules name them, without repeats.
+    pub fn required(&self, tool: &ToolDescriptor) -> Vec<&str> {
+        let mut seen = BTreeSet::new();
+        self.needed(tool)
             .filter(|scope| seen.insert(*scope))
             .collect()
+    }
+
+    /// Whether `principal` holds every scope `tool` needs (what every call and every listed
+    /// tool asks: no allocation).
+    pub fn allows(&self, tool: &ToolDescriptor, principal: &Principal) -> bool {
+        self.needed(tool).all(|scope| principal.has_scope(scope))
     }
 
     /// Every scope the rules name, sorted: what a server advertises as `scopes_supported`.
@@ -181,10 +192,10 @@ impl Layer for RequireScopes {
                 ),
             ));
         };
-        let missing = self.rules.missing(tool, principal);
-        if missing.is_empty() {
+        if self.rules.allows(tool, principal) {
             return Ok(());
         }
+        let missing = self.rules.missing(tool, principal);
         Err(ToolError::new(
             ErrorKind::Disabled,
             format!(
@@ -203,7 +214,7 @@ impl Layer for RequireScopes {
 
     fn visible(&self, tool: &ToolDescriptor, principal: Option<&Principal>) -> bool {
         match principal {
-            Some(principal) => self.rules.missing(tool, principal).is_empty(),
+            Some(principal) => self.rules.allows(tool, principal),
             None => self.anonymous,
         }
     }

@@ -222,14 +222,14 @@ impl Handler {
         // Under 2026-07-28 a tool's questions end the call with an `input_required` result and
         // come back answered in the next round; before, they go to the client mid-call.
         let abilities = Abilities::of(context.client_capabilities().as_ref());
+        let principal = super::auth::principal_of(&context);
         let rounds = match context.protocol_version() {
             Some(version) if version.to_string().as_str() >= ROUNDS_SINCE => {
                 Some(Arc::new(Rounds::new(
                     &self.state.request_states,
                     name,
                     &input,
-                    super::auth::principal_of(&context)
-                        .map(|principal| super::auth::principal_key(&principal)),
+                    principal.as_deref().map(super::auth::principal_key),
                     request.request_state.as_deref(),
                     request.input_responses,
                     abilities,
@@ -252,7 +252,6 @@ impl Handler {
             .or_else(|| level_of_code(self.log_level.load(Ordering::Relaxed)));
         let notifier = Notifier::start(&context, log_level);
         let mut options = CallOptions::new().cancel(cancel.clone());
-        let principal = super::auth::principal_of(&context);
         options.principal = principal.clone();
         options = match tasks::owner_of(&context) {
             None => options.with_task_access(Arc::clone(&self.state.task_access)),

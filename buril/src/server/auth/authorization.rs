@@ -237,8 +237,7 @@ impl Authorization {
         if !dispatcher.allows(tool) {
             return None;
         }
-        let missing = self.scopes.rules().missing(tool, principal);
-        if missing.is_empty() {
+        if self.scopes.rules().allows(tool, principal) {
             return None;
         }
         Some(
