@@ -355,14 +355,7 @@ fn get(url: &str) -> (u16, Value) {
 
 /// An MCP session opened with `token`: its id.
 fn open(addr: SocketAddr, token: &str) -> String {
-    let answer = post(
-        addr,
-        Some(token),
-        None,
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "auth-test", "version": "1"}}}),
-    );
+    let answer = initialize(addr, token);
     assert_eq!(answer.status, 200, "{}", answer.body);
     let session = answer.session.expect("a session id");
     let initialized = post(
@@ -472,7 +465,7 @@ fn jwt_access_tokens_are_checked_against_the_issuers_keys() {
 
     // Tokens that are not good: 401 invalid_token, saying why.
     let refused = |token: &str, why: &str| {
-        let answer = call_raw(addr, token);
+        let answer = initialize(addr, token);
         assert_eq!(answer.status, 401, "{why}: {}", answer.body);
         let challenge = params(answer.challenge.as_deref().expect("a challenge"));
         assert_eq!(challenge["error"], "invalid_token", "{why}");
@@ -565,8 +558,9 @@ fn rotated_keys_are_fetched_on_an_unknown_key_id() {
     assert_eq!(issuer.key_fetches.load(Ordering::SeqCst), fetched + 1);
 }
 
-/// A `tools/call` of `note_read` with `token`, outside a session (the gate answers first).
-fn call_raw(addr: SocketAddr, token: &str) -> Answer {
+/// An `initialize` with `token`: the first request of a session, which the gate answers
+/// first when the token is not good.
+fn initialize(addr: SocketAddr, token: &str) -> Answer {
     post(
         addr,
         Some(token),
@@ -649,7 +643,7 @@ fn scopes_decide_which_tools_a_caller_sees_and_calls() {
     assert_eq!(answer.status, 200);
     assert_eq!(answer.body["result"]["isError"], false, "{}", answer.body);
     // Without the scope every call needs: 403 for anything.
-    let answer = call_raw(addr, &token("vault"));
+    let answer = initialize(addr, &token("vault"));
     assert_eq!(answer.status, 403);
     assert_eq!(params(answer.challenge.as_deref().unwrap())["scope"], "mcp");
     // An unknown tool is the MCP service's to answer, as without authorization.
@@ -687,7 +681,7 @@ fn static_bearer_tokens_are_kept_hashed_and_carry_their_scopes() {
         list(addr, "another-one"),
         ["note_read", "note_whoami", "vault_confirm", "vault_open"]
     );
-    let wrong = call_raw(addr, "s3cret-ci-tokeN");
+    let wrong = initialize(addr, "s3cret-ci-tokeN");
     assert_eq!(wrong.status, 401);
     assert_eq!(
         params(wrong.challenge.as_deref().unwrap())["error"],
