@@ -87,7 +87,7 @@ impl Outcome {
                 map.insert("ok".into(), Value::Bool(true));
                 map.insert("data".into(), data.clone());
             }
-            Err(error) => write_failure(&mut map, error),
+            Err(error) => map = failure(error.clone()),
         }
         if !self.warnings.is_empty() {
             map.insert(
@@ -106,7 +106,7 @@ impl Outcome {
                 map.insert("ok".into(), Value::Bool(true));
                 map.insert("data".into(), data);
             }
-            Err(error) => write_failure(&mut map, &error),
+            Err(error) => map = failure(error),
         }
         if !self.warnings.is_empty() {
             map.insert(
@@ -118,18 +118,32 @@ impl Outcome {
     }
 }
 
-fn write_failure(map: &mut Map<String, Value>, error: &ToolError) {
+/// The failure's entries, in the order [`Outcome`]'s `Serialize` writes them, built from the
+/// error's own strings (a problem as its `Serialize` gives it: `{"path": …, "message": …}`).
+fn failure(error: ToolError) -> Map<String, Value> {
+    let (kind, message, problems, suggestions) = error.into_parts();
+    let entries = 3 + usize::from(!problems.is_empty()) + usize::from(!suggestions.is_empty());
+    let mut map = Map::with_capacity(entries);
     map.insert("ok".into(), Value::Bool(false));
-    map.insert("type".into(), Value::String(error.kind().as_str().into()));
-    map.insert("error".into(), Value::String(error.message().into()));
-    if !error.problems().is_empty() {
-        let problems = serde_json::to_value(error.problems()).unwrap_or(Value::Null);
-        map.insert("problems".into(), problems);
+    map.insert("type".into(), Value::String(kind.as_str().into()));
+    map.insert("error".into(), Value::String(message));
+    if !problems.is_empty() {
+        let problems = problems
+            .into_iter()
+            .map(|problem| {
+                let mut entry = Map::with_capacity(2);
+                entry.insert("path".into(), Value::String(problem.path));
+                entry.insert("message".into(), Value::String(problem.message));
+                Value::Object(entry)
+            })
+            .collect();
+        map.insert("problems".into(), Value::Array(problems));
     }
-    if !error.suggestions().is_empty() {
-        let names = error.suggestions().iter().cloned().map(Value::String);
+    if !suggestions.is_empty() {
+        let names = suggestions.into_iter().map(Value::String);
         map.insert("suggestions".into(), Value::Array(names.collect()));
     }
+    map
 }
 
 impl From<Result<Value, ToolError>> for Outcome {

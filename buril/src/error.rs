@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::validate::words::push_decimal;
+
 /// Why a call failed: the `type` field of a failure envelope.
 ///
 /// Tools themselves produce [`Validation`](ErrorKind::Validation) and
@@ -86,6 +88,27 @@ impl Problem {
             path: path.into(),
             message: message.into(),
         }
+    }
+}
+
+impl Problem {
+    /// The length of its `Display` text.
+    fn display_len(&self) -> usize {
+        match self.path.is_empty() {
+            true => "input: ".len() + self.message.len(),
+            false => self.path.len() + 2 + self.message.len(),
+        }
+    }
+
+    /// Appends its `Display` text to `out`, without the formatting machinery.
+    fn push_display(&self, out: &mut String) {
+        if self.path.is_empty() {
+            out.push_str("input: ");
+        } else {
+            out.push_str(&self.path);
+            out.push_str(": ");
+        }
+        out.push_str(&self.message);
     }
 }
 
@@ -183,16 +206,27 @@ impl ToolError {
 
     /// A validation failure listing every problem found in the input.
     pub fn from_problems(problems: Vec<Problem>) -> Self {
+        // Written into one string made to size: `invalid input: {one}`, or
+        // `invalid input ({n} problems): {first}; {second}…`.
         let message = match problems.as_slice() {
             [] => "the input is not valid".to_owned(),
-            [one] => format!("invalid input: {one}"),
+            [one] => {
+                let mut text = String::with_capacity(15 + one.display_len());
+                text.push_str("invalid input: ");
+                one.push_display(&mut text);
+                text
+            }
             many => {
-                let mut text = format!("invalid input ({} problems): ", many.len());
+                let listed: usize = many.iter().map(|p| p.display_len() + 2).sum();
+                let mut text = String::with_capacity(40 + listed);
+                text.push_str("invalid input (");
+                push_decimal(&mut text, many.len() as u64);
+                text.push_str(" problems): ");
                 for (i, p) in many.iter().enumerate() {
                     if i > 0 {
                         text.push_str("; ");
                     }
-                    text.push_str(&p.to_string());
+                    p.push_display(&mut text);
                 }
                 text
             }
@@ -203,6 +237,11 @@ impl ToolError {
             problems,
             suggestions: Vec::new(),
         }
+    }
+
+    /// Its kind, message, problems and suggestions, moved out (for the envelope).
+    pub(crate) fn into_parts(self) -> (ErrorKind, String, Vec<Problem>, Vec<String>) {
+        (self.kind, self.message, self.problems, self.suggestions)
     }
 
     /// Attaches names the caller may have meant (used for unknown tools).
@@ -272,4 +311,45 @@ pub(crate) fn cut_message(message: &mut String, max: usize) {
     message.truncate(end);
     let unit = if cut == 1 { "character" } else { "characters" };
     message.push_str(&format!("… [{cut} more {unit} cut]"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_validation_message_lists_each_problem_as_it_displays() {
+        let problem = |path: &str, message: &str| Problem::new(path, message);
+        let lists = [
+            vec![],
+            vec![problem("/a", "missing required property")],
+            vec![problem("", "expected an object, got null")],
+            vec![
+                problem("/a~1b", "expected a string, got the number 3"),
+                problem("", "2 more problems not listed; fix the ones above first"),
+                problem("/é", ""),
+            ],
+            (0..12).map(|i| problem(&format!("/p{i}"), "bad")).collect(),
+            (0..100)
+                .map(|i| problem(&format!("/p{i}"), "bad"))
+                .collect(),
+        ];
+        for problems in lists {
+            let expected = match problems.as_slice() {
+                [] => "the input is not valid".to_owned(),
+                [one] => format!("invalid input: {one}"),
+                many => format!(
+                    "invalid input ({} problems): {}",
+                    many.len(),
+                    many.iter()
+                        .map(Problem::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            };
+            let error = ToolError::from_problems(problems.clone());
+            assert_eq!(error.message(), expected);
+            assert_eq!(error.problems(), problems);
+        }
+    }
 }

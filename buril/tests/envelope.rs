@@ -491,7 +491,13 @@ fn the_wire_forms_agree() {
         let by_serde = serde_json::to_value(&outcome).unwrap();
         assert_eq!(outcome.to_envelope(), by_serde, "{name}");
         assert_eq!(outcome.clone().into_envelope(), by_serde, "{name}");
-        assert_eq!(d.call(name, input), by_serde, "{name}");
+        assert_eq!(d.call(name, input.clone()), by_serde, "{name}");
+        // The same entries in the same order (`Value`'s equality does not see the order).
+        let text = serde_json::to_string(&outcome).unwrap();
+        let text_of = |envelope: Value| serde_json::to_string(&envelope).unwrap();
+        assert_eq!(text_of(outcome.to_envelope()), text, "{name}");
+        assert_eq!(text_of(outcome.clone().into_envelope()), text, "{name}");
+        assert_eq!(text_of(d.call(name, input)), text, "{name}");
     }
 }
 

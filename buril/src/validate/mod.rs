@@ -8,11 +8,11 @@ use crate::error::Problem;
 use crate::suggest::nearest;
 
 mod shape;
+pub(crate) mod words;
 
 pub(crate) use shape::Shape;
-
-/// At most this many problems are listed; the rest are counted.
-pub const MAX_PROBLEMS: usize = 32;
+pub use words::MAX_PROBLEMS;
+use words::{compact, describe, range_words, type_words};
 
 /// A tool's compiled input schema.
 pub struct Validator {
@@ -54,6 +54,15 @@ impl Validator {
     /// Every problem with `input`, or an empty list when it is valid. The dispatcher asks this
     /// only of inputs the [`shape`](Self::shape), when there is one, did not accept.
     pub fn problems(&self, input: &Value) -> Vec<Problem> {
+        match &self.shape {
+            Some(shape) => shape.problems(input),
+            None => self.problems_by_walk(input),
+        }
+    }
+
+    /// Every problem with `input` as the compiled validator finds them: the answer for any
+    /// schema, and what the shape's own answer must equal (a test compares the two).
+    fn problems_by_walk(&self, input: &Value) -> Vec<Problem> {
         if self.inner.is_valid(input) {
             return Vec::new();
         }
@@ -391,49 +400,6 @@ fn allowed_values(schema: &Value) -> Option<Vec<String>> {
     values.filter(|values| !values.is_empty())
 }
 
-/// The numbers a schema allows, in words: `an integer from 0 to 4294967295`, `a number greater
-/// than 0`.
-fn range_words(schema: &Value) -> String {
-    let what = match schema.get("type") {
-        Some(Value::String(t)) if t == "integer" => "an integer",
-        Some(Value::Array(types)) if types.iter().any(|t| t == "integer") => "an integer",
-        _ => "a number",
-    };
-    let bound = |key: &str| {
-        schema
-            .get(key)
-            .filter(|v| v.is_number())
-            .map(Value::to_string)
-    };
-    let low = bound("minimum")
-        .map(|n| (n, false))
-        .or_else(|| bound("exclusiveMinimum").map(|n| (n, true)));
-    let high = bound("maximum")
-        .map(|n| (n, false))
-        .or_else(|| bound("exclusiveMaximum").map(|n| (n, true)));
-    match (low, high) {
-        (Some((low, false)), Some((high, false))) => format!("{what} from {low} to {high}"),
-        (low, high) => {
-            let mut parts = Vec::new();
-            match low {
-                Some((n, false)) => parts.push(format!("at least {n}")),
-                Some((n, true)) => parts.push(format!("greater than {n}")),
-                None => {}
-            }
-            match high {
-                Some((n, false)) => parts.push(format!("at most {n}")),
-                Some((n, true)) => parts.push(format!("less than {n}")),
-                None => {}
-            }
-            if parts.is_empty() {
-                what.to_owned()
-            } else {
-                format!("{what} {}", parts.join(" and "))
-            }
-        }
-    }
-}
-
 /// Whether `error` says the value at `path` itself has the wrong type.
 fn is_type_mismatch_at(error: &ValidationError<'_>, path: &str) -> bool {
     matches!(error.kind(), ValidationErrorKind::Type { .. })
@@ -445,43 +411,7 @@ fn expected_types(kind: &TypeKind) -> String {
         TypeKind::Single(t) => vec![t.as_str()],
         TypeKind::Multiple(set) => set.iter().map(|t| t.as_str()).collect(),
     };
-    let words: Vec<String> = names.iter().map(|n| article(n)).collect();
-    match words.as_slice() {
-        [] => "a value".to_owned(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
-
-fn article(type_name: &str) -> String {
-    match type_name {
-        "null" => "null".to_owned(),
-        "array" | "object" | "integer" => format!("an {type_name}"),
-        other => format!("a {other}"),
-    }
-}
-
-/// A short description of a JSON value, for messages: `the string "abc"`, `the number 3`.
-pub(crate) fn describe(value: &Value) -> String {
-    match value {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {}", compact(&Value::String(s.clone()))),
-        Value::Array(items) => format!("an array of {} items", items.len()),
-        Value::Object(_) => "an object".to_owned(),
-    }
-}
-
-/// A JSON rendering cut to 60 characters.
-fn compact(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() <= 60 {
-        text
-    } else {
-        let cut: String = text.chars().take(57).collect();
-        format!("{cut}...")
-    }
+    type_words(&names)
 }
 
 fn list_values(options: &Value) -> String {
@@ -495,6 +425,7 @@ fn list_values(options: &Value) -> String {
 mod tests {
     use serde_json::{Map, json};
 
+    use super::shape::tests::{problem_inputs, problem_shapes};
     use super::*;
 
     fn messages(schema: Value, input: Value) -> Vec<(String, String)> {
@@ -580,6 +511,30 @@ mod tests {
             one(schema, json!({"items": [1, 2]})),
             "must have at most 1 items, got an array of 2 items"
         );
+    }
+
+    /// The shape of each schema of [`problem_shapes`] words every problem of every input of
+    /// [`problem_inputs`] exactly as the walk of the compiled validator does.
+    #[test]
+    fn words_every_problem_as_the_walk_does() {
+        let mut compared = 0;
+        let mut worded = 0;
+        for schema in problem_shapes() {
+            let shape = Shape::of(&schema).unwrap_or_else(|| panic!("no shape for {schema:#}"));
+            let validator = Validator::new("demo_tool", &schema).expect("a schema");
+            for input in problem_inputs(&schema) {
+                let expected = validator.problems_by_walk(&input);
+                assert_eq!(
+                    shape.problems(&input),
+                    expected,
+                    "schema {schema}\ninput {input}"
+                );
+                compared += 1;
+                worded += expected.len();
+            }
+        }
+        assert!(compared > 10_000, "only {compared} inputs compared");
+        assert!(worded > 20_000, "only {worded} problems compared");
     }
 
     #[test]

@@ -5,12 +5,16 @@
 //! rules with one pass over the input's properties. It is built only when every keyword of the
 //! schema is one it implements exactly, and it answers exactly as the validator does (a test
 //! compares the two on thousands of inputs), so a call it accepts skips the validator. What it
-//! refuses goes to the validator, which words the problems.
+//! refuses it words itself ([`Shape::problems`]): the same problems, in the same order and the
+//! same words, as the validator's walk gives (a test compares those too), without the walk.
 
 use serde_json::{Map, Number, Value};
 
+use super::words::{MAX_PROBLEMS, push_described, range_words, type_words};
 use crate::args::same_name;
+use crate::error::Problem;
 use crate::input_limits::scalar_len;
+use crate::suggest::nearest;
 
 /// The JSON types a property may have, as bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +42,21 @@ impl Types {
 
     fn has(self, bits: u8) -> bool {
         self.0 & bits != 0
+    }
+
+    /// The names of these types, in the order the validator's type errors list them.
+    fn names(self) -> Vec<&'static str> {
+        [
+            (Self::NULL, "null"),
+            (Self::BOOLEAN, "boolean"),
+            (Self::INTEGER, "integer"),
+            (Self::NUMBER, "number"),
+            (Self::STRING, "string"),
+        ]
+        .into_iter()
+        .filter(|&(bit, _)| self.has(bit))
+        .map(|(_, name)| name)
+        .collect()
     }
 }
 
@@ -97,8 +116,25 @@ struct Property {
     name: Box<str>,
     types: Types,
     required: bool,
+    /// The position of the property in the schema's `required`, when it is required.
+    slot: Option<usize>,
     minimum: Option<Bound>,
     maximum: Option<Bound>,
+    /// Where the property is in an input: `/name`, escaped.
+    pointer: Box<str>,
+    /// Its types in words, as a type error says them: `a string or null`.
+    expected: Box<str>,
+    /// The numbers it allows in words, as a range error says them (empty without bounds).
+    range: Box<str>,
+}
+
+/// What is wrong with a property's value: each is one problem, in this order (the order of
+/// the validator's keywords: `type`, `minimum`, `maximum`).
+#[derive(Debug, Clone, Copy)]
+struct Faults {
+    wrong_type: bool,
+    below: bool,
+    above: bool,
 }
 
 /// An object schema whose properties are all scalars, checked in one pass.
@@ -106,6 +142,14 @@ struct Property {
 pub(crate) struct Shape {
     properties: Box<[Property]>,
     required: usize,
+    /// The required properties (indices into `properties`) in the order of the schema's
+    /// `required`, the order in which missing ones are reported.
+    required_order: Box<[usize]>,
+    /// Whether the schema has a `properties` keyword. Without one, `additionalProperties: false`
+    /// alone refuses any member, with one problem for the whole object.
+    declares_properties: bool,
+    /// The property names, comma-separated: the known properties an unknown one is told.
+    known: Box<str>,
 }
 
 /// Keywords that annotate and never make an instance invalid.
@@ -130,11 +174,13 @@ impl Shape {
         let root = schema.as_object()?;
         let mut properties = Vec::new();
         let mut closed = false;
+        let mut declares_properties = false;
         let mut required_names: &[Value] = &[];
         for (key, value) in root {
             match key.as_str() {
                 "type" if value == "object" => {}
                 "properties" => {
+                    declares_properties = true;
                     for (name, property) in value.as_object()? {
                         properties.push(Property::of(name, property)?);
                     }
@@ -153,18 +199,26 @@ impl Shape {
         if root.get("type")? != "object" || !closed {
             return None;
         }
-        let mut required = 0;
+        let mut required_order = Vec::with_capacity(required_names.len());
         for name in required_names {
             let name = name.as_str()?;
-            let property = properties.iter_mut().find(|p| *p.name == *name)?;
-            if !property.required {
-                property.required = true;
-                required += 1;
+            let index = properties.iter().position(|p| *p.name == *name)?;
+            let property = &mut properties[index];
+            // A name listed twice: left to the validator, which may report it twice.
+            if property.required {
+                return None;
             }
+            property.required = true;
+            property.slot = Some(required_order.len());
+            required_order.push(index);
         }
+        let names: Vec<&str> = properties.iter().map(|p| &*p.name).collect();
         Some(Shape {
+            required: required_order.len(),
+            required_order: required_order.into_boxed_slice(),
+            declares_properties,
+            known: names.join(", ").into(),
             properties: properties.into_boxed_slice(),
-            required,
         })
     }
 
@@ -196,6 +250,133 @@ impl Shape {
         }
         (required == self.required).then_some(len)
     }
+
+    /// Every problem with `input`, or none when it is valid: exactly what the validator's walk
+    /// of the schema gives ([`Validator::problems`](super::Validator::problems) without the
+    /// shape), in one pass and with the words made when the shape was.
+    ///
+    /// The walk's order: a non-object is one type error; otherwise missing required properties
+    /// (in the order of `required`; listed whatever the cap), then each member's problems in
+    /// the input's order (its type, then its minimum, then its maximum), then the unknown
+    /// members, in the input's order; past [`MAX_PROBLEMS`], a count of the rest.
+    pub(crate) fn problems(&self, input: &Value) -> Vec<Problem> {
+        let Value::Object(object) = input else {
+            return vec![Problem::new("", expected("an object", input))];
+        };
+        if !self.declares_properties {
+            // `additionalProperties: false` alone fails once for the object, whatever it holds.
+            return match object.is_empty() {
+                true => Vec::new(),
+                false => vec![Problem::new("", "no value is allowed here")],
+            };
+        }
+        // One pass: the members' problems in the input's order, worded up to the cap (how many
+        // are listed depends on how many required properties are missing, known only at the
+        // end), and which required properties are present: a bit per entry of `required` (the
+        // first 64; the rest are looked up).
+        let mut problems = Vec::new();
+        let mut others = 0usize;
+        let mut unknown = 0;
+        let mut found = 0u64;
+        for (key, value) in object {
+            let Some(property) = self.property(key) else {
+                unknown += 1;
+                continue;
+            };
+            if let Some(slot) = property.slot
+                && slot < 64
+            {
+                found |= 1 << slot;
+            }
+            let faults = property.faults(value);
+            let words = [
+                (faults.wrong_type, &property.expected),
+                (faults.below, &property.range),
+                (faults.above, &property.range),
+            ];
+            for (_, what) in words.iter().filter(|(fault, _)| *fault) {
+                others += 1;
+                if problems.len() < MAX_PROBLEMS {
+                    problems.push(Problem::new(&*property.pointer, expected(what, value)));
+                }
+            }
+        }
+        // Then the unknown members, in the input's order.
+        if unknown > 0 {
+            others += unknown;
+            for key in object.keys() {
+                if problems.len() == MAX_PROBLEMS {
+                    break;
+                }
+                if self.property(key).is_none() {
+                    problems.push(self.unknown(key));
+                }
+            }
+        }
+        let is_missing = |slot: usize, property: &Property| match slot {
+            0..64 => found & (1 << slot) == 0,
+            _ => !object.contains_key(&*property.name),
+        };
+        let missing: Vec<Problem> = self
+            .required_order
+            .iter()
+            .enumerate()
+            .filter(|&(slot, &index)| is_missing(slot, &self.properties[index]))
+            .map(|(_, &index)| {
+                let pointer = &*self.properties[index].pointer;
+                Problem::new(pointer, "missing required property")
+            })
+            .collect();
+        // Missing required properties come first and are listed whatever the cap; the rest
+        // fill what is left.
+        let room = MAX_PROBLEMS.saturating_sub(missing.len());
+        problems.truncate(room);
+        let extra = others.saturating_sub(room);
+        if !missing.is_empty() {
+            problems.splice(0..0, missing);
+        }
+        if extra > 0 {
+            problems.push(Problem::new(
+                "",
+                format!("{extra} more problems not listed; fix the ones above first"),
+            ));
+        }
+        problems
+    }
+
+    /// The property named `name`, if the schema has one.
+    fn property(&self, name: &str) -> Option<&Property> {
+        self.properties.iter().find(|p| same_name(&p.name, name))
+    }
+
+    /// The problem of the unknown member `name`: the known property it is closest to, if any
+    /// is close, and every known property.
+    fn unknown(&self, name: &str) -> Problem {
+        let best = nearest(name, self.properties.iter().map(|p| &*p.name));
+        let mut message = String::with_capacity(64 + self.known.len());
+        message.push_str("unknown property");
+        if let Some(best) = best {
+            message.push_str("; did you mean `");
+            message.push_str(best);
+            message.push_str("`?");
+        }
+        if !self.properties.is_empty() {
+            message.push_str(if best.is_some() { " K" } else { ". K" });
+            message.push_str("nown properties: ");
+            message.push_str(&self.known);
+        }
+        Problem::new(crate::pointer::child("", name), message)
+    }
+}
+
+/// `expected {what}, got {the value described}`.
+fn expected(what: &str, value: &Value) -> String {
+    let mut message = String::with_capacity(what.len() + 40);
+    message.push_str("expected ");
+    message.push_str(what);
+    message.push_str(", got ");
+    push_described(&mut message, value);
+    message
 }
 
 impl Property {
@@ -234,12 +415,21 @@ impl Property {
         if numeric_keyword && types.has(Types::STRING) {
             return None;
         }
+        let bounded = minimum.is_some() || maximum.is_some();
         Some(Property {
             name: name.into(),
             types,
             required: false,
+            slot: None,
             minimum,
             maximum,
+            pointer: crate::pointer::child("", name).into(),
+            expected: type_words(&types.names()).into(),
+            range: if bounded {
+                range_words(schema).into()
+            } else {
+                Box::default()
+            },
         })
     }
 
@@ -258,6 +448,32 @@ impl Property {
         }
     }
 
+    /// What is wrong with `value`, each fault as the validator finds it: a bound holds for any
+    /// number, whatever its type.
+    fn faults(&self, value: &Value) -> Faults {
+        match value {
+            Value::Number(number) => Faults {
+                wrong_type: !(self.types.has(Types::NUMBER)
+                    || (self.types.has(Types::INTEGER) && is_integer(number))),
+                below: self.minimum.is_some_and(|min| min.is_above(number)),
+                above: self.maximum.is_some_and(|max| max.is_below(number)),
+            },
+            other => {
+                let wrong_type = match other {
+                    Value::Null => !self.types.has(Types::NULL),
+                    Value::Bool(_) => !self.types.has(Types::BOOLEAN),
+                    Value::String(_) => !self.types.has(Types::STRING),
+                    _ => true,
+                };
+                Faults {
+                    wrong_type,
+                    below: false,
+                    above: false,
+                }
+            }
+        }
+    }
+
     fn within(&self, number: &Number) -> bool {
         !self.minimum.is_some_and(|min| min.is_above(number))
             && !self.maximum.is_some_and(|max| max.is_below(number))
@@ -270,7 +486,7 @@ fn is_integer(number: &Number) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use serde_json::json;
 
@@ -398,17 +614,18 @@ mod tests {
         ]
     }
 
-    /// Every property set to every value, alone and beside valid values for the others; with
-    /// required properties left out; with an unknown property; and inputs that are not objects.
-    fn inputs(schema: &Value) -> Vec<Value> {
-        let names: Vec<&str> = schema["properties"]
+    fn names(schema: &Value) -> Vec<&str> {
+        schema["properties"]
             .as_object()
             .map(|p| p.keys().map(String::as_str).collect())
-            .unwrap_or_default();
-        let mut inputs: Vec<Value> = values();
+            .unwrap_or_default()
+    }
+
+    /// A value for each property, of its first type that is not null (valid, unless the
+    /// property's bounds exclude 1).
+    fn sample(schema: &Value) -> Map<String, Value> {
         let mut base = Map::new();
-        for name in &names {
-            // A valid value: of the property's first type that is not null.
+        for name in names(schema) {
             let types = match &schema["properties"][name]["type"] {
                 Value::Array(types) => types.clone(),
                 single => vec![single.clone()],
@@ -418,13 +635,26 @@ mod tests {
                 Some("boolean") => json!(true),
                 _ => json!(1),
             };
-            base.insert((*name).to_owned(), sample);
+            base.insert(name.to_owned(), sample);
         }
-        let valid = Value::Object(base.clone());
+        base
+    }
+
+    /// Every property set to every value, alone and beside valid values for the others; with
+    /// required properties left out; with an unknown property; and inputs that are not objects.
+    fn inputs(schema: &Value) -> Vec<Value> {
+        let valid = Value::Object(sample(schema));
         assert!(
             validator(schema).is_valid(&valid),
             "{valid} is not valid for {schema}"
         );
+        inputs_beside(schema, sample(schema))
+    }
+
+    /// [`inputs`] around `base`, a value for each property.
+    fn inputs_beside(schema: &Value, base: Map<String, Value>) -> Vec<Value> {
+        let names = names(schema);
+        let mut inputs: Vec<Value> = values();
         inputs.push(Value::Object(base.clone()));
         inputs.push(json!({}));
         for name in &names {
@@ -541,6 +771,122 @@ mod tests {
             assert!(flat.check(&input).is_err() && !flat.admits_flat(len));
         }
         assert!(measured > 50, "only {measured} valid inputs measured");
+    }
+
+    /// Schemas for the wording of problems beyond [`shapes`]: each of the ways the validator
+    /// compiles a closed object (one required name, several, every one, more than 16 and more
+    /// than 64, none, no `properties` at all, more than 15 properties), names that a pointer
+    /// escapes, every type listed in another order, and bounds that a value of the wrong type
+    /// still breaks.
+    pub(in crate::validate) fn problem_shapes() -> Vec<Value> {
+        let many = |count: usize, required: usize| {
+            let properties: Map<String, Value> = (0..count)
+                .map(|i| {
+                    let schema = match i % 3 {
+                        0 => json!({"type": "integer", "minimum": 0, "maximum": 9}),
+                        1 => json!({"type": "string"}),
+                        _ => json!({"type": ["boolean", "null"]}),
+                    };
+                    (format!("p{i:02}"), schema)
+                })
+                .collect();
+            let required: Vec<Value> = (0..required).map(|i| json!(format!("p{i:02}"))).collect();
+            json!({
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "additionalProperties": false,
+            })
+        };
+        let mut schemas = shapes();
+        schemas.extend([
+            schemars_scalars(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "a/b": {"type": "string"},
+                    "t~x": {"type": "integer", "minimum": 0, "maximum": 10},
+                    "flag": {"type": "boolean"}
+                },
+                "required": ["a/b"],
+                "additionalProperties": false
+            }),
+            json!({
+                "type": "object",
+                "properties": {
+                    "lo_hi": {"type": "integer", "minimum": 300, "maximum": 200},
+                    "flag_min": {"type": "boolean", "minimum": 10},
+                    "every": {"type": ["string", "integer", "null", "boolean", "number"]},
+                    "single": {"type": ["number"], "maximum": 0}
+                },
+                "required": ["single", "flag_min", "lo_hi", "every"],
+                "additionalProperties": false
+            }),
+            json!({
+                "type": "object",
+                "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+                "required": [],
+                "additionalProperties": false
+            }),
+            json!({"type": "object", "additionalProperties": false}),
+            json!({"type": "object", "required": [], "additionalProperties": false}),
+            many(20, 17),
+            many(20, 20),
+            many(70, 66),
+            many(70, 70),
+            many(70, 0),
+        ]);
+        schemas
+    }
+
+    /// [`inputs_beside`] a sample input, and inputs with many problems and unknown names, near
+    /// known ones or not.
+    pub(in crate::validate) fn problem_inputs(schema: &Value) -> Vec<Value> {
+        let base = sample(schema);
+        let mut inputs = inputs_beside(schema, base.clone());
+        let names = names(schema);
+        for name in &names {
+            for near in [
+                format!("{name}x"),
+                name.chars().skip(1).collect(),
+                name.to_uppercase(),
+            ] {
+                let mut with = base.clone();
+                with.insert(near.clone(), json!(1));
+                inputs.push(Value::Object(with));
+                inputs.push(json!({ near: "a" }));
+            }
+        }
+        let unknown = |count: usize| -> Vec<(String, Value)> {
+            (0..count)
+                .map(|i| (format!("zz{i}/~{i}"), json!(i)))
+                .collect()
+        };
+        // Every property wrong, with and without unknown members (past the cap, with more or
+        // fewer missing required properties).
+        for (wrong, extra) in [
+            (json!([]), 0),
+            (json!([1]), 10),
+            (json!("!"), 40),
+            (json!(0.5), 3),
+        ] {
+            let mut all: Map<String, Value> = names
+                .iter()
+                .map(|n| (n.to_string(), wrong.clone()))
+                .collect();
+            all.extend(unknown(extra));
+            inputs.push(Value::Object(all));
+            let mut some: Map<String, Value> = names
+                .iter()
+                .step_by(2)
+                .map(|n| (n.to_string(), wrong.clone()))
+                .collect();
+            some.extend(unknown(extra));
+            inputs.push(Value::Object(some));
+        }
+        inputs.push(Value::Object(unknown(33).into_iter().collect()));
+        inputs.push(json!({"x": "a long string, well past the sixty characters a preview keeps: \"quoted\" \u{7}"}));
+        inputs
     }
 
     #[test]
