@@ -20,6 +20,9 @@ fn main() -> ExitCode {
     if case == "startup" {
         return startup(calls);
     }
+    if case == "paired/main_thread" {
+        return paired_main_thread(calls);
+    }
     if let Some(case) = case.strip_prefix("paired/") {
         return paired(case, calls);
     }
@@ -129,6 +132,53 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
             "buril_over_floor_p25_p75": [quantile(&buril_floor, 0.25), quantile(&buril_floor, 0.75)],
             "buril_over_rmcp": median(&buril_rmcp),
             "buril_over_rmcp_p25_p75": [quantile(&buril_rmcp, 0.25), quantile(&buril_rmcp, 0.75)],
+        })
+    );
+    ExitCode::SUCCESS
+}
+
+/// `paired/main_thread 300`: the same three-field tool called on the dispatcher's main thread
+/// (`bench_spawn_main`, handed there and back) and on the caller's (`bench_spawn`, `off_thread`),
+/// in alternating blocks of `BLOCK` calls, `rounds` times. Prints each one's median time per
+/// call and the median of the per-round differences: what the hand-off to the main thread and
+/// back costs a call made from another thread.
+fn paired_main_thread(rounds: usize) -> ExitCode {
+    const BLOCK: usize = 1_000;
+    let input = spawn_input();
+    black_box(buril::call("bench_spawn", input.clone()));
+    black_box(buril::call("bench_spawn_main", input.clone()));
+    // Time per call, in ns: [off_thread, main thread].
+    let mut samples: [Vec<f64>; 2] = Default::default();
+    let mut outputs = Vec::with_capacity(BLOCK);
+    for round in 0..rounds + 1 {
+        for turn in 0..2 {
+            let variant = (round + turn) % 2;
+            let tool = ["bench_spawn", "bench_spawn_main"][variant];
+            let inputs: Vec<_> = (0..BLOCK).map(|_| input.clone()).collect();
+            let start = std::time::Instant::now();
+            outputs.extend(inputs.into_iter().map(|i| buril::call(black_box(tool), i)));
+            let elapsed = start.elapsed();
+            outputs.clear();
+            if round > 0 {
+                samples[variant].push(elapsed.as_secs_f64() * 1e9 / BLOCK as f64);
+            }
+        }
+    }
+    let handoff: Vec<f64> = samples[1]
+        .iter()
+        .zip(&samples[0])
+        .map(|(main, off)| main - off)
+        .collect();
+    println!(
+        "{}",
+        serde_json::json!({
+            "case": "main_thread",
+            "rounds": rounds,
+            "block": BLOCK,
+            "off_thread_ns": median(&samples[0]),
+            "main_thread_ns": median(&samples[1]),
+            "handoff_ns": median(&handoff),
+            "handoff_ns_p25_p75": [quantile(&handoff, 0.25), quantile(&handoff, 0.75)],
         })
     );
     ExitCode::SUCCESS

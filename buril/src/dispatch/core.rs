@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, Weak};
 
 use tokio::runtime::Runtime;
 
+use super::hot::SyncLane;
 use super::main_thread::MainQueue;
 use super::rules::{Rules, Timeouts};
 use crate::context::{Context, Env, EnvRef};
@@ -60,6 +61,8 @@ pub(crate) struct Core {
     rules_open: AtomicBool,
     pub(crate) env: Arc<Env>,
     pub(crate) main: Arc<MainQueue>,
+    /// The thread a sync tool's call takes when it is free (`hot.rs`).
+    pub(crate) sync_lane: SyncLane,
     runtime: OnceLock<Runtime>,
     worker_threads: usize,
     pub(crate) limits: Limits,
@@ -91,6 +94,7 @@ impl Core {
                     dispatcher: handle,
                 }),
                 main: parts.main,
+                sync_lane: SyncLane::new(),
                 runtime: OnceLock::new(),
                 worker_threads: parts.worker_threads,
                 limits: parts.limits,
@@ -145,6 +149,7 @@ impl Core {
 impl Drop for Core {
     fn drop(&mut self) {
         self.main.close();
+        self.sync_lane.close();
         if let Some(runtime) = self.runtime.take() {
             runtime.shutdown_background();
         }

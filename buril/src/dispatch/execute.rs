@@ -1,12 +1,12 @@
 //! Execution: a call placed, started and waited for, by a blocking waiter or an async one. The
 //! two waiters share the placement rules; they differ only in how they wait.
 
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 use super::admit::Admitted;
 use super::core::Core;
-use super::place::{Place, Waiter, place, run_in_place, start};
+use super::place::{Place, Started, Waiter, place, run_in_place, start};
 use super::settle::{CallResult, discard_if_late, dropped, shut_down, timeout_error};
 use crate::context::CancelToken;
 use crate::error::ToolError;
@@ -26,10 +26,26 @@ pub(crate) fn execute_blocking(core: &Core, call: Admitted) -> CallResult {
     }
     let cancel = call.ctx.cancel_token().clone();
     let (tx, rx) = mpsc::sync_channel(1);
-    let task = start(core, at, call, tx);
+    let Started { task, replies } = start(core, at, call, tx);
+    // Watches for the answer first: from a thread that stays awake between calls it comes
+    // sooner than this one would wake up from a sleep (`hot.rs`).
+    let mut early = None;
+    let wait = replies.map(|spin| {
+        spin.watch(|| match rx.try_recv() {
+            Ok(result) => {
+                early = Some(result);
+                true
+            }
+            Err(TryRecvError::Empty) => false,
+            Err(TryRecvError::Disconnected) => true,
+        })
+    });
     // Waits in slices, to see a cancellation that comes while the result does not.
     const SLICE: Duration = Duration::from_millis(20);
     let result = loop {
+        if let Some(result) = early.take() {
+            break result;
+        }
         let now = Instant::now();
         let mut slice = SLICE;
         if let Some(deadline) = deadline {
@@ -48,6 +64,9 @@ pub(crate) fn execute_blocking(core: &Core, call: Admitted) -> CallResult {
             Err(RecvTimeoutError::Disconnected) => break Err(shut_down(name)),
         }
     };
+    if let Some(wait) = wait {
+        wait.over();
+    }
     if result.is_err()
         && let Some(task) = task
     {
@@ -76,29 +95,58 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
         return result;
     }
     let cancel = call.ctx.cancel_token().clone();
-    let (tx, rx) = tokio::sync::oneshot::channel::<CallResult>();
+    let (tx, mut rx) = tokio::sync::oneshot::channel::<CallResult>();
+    let started = start(core, at, call, tx);
     // Aborts (after the grace period) an async tool whose call ends without its result:
     // timed out, cancelled, or this future dropped.
-    let mut task =
-        AbortOnDrop(start(core, at, call, tx).map(|task| (core.runtime().handle().clone(), task)));
-    let result = match deadline {
-        Some(deadline) => {
-            // A timer of the dispatcher's runtime, which has one whatever the caller runs on.
-            let expired = {
-                let _runtime = core.runtime().enter();
-                tokio::time::sleep_until(deadline.at.into())
-            };
-            tokio::select! {
-                result = rx => result.unwrap_or_else(|_| Err(dropped(name))),
-                _ = expired => Err(timeout_error(name, deadline.timeout)),
-                _ = cancel.cancelled() => Err(ToolError::cancelled()),
+    let mut task = AbortOnDrop(
+        started
+            .task
+            .map(|task| (core.runtime().handle().clone(), task)),
+    );
+    // A call that went to a thread awake and free is watched for a moment: a quick tool's
+    // answer then comes before this task would have been put to sleep and woken again.
+    let mut early = None;
+    let wait = started
+        .replies
+        .filter(|_| at != Place::MainQueue)
+        .map(|spin| {
+            spin.watch(|| match rx.try_recv() {
+                Ok(result) => {
+                    early = Some(result);
+                    true
+                }
+                Err(tokio::sync::oneshot::error::TryRecvError::Empty) => false,
+                Err(tokio::sync::oneshot::error::TryRecvError::Closed) => {
+                    early = Some(Err(dropped(name)));
+                    true
+                }
+            })
+        });
+    let result = match early {
+        Some(result) => result,
+        None => match deadline {
+            Some(deadline) => {
+                // A timer of the dispatcher's runtime, which has one whatever the caller runs on.
+                let expired = {
+                    let _runtime = core.runtime().enter();
+                    tokio::time::sleep_until(deadline.at.into())
+                };
+                tokio::select! {
+                    result = rx => result.unwrap_or_else(|_| Err(dropped(name))),
+                    _ = expired => Err(timeout_error(name, deadline.timeout)),
+                    _ = cancel.cancelled() => Err(ToolError::cancelled()),
+                }
             }
-        }
-        None => tokio::select! {
-            result = rx => result.unwrap_or_else(|_| Err(dropped(name))),
-            _ = cancel.cancelled() => Err(ToolError::cancelled()),
+            None => tokio::select! {
+                result = rx => result.unwrap_or_else(|_| Err(dropped(name))),
+                _ = cancel.cancelled() => Err(ToolError::cancelled()),
+            },
         },
     };
+    if let Some(wait) = wait {
+        wait.over();
+    }
     if result.is_err() {
         cancel.cancel();
     } else {

@@ -1,8 +1,9 @@
 //! The host's main thread: main-thread tools are queued here and run one at a time, in order.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::thread::{self, ThreadId};
+
+use super::hot::{Job, JobQueue, MAX_SPIN, Replies};
 
 /// Who runs the main-thread tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -17,20 +18,10 @@ pub enum MainThread {
     Host,
 }
 
-pub(crate) type Job = Box<dyn FnOnce() + Send + 'static>;
-
 pub(crate) struct MainQueue {
     mode: MainThread,
     owner: OnceLock<ThreadId>,
-    state: Mutex<QueueState>,
-    ready: Condvar,
-    started: OnceLock<()>,
-}
-
-#[derive(Default)]
-struct QueueState {
-    jobs: VecDeque<Job>,
-    closed: bool,
+    queue: Arc<JobQueue>,
 }
 
 impl MainQueue {
@@ -38,9 +29,7 @@ impl MainQueue {
         let queue = Arc::new(MainQueue {
             mode,
             owner: OnceLock::new(),
-            state: Mutex::new(QueueState::default()),
-            ready: Condvar::new(),
-            started: OnceLock::new(),
+            queue: Arc::new(JobQueue::new(MAX_SPIN)),
         });
         if mode == MainThread::Host {
             let _ = queue.owner.set(thread::current().id());
@@ -57,81 +46,37 @@ impl MainQueue {
         self.owner.get() == Some(&thread::current().id())
     }
 
-    /// Queues a job for the main thread, starting the owned thread on first use.
-    pub(crate) fn submit(self: &Arc<Self>, job: Job) {
+    /// Queues a job for the main thread, starting the owned thread (which stays awake between
+    /// calls that come close together: `hot.rs`) on first use.
+    pub(crate) fn submit(&self, job: Job) {
         if self.mode == MainThread::Owned {
-            self.started.get_or_init(|| self.start_owned());
+            self.owner
+                .get_or_init(|| self.queue.start_thread("buril-main"));
         }
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.jobs.push_back(job);
-        drop(state);
-        self.ready.notify_one();
+        self.queue.push(job);
+    }
+
+    /// Where a caller watches for the answer of a call it queued.
+    pub(crate) fn replies(&self) -> Replies<'_> {
+        self.queue.replies()
     }
 
     /// Runs every queued job on the calling thread (the host's main thread); returns how many.
     pub(crate) fn pump(&self) -> usize {
         let mut count = 0;
-        loop {
-            let job = {
-                let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-                state.jobs.pop_front()
-            };
-            match job {
-                Some(job) => {
-                    job();
-                    count += 1;
-                }
-                None => return count,
-            }
+        while let Some(job) = self.queue.try_pop() {
+            job();
+            count += 1;
         }
+        count
     }
 
     /// How many jobs wait for the main thread.
     pub(crate) fn pending(&self) -> usize {
-        self.state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .jobs
-            .len()
+        self.queue.len()
     }
 
     pub(crate) fn close(&self) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.closed = true;
-        drop(state);
-        self.ready.notify_all();
-    }
-
-    fn start_owned(self: &Arc<Self>) {
-        let queue = Arc::clone(self);
-        let (tx, rx) = std::sync::mpsc::channel();
-        thread::Builder::new()
-            .name("buril-main".into())
-            .spawn(move || {
-                let _ = tx.send(thread::current().id());
-                queue.run_owned();
-            })
-            .expect("the main-thread worker could not be started");
-        if let Ok(id) = rx.recv() {
-            let _ = self.owner.set(id);
-        }
-    }
-
-    fn run_owned(&self) {
-        loop {
-            let job = {
-                let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-                loop {
-                    if let Some(job) = state.jobs.pop_front() {
-                        break job;
-                    }
-                    if state.closed {
-                        return;
-                    }
-                    state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
-                }
-            };
-            job();
-        }
+        self.queue.close();
     }
 }

@@ -20,6 +20,7 @@ mod admit;
 mod builder;
 mod core;
 mod execute;
+mod hot;
 mod main_thread;
 mod options;
 mod place;

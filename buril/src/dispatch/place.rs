@@ -8,6 +8,10 @@
 //! | sync `off_thread`, `inline` | here | here |
 //! | sync `off_thread`, no deadline | here | the blocking pool |
 //! | sync `off_thread`, with a deadline | the blocking pool | the blocking pool |
+//!
+//! A call placed on the blocking pool runs on the sync lane instead when the lane is free
+//! (`hot.rs`): one thread that stays awake between calls, so that calls one after the other
+//! wake nobody.
 //! | async `off_thread` | a task | a task |
 //!
 //! A call placed *here* runs on the caller's thread or task and cannot be interrupted: its
@@ -19,6 +23,7 @@ use tokio::task::JoinHandle;
 
 use super::admit::Admitted;
 use super::core::Core;
+use super::hot::{LaneRelease, Replies};
 use super::run::{run_async, run_here, run_sync};
 use super::settle::CallResult;
 use crate::descriptor::Invoke;
@@ -115,15 +120,23 @@ pub(crate) fn run_in_place(core: &Core, call: Admitted) -> CallResult {
     }
 }
 
-/// Starts `call` at `place` (anything but [`Place::Here`]: the main queue, or else the blocking
-/// pool for a sync tool and a task for an async one), answering through `reply`. The task of an
-/// async tool is returned, so that a call ending without its result can abort it.
-pub(crate) fn start(
-    core: &Core,
+/// A call started away from its caller.
+pub(crate) struct Started<'a> {
+    /// The task of an async tool, so that a call ending without its result can abort it.
+    pub(crate) task: Option<JoinHandle<()>>,
+    /// When the call went to a thread that stays awake between calls (the main thread, the sync
+    /// lane), how long its caller should watch for the answer before sleeping (`hot.rs`).
+    pub(crate) replies: Option<Replies<'a>>,
+}
+
+/// Starts `call` at `place` (anything but [`Place::Here`]: the main queue, or else the sync lane
+/// or the blocking pool for a sync tool and a task for an async one), answering through `reply`.
+pub(crate) fn start<'a>(
+    core: &'a Core,
     place: Place,
     call: Admitted,
     reply: impl Reply,
-) -> Option<JoinHandle<()>> {
+) -> Started<'a> {
     let Admitted {
         tool, args, ctx, ..
     } = call;
@@ -142,16 +155,35 @@ pub(crate) fn start(
                     run_here(name, invoke, ctx, args, handle.as_ref()),
                 );
             }));
-            None
+            Started {
+                task: None,
+                replies: Some(core.main.replies()),
+            }
         }
         (_, Invoke::Sync(function)) => {
-            core.runtime().spawn_blocking(move || {
-                deliver(name, reply, run_sync(name, function, &ctx, args));
+            let on_lane = core.sync_lane.try_run(move |release| {
+                let result = run_sync(name, function, &ctx, args);
+                drop(release);
+                deliver(name, reply, result);
             });
-            None
+            let replies = match on_lane {
+                Ok(()) => Some(core.sync_lane.replies()),
+                Err(job) => {
+                    core.runtime()
+                        .spawn_blocking(move || job(LaneRelease::none()));
+                    None
+                }
+            };
+            Started {
+                task: None,
+                replies,
+            }
         }
-        (_, Invoke::Async(function)) => Some(core.runtime().spawn(async move {
-            deliver(name, reply, run_async(name, function, ctx, args).await);
-        })),
+        (_, Invoke::Async(function)) => Started {
+            task: Some(core.runtime().spawn(async move {
+                deliver(name, reply, run_async(name, function, ctx, args).await);
+            })),
+            replies: None,
+        },
     }
 }

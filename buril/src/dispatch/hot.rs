@@ -1,0 +1,562 @@
+//! Threads that stay awake between calls: the queue the host's main thread runs, and the lane a
+//! sync tool's call takes to a thread of its own.
+//!
+//! Handing a call to another thread costs little when that thread is awake and a great deal when
+//! it sleeps: waking a sleeping thread is a system call on one side and a trip through the
+//! scheduler on the other, several microseconds each way (on the virtual machines buril is
+//! measured on, a hand-off and back cost 10 to 16 µs, against about 2 µs between threads that
+//! watch). So a thread that runs calls watches its queue for a while after its last job before
+//! it sleeps, and a caller waiting for an answer watches for it before it sleeps.
+//!
+//! How long is learnt, per place ([`Spin`]), from how long its waits took, watching and
+//! sleeping together: a wait that ended within the longest window (50 µs, [`MAX_SPIN`], unless the place says otherwise) doubles the
+//! next window, since watching would have seen its end; a longer one halves it. Calls that come
+//! back to back keep the window long; calls that come seconds apart and slow tools keep it
+//! short, so that nobody burns a core for nothing. A watch that finds itself preempted (the
+//! machine has more runnable threads than cores: a thread that watches then keeps the other side
+//! from running, and loses the scheduler's favour for threads that wake) drops the window to the
+//! least and holds it there for 20 ms, twice as long at each preemption that follows the last
+//! one closely, up to a second: a passing hiccup costs little, a crowded machine soon stops the
+//! watching altogether. On one core nobody watches.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::thread::{self, ThreadId};
+use std::time::{Duration, Instant};
+
+/// A job for a hot thread.
+pub(crate) type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// The longest a caller watches for an answer, and a hot thread for its next job, unless
+/// told otherwise.
+pub(crate) const MAX_SPIN: Duration = Duration::from_micros(50);
+
+/// The shortest window a place learns down to, in ns (it still catches an answer already on
+/// its way).
+const MIN_SPIN_NS: u32 = 500;
+
+/// Whether this process may run on two cores or more: only then can a thread that watches see
+/// the other side make progress.
+pub(crate) fn cores_to_watch_on() -> bool {
+    static MANY: OnceLock<bool> = OnceLock::new();
+    *MANY.get_or_init(|| thread::available_parallelism().is_ok_and(|cores| cores.get() > 1))
+}
+
+/// How long to watch at one place of hand-off, learnt from how long its waits took.
+pub(crate) struct Spin {
+    /// The longest window, in ns.
+    max_ns: u32,
+    window_ns: AtomicU32,
+    /// Until when (in ns since [`epoch`]) the window stays at the least, after a preemption.
+    hold_until: AtomicU64,
+    /// How long the last preemption held it, in ns.
+    held_ns: AtomicU64,
+}
+
+/// The instant [`Spin`]'s holds count from.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// How long a preemption holds a place's window at the least, at first and at most, in ns.
+const HOLD_NS: (u64, u64) = (20_000_000, 1_000_000_000);
+
+/// How a watch ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Watched {
+    Seen,
+    TimedOut,
+    Preempted,
+}
+
+/// A wait, begun with [`Spin::watch`] and ended with [`Wait::over`].
+pub(crate) struct Wait<'a> {
+    spin: &'a Spin,
+    started: Instant,
+}
+
+impl Wait<'_> {
+    /// The wait is over (seen, or slept through): learns from how long it took.
+    pub(crate) fn over(self) {
+        self.spin.learn(self.started, self.started.elapsed());
+    }
+}
+
+impl Spin {
+    /// A place whose waits are worth watching through when they end within `max`.
+    pub(crate) const fn new(max: Duration) -> Self {
+        let max_ns = max.as_nanos() as u32;
+        Spin {
+            max_ns,
+            window_ns: AtomicU32::new(max_ns),
+            hold_until: AtomicU64::new(0),
+            held_ns: AtomicU64::new(0),
+        }
+    }
+
+    /// Begins a wait for `other` (the thread, or threads, that will end it): watches `done`
+    /// without sleeping for as long as this place has learnt to. End it with [`Wait::over`]
+    /// once the wait is over, whether watching saw it or not.
+    pub(crate) fn watch(&self, other: &CpuOf, done: impl FnMut() -> bool) -> Wait<'_> {
+        let started = Instant::now();
+        let window = self.window_ns.load(Ordering::Relaxed);
+        if cores_to_watch_on() {
+            match watch(Duration::from_nanos(window.into()), done) {
+                Watched::Seen => {}
+                // Watching for a thread that runs on this CPU keeps it from running: two
+                // threads that hand calls to each other on one CPU must sleep, as a crowded
+                // machine's must.
+                Watched::TimedOut if other.is(current_cpu()) => self.preempted(),
+                Watched::TimedOut => {}
+                Watched::Preempted => self.preempted(),
+            }
+        }
+        Wait {
+            spin: self,
+            started,
+        }
+    }
+
+    /// Holds the window at the least: longer when the last hold ended only just before.
+    fn preempted(&self) {
+        let now = u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let (held, until) = (
+            self.held_ns.load(Ordering::Relaxed),
+            self.hold_until.load(Ordering::Relaxed),
+        );
+        let hold = if now < until.saturating_add(held.saturating_mul(3)) {
+            held.saturating_mul(2).clamp(HOLD_NS.0, HOLD_NS.1)
+        } else {
+            HOLD_NS.0
+        };
+        self.held_ns.store(hold, Ordering::Relaxed);
+        self.hold_until
+            .store(now.saturating_add(hold), Ordering::Relaxed);
+        self.window_ns.store(MIN_SPIN_NS, Ordering::Relaxed);
+    }
+
+    fn learn(&self, started: Instant, waited: Duration) {
+        let window = self.window_ns.load(Ordering::Relaxed);
+        let next = if waited.as_nanos() > u128::from(self.max_ns) {
+            (window / 2).max(MIN_SPIN_NS)
+        } else if started.duration_since(epoch()).as_nanos()
+            >= u128::from(self.hold_until.load(Ordering::Relaxed))
+        {
+            window.saturating_mul(2).min(self.max_ns)
+        } else {
+            window
+        };
+        if next != window {
+            self.window_ns.store(next, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The CPU a side of a hand-off last ran on, as far as it said: every 32nd time it asks
+/// ([`CpuOf::note`]), since a thread moves between CPUs at most every few milliseconds and
+/// asking is a system call.
+pub(crate) struct CpuOf {
+    cpu: AtomicU32,
+    asks: AtomicU32,
+}
+
+impl CpuOf {
+    pub(crate) const fn new() -> Self {
+        CpuOf {
+            cpu: AtomicU32::new(u32::MAX),
+            asks: AtomicU32::new(0),
+        }
+    }
+
+    /// Notes the CPU the calling thread runs on, every 32nd time.
+    pub(crate) fn note(&self) {
+        if cores_to_watch_on() && self.asks.fetch_add(1, Ordering::Relaxed).is_multiple_of(32) {
+            self.cpu.store(current_cpu(), Ordering::Relaxed);
+        }
+    }
+
+    fn is(&self, cpu: u32) -> bool {
+        cpu != u32::MAX && self.cpu.load(Ordering::Relaxed) == cpu
+    }
+}
+
+/// The CPU the calling thread runs on (`u32::MAX` where that cannot be known).
+fn current_cpu() -> u32 {
+    #[cfg(target_os = "linux")]
+    {
+        u32::try_from(rustix::thread::sched_getcpu()).unwrap_or(u32::MAX)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        u32::MAX
+    }
+}
+
+/// Watches `done` for at most `window` without sleeping. A watch that finds a gap in its own
+/// looks (it was preempted) ends at once.
+fn watch(window: Duration, mut done: impl FnMut() -> bool) -> Watched {
+    /// A gap between two looks at the clock, 8 looks apart, that only preemption by another
+    /// thread explains: the scheduler's slices are milliseconds long, where an interrupt or the
+    /// hypervisor's own work takes tens of microseconds.
+    const PREEMPTED: Duration = Duration::from_micros(250);
+    if done() {
+        return Watched::Seen;
+    }
+    let start = Instant::now();
+    let mut last = start;
+    let mut looks = 0u32;
+    loop {
+        std::hint::spin_loop();
+        if done() {
+            return Watched::Seen;
+        }
+        looks = looks.wrapping_add(1);
+        if looks.is_multiple_of(8) {
+            let now = Instant::now();
+            if now - last >= PREEMPTED {
+                return Watched::Preempted;
+            }
+            if now - start >= window {
+                return Watched::TimedOut;
+            }
+            last = now;
+        }
+    }
+}
+
+/// Jobs run one at a time, in order, by whoever takes them: a hot thread of its own
+/// ([`run_hot`](Self::run_hot)) or a host that pumps them.
+pub(crate) struct JobQueue {
+    state: Mutex<QueueState>,
+    ready: Condvar,
+    /// How many jobs are queued, read without the lock by a thread watching the queue.
+    queued: AtomicUsize,
+    /// How long the thread running the queue watches it before it sleeps.
+    spin: Spin,
+    /// Where the thread running the queue runs, and where jobs come from.
+    runner: CpuOf,
+    callers: CpuOf,
+    /// How long a caller watches for the answer of a job it queued.
+    replies: Spin,
+}
+
+/// Where a caller watches for the answer of a job it queued on a hot thread.
+#[derive(Clone, Copy)]
+pub(crate) struct Replies<'a> {
+    spin: &'a Spin,
+    from: &'a CpuOf,
+}
+
+impl<'a> Replies<'a> {
+    /// Begins the wait for the answer: see [`Spin::watch`].
+    pub(crate) fn watch(self, done: impl FnMut() -> bool) -> Wait<'a> {
+        self.spin.watch(self.from, done)
+    }
+}
+
+#[derive(Default)]
+struct QueueState {
+    jobs: VecDeque<Job>,
+    closed: bool,
+    /// The thread running the queue sleeps on `ready`: a new job must wake it.
+    sleeping: bool,
+}
+
+impl JobQueue {
+    /// A queue whose thread watches for its next job for at most `between_jobs`.
+    pub(crate) fn new(between_jobs: Duration) -> Self {
+        JobQueue {
+            state: Mutex::new(QueueState::default()),
+            ready: Condvar::new(),
+            queued: AtomicUsize::new(0),
+            spin: Spin::new(between_jobs),
+            runner: CpuOf::new(),
+            callers: CpuOf::new(),
+            replies: Spin::new(MAX_SPIN),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Where a caller watches for the answer of a job it queued.
+    pub(crate) fn replies(&self) -> Replies<'_> {
+        Replies {
+            spin: &self.replies,
+            from: &self.runner,
+        }
+    }
+
+    /// Queues `job`; wakes the thread running the queue only when it sleeps.
+    pub(crate) fn push(&self, job: Job) {
+        self.callers.note();
+        let mut state = self.lock();
+        state.jobs.push_back(job);
+        self.queued.fetch_add(1, Ordering::Release);
+        let sleeping = state.sleeping;
+        drop(state);
+        if sleeping {
+            self.ready.notify_one();
+        }
+    }
+
+    fn pop(&self, state: &mut QueueState) -> Option<Job> {
+        let job = state.jobs.pop_front();
+        if job.is_some() {
+            self.queued.fetch_sub(1, Ordering::Relaxed);
+        }
+        job
+    }
+
+    /// Takes the next job without waiting.
+    pub(crate) fn try_pop(&self) -> Option<Job> {
+        self.pop(&mut self.lock())
+    }
+
+    /// How many jobs are queued.
+    pub(crate) fn len(&self) -> usize {
+        self.lock().jobs.len()
+    }
+
+    /// Stops [`run_hot`](Self::run_hot) once the queue is empty.
+    pub(crate) fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+    }
+
+    /// Runs jobs until the queue is closed and empty, watching the queue for a while after each
+    /// before sleeping.
+    pub(crate) fn run_hot(&self) {
+        loop {
+            self.runner.note();
+            let wait = self
+                .spin
+                .watch(&self.callers, || self.queued.load(Ordering::Acquire) > 0);
+            let job = {
+                let mut state = self.lock();
+                loop {
+                    if let Some(job) = self.pop(&mut state) {
+                        break job;
+                    }
+                    if state.closed {
+                        return;
+                    }
+                    state.sleeping = true;
+                    state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+                    state.sleeping = false;
+                }
+            };
+            wait.over();
+            job();
+        }
+    }
+
+    /// Starts a thread named `name` running this queue; answers its id.
+    pub(crate) fn start_thread(self: &Arc<Self>, name: &str) -> ThreadId {
+        let queue = Arc::clone(self);
+        thread::Builder::new()
+            .name(name.into())
+            .spawn(move || queue.run_hot())
+            .unwrap_or_else(|e| panic!("the thread `{name}` could not be started: {e}"))
+            .thread()
+            .id()
+    }
+}
+
+/// A thread of its own for sync tools' calls, taken by one call at a time: a call that finds it
+/// free runs there, with none of the wake-ups of a pool whose threads sleep between calls; a
+/// call that finds it busy (a call runs there, or ran past its deadline and goes on) goes to the
+/// blocking pool. So a server taking calls one after the other hands each to an awake thread,
+/// and a busy one spreads them over the pool as before.
+pub(crate) struct SyncLane {
+    queue: Arc<JobQueue>,
+    busy: Arc<AtomicBool>,
+    started: OnceLock<()>,
+}
+
+impl SyncLane {
+    pub(crate) fn new() -> Self {
+        SyncLane {
+            queue: Arc::new(JobQueue::new(MAX_SPIN)),
+            busy: Arc::new(AtomicBool::new(false)),
+            started: OnceLock::new(),
+        }
+    }
+
+    /// Runs `job` on the lane's thread when it is free; gives `job` back when it is not. `job`
+    /// gets the lane's release, which it calls as soon as its tool has returned.
+    pub(crate) fn try_run<F>(&self, job: F) -> Result<(), F>
+    where
+        F: FnOnce(LaneRelease) + Send + 'static,
+    {
+        if !cores_to_watch_on()
+            || self
+                .busy
+                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return Err(job);
+        }
+        self.started.get_or_init(|| {
+            self.queue.start_thread("buril-sync");
+        });
+        let release = LaneRelease(Some(Arc::clone(&self.busy)));
+        self.queue.push(Box::new(move || job(release)));
+        Ok(())
+    }
+
+    /// Where a caller watches for the answer of a call on the lane.
+    pub(crate) fn replies(&self) -> Replies<'_> {
+        self.queue.replies()
+    }
+
+    pub(crate) fn close(&self) {
+        self.queue.close();
+    }
+}
+
+/// Frees the lane for the next call when dropped (a job that panics still frees it).
+pub(crate) struct LaneRelease(Option<Arc<AtomicBool>>);
+
+impl LaneRelease {
+    /// The release of a job that did not take the lane: frees nothing.
+    pub(crate) fn none() -> Self {
+        LaneRelease(None)
+    }
+}
+
+impl Drop for LaneRelease {
+    fn drop(&mut self) {
+        if let Some(busy) = self.0.take() {
+            busy.store(false, Ordering::Release);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    fn window(spin: &Spin) -> u32 {
+        spin.window_ns.load(Ordering::Relaxed)
+    }
+
+    #[test]
+    fn a_place_learns_to_watch_long_for_quick_answers_and_briefly_for_slow_ones() {
+        let spin = Spin::new(Duration::from_micros(50));
+        assert_eq!(window(&spin), 50_000);
+        // Slow answers (or calls seconds apart): halved down to the least.
+        for _ in 0..10 {
+            spin.learn(Instant::now(), Duration::from_millis(3));
+        }
+        assert_eq!(window(&spin), MIN_SPIN_NS);
+        // Quick answers again: doubled back up to the longest.
+        spin.learn(Instant::now(), Duration::from_micros(3));
+        assert_eq!(window(&spin), 2 * MIN_SPIN_NS);
+        for _ in 0..10 {
+            spin.learn(Instant::now(), Duration::from_micros(3));
+        }
+        assert_eq!(window(&spin), 50_000);
+    }
+
+    #[test]
+    fn a_preemption_holds_the_window_at_the_least_longer_each_time_it_comes_again() {
+        let spin = Spin::new(Duration::from_micros(50));
+        spin.preempted();
+        assert_eq!(window(&spin), MIN_SPIN_NS);
+        assert_eq!(spin.held_ns.load(Ordering::Relaxed), HOLD_NS.0);
+        // Quick answers within the hold teach nothing.
+        spin.learn(Instant::now(), Duration::from_micros(3));
+        assert_eq!(window(&spin), MIN_SPIN_NS);
+        // Another preemption soon after: held twice as long.
+        spin.preempted();
+        assert_eq!(spin.held_ns.load(Ordering::Relaxed), 2 * HOLD_NS.0);
+        for _ in 0..10 {
+            spin.preempted();
+        }
+        assert_eq!(spin.held_ns.load(Ordering::Relaxed), HOLD_NS.1);
+        // After the hold, quick answers grow the window again.
+        let after = Instant::now() + Duration::from_secs(2);
+        spin.learn(after, Duration::from_micros(3));
+        assert_eq!(window(&spin), 2 * MIN_SPIN_NS);
+    }
+
+    #[test]
+    fn a_watch_sees_what_is_already_done_and_gives_up_after_its_window() {
+        assert_eq!(watch(Duration::ZERO, || true), Watched::Seen);
+        let started = Instant::now();
+        match watch(Duration::from_micros(200), || false) {
+            // Nothing to see: the whole window passes.
+            Watched::TimedOut => assert!(started.elapsed() >= Duration::from_micros(200)),
+            // On a crowded machine the watch may be preempted first, and says so.
+            Watched::Preempted => {}
+            Watched::Seen => panic!("nothing was there to see"),
+        }
+    }
+
+    #[test]
+    fn a_hot_thread_runs_its_jobs_in_order_then_stops_when_closed() {
+        let queue = Arc::new(JobQueue::new(MAX_SPIN));
+        let (tx, rx) = mpsc::channel();
+        let thread = queue.start_thread("buril-test-hot");
+        for i in 0..100 {
+            let tx = tx.clone();
+            queue.push(Box::new(move || {
+                tx.send((i, thread::current().id())).unwrap();
+            }));
+        }
+        let ran: Vec<_> = (0..100).map(|_| rx.recv().unwrap()).collect();
+        assert_eq!(
+            ran.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            (0..100).collect::<Vec<_>>()
+        );
+        assert!(
+            ran.iter().all(|(_, id)| *id == thread),
+            "one thread runs them all"
+        );
+        // A job queued while the thread sleeps wakes it.
+        std::thread::sleep(Duration::from_millis(20));
+        let tx2 = tx.clone();
+        queue.push(Box::new(move || {
+            tx2.send((100, thread::current().id())).unwrap()
+        }));
+        assert_eq!(rx.recv().unwrap().0, 100);
+        queue.close();
+        drop(tx);
+        // Closed and empty: the thread ends and drops nothing it was given.
+        assert!(rx.recv().is_err());
+    }
+
+    #[test]
+    fn the_lane_takes_one_call_at_a_time_and_is_freed_when_its_tool_returns() {
+        if !cores_to_watch_on() {
+            // One core: calls go to the blocking pool, and the lane takes none.
+            assert!(SyncLane::new().try_run(|_| {}).is_err());
+            return;
+        }
+        let lane = SyncLane::new();
+        let (release_tx, release_rx) = mpsc::channel::<()>();
+        let (done_tx, done_rx) = mpsc::channel();
+        lane.try_run(move |release| {
+            release_rx.recv().unwrap();
+            drop(release);
+            done_tx.send(()).unwrap();
+        })
+        .unwrap_or_else(|_| panic!("a free lane takes the call"));
+        assert!(
+            lane.try_run(|_| {}).is_err(),
+            "a busy lane gives the call back"
+        );
+        release_tx.send(()).unwrap();
+        done_rx.recv().unwrap();
+        let (tx, rx) = mpsc::channel();
+        lane.try_run(move |_| tx.send(()).unwrap())
+            .unwrap_or_else(|_| panic!("a freed lane takes the next call"));
+        rx.recv().unwrap();
+        lane.close();
+    }
+}
