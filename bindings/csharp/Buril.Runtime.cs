@@ -126,17 +126,67 @@ namespace Buril.Generated
                 throw new global::System.ArgumentNullException("name");
             }
             Name = name;
-            InputJson = inputJson ?? "{}";
+            inputJson = inputJson ?? "{}";
+            this.inputJson = inputJson;
             MetadataHash = metadataHash;
             ToolMetadataHash = toolMetadataHash;
-            Options = options ?? new BurilCallOptions();
+            this.options = options;
         }
+
+        /// <summary>
+        /// A call whose input is an object (a generated input class, a <c>JObject</c>, or null
+        /// for <c>{}</c>) that this runtime's serializer writes when the call is sent, straight
+        /// into the request.
+        /// </summary>
+        internal BurilCallRequest(string name, object input, string metadataHash, string toolMetadataHash, BurilCallOptions options, bool unused)
+        {
+            if (name == null)
+            {
+                throw new global::System.ArgumentNullException("name");
+            }
+            Name = name;
+            this.input = input ?? new global::Newtonsoft.Json.Linq.JObject();
+            MetadataHash = metadataHash;
+            ToolMetadataHash = toolMetadataHash;
+            this.options = options;
+            Serialized = true;
+        }
+
+        private readonly object input;
+        private string inputJson;
+        private BurilCallOptions options;
+
+        /// <summary>The options of calls that set none, read (never changed) by the transports.</summary>
+        private static readonly BurilCallOptions NoOptions = new BurilCallOptions();
 
         /// <summary>The tool's wire name.</summary>
         public string Name { get; private set; }
 
         /// <summary>The input object as JSON text.</summary>
-        public string InputJson { get; private set; }
+        public string InputJson
+        {
+            get
+            {
+                if (inputJson == null)
+                {
+                    inputJson = BurilJson.Serialize(input);
+                }
+                return inputJson;
+            }
+        }
+
+        /// <summary>Writes the input's JSON at the end of <paramref name="text"/>.</summary>
+        internal void AppendInput(global::System.Text.StringBuilder text)
+        {
+            if (inputJson == null)
+            {
+                BurilJson.SerializeInto(text, input);
+            }
+            else
+            {
+                text.Append(inputJson);
+            }
+        }
 
         /// <summary>The bindings' tool metadata hash, or null.</summary>
         public string MetadataHash { get; private set; }
@@ -145,7 +195,23 @@ namespace Buril.Generated
         public string ToolMetadataHash { get; private set; }
 
         /// <summary>The call's options.</summary>
-        public BurilCallOptions Options { get; private set; }
+        public BurilCallOptions Options
+        {
+            get
+            {
+                if (options == null)
+                {
+                    options = new BurilCallOptions();
+                }
+                return options;
+            }
+        }
+
+        /// <summary>The options as the transports read them: the defaults when none were set (no object made for them).</summary>
+        internal BurilCallOptions Settings
+        {
+            get { return options ?? NoOptions; }
+        }
 
         /// <summary>Whether <see cref="InputJson"/> is a JSON object this runtime's serializer wrote (sent as it is, not parsed again).</summary>
         internal bool Serialized { get; set; }
@@ -682,6 +748,16 @@ namespace Buril.Generated
                 Shared.Serialize(writer, value);
             }
             return text.ToString();
+        }
+
+        /// <summary>Writes a value as compact JSON text at the end of <paramref name="text"/>.</summary>
+        internal static void SerializeInto(global::System.Text.StringBuilder text, object value)
+        {
+            var output = new global::System.IO.StringWriter(text, global::System.Globalization.CultureInfo.InvariantCulture);
+            using (var writer = new global::Newtonsoft.Json.JsonTextWriter(output) { Formatting = global::Newtonsoft.Json.Formatting.None })
+            {
+                Shared.Serialize(writer, value);
+            }
         }
 
         /// <summary>Reads JSON text as a <typeparamref name="T"/>.</summary>
@@ -1322,13 +1398,13 @@ namespace Buril.Generated
             {
                 throw new global::System.ArgumentNullException("name");
             }
-            string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
             var mcp = transport as IMcpToolTransport;
             if (mcp == null)
             {
+                string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
                 return read<TOutput>(name, transport.Call(name, inputJson), WarningReceived);
             }
-            var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, null) { Serialized = true };
+            var request = new BurilCallRequest(name, input, MetadataHash, toolHash, null, true);
             var envelopes = transport as IBurilEnvelopeTransport;
             if (envelopes == null)
             {
@@ -1345,16 +1421,9 @@ namespace Buril.Generated
             {
                 return invokeOtherAsync<TOutput>(name, toolHash, input, options);
             }
-            BurilCallRequest request;
-            try
-            {
-                request = new BurilCallRequest(name, BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject()), MetadataHash, toolHash, options) { Serialized = true };
-            }
-            catch (global::System.Exception error)
-            {
-                // As from an async method: the task fails, the call does not throw.
-                return BurilMcp.Failed<TOutput>(error);
-            }
+            // The input is written when the call is sent; a value the serializer refuses fails
+            // the task, as from an async method, rather than the call.
+            var request = new BurilCallRequest(name, input, MetadataHash, toolHash, options, true);
             var warned = WarningReceived;
             return envelopes.CallEnvelopeAsync(request, envelope => read<TOutput>(name, envelope, null, warned));
         }
@@ -1748,19 +1817,55 @@ namespace Buril.Generated
             return json;
         }
 
-        /// <summary>The <c>tools/call</c> request, as one line of JSON.</summary>
-        internal static string CallText(long id, BurilCallRequest request, bool wantsProgress)
+        /// <summary>The calling thread's builder of lines to send (emptied; one too large is let go).</summary>
+        [global::System.ThreadStatic]
+        private static global::System.Text.StringBuilder lineBuilder;
+
+        /// <summary>The calling thread's line builder, emptied: a message is built there and written from there, with no string of its own.</summary>
+        internal static global::System.Text.StringBuilder LineBuilder()
         {
-            var input = request.InputJson;
-            if (!request.Serialized || input.Length == 0 || input[0] != '{')
+            var line = lineBuilder;
+            if (line == null || line.Capacity > 1 << 16)
             {
-                return Text(Call(id, request, wantsProgress));
+                line = lineBuilder = new global::System.Text.StringBuilder(512);
             }
-            // The input as the serializer wrote it, not parsed and printed again.
-            var text = new global::System.Text.StringBuilder(input.Length + 160);
-            text.Append("{\"jsonrpc\":\"2.0\",\"id\":").Append(id.ToString(global::System.Globalization.CultureInfo.InvariantCulture));
-            text.Append(",\"method\":\"tools/call\",\"params\":{\"name\":").Append(Quoted(request.Name));
-            text.Append(",\"arguments\":").Append(input).Append(",\"_meta\":{");
+            line.Clear();
+            return line;
+        }
+
+        /// <summary><paramref name="message"/> and a line feed, in the calling thread's line builder.</summary>
+        internal static global::System.Text.StringBuilder Line(string message)
+        {
+            return LineBuilder().Append(message).Append('\n');
+        }
+
+        /// <summary>
+        /// The <c>tools/call</c> request and its line feed, in the calling thread's line builder:
+        /// the input written by the serializer straight into it (or as the caller's JSON was
+        /// given), not parsed and printed again.
+        /// </summary>
+        internal static global::System.Text.StringBuilder CallLine(long id, BurilCallRequest request, bool wantsProgress)
+        {
+            var text = LineBuilder();
+            if (request.Serialized)
+            {
+                text.Append("{\"jsonrpc\":\"2.0\",\"id\":").Append(id);
+                text.Append(",\"method\":\"tools/call\",\"params\":{\"name\":").Append(Quoted(request.Name));
+                text.Append(",\"arguments\":");
+                int start = text.Length;
+                request.AppendInput(text);
+                if (text.Length > start && text[start] == '{')
+                {
+                    AppendCallMeta(text, id, request, wantsProgress);
+                    return text.Append("}}}\n");
+                }
+            }
+            return Line(Text(Call(id, request, wantsProgress)));
+        }
+
+        private static void AppendCallMeta(global::System.Text.StringBuilder text, long id, BurilCallRequest request, bool wantsProgress)
+        {
+            text.Append(",\"_meta\":{");
             bool first = true;
             if (request.MetadataHash != null)
             {
@@ -1774,9 +1879,15 @@ namespace Buril.Generated
             }
             if (wantsProgress)
             {
-                text.Append(first ? "" : ",").Append("\"progressToken\":").Append(id.ToString(global::System.Globalization.CultureInfo.InvariantCulture));
+                text.Append(first ? "" : ",").Append("\"progressToken\":").Append(id);
             }
-            return text.Append("}}}").ToString();
+        }
+
+        /// <summary>The <c>tools/call</c> request, as JSON text (no line feed).</summary>
+        internal static string CallText(long id, BurilCallRequest request, bool wantsProgress)
+        {
+            var line = CallLine(id, request, wantsProgress);
+            return line.ToString(0, line.Length - 1);
         }
 
         internal static global::Newtonsoft.Json.Linq.JObject Call(long id, BurilCallRequest request, bool wantsProgress)
@@ -2326,8 +2437,17 @@ namespace Buril.Generated
         private global::System.Threading.Tasks.Task<T> Send<T>(Session current, BurilCallRequest request, BurilCallOptions options, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
         {
             long id = global::System.Threading.Interlocked.Increment(ref nextId);
-            var message = BurilMcp.CallText(id, request, options.Progress != null);
-            return current.Ask(id, message, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name, accept, read);
+            global::System.Text.StringBuilder line;
+            try
+            {
+                line = BurilMcp.CallLine(id, request, options.Progress != null);
+            }
+            catch (global::System.Exception error)
+            {
+                // An input the serializer refuses fails the task, as from an async method.
+                return BurilMcp.Failed<T>(error);
+            }
+            return current.Ask(id, line, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name, accept, read);
         }
 
         /// <summary>
@@ -2339,7 +2459,7 @@ namespace Buril.Generated
             var current = await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
             try
             {
-                return await Send(current, request, request.Options, read).ConfigureAwait(false);
+                return await Send(current, request, request.Settings, read).ConfigureAwait(false);
             }
             catch (Unsent unsent)
             {
@@ -2358,10 +2478,10 @@ namespace Buril.Generated
             {
                 var current = Alive() ?? await global::System.Threading.Tasks.Task.Run(() => Running()).ConfigureAwait(false);
                 long id = global::System.Threading.Interlocked.Increment(ref nextId);
-                var message = BurilMcp.Text(BurilMcp.Request(id, method, parameters));
+                var line = BurilMcp.Line(BurilMcp.Text(BurilMcp.Request(id, method, parameters)));
                 try
                 {
-                    return await current.Ask(id, message, null, Timeout, token, method, Same, response => Result(method, response)).ConfigureAwait(false);
+                    return await current.Ask(id, line, null, Timeout, token, method, Same, response => Result(method, response)).ConfigureAwait(false);
                 }
                 catch (Unsent unsent)
                 {
@@ -2389,10 +2509,10 @@ namespace Buril.Generated
             {
                 var current = Alive() ?? Running();
                 long id = global::System.Threading.Interlocked.Increment(ref nextId);
-                var message = BurilMcp.CallText(id, request, options.Progress != null);
+                var line = BurilMcp.CallLine(id, request, options.Progress != null);
                 try
                 {
-                    return Accept(current.AskBlocking(id, message, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name));
+                    return Accept(current.AskBlocking(id, line, options.Progress, options.Timeout ?? Timeout, options.CancellationToken, request.Name));
                 }
                 catch (Unsent unsent)
                 {
@@ -2411,8 +2531,9 @@ namespace Buril.Generated
             {
                 throw new global::System.ArgumentNullException("request");
             }
-            request.Options.CancellationToken.ThrowIfCancellationRequested();
-            return request.Options;
+            var options = request.Settings;
+            options.CancellationToken.ThrowIfCancellationRequested();
+            return options;
         }
 
         /// <summary>The envelope of an answer, noting the server's metadata hash.</summary>
@@ -2502,20 +2623,23 @@ namespace Buril.Generated
         }
 
         /// <summary>
-        /// A call waiting for its answer. An async caller's task runs its continuations on the
-        /// thread pool (never on the reader thread, which a caller's code could block); a
-        /// blocking caller's task is never handed out, so nothing continues on it but the wait
-        /// itself, which the reader thread ends directly, with no hop through the pool. A null
-        /// answer means none came (a timeout or a cancellation).
+        /// A blocking call waiting for its answer: its task is never handed out, so nothing
+        /// continues on it but the wait itself, which the reader thread ends directly, with no
+        /// hop through the pool. A null answer means none came (a timeout or a cancellation).
+        /// An async call is an <see cref="Asked{T}"/>, which overrides how it ends.
         /// </summary>
-        private sealed class Pending
+        private class Pending
         {
             private readonly global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject> answer;
 
-            internal Pending(bool blocking)
+            internal Pending()
             {
-                answer = new global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject>(
-                    blocking ? global::System.Threading.Tasks.TaskCreationOptions.None : global::System.Threading.Tasks.TaskCreationOptions.RunContinuationsAsynchronously);
+                answer = new global::System.Threading.Tasks.TaskCompletionSource<global::Newtonsoft.Json.Linq.JObject>();
+            }
+
+            /// <summary>For <see cref="Asked{T}"/>, which has a task of its own.</summary>
+            protected Pending(bool unused)
+            {
             }
 
             internal global::System.Action<BurilProgress> Progress;
@@ -2523,23 +2647,17 @@ namespace Buril.Generated
             /// <summary>Ends the wait with no answer (a timeout or a cancellation).</summary>
             internal static readonly global::System.Action<object> GiveUp = state => ((Pending)state).Answer(null);
 
-            /// <summary>An async caller's answer.</summary>
-            internal global::System.Threading.Tasks.Task<global::Newtonsoft.Json.Linq.JObject> Task
-            {
-                get { return answer.Task; }
-            }
-
-            internal bool IsDone
+            internal virtual bool IsDone
             {
                 get { return answer.Task.IsCompleted; }
             }
 
-            internal void Answer(global::Newtonsoft.Json.Linq.JObject message)
+            internal virtual void Answer(global::Newtonsoft.Json.Linq.JObject message)
             {
                 answer.TrySetResult(message);
             }
 
-            internal void Fail(global::System.Exception error)
+            internal virtual void Fail(global::System.Exception error)
             {
                 answer.TrySetException(error);
             }
@@ -2548,6 +2666,169 @@ namespace Buril.Generated
             internal global::Newtonsoft.Json.Linq.JObject Wait()
             {
                 return answer.Task.GetAwaiter().GetResult();
+            }
+        }
+
+        /// <summary>
+        /// An async call waiting for its answer, without an async frame: the answer (or the
+        /// timeout, the cancellation, the process's death) ends it once, and its typed output is
+        /// read on a pool thread, never on the reader thread (which a slow read would hold up)
+        /// nor on the thread that cancelled it; the caller's continuation runs there too.
+        /// </summary>
+        private sealed class Asked<T> : Pending
+        {
+            private readonly global::System.Threading.Tasks.TaskCompletionSource<T> result = new global::System.Threading.Tasks.TaskCompletionSource<T>();
+            private readonly Session session;
+            private readonly long id;
+            private readonly global::System.TimeSpan timeout;
+            private readonly global::System.Threading.CancellationToken token;
+            private readonly string what;
+            private readonly global::System.Func<global::Newtonsoft.Json.Linq.JObject, global::Newtonsoft.Json.Linq.JObject> accept;
+            private readonly global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read;
+            private global::System.Threading.CancellationTokenRegistration registration;
+            /// <summary>0: no registration yet; 1: registered; 2: the call ended (the registration is dropped).</summary>
+            private int registered;
+            private global::Newtonsoft.Json.Linq.JObject message;
+            private global::System.Exception failure;
+            private int settled;
+            private int sent;
+            private int gaveUp;
+            private int cancelSent;
+
+            internal Asked(Session session, long id, global::System.TimeSpan timeout, global::System.Threading.CancellationToken token, string what, global::System.Func<global::Newtonsoft.Json.Linq.JObject, global::Newtonsoft.Json.Linq.JObject> accept, global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
+                : base(false)
+            {
+                this.session = session;
+                this.id = id;
+                this.timeout = timeout;
+                this.token = token;
+                this.what = what;
+                this.accept = accept;
+                this.read = read;
+            }
+
+            internal global::System.Threading.Tasks.Task<T> Task
+            {
+                get { return result.Task; }
+            }
+
+            internal override bool IsDone
+            {
+                get { return global::System.Threading.Volatile.Read(ref settled) != 0; }
+            }
+
+            /// <summary>Watches <paramref name="token"/> (set once, from the thread that sends).</summary>
+            internal void Register()
+            {
+                registration = token.Register(GiveUp, this);
+                if (global::System.Threading.Interlocked.CompareExchange(ref registered, 1, 0) == 2)
+                {
+                    registration.Dispose();
+                }
+            }
+
+            private void DropRegistration()
+            {
+                if (global::System.Threading.Interlocked.Exchange(ref registered, 2) == 1)
+                {
+                    registration.Dispose();
+                }
+            }
+
+            /// <summary>The request was written to the process.</summary>
+            internal void Sent()
+            {
+                global::System.Threading.Interlocked.Exchange(ref sent, 1);
+                if (global::System.Threading.Volatile.Read(ref gaveUp) != 0)
+                {
+                    TellServerToCancel();
+                }
+            }
+
+            /// <summary>The request never reached the process: ends the call with no trace.</summary>
+            internal bool Abandon()
+            {
+                if (global::System.Threading.Interlocked.Exchange(ref settled, 1) != 0)
+                {
+                    return false;
+                }
+                DropRegistration();
+                session.Forget(id);
+                return true;
+            }
+
+            internal override void Answer(global::Newtonsoft.Json.Linq.JObject answer)
+            {
+                if (global::System.Threading.Interlocked.Exchange(ref settled, 1) != 0)
+                {
+                    return;
+                }
+                session.Forget(id);
+                if (answer == null)
+                {
+                    global::System.Threading.Interlocked.Exchange(ref gaveUp, 1);
+                    if (global::System.Threading.Volatile.Read(ref sent) != 0)
+                    {
+                        TellServerToCancel();
+                    }
+                }
+                message = answer;
+                global::System.Threading.ThreadPool.UnsafeQueueUserWorkItem(FinishOnPool, this);
+            }
+
+            internal override void Fail(global::System.Exception error)
+            {
+                if (global::System.Threading.Interlocked.Exchange(ref settled, 1) != 0)
+                {
+                    return;
+                }
+                session.Forget(id);
+                failure = error;
+                global::System.Threading.ThreadPool.UnsafeQueueUserWorkItem(FinishOnPool, this);
+            }
+
+            private void TellServerToCancel()
+            {
+                if (global::System.Threading.Interlocked.Exchange(ref cancelSent, 1) == 0)
+                {
+                    session.TrySendCancelled(id, token.IsCancellationRequested ? "cancelled by the caller" : "no answer within " + timeout);
+                }
+            }
+
+            private static readonly global::System.Threading.WaitCallback FinishOnPool = state => ((Asked<T>)state).Finish();
+
+            /// <summary>On a pool thread: the output, or why there is none.</summary>
+            private void Finish()
+            {
+                DropRegistration();
+                if (failure != null)
+                {
+                    result.TrySetException(failure);
+                    return;
+                }
+                if (message == null)
+                {
+                    if (token.IsCancellationRequested)
+                    {
+                        result.TrySetCanceled(token);
+                    }
+                    else
+                    {
+                        result.TrySetException(BurilMcp.TimedOut(what, timeout, global::System.Threading.Volatile.Read(ref sent) != 0));
+                    }
+                    return;
+                }
+                T output;
+                try
+                {
+                    output = read(accept(message));
+                }
+                catch (global::System.Exception error)
+                {
+                    result.TrySetException(error);
+                    return;
+                }
+                result.TrySetResult(output);
             }
         }
 
@@ -2634,7 +2915,7 @@ namespace Buril.Generated
                     global::Newtonsoft.Json.Linq.JObject answer;
                     try
                     {
-                        answer = AskBlocking(id, BurilMcp.Text(BurilMcp.Initialize(id, version)), null, timeout, global::System.Threading.CancellationToken.None, "initialize");
+                        answer = AskBlocking(id, BurilMcp.Line(BurilMcp.Text(BurilMcp.Initialize(id, version))), null, timeout, global::System.Threading.CancellationToken.None, "initialize");
                     }
                     catch (Unsent unsent)
                     {
@@ -2653,11 +2934,12 @@ namespace Buril.Generated
             /// <summary>
             /// Sends a request and waits for its answer, the timeout or the token; the answer
             /// goes through <c>accept</c> (the transport's envelope) and <c>read</c> (the
-            /// client's typed output) before the task completes.
+            /// client's typed output) before the task completes. A request that could not be
+            /// written (the process is gone) fails with <see cref="Unsent"/> at once.
             /// </summary>
-            internal async global::System.Threading.Tasks.Task<T> Ask<T>(
+            internal global::System.Threading.Tasks.Task<T> Ask<T>(
                 long id,
-                string message,
+                global::System.Text.StringBuilder message,
                 global::System.Action<BurilProgress> progress,
                 global::System.TimeSpan timeout,
                 global::System.Threading.CancellationToken token,
@@ -2665,34 +2947,57 @@ namespace Buril.Generated
                 global::System.Func<global::Newtonsoft.Json.Linq.JObject, global::Newtonsoft.Json.Linq.JObject> accept,
                 global::System.Func<global::Newtonsoft.Json.Linq.JObject, T> read)
             {
-                var waiting = new Pending(false) { Progress = progress };
+                var waiting = new Asked<T>(this, id, timeout, token, what, accept, read) { Progress = progress };
                 pending[id] = waiting;
+                // Watched before sending, as Watch says.
+                if (!deadlines.Add(id, timeout, Pending.GiveUp, waiting))
+                {
+                    waiting.Answer(null);
+                }
+                if (token.CanBeCanceled)
+                {
+                    waiting.Register();
+                }
                 try
                 {
-                    using (Watch(id, waiting, timeout, token))
+                    if (SendUnlessDone(waiting, message))
                     {
-                        bool sent = SendUnlessDone(waiting, message);
-                        return read(accept(Settle(id, await waiting.Task.ConfigureAwait(false), sent, timeout, token, what)));
+                        waiting.Sent();
                     }
                 }
-                finally
+                catch (Unsent unsent)
                 {
-                    deadlines.Remove(id);
-                    Pending ignored;
-                    pending.TryRemove(id, out ignored);
+                    if (waiting.Abandon())
+                    {
+                        return BurilMcp.Failed<T>(unsent);
+                    }
                 }
+                return waiting.Task;
+            }
+
+            /// <summary>Stops watching a call that ended.</summary>
+            internal void Forget(long id)
+            {
+                deadlines.Remove(id);
+                Pending ignored;
+                pending.TryRemove(id, out ignored);
+            }
+
+            internal void TrySendCancelled(long id, string reason)
+            {
+                TrySend(BurilMcp.Text(BurilMcp.Cancelled(id, reason)));
             }
 
             /// <summary><c>Ask</c> for a blocking caller: the reader thread wakes it, no thread pool involved.</summary>
             internal global::Newtonsoft.Json.Linq.JObject AskBlocking(
                 long id,
-                string message,
+                global::System.Text.StringBuilder message,
                 global::System.Action<BurilProgress> progress,
                 global::System.TimeSpan timeout,
                 global::System.Threading.CancellationToken token,
                 string what)
             {
-                var waiting = new Pending(true) { Progress = progress };
+                var waiting = new Pending() { Progress = progress };
                 pending[id] = waiting;
                 try
                 {
@@ -2726,7 +3031,7 @@ namespace Buril.Generated
 
             private readonly BurilDeadlines deadlines = new BurilDeadlines();
 
-            private bool SendUnlessDone(Pending waiting, string message)
+            private bool SendUnlessDone(Pending waiting, global::System.Text.StringBuilder message)
             {
                 if (dead)
                 {
@@ -2778,12 +3083,47 @@ namespace Buril.Generated
 
             private void Send(string message)
             {
-                var bytes = Utf8.GetBytes(message + "\n");
+                Send(BurilMcp.Line(message));
+            }
+
+            /// <summary>The calling thread's buffers for a line's characters and bytes (up to 64 KiB kept).</summary>
+            [global::System.ThreadStatic]
+            private static char[] lineChars;
+
+            [global::System.ThreadStatic]
+            private static byte[] lineBytes;
+
+            /// <summary>Writes a line (a message and its line feed) as UTF-8, through the calling thread's buffers.</summary>
+            private void Send(global::System.Text.StringBuilder line)
+            {
+                const int Kept = 1 << 16;
+                int length = line.Length;
+                var chars = lineChars;
+                if (chars == null || chars.Length < length)
+                {
+                    chars = new char[global::System.Math.Max(length, 512)];
+                    if (length <= Kept)
+                    {
+                        lineChars = chars;
+                    }
+                }
+                line.CopyTo(0, chars, 0, length);
+                int count = Utf8.GetByteCount(chars, 0, length);
+                var bytes = lineBytes;
+                if (bytes == null || bytes.Length < count)
+                {
+                    bytes = new byte[global::System.Math.Max(count, 1024)];
+                    if (count <= Kept)
+                    {
+                        lineBytes = bytes;
+                    }
+                }
+                Utf8.GetBytes(chars, 0, length, bytes, 0);
                 try
                 {
                     lock (writeGate)
                     {
-                        input.Write(bytes, 0, bytes.Length);
+                        input.Write(bytes, 0, count);
                         input.Flush();
                     }
                 }
@@ -3148,7 +3488,7 @@ namespace Buril.Generated
             {
                 throw new global::System.ArgumentNullException("request");
             }
-            var options = request.Options;
+            var options = request.Settings;
             var token = options.CancellationToken;
             var timeout = options.Timeout ?? Timeout;
             token.ThrowIfCancellationRequested();

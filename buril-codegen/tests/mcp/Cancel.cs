@@ -180,6 +180,7 @@ namespace Buril.CancelTest
                 o["rejected"] = new JObject
                 {
                     { "class", error.GetType().Name },
+                    { "cancellation", error is OperationCanceledException },
                     { "type", tool == null ? null : tool.Type },
                 };
             }
