@@ -9,6 +9,7 @@
 #   bash scripts/bench.sh http       # MCP over Streamable HTTP, buril against rmcp, one connection
 #   bash scripts/bench.sh transports # the generated clients' transports against the raw client
 #   bash scripts/bench.sh compile    # clean build of 300 tools, four ways (goal 4)
+#   bash scripts/bench.sh edit       # one tool's body edited in a crate of 300: incremental rebuild and check, four ways
 #   bash scripts/bench.sh tasks      # tasks started and finished per second, 1 and 2 replicas over Redis
 #   bash scripts/bench.sh cost       # layers, authorization and telemetry unused: now against the commit before them
 #   bash scripts/bench.sh report     # only print the table from the last results
@@ -210,6 +211,64 @@ compile() {
   )
 }
 
+# The edit-rebuild loop a tool author lives in: the same four crates of 300 tools as `compile`,
+# built and checked once (incremental, debug profile, as `cargo build` runs by default), then per
+# round, for each crate in turn: one tool's body edited and `cargo build`, edited again and
+# `cargo check`, each timed. Medians over BENCH_EDIT_RUNS rounds (default 5).
+EDIT_RUNS=${BENCH_EDIT_RUNS:-5}
+edit_body() { # $1: the crate's lib.rs; $2: a new text for the 151st tool's format string
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+path, text = sys.argv[1], sys.argv[2]
+source = open(path).read()
+found = [m for m in re.finditer(r'format!\("[^"]*"', source)]
+m = found[len(found) // 2]
+open(path, "w").write(source[:m.start()] + 'format!("' + text + ':{name}:{weight}:{}"' + source[m.end():])
+PY
+}
+edit() {
+  build_bins
+  local dir=$COMPILE_DIR/edit
+  rm -rf "$dir/src"
+  "$TARGET/release/compile-crates" "$dir/src" 300 >/dev/null
+  : >"$OUT/edit.txt"
+  (
+    cd "$dir/src"
+    export CARGO_TARGET_DIR=$dir/target CARGO_INCREMENTAL=1
+    for crate in tools_plain tools_derive tools_rmcp tools_buril; do
+      cargo build -q -p "$crate"
+      cargo check -q -p "$crate"
+    done
+    for run in $(seq "$EDIT_RUNS"); do
+      for crate in tools_plain tools_derive tools_rmcp tools_buril; do
+        for step in build check; do
+          edit_body "$crate/src/lib.rs" "$step$run"
+          load=$(cut -d' ' -f1 /proc/loadavg)
+          /usr/bin/time -f "%e %U %S %M" -o "$dir/time.txt" cargo "$step" -q -p "$crate"
+          read -r wall user sys rss <"$dir/time.txt"
+          echo "$crate $step $run wall=$wall cpu=$(echo "$user $sys" | awk '{printf "%.2f", $1 + $2}') peak_kib=$rss load=$load" | tee -a "$OUT/edit.txt"
+        done
+      done
+    done
+  )
+}
+
+report_edit() {
+  [ -s "$OUT/edit.txt" ] || return 0
+  echo
+  echo "== the edit-rebuild loop: one tool's body edited in a crate of 300 (median of $EDIT_RUNS edits; goal: buril at most 0.2x rmcp)"
+  local step crate
+  for step in build check; do
+    local rmcp
+    rmcp=$(awk -v s="$step" '$2 == s && $1 == "tools_rmcp" { split($4, kv, "="); print kv[2] }' "$OUT/edit.txt" | median_of)
+    for crate in tools_plain tools_derive tools_rmcp tools_buril; do
+      local wall
+      wall=$(awk -v s="$step" -v c="$crate" '$2 == s && $1 == c { split($4, kv, "="); print kv[2] }' "$OUT/edit.txt" | median_of)
+      printf "%-6s %-13s %6.2f s  (%.2fx rmcp)\n" "$step" "$crate" "$wall" "$(echo "$wall / $rmcp" | bc -l)"
+    done
+  done
+}
+
 # --- the report ---
 # A field helper answers nothing for results not run yet (a missing file is not an error).-----------------------------------------------------------------------------
 
@@ -393,31 +452,52 @@ report_tasks() {
 # into a sink). Dispatch compares buril's time over the floor measured in the same process (the
 # floor cancels the machine's drift between the two processes); MCP compares throughput and p50.
 COST_BASE=${BENCH_COST_BASE:-da12dac}
-cost() {
-  build_bins
-  local base=$OUT/cost-base
-  if [ "$(git -C "$base" rev-parse HEAD 2>/dev/null)" != "$(git rev-parse "$COST_BASE")" ]; then
-    git worktree remove --force "$base" 2>/dev/null || rm -rf "$base"
-    git worktree add --detach "$base" "$COST_BASE" >/dev/null
+# What is measured against the base: the working tree (default), or a commit (BENCH_COST_NOW,
+# built in a worktree of its own, as the base is), so that the cost of one change can be told
+# from later ones.
+COST_NOW=${BENCH_COST_NOW:-}
+
+# Builds the bench binaries of commit $1 in the worktree $2 (target folder $2-target), with
+# today's harness over the library of then: the MCP server's BENCH_TRACING came after the base
+# (the bench crate has changed in nothing else the cost runs use since), so both sides can trace.
+cost_build() {
+  local commit=$1 tree=$2
+  if [ "$(git -C "$tree" rev-parse HEAD 2>/dev/null)" != "$(git rev-parse "$commit")" ]; then
+    git worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
+    git worktree add --detach "$tree" "$commit" >/dev/null
   fi
-  # Today's harness over the library of then: the MCP server's BENCH_TRACING came after the
-  # base (the bench crate has changed in nothing else since), so both sides can trace.
-  cp bench/Cargo.toml "$base/bench/Cargo.toml"
-  cp bench/src/bin/mcp-server.rs "$base/bench/src/bin/mcp-server.rs"
-  (cd "$base" && CARGO_TARGET_DIR=$OUT/cost-base-target cargo build -q --release \
+  cp bench/Cargo.toml "$tree/bench/Cargo.toml"
+  cp bench/src/bin/mcp-server.rs "$tree/bench/src/bin/mcp-server.rs"
+  (cd "$tree" && CARGO_TARGET_DIR=$tree-target cargo build -q --release \
     -p buril-bench --bin calls --bin mcp-server --bin mcp-client)
+}
+
+cost() {
+  cost_build "$COST_BASE" "$OUT/cost-base"
   local then_bin=$OUT/cost-base-target/release now_bin=$TARGET/release
+  if [ -n "$COST_NOW" ]; then
+    cost_build "$COST_NOW" "$OUT/cost-now"
+    now_bin=$OUT/cost-now-target/release
+  else
+    build_bins
+  fi
+  # Pinned as the transport runs are (BENCH_PIN=0: anywhere): the dispatch benchmark and the MCP
+  # clients on CPU 0, the MCP servers on CPU 1, so that the two sides of a pair meet the same
+  # luck in where the scheduler puts the client, the server's workers and its reader.
+  transports_pin
+  local on=("${CLIENT_ON[@]}")
   : >"$OUT/cost.jsonl"
   for _ in $(seq "$RUNS"); do
     for case in three_fields invalid; do
-      "$then_bin/calls" "paired/$case" 300 | jq -c '. + {side: "base"}' | tee -a "$OUT/cost.jsonl"
-      "$now_bin/calls" "paired/$case" 300 | jq -c '. + {side: "now"}' | tee -a "$OUT/cost.jsonl"
+      "${on[@]}" "$then_bin/calls" "paired/$case" 300 | jq -c '. + {side: "base"}' | tee -a "$OUT/cost.jsonl"
+      "${on[@]}" "$now_bin/calls" "paired/$case" 300 | jq -c '. + {side: "now"}' | tee -a "$OUT/cost.jsonl"
     done
-    "$then_bin/mcp-client" buril 20000 | jq -c '. + {side: "base"}' | tee -a "$OUT/cost.jsonl"
-    "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "now"}' | tee -a "$OUT/cost.jsonl"
-    BENCH_TRACING=info "$then_bin/mcp-client" buril 20000 | jq -c '. + {side: "base-traced"}' | tee -a "$OUT/cost.jsonl"
-    BENCH_TRACING=info "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "traced"}' | tee -a "$OUT/cost.jsonl"
+    "${on[@]}" "$then_bin/mcp-client" buril 20000 | jq -c '. + {side: "base"}' | tee -a "$OUT/cost.jsonl"
+    "${on[@]}" "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "now"}' | tee -a "$OUT/cost.jsonl"
+    BENCH_TRACING=info "${on[@]}" "$then_bin/mcp-client" buril 20000 | jq -c '. + {side: "base-traced"}' | tee -a "$OUT/cost.jsonl"
+    BENCH_TRACING=info "${on[@]}" "$now_bin/mcp-client" buril 20000 | jq -c '. + {side: "traced"}' | tee -a "$OUT/cost.jsonl"
   done
+  unset BENCH_SERVER_CPUS
   {
     echo "dispatch_three_fields base $(ir_of_bin "$then_bin/calls" buril/three_fields) now $(ir_of_bin "$now_bin/calls" buril/three_fields)"
     echo "dispatch_invalid base $(ir_of_bin "$then_bin/calls" buril/invalid) now $(ir_of_bin "$now_bin/calls" buril/invalid)"
@@ -456,7 +536,7 @@ cost_ratio() {
 report_cost() {
   [ -s "$OUT/cost.jsonl" ] || return 0
   echo
-  echo "== cost of layers, authorization and telemetry unused (base $COST_BASE against now; median of runs)"
+  echo "== cost of layers, authorization and telemetry unused (base $COST_BASE against ${COST_NOW:-the working tree}; median of runs)"
   for case in three_fields invalid; do
     local base now
     base=$(jq -r --arg c "$case" 'select(.case == $c and .side == "base") | .buril_over_floor' "$OUT/cost.jsonl" | median_of)
@@ -492,9 +572,10 @@ case "$what" in
   mcp) mcp; report ;;
   http) http; report ;;
   compile) machine; compile; report ;;
+  edit) machine; edit; report_edit ;;
   transports) machine; transports; report_transports ;;
   tasks) machine; tasks; report_tasks ;;
   cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|transports|tasks|cost|compile|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|transports|tasks|cost|compile|edit|report]" >&2; exit 2 ;;
 esac

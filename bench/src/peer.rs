@@ -133,3 +133,57 @@ pub fn object(value: serde_json::Value) -> JsonObject {
         _ => panic!("arguments must be an object"),
     }
 }
+
+/// rmcp's server with `n` tools of one shape (a text in, its length out), each its own route
+/// with its own schema, as `n` distinct `#[tool]`s would have: the peer of buril's synthetic
+/// registry ([`crate::synthetic::registry`]) for the start-up and memory benchmark.
+#[derive(Debug, Clone)]
+pub struct ManyServer {
+    tool_router: ToolRouter<Self>,
+}
+
+/// The synthetic tools' input.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct TextArgs {
+    /// The text to measure.
+    pub text: String,
+}
+
+/// The synthetic tools' output.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Measured {
+    /// The text's length, in bytes.
+    pub length: usize,
+}
+
+impl ManyServer {
+    pub fn new(n: usize) -> Self {
+        let input = rmcp::handler::server::common::schema_for_type::<TextArgs>();
+        let output = rmcp::handler::server::common::schema_for_output::<Measured>();
+        let mut tool_router = ToolRouter::new();
+        for i in 0..n {
+            let tool = rmcp::model::Tool::new(
+                crate::synthetic::name(i),
+                "Measures a text (a synthetic tool).",
+                std::sync::Arc::new((*input).clone()),
+            )
+            .with_raw_output_schema(std::sync::Arc::new((*output).clone()));
+            tool_router.add_route(rmcp::handler::server::router::tool::ToolRoute::new(
+                tool,
+                |Parameters(args): Parameters<TextArgs>| -> Json<Measured> {
+                    Json(Measured {
+                        length: args.text.len(),
+                    })
+                },
+            ));
+        }
+        ManyServer { tool_router }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for ManyServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}

@@ -21,6 +21,16 @@
 //! mcp-client buril-inline-http [CALLS]
 //! mcp-client rmcp-http [CALLS]
 //! ```
+//!
+//! Start-up and memory: `mcp-client startup KIND` starts `mcp-server buril|rmcp|buril-many|
+//! rmcp-many` (or, for `tools`, the `tools` binary beside this one: `tools serve`) and prints,
+//! as one JSON line, the time from the launch to the first `tools/call` answer (`initialize`,
+//! `notifications/initialized`, the call), the server's resident set once idle after it, the time
+//! to list every tool (`tools/list`, following `nextCursor`) and the resident set after.
+//!
+//! ```text
+//! mcp-client startup buril-many     # BENCH_TOOLS synthetic tools (default 10,000)
+//! ```
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, ExitCode, Stdio};
@@ -58,6 +68,9 @@ fn server_command(kind: &str) -> Command {
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let kind = args.next().unwrap_or_default();
+    if kind == "startup" {
+        return startup(&args.next().unwrap_or_default());
+    }
     let calls: Option<usize> = args.next().and_then(|n| n.parse().ok());
     // The server to start, and the tool to call on it.
     let (server_kind, tool) = match kind.as_str() {
@@ -236,6 +249,10 @@ mod http {
                     .header("mcp-protocol-version", PROTOCOL_VERSION);
             }
             let body = Full::new(Bytes::from(serde_json::to_vec(message).expect("json")));
+            self.sender
+                .ready()
+                .await
+                .expect("the connection is ready for a request");
             let response = self
                 .sender
                 .send_request(request.body(body).expect("a request"))
@@ -277,6 +294,7 @@ mod http {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start mcp-server");
+        let pid = child.id();
         // Its endpoint, on its first line.
         let mut url = String::new();
         BufReader::new(child.stdout.take().expect("stdout"))
@@ -285,16 +303,33 @@ mod http {
         let url = url.trim();
         let rest = url.strip_prefix("http://").expect("an http URL");
         let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
-        let runtime = tokio::runtime::Builder::new_current_thread()
+        // One thread for the calls one at a time (no hop between threads in the client's
+        // latency), two for the concurrent runs, whose clients are many.
+        let (latencies, elapsed) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime")
+            .block_on(measure(authority, path, tool, calls));
+        let idle_kib = super::resident_kib(pid);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
             .enable_all()
             .build()
             .expect("runtime");
-        let figures = runtime.block_on(measure(authority, path, tool, calls));
+        // 32 requests in flight (an HTTP/1.1 connection carries one at a time), then 100
+        // clients at once, the server's memory read while the 100 are connected.
+        let (in_flight, open) =
+            runtime.block_on(concurrently(authority, path, tool, 32, calls * 4));
+        drop(open);
+        let (hundred, open) = runtime.block_on(concurrently(authority, path, tool, 100, calls * 4));
+        let hundred_kib = super::resident_kib(pid);
+        drop(open);
+        drop(runtime);
         drop(child.stdin.take());
         let _ = child.wait();
-        let (latencies, elapsed) = figures;
         let percentile = |p: f64| latencies[((latencies.len() - 1) as f64 * p).round() as usize];
         let micros = |d: Duration| d.as_secs_f64() * 1e6;
+        let rate = |d: Duration, n: usize| n as f64 / d.as_secs_f64();
         println!(
             "{}",
             json!({
@@ -304,19 +339,17 @@ mod http {
                 "requests_per_second": calls as f64 / elapsed.as_secs_f64(),
                 "p50_us": micros(percentile(0.50)),
                 "p99_us": micros(percentile(0.99)),
+                "in_flight_32_requests_per_second": rate(in_flight, 32 * (calls * 4).div_ceil(32)),
+                "connections_100_requests_per_second": rate(hundred, 100 * (calls * 4).div_ceil(100)),
+                "server_idle_kib": idle_kib,
+                "server_100_connections_kib": hundred_kib,
             })
         );
         ExitCode::SUCCESS
     }
 
-    /// Initializes a session and makes `calls` calls one at a time: their latencies, sorted,
-    /// and the time they took together.
-    async fn measure(
-        authority: &str,
-        path: &str,
-        tool: &str,
-        calls: usize,
-    ) -> (Vec<Duration>, Duration) {
+    /// A connection with an initialized session.
+    async fn open(authority: &str, path: &str) -> Session {
         let stream = tokio::net::TcpStream::connect(authority)
             .await
             .expect("connect to the server");
@@ -350,31 +383,209 @@ mod http {
             .post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await;
         assert!(status.is_success(), "notifications/initialized: {status}");
+        session
+    }
 
-        let request = |id: usize| {
-            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-                "name": tool,
-                "arguments": {"name": "crate_01", "x": 12.5, "tag": "props"}
-            }})
-        };
-        let check = |answer: Option<Value>| {
-            let answer = answer.expect("an answer to the call");
-            let result = answer.get("result").unwrap_or_else(|| panic!("{answer}"));
-            assert_ne!(result.get("isError"), Some(&Value::Bool(true)), "{answer}");
-        };
+    fn request(tool: &str, id: usize) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": tool,
+            "arguments": {"name": "crate_01", "x": 12.5, "tag": "props"}
+        }})
+    }
+
+    fn check(answer: Option<Value>) {
+        let answer = answer.expect("an answer to the call");
+        let result = answer.get("result").unwrap_or_else(|| panic!("{answer}"));
+        assert_ne!(result.get("isError"), Some(&Value::Bool(true)), "{answer}");
+    }
+
+    /// Initializes a session and makes `calls` calls one at a time: their latencies, sorted,
+    /// and the time they took together.
+    async fn measure(
+        authority: &str,
+        path: &str,
+        tool: &str,
+        calls: usize,
+    ) -> (Vec<Duration>, Duration) {
+        let mut session = open(authority, path).await;
         // Warm up.
         for id in 1..=(calls / 10).clamp(10, 200) {
-            check(session.post(&request(id)).await.1);
+            check(session.post(&request(tool, id)).await.1);
         }
         let mut latencies = Vec::with_capacity(calls);
         let start = Instant::now();
         for k in 0..calls {
             let sent = Instant::now();
-            check(session.post(&request(1_000 + k)).await.1);
+            check(session.post(&request(tool, 1_000 + k)).await.1);
             latencies.push(sent.elapsed());
         }
         let elapsed = start.elapsed();
         latencies.sort();
         (latencies, elapsed)
     }
+
+    /// `connections` clients at once, each its own connection and session, each making
+    /// `calls / connections` calls one after the other: the time they took together, and the
+    /// sessions, still connected.
+    async fn concurrently(
+        authority: &str,
+        path: &str,
+        tool: &str,
+        connections: usize,
+        calls: usize,
+    ) -> (Duration, Vec<Session>) {
+        let mut sessions = Vec::with_capacity(connections);
+        for _ in 0..connections {
+            let mut session = open(authority, path).await;
+            for id in 1..=5 {
+                check(session.post(&request(tool, id)).await.1);
+            }
+            sessions.push(session);
+        }
+        let each = calls.div_ceil(connections);
+        let start = Instant::now();
+        let tasks: Vec<_> = sessions
+            .into_iter()
+            .map(|mut session| {
+                let tool = tool.to_owned();
+                tokio::spawn(async move {
+                    for k in 0..each {
+                        check(session.post(&request(&tool, 1_000 + k)).await.1);
+                    }
+                    session
+                })
+            })
+            .collect();
+        let mut open = Vec::with_capacity(connections);
+        for task in tasks {
+            open.push(task.await.expect("a client"));
+        }
+        (start.elapsed(), open)
+    }
+}
+
+/// `mcp-client startup KIND`: see the module's documentation.
+fn startup(kind: &str) -> ExitCode {
+    let (mut command, tool, arguments) = match kind {
+        "buril" | "rmcp" => (
+            server_command(kind),
+            "bench_spawn".to_owned(),
+            json!({"name": "crate_01", "x": 12.5, "tag": "props"}),
+        ),
+        "buril-many" | "rmcp-many" => (
+            server_command(kind),
+            // The first tool `buril_bench::synthetic` makes.
+            "fam000_run_tool00000".to_owned(),
+            json!({"text": "measure me"}),
+        ),
+        "tools" => {
+            // In a project folder of its own, made on first use.
+            let project = std::env::temp_dir().join("buril-startup-project");
+            std::fs::create_dir_all(&project).expect("a project folder");
+            let mut command = Command::new(server_binary().with_file_name("tools"));
+            command.arg("serve").current_dir(&project);
+            (command, "console_read".to_owned(), json!({}))
+        }
+        _ => {
+            eprintln!("usage: mcp-client startup (buril|rmcp|buril-many|rmcp-many|tools)");
+            return ExitCode::from(2);
+        }
+    };
+    let launched = Instant::now();
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server");
+    let pid = child.id();
+    let mut input = std::io::BufWriter::new(child.stdin.take().expect("stdin"));
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut send = |message: &Value| {
+        let mut line = serde_json::to_vec(message).expect("json");
+        line.push(b'\n');
+        input.write_all(&line).expect("write to the server");
+        input.flush().expect("flush");
+    };
+    let mut read = || -> Value {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = output.read_line(&mut line).expect("read from the server");
+            assert!(n > 0, "the server closed its output");
+            let message: Value = serde_json::from_str(&line).expect("a JSON-RPC message");
+            if message.get("id").is_some() {
+                return message;
+            }
+        }
+    };
+    send(
+        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "buril-bench", "version": "0"}
+        }}),
+    );
+    let initialized = read();
+    assert!(initialized.get("result").is_some(), "{initialized}");
+    send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": tool, "arguments": arguments
+        }}),
+    );
+    let answer = read();
+    let first_call = launched.elapsed();
+    let result = answer.get("result").unwrap_or_else(|| panic!("{answer}"));
+    assert_ne!(result.get("isError"), Some(&Value::Bool(true)), "{answer}");
+    // Idle: whatever the server does after its first answer has settled.
+    std::thread::sleep(Duration::from_millis(300));
+    let idle_kib = resident_kib(pid);
+    let listing = Instant::now();
+    let mut listed = 0usize;
+    let mut cursor: Option<Value> = None;
+    for id in 2.. {
+        let mut params = json!({});
+        if let Some(cursor) = cursor.take() {
+            params["cursor"] = cursor;
+        }
+        send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}));
+        let page = read();
+        let result = page.get("result").unwrap_or_else(|| panic!("{page}"));
+        listed += result["tools"].as_array().map_or(0, Vec::len);
+        match result.get("nextCursor") {
+            Some(next) if !next.is_null() => cursor = Some(next.clone()),
+            _ => break,
+        }
+    }
+    let list_time = listing.elapsed();
+    std::thread::sleep(Duration::from_millis(300));
+    let listed_kib = resident_kib(pid);
+    let _ = child.kill();
+    let _ = child.wait();
+    println!(
+        "{}",
+        json!({
+            "startup": kind,
+            "first_call_ms": first_call.as_secs_f64() * 1e3,
+            "idle_kib": idle_kib,
+            "tools": listed,
+            "list_ms": list_time.as_secs_f64() * 1e3,
+            "listed_kib": listed_kib,
+        })
+    );
+    ExitCode::SUCCESS
+}
+
+/// The resident set of process `pid`, in KiB (Linux; 0 elsewhere).
+fn resident_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("VmRSS:"))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
 }

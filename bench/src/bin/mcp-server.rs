@@ -7,6 +7,10 @@
 //! `StreamableHttpService` behind a hyper HTTP/1.1 server. Each prints its endpoint's URL on
 //! one line of standard output and serves until standard input closes.
 //!
+//! `mcp-server buril-many` and `mcp-server rmcp-many` serve `BENCH_TOOLS` (default 10,000)
+//! synthetic tools of one shape over stdio, for the start-up and memory benchmark: buril's
+//! dispatcher over a registry of hand-built descriptors, rmcp's router with as many routes.
+//!
 //! `mcp-server bindings DIR` writes the C# and TypeScript clients of these tools
 //! (`buril_codegen::Generator` over this binary's registry) into `DIR/csharp` and
 //! `DIR/typescript`, for the transport benchmark (`scripts/bench.sh transports`).
@@ -51,9 +55,27 @@ fn main() -> ExitCode {
                     .map_err(|e| e.to_string())?;
                 running.waiting().await.map(drop).map_err(|e| e.to_string())
             }
+            "buril-many" => buril::server::serve_stdio(
+                buril::Dispatcher::builder()
+                    .registry(buril_bench::synthetic::registry(many()))
+                    .build(),
+                buril::server::ServerOptions::new(),
+            )
+            .await
+            .map_err(|e| e.to_string()),
+            "rmcp-many" => {
+                let running = buril_bench::peer::ManyServer::new(many())
+                    .serve(rmcp::transport::stdio())
+                    .await
+                    .map_err(|e| e.to_string())?;
+                running.waiting().await.map(drop).map_err(|e| e.to_string())
+            }
             "buril-http" => until_stdin_closes(buril_http()).await,
             "rmcp-http" => until_stdin_closes(rmcp_http()).await,
-            _ => Err("usage: mcp-server (buril|rmcp|buril-http|rmcp-http|bindings DIR)".to_owned()),
+            _ => Err(
+                "usage: mcp-server (buril|rmcp|buril-many|rmcp-many|buril-http|rmcp-http|bindings DIR)"
+                    .to_owned(),
+            ),
         }
     });
     match result {
@@ -63,6 +85,14 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// How many synthetic tools `buril-many` and `rmcp-many` serve: `BENCH_TOOLS`, default 10,000.
+fn many() -> usize {
+    std::env::var("BENCH_TOOLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000)
 }
 
 /// With `BENCH_TRACING` set (a filter: `info`), `tracing` is on: a subscriber formats every
