@@ -1,16 +1,66 @@
 //! A typed model of the annotated function that keeps the user's tokens for error spans.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::ToTokens;
+use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
-use syn::{Attribute, FnArg, GenericArgument, Ident, ItemFn, Pat, PathArguments, ReturnType, Type};
+use syn::{
+    Attribute, FnArg, GenericArgument, Ident, Pat, PathArguments, ReturnType, Signature, Type,
+    Visibility,
+};
 
 use crate::diagnostics::Diagnostics;
+
+/// A function whose body is kept as the user's tokens, not parsed.
+///
+/// The attribute never looks inside the body, and parsing it into a syntax tree (then printing
+/// it back) was most of the macro's work per tool on every rebuild: the body is by far the
+/// largest part of a tool. Kept as tokens, it also reaches the compiler exactly as written.
+pub struct LazyFn {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub sig: Signature,
+    /// The braced body, untouched.
+    pub body: TokenTree,
+}
+
+impl Parse for LazyFn {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let vis: Visibility = input.parse()?;
+        let sig: Signature = input.parse()?;
+        let body: TokenTree = input.parse()?;
+        match &body {
+            TokenTree::Group(group) if group.delimiter() == Delimiter::Brace => {}
+            _ => return Err(syn::Error::new(body.span(), "expected the function's body")),
+        }
+        if !input.is_empty() {
+            return Err(input.error("unexpected tokens after the function's body"));
+        }
+        Ok(LazyFn {
+            attrs,
+            vis,
+            sig,
+            body,
+        })
+    }
+}
+
+impl ToTokens for LazyFn {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        for attr in &self.attrs {
+            attr.to_tokens(tokens);
+        }
+        self.vis.to_tokens(tokens);
+        self.sig.to_tokens(tokens);
+        self.body.to_tokens(tokens);
+    }
+}
 
 /// The annotated function.
 pub struct ToolFn {
     /// The function, parameter doc comments removed (rustc rejects them).
-    pub item: ItemFn,
+    pub item: LazyFn,
     pub ident: Ident,
     pub docs: Option<String>,
     pub is_async: bool,
@@ -63,7 +113,7 @@ pub enum Return {
 }
 
 impl ToolFn {
-    pub fn from_item(diag: &Diagnostics, mut item: ItemFn) -> ToolFn {
+    pub fn from_item(diag: &Diagnostics, mut item: LazyFn) -> ToolFn {
         let sig = &item.sig;
         if let Some(constness) = &sig.constness {
             diag.error_spanned_by(constness, "a tool cannot be a `const fn`: remove `const`");

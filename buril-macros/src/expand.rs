@@ -5,19 +5,27 @@
 //! validated input object and one line of the lazily built input schema, both calling a
 //! method of a runtime trait at the parameter's type, so a type that cannot be a parameter is
 //! reported once, on the user's type.
+//!
+//! Every token the attribute writes is spanned by the function's name (`anchor` below), not by
+//! the attribute's call site. A span of the call site carries the expansion's hygiene context,
+//! and rustc's incremental cache can only reuse what it type-checked for such code while no
+//! byte before it moves: one character added to any tool's body re-checked and re-generated
+//! every tool after it in the file. Spanned by the user's own tokens, the registration of an
+//! unchanged tool stays cached (BENCHMARKS.md, "The edit-rebuild loop"). The names it binds
+//! are `__buril_`-prefixed, since they no longer get the mixed-site hygiene that hid them.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Ident, ItemFn, LitStr};
+use syn::{Ident, LitStr};
 
-use crate::ast::{ParamKind, Return, ToolFn};
+use crate::ast::{LazyFn, ParamKind, Return, ToolFn};
 use crate::attr::Attrs;
 use crate::check::{self, Resolved};
 use crate::diagnostics::Diagnostics;
 
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    let item: ItemFn = match syn::parse2(item.clone()) {
+    let item: LazyFn = match syn::parse2(item.clone()) {
         Ok(item) => item,
         Err(_) => {
             let error = syn::Error::new(
@@ -35,8 +43,12 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let stripped = &function.item;
     match diag.check() {
         Ok(()) => {
-            let registration = registration(&attrs, &function, &resolved);
+            let anchor = function.ident.span();
+            let registration =
+                literals_at(registration(&attrs, &function, &resolved, anchor), anchor);
             // Each parameter is a property of the input, so long parameter lists are normal.
+            // Spanned by the call site, as the attribute's own: a lint that compares attributes
+            // (clippy's `duplicated_attributes`) then leaves it to the user's.
             quote! {
                 #[allow(clippy::too_many_arguments)]
                 #stripped
@@ -51,6 +63,32 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// Spans the literals of `stream` (strings, numbers, `true` and `false`) by `anchor`. `quote`
+/// gives an interpolated `String` or `bool` the call site's span, which would put the hygiene
+/// context back (see the module's docs); a literal resolves nothing, so respanning one changes
+/// only where an error about it would point.
+fn literals_at(stream: TokenStream, anchor: Span) -> TokenStream {
+    stream
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Group(group) => {
+                let mut respanned =
+                    Group::new(group.delimiter(), literals_at(group.stream(), anchor));
+                respanned.set_span(group.span());
+                TokenTree::Group(respanned)
+            }
+            TokenTree::Literal(mut literal) => {
+                literal.set_span(anchor);
+                TokenTree::Literal(literal)
+            }
+            TokenTree::Ident(ident) if ident == "true" || ident == "false" => {
+                TokenTree::Ident(Ident::new(&ident.to_string(), anchor))
+            }
+            other => other,
+        })
+        .collect()
+}
+
 /// The pieces generated per parameter.
 #[derive(Default)]
 struct Params {
@@ -61,22 +99,30 @@ struct Params {
     takes: Vec<TokenStream>,
     /// The function's arguments, in order.
     call_args: Vec<TokenStream>,
-    /// `.param(...)` steps of the input schema.
+    /// `let schema = ...;` steps of the input schema, one per property.
     schema_steps: Vec<TokenStream>,
     /// The schema of a tool taking `Input<T>`.
     whole_schema: Option<TokenStream>,
 }
 
-fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenStream {
+fn registration(
+    attrs: &Attrs,
+    function: &ToolFn,
+    resolved: &Resolved,
+    anchor: Span,
+) -> TokenStream {
     let krate = attrs
         .krate
         .as_ref()
-        .map(|path| quote!(#path))
-        .unwrap_or_else(|| quote!(::buril));
-    let private = quote!(#krate::__private);
-    let ctx = Ident::new("__buril_ctx", Span::mixed_site());
-    let args = Ident::new("__buril_args", Span::mixed_site());
-    let params = params(function, &krate, &private, &ctx, &args, function.is_async);
+        .map(|path| quote_spanned!(anchor=> #path))
+        .unwrap_or_else(|| quote_spanned!(anchor=> ::buril));
+    // Imported once per tool (`use ... as __buril` in the registration's block): each path to
+    // the runtime is then one token where it was six, and tokens are what the macro's time
+    // goes to.
+    let private = quote_spanned!(anchor=> __buril);
+    let ctx = Ident::new("__buril_ctx", anchor);
+    let args = Ident::new("__buril_args", anchor);
+    let params = params(function, &krate, &private, &ctx, &args, anchor);
 
     let fn_ident = &function.ident;
     let Params {
@@ -90,14 +136,17 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
         // One pass over the input takes every property out.
         let (wires, locals): (Vec<&String>, Vec<&Ident>) =
             split.iter().map(|(wire, local)| (wire, local)).unzip();
-        takes.insert(0, quote!(let [#(#locals),*] = #args.split([#(#wires),*]);));
+        takes.insert(
+            0,
+            quote_spanned!(anchor=> let [#(#locals),*] = #args.split([#(#wires),*]);),
+        );
     }
     let call = if function.is_async {
-        quote!(#fn_ident(#(#call_args),*).await)
+        quote_spanned!(anchor=> #fn_ident(#(#call_args),*).await)
     } else {
-        quote!(#fn_ident(#(#call_args),*))
+        quote_spanned!(anchor=> #fn_ident(#(#call_args),*))
     };
-    let (output, output_schema, returns_unit) = output(&function.ret, &private, call);
+    let (output, output_schema, returns_unit) = output(&function.ret, &private, call, anchor);
     let headers = attrs.headers.iter().map(|(param, header)| {
         let wire = function
             .params
@@ -110,19 +159,23 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
             })
             .unwrap_or_else(|| param.value.clone());
         let header = &header.value;
-        quote!(.header(#wire, #header))
+        quote_spanned!(anchor=> .header(#wire, #header))
     });
-    let input_schema = whole_schema.unwrap_or_else(
-        || quote!(#private::InputSchema::new(generator) #(#schema_steps)* #(#headers)* .finish()),
-    );
+    let input_schema = whole_schema.unwrap_or_else(|| {
+        quote_spanned! {anchor=>
+            let schema = #private::InputSchema::new(generator);
+            #(#schema_steps)*
+            schema #(#headers)* .finish()
+        }
+    });
 
     // A tool marked `confirm` asks first, before its input is taken apart.
     let (confirm_sync, confirm_async) = if attrs.confirm {
         (
-            quote!(#private::confirm_first(#ctx, &#args)?;),
-            quote! {
-                if let ::core::result::Result::Err(error) = #private::confirm_first(&#ctx, &#args) {
-                    return #private::boxed(async move { ::core::result::Result::Err(error) });
+            quote_spanned!(anchor=> #private::confirm_first(#ctx, &#args)?;),
+            quote_spanned! {anchor=>
+                if let #private::Err(error) = #private::confirm_first(&#ctx, &#args) {
+                    return #private::boxed(async move { #private::Err(error) });
                 }
             },
         )
@@ -130,60 +183,82 @@ fn registration(attrs: &Attrs, function: &ToolFn, resolved: &Resolved) -> TokenS
         (TokenStream::new(), TokenStream::new())
     };
     let invoke = if function.is_async {
-        quote! {
-            fn invoke(
+        quote_spanned! {anchor=>
+            fn __buril_invoke(
                 #ctx: #private::Context,
                 mut #args: #private::Args,
             ) -> #private::BoxFuture {
                 #confirm_async
                 #(#takes)*
-                if let ::core::result::Result::Err(error) = #args.finish() {
-                    return #private::boxed(async move { ::core::result::Result::Err(error) });
+                if let #private::Err(error) = #args.finish() {
+                    return #private::boxed(async move { #private::Err(error) });
                 }
                 #private::boxed(async move { #output })
             }
-            #private::Invoke::Async(invoke)
         }
     } else {
-        quote! {
-            fn invoke(
+        quote_spanned! {anchor=>
+            fn __buril_invoke(
                 #ctx: &#private::Context,
                 mut #args: #private::Args,
-            ) -> ::core::result::Result<#private::Value, #private::ToolError> {
+            ) -> #private::Result<#private::Value, #private::ToolError> {
                 #confirm_sync
                 #(#takes)*
                 #args.finish()?;
                 #output
             }
-            #private::Invoke::Sync(invoke)
         }
     };
 
-    let meta = meta(attrs, function, resolved, &private, returns_unit);
+    let meta = meta(attrs, function, resolved, &private, returns_unit, anchor);
+    let flavor = Ident::new(if function.is_async { "Async" } else { "Sync" }, anchor);
     let claims = claims(attrs, resolved);
-    let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = Span::mixed_site());
+    let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = anchor);
 
     let (symbols, macros) = claims;
-    quote! {
+    quote_spanned! {anchor=>
         #macros
 
+        // Spanned like the user's code (see the module's docs), the registration is linted like
+        // it: whatever lints the crate turns on, none is about the registration's code.
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, unused_mut, clippy::all)]
+        #[allow(
+            warnings,
+            clippy::all,
+            clippy::pedantic,
+            clippy::nursery,
+            clippy::restriction,
+        )]
         const #holder: () = {
+            use #krate::__private as __buril;
             #symbols
 
-            fn input_schema(
+            fn __buril_input_schema(
                 generator: &mut #private::SchemaGenerator,
             ) -> #private::Schema {
                 #input_schema
             }
 
+            #invoke
+
+            // A constant of its own: `file!`, `line!` and `module_path!` expand to tokens with
+            // their expansions' hygiene, which would make the type-check of all the metadata
+            // depend on where in the file the tool sits (see the module's docs).
+            const __BURIL_LOCATION: #private::SourceLocation = #private::SourceLocation {
+                file: ::core::file!(),
+                line: ::core::line!(),
+                module: ::core::module_path!(),
+            };
+            const __BURIL_META: #private::ToolMeta = #meta;
+
+            // Only names pass through the slice's attribute: the less it has to read and
+            // re-emit, the less each tool costs every build.
             #[#private::linkme::distributed_slice(#private::TOOLS)]
             #[linkme(crate = #private::linkme)]
             static TOOL: #private::ToolDescriptor = #private::ToolDescriptor::new(
-                #meta,
-                { #invoke },
-                input_schema,
+                __BURIL_META,
+                #private::Invoke::#flavor(__buril_invoke),
+                __buril_input_schema,
                 #output_schema,
             );
         };
@@ -196,52 +271,58 @@ fn params(
     private: &TokenStream,
     ctx: &Ident,
     args: &Ident,
-    is_async: bool,
+    anchor: Span,
 ) -> Params {
+    let is_async = function.is_async;
     let mut out = Params::default();
     for (index, param) in function.params.iter().enumerate() {
-        let local = format_ident!("__buril_p{}", index, span = Span::mixed_site());
+        let local = format_ident!("__buril_p{}", index, span = anchor);
         match &param.kind {
             ParamKind::Context => out.call_args.push(if is_async {
                 // The context is moved into the future; the function borrows it from there.
-                quote!(&#ctx)
+                quote_spanned!(anchor=> &#ctx)
             } else {
-                quote!(#ctx)
+                quote_spanned!(anchor=> #ctx)
             }),
             ParamKind::Input { inner } => {
                 let parameter = quote_spanned!(inner.span()=> <#inner as #private::Parameter>);
                 out.takes
-                    .push(quote!(let #local = #parameter::whole(&mut #args);));
+                    .push(quote_spanned!(anchor=> let #local = #parameter::whole(&mut #args);));
                 out.call_args
-                    .push(quote!(#krate::Input(#private::taken(#local))));
-                out.whole_schema = Some(quote!(#parameter::input_schema(generator)));
+                    .push(quote_spanned!(anchor=> #krate::Input(#private::taken(#local))));
+                out.whole_schema =
+                    Some(quote_spanned!(anchor=> #parameter::input_schema(generator)));
             }
             ParamKind::Property(property) => {
                 let wire = &property.wire;
                 let docs = property.docs.clone().unwrap_or_default();
-                let value = format_ident!("__buril_v{}", index, span = Span::mixed_site());
+                let value = format_ident!("__buril_v{}", index, span = anchor);
                 out.split.push((wire.clone(), value.clone()));
                 let (take, step) = match &property.optional {
                     Some(inner) => {
                         let parameter =
                             quote_spanned!(inner.span()=> <#inner as #private::Parameter>);
                         (
-                            quote!(#parameter::from_optional(&mut #args, #wire, #value)),
-                            quote!(#parameter::optional_property(schema, #wire, #docs)),
+                            quote_spanned!(anchor=> #parameter::from_optional(&mut #args, #wire, #value)),
+                            quote_spanned!(anchor=> #parameter::optional_property(schema, #wire, #docs)),
                         )
                     }
                     None => {
                         let ty = &property.ty;
                         let parameter = quote_spanned!(ty.span()=> <#ty as #private::Parameter>);
                         (
-                            quote!(#parameter::from_required(&mut #args, #wire, #value)),
-                            quote!(#parameter::property(schema, #wire, #docs)),
+                            quote_spanned!(anchor=> #parameter::from_required(&mut #args, #wire, #value)),
+                            quote_spanned!(anchor=> #parameter::property(schema, #wire, #docs)),
                         )
                     }
                 };
-                out.takes.push(quote!(let #local = #take;));
-                out.call_args.push(quote!(#private::taken(#local)));
-                out.schema_steps.push(quote!(.then(|schema| #step)));
+                out.takes.push(quote_spanned!(anchor=> let #local = #take;));
+                out.call_args
+                    .push(quote_spanned!(anchor=> #private::taken(#local)));
+                // A statement, not a closure: a closure per parameter is a function and an
+                // instantiation of a generic more to type-check and generate per tool.
+                out.schema_steps
+                    .push(quote_spanned!(anchor=> let schema = #step;));
             }
         }
     }
@@ -253,18 +334,19 @@ fn output(
     ret: &Return,
     private: &TokenStream,
     call: TokenStream,
+    anchor: Span,
 ) -> (TokenStream, TokenStream, bool) {
     match ret {
         Return::Unit | Return::Option(_) => (
-            quote!(#private::unit_output(#call)),
-            quote!(#private::unit_schema),
+            quote_spanned!(anchor=> #private::unit_output(#call)),
+            quote_spanned!(anchor=> #private::unit_schema),
             true,
         ),
         Return::Result { ok, err } => {
             let ok_output = quote_spanned!(ok.span()=> <#ok as #private::Output>);
             (
-                convert_result(call, &ok_output, err.span(), private),
-                quote!(#ok_output::output_schema),
+                convert_result(call, &ok_output, err.span(), private, anchor),
+                quote_spanned!(anchor=> #ok_output::output_schema),
                 false,
             )
         }
@@ -273,7 +355,7 @@ fn output(
                 <<#ty as #private::ToolResult>::Ok as #private::Output>
             );
             (
-                convert_result(call, &ok_output, ty.span(), private),
+                convert_result(call, &ok_output, ty.span(), private, anchor),
                 quote_spanned!(ty.span()=> #private::result_schema::<#ty>),
                 false,
             )
@@ -281,8 +363,8 @@ fn output(
         Return::Plain(ty) => {
             let output = quote_spanned!(ty.span()=> <#ty as #private::Output>);
             (
-                quote!(#output::into_output(#call)),
-                quote!(#output::output_schema),
+                quote_spanned!(anchor=> #output::into_output(#call)),
+                quote_spanned!(anchor=> #output::output_schema),
                 false,
             )
         }
@@ -299,8 +381,9 @@ fn convert_result(
     ok_output: &TokenStream,
     err_span: Span,
     private: &TokenStream,
+    anchor: Span,
 ) -> TokenStream {
-    let error = Ident::new("__buril_error", Span::mixed_site());
+    let error = Ident::new("__buril_error", anchor);
     // Moved into a local spanned (call-site hygiene) by the error type, so that an unmet bound
     // is reported there rather than on the attribute.
     let convert = quote_spanned! {err_span=>
@@ -311,10 +394,10 @@ fn convert_result(
             #private::ErrorOf(&__buril_tool_error).kind().convert(__buril_tool_error)
         }
     };
-    quote! {
+    quote_spanned! {anchor=>
         match #call {
-            ::core::result::Result::Ok(value) => #ok_output::into_output(value),
-            ::core::result::Result::Err(#error) => ::core::result::Result::Err(#convert),
+            #private::Ok(value) => #ok_output::into_output(value),
+            #private::Err(#error) => #private::Err(#convert),
         }
     }
 }
@@ -325,18 +408,19 @@ fn meta(
     resolved: &Resolved,
     private: &TokenStream,
     returns_unit: bool,
+    anchor: Span,
 ) -> TokenStream {
     let name = &resolved.name.value;
     let family = &resolved.family;
     let description = function.docs.clone().unwrap_or_default();
     let aliases: Vec<&String> = attrs.aliases.iter().map(|a| &a.value).collect();
     let some_str = |value: &Option<String>| match value {
-        Some(text) => quote!(::core::option::Option::Some(#text)),
-        None => quote!(::core::option::Option::None),
+        Some(text) => quote_spanned!(anchor=> #private::Some(#text)),
+        None => quote_spanned!(anchor=> #private::None),
     };
     let some_bool = |value: Option<bool>| match value {
-        Some(flag) => quote!(::core::option::Option::Some(#flag)),
-        None => quote!(::core::option::Option::None),
+        Some(flag) => quote_spanned!(anchor=> #private::Some(#flag)),
+        None => quote_spanned!(anchor=> #private::None),
     };
     let title = some_str(&attrs.title);
     let read_only = some_bool(attrs.read_only);
@@ -352,29 +436,46 @@ fn meta(
             .task
             .as_ref()
             .map_or("Never", |task| task.value.variant()),
-        Span::call_site(),
+        anchor,
     );
     let fixed_name = some_str(&attrs.fixed_name.as_ref().map(|r| r.value.clone()));
     let icons: Vec<&String> = attrs.icons.iter().map(|icon| &icon.value).collect();
     let meta_keys: Vec<&String> = attrs.meta.iter().map(|(key, _)| &key.value).collect();
     let meta_values: Vec<&String> = attrs.meta.iter().map(|(_, json)| json).collect();
-    let location = quote_spanned! {function.ident.span()=>
-        #private::SourceLocation {
-            file: ::core::file!(),
-            line: ::core::line!(),
-            module: ::core::module_path!(),
-        }
+    // Most tools have no aliases, icons or `_meta`: an empty list is `&[]`, no static.
+    let aliases = if aliases.is_empty() {
+        quote_spanned!(anchor=> &[])
+    } else {
+        quote_spanned! {anchor=> {
+            static ALIASES: &[#private::Cow<'static, str>] =
+                &[#(#private::Cow::Borrowed(#aliases)),*];
+            ALIASES
+        }}
     };
-    quote! {
+    let icons = if icons.is_empty() {
+        quote_spanned!(anchor=> &[])
+    } else {
+        quote_spanned! {anchor=> {
+            static ICONS: &[#private::Cow<'static, str>] =
+                &[#(#private::Cow::Borrowed(#icons)),*];
+            ICONS
+        }}
+    };
+    let meta_pairs = if meta_keys.is_empty() {
+        quote_spanned!(anchor=> &[])
+    } else {
+        quote_spanned! {anchor=> {
+            static META: &[(#private::Cow<'static, str>, #private::Cow<'static, str>)] =
+                &[#((#private::Cow::Borrowed(#meta_keys), #private::Cow::Borrowed(#meta_values))),*];
+            META
+        }}
+    };
+    quote_spanned! {anchor=>
         #private::ToolMeta::from_attribute(
             #name,
             #description,
             #family,
-            {
-                static ALIASES: &[#private::Cow<'static, str>] =
-                    &[#(#private::Cow::Borrowed(#aliases)),*];
-                ALIASES
-            },
+            #aliases,
             #private::Annotations::from_attribute(
                 #title,
                 #read_only,
@@ -383,18 +484,10 @@ fn meta(
                 #open_world,
             ),
             [#off_thread, #inline, #dangerous, #returns_unit, #confirm],
-            #location,
+            __BURIL_LOCATION,
             #fixed_name,
-            {
-                static ICONS: &[#private::Cow<'static, str>] =
-                    &[#(#private::Cow::Borrowed(#icons)),*];
-                ICONS
-            },
-            {
-                static META: &[(#private::Cow<'static, str>, #private::Cow<'static, str>)] =
-                    &[#((#private::Cow::Borrowed(#meta_keys), #private::Cow::Borrowed(#meta_values))),*];
-                META
-            },
+            #icons,
+            #meta_pairs,
             #private::TaskSupport::#task,
         )
     }

@@ -1,6 +1,8 @@
 //! What the `#[tool]` expansion refers to. Not public API: it may change in any release.
 
 pub use std::borrow::Cow;
+pub use std::option::Option::{None, Some};
+pub use std::result::Result::{self, Err, Ok};
 
 pub use linkme;
 pub use schemars::{Schema, SchemaGenerator};
