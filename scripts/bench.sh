@@ -214,7 +214,8 @@ compile() {
 # The edit-rebuild loop a tool author lives in: the same four crates of 300 tools as `compile`,
 # built and checked once (incremental, debug profile, as `cargo build` runs by default), then per
 # round, for each crate in turn: one tool's body edited and `cargo build`, edited again and
-# `cargo check`, each timed. Medians over BENCH_EDIT_RUNS rounds (default 5).
+# `cargo check`, each timed; every edit adds a character. Medians over BENCH_EDIT_RUNS rounds
+# (default 5).
 EDIT_RUNS=${BENCH_EDIT_RUNS:-5}
 edit_body() { # $1: the crate's lib.rs; $2: a new text for the 151st tool's format string
   python3 - "$1" "$2" <<'PY'
@@ -239,10 +240,15 @@ edit() {
       cargo build -q -p "$crate"
       cargo check -q -p "$crate"
     done
+    local edits=0
     for run in $(seq "$EDIT_RUNS"); do
       for crate in tools_plain tools_derive tools_rmcp tools_buril; do
         for step in build check; do
-          edit_body "$crate/src/lib.rs" "$step$run"
+          # Each edit one character longer than the last, as typing is: an edit that moves
+          # the bytes after it is the common case, and the one the incremental cache finds
+          # hardest (code that macros generated is re-checked when bytes before it move).
+          edits=$((edits + 1))
+          edit_body "$crate/src/lib.rs" "$step$(printf '%*s' "$edits" '' | tr ' ' x)"
           load=$(cut -d' ' -f1 /proc/loadavg)
           /usr/bin/time -f "%e %U %S %M" -o "$dir/time.txt" cargo "$step" -q -p "$crate"
           read -r wall user sys rss <"$dir/time.txt"
