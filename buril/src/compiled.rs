@@ -1,6 +1,8 @@
 //! A tool's schemas in their compiled form: generated, normalised and with their validator,
 //! built the first time something asks.
 
+use std::sync::OnceLock;
+
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 
@@ -24,16 +26,25 @@ pub(crate) enum OutputShape {
     Content(ContentShape),
 }
 
-/// A tool's schemas and validator, built on first use.
+/// A tool's schemas, built on first use, and its validator, compiled on the first call: listing
+/// the tools or hashing the registry's metadata (which a server does as it starts, for every
+/// tool) needs the schemas, not the validators.
 pub(crate) struct CompiledSchemas {
     pub input: Value,
     pub output: Value,
     pub output_shape: OutputShape,
-    pub validator: Result<Validator, String>,
+    validator: OnceLock<Result<Validator, String>>,
+}
+
+impl CompiledSchemas {
+    /// The validator of the input schema of `tool` (whose schemas these are).
+    pub(crate) fn validator(&self, tool: &str) -> &Result<Validator, String> {
+        self.validator
+            .get_or_init(|| Validator::new(tool, &self.input))
+    }
 }
 
 pub(crate) fn compile(
-    tool: &str,
     input: fn(&mut SchemaGenerator) -> Schema,
     output: fn(&mut SchemaGenerator) -> Schema,
     returns_unit: bool,
@@ -65,11 +76,10 @@ pub(crate) fn compile(
             (wrap_result(schema), OutputShape::Wrapped)
         }
     };
-    let validator = Validator::new(tool, &input_schema);
     CompiledSchemas {
         input: input_schema,
         output: output_schema,
         output_shape,
-        validator,
+        validator: OnceLock::new(),
     }
 }

@@ -407,7 +407,6 @@ impl ToolDescriptor {
     pub(crate) fn compiled(&self) -> &CompiledSchemas {
         self.compiled.get_or_init(|| {
             compiled::compile(
-                &self.meta.name,
                 self.input_schema,
                 self.output_schema,
                 self.meta.returns_unit,

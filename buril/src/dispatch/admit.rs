@@ -144,7 +144,7 @@ pub(crate) fn admit(
     // before it is validated: a refused input never reaches the (recursive) validator, and is
     // freed without recursion.
     let checked = compiled
-        .validator
+        .validator(tool.name())
         .as_ref()
         .ok()
         .and_then(Validator::shape)
@@ -154,12 +154,15 @@ pub(crate) fn admit(
         drop_iteratively(input);
         return Err(refuse(core.limits.error(exceeded), entered_ref));
     }
-    let validator = compiled.validator.as_ref().map_err(|message| {
-        refuse(
-            ToolError::runtime(format!("the tool is misconfigured: {message}")),
-            entered_ref,
-        )
-    })?;
+    let validator = compiled
+        .validator(tool.name())
+        .as_ref()
+        .map_err(|message| {
+            refuse(
+                ToolError::runtime(format!("the tool is misconfigured: {message}")),
+                entered_ref,
+            )
+        })?;
     let input = if input.is_null() {
         Value::Object(Map::new())
     } else {
