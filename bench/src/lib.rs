@@ -97,3 +97,17 @@ pub fn place_input() -> serde_json::Value {
         }
     })
 }
+
+/// The resident set (`VmRSS`) a `/proc/<pid>/status` file gives, in KiB (0 where there is none:
+/// not Linux, or the process is gone).
+pub fn resident_kib(status_path: &str) -> u64 {
+    std::fs::read_to_string(status_path)
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("VmRSS:"))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}

@@ -365,15 +365,7 @@ fn startup(tools: usize) -> ExitCode {
 
 /// The resident set size, in KiB (Linux; 0 elsewhere).
 fn resident_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|line| line.strip_prefix("VmRSS:"))
-                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        })
-        .unwrap_or(0)
+    buril_bench::resident_kib("/proc/self/status")
 }
 
 fn usage() -> ExitCode {

@@ -101,24 +101,7 @@ fn main() -> ExitCode {
     let mut input = std::io::BufWriter::new(child.stdin.take().expect("stdin"));
     let mut output = BufReader::new(child.stdout.take().expect("stdout"));
 
-    let send = |input: &mut dyn Write, message: &Value| {
-        let mut line = serde_json::to_vec(message).expect("json");
-        line.push(b'\n');
-        input.write_all(&line).expect("write to the server");
-    };
-    let mut read = move || -> Value {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = output.read_line(&mut line).expect("read from the server");
-            assert!(n > 0, "the server closed its output");
-            let message: Value = serde_json::from_str(&line).expect("a JSON-RPC message");
-            // Skip notifications (logging, list changes).
-            if message.get("id").is_some() {
-                return message;
-            }
-        }
-    };
+    let mut read = move || read_answer(&mut output);
 
     send(
         &mut input,
@@ -501,25 +484,12 @@ fn startup(kind: &str) -> ExitCode {
     let pid = child.id();
     let mut input = std::io::BufWriter::new(child.stdin.take().expect("stdin"));
     let mut output = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut send = |message: &Value| {
-        let mut line = serde_json::to_vec(message).expect("json");
-        line.push(b'\n');
-        input.write_all(&line).expect("write to the server");
+    let mut post = |message: &Value| {
+        send(&mut input, message);
         input.flush().expect("flush");
     };
-    let mut read = || -> Value {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = output.read_line(&mut line).expect("read from the server");
-            assert!(n > 0, "the server closed its output");
-            let message: Value = serde_json::from_str(&line).expect("a JSON-RPC message");
-            if message.get("id").is_some() {
-                return message;
-            }
-        }
-    };
-    send(
+    let mut read = || read_answer(&mut output);
+    post(
         &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18",
             "capabilities": {},
@@ -528,8 +498,8 @@ fn startup(kind: &str) -> ExitCode {
     );
     let initialized = read();
     assert!(initialized.get("result").is_some(), "{initialized}");
-    send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(
+    post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    post(
         &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": tool, "arguments": arguments
         }}),
@@ -549,7 +519,7 @@ fn startup(kind: &str) -> ExitCode {
         if let Some(cursor) = cursor.take() {
             params["cursor"] = cursor;
         }
-        send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}));
+        post(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params}));
         let page = read();
         let result = page.get("result").unwrap_or_else(|| panic!("{page}"));
         listed += result["tools"].as_array().map_or(0, Vec::len);
@@ -579,13 +549,27 @@ fn startup(kind: &str) -> ExitCode {
 
 /// The resident set of process `pid`, in KiB (Linux; 0 elsewhere).
 fn resident_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|line| line.strip_prefix("VmRSS:"))
-                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        })
-        .unwrap_or(0)
+    buril_bench::resident_kib(&format!("/proc/{pid}/status"))
+}
+
+/// Writes `message` to the server as one line (unflushed).
+fn send(input: &mut dyn Write, message: &Value) {
+    let mut line = serde_json::to_vec(message).expect("json");
+    line.push(b'\n');
+    input.write_all(&line).expect("write to the server");
+}
+
+/// The server's next answer: the next message with an id, notifications (logging, list
+/// changes) skipped.
+fn read_answer(output: &mut impl BufRead) -> Value {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let n = output.read_line(&mut line).expect("read from the server");
+        assert!(n > 0, "the server closed its output");
+        let message: Value = serde_json::from_str(&line).expect("a JSON-RPC message");
+        if message.get("id").is_some() {
+            return message;
+        }
+    }
 }
