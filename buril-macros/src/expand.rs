@@ -413,7 +413,6 @@ fn meta(
     let name = &resolved.name.value;
     let family = &resolved.family;
     let description = function.docs.clone().unwrap_or_default();
-    let aliases: Vec<&String> = attrs.aliases.iter().map(|a| &a.value).collect();
     let some_str = |value: &Option<String>| match value {
         Some(text) => quote_spanned!(anchor=> #private::Some(#text)),
         None => quote_spanned!(anchor=> #private::None),
@@ -439,37 +438,47 @@ fn meta(
         anchor,
     );
     let fixed_name = some_str(&attrs.fixed_name.as_ref().map(|r| r.value.clone()));
-    let icons: Vec<&String> = attrs.icons.iter().map(|icon| &icon.value).collect();
-    let meta_keys: Vec<&String> = attrs.meta.iter().map(|(key, _)| &key.value).collect();
-    let meta_values: Vec<&String> = attrs.meta.iter().map(|(_, json)| json).collect();
-    // Most tools have no aliases, icons or `_meta`: an empty list is `&[]`, no static.
-    let aliases = if aliases.is_empty() {
-        quote_spanned!(anchor=> &[])
-    } else {
-        quote_spanned! {anchor=> {
-            static ALIASES: &[#private::Cow<'static, str>] =
-                &[#(#private::Cow::Borrowed(#aliases)),*];
-            ALIASES
-        }}
+    // A list as a `'static` slice: `&[]` when empty (most tools have no aliases, icons or
+    // `_meta`), else a static of its items.
+    let list = |ty: TokenStream, items: Vec<TokenStream>| {
+        if items.is_empty() {
+            quote_spanned!(anchor=> &[])
+        } else {
+            quote_spanned! {anchor=> {
+                static LIST: &[#ty] = &[#(#items),*];
+                LIST
+            }}
+        }
     };
-    let icons = if icons.is_empty() {
-        quote_spanned!(anchor=> &[])
-    } else {
-        quote_spanned! {anchor=> {
-            static ICONS: &[#private::Cow<'static, str>] =
-                &[#(#private::Cow::Borrowed(#icons)),*];
-            ICONS
-        }}
-    };
-    let meta_pairs = if meta_keys.is_empty() {
-        quote_spanned!(anchor=> &[])
-    } else {
-        quote_spanned! {anchor=> {
-            static META: &[(#private::Cow<'static, str>, #private::Cow<'static, str>)] =
-                &[#((#private::Cow::Borrowed(#meta_keys), #private::Cow::Borrowed(#meta_values))),*];
-            META
-        }}
-    };
+    let cow = quote_spanned!(anchor=> #private::Cow<'static, str>);
+    let borrowed = |text: &String| quote_spanned!(anchor=> #private::Cow::Borrowed(#text));
+    let aliases = list(
+        cow.clone(),
+        attrs
+            .aliases
+            .iter()
+            .map(|alias| borrowed(&alias.value))
+            .collect(),
+    );
+    let icons = list(
+        cow.clone(),
+        attrs
+            .icons
+            .iter()
+            .map(|icon| borrowed(&icon.value))
+            .collect(),
+    );
+    let meta_pairs = list(
+        quote_spanned!(anchor=> (#cow, #cow)),
+        attrs
+            .meta
+            .iter()
+            .map(|(key, json)| {
+                let (key, json) = (borrowed(&key.value), borrowed(json));
+                quote_spanned!(anchor=> (#key, #json))
+            })
+            .collect(),
+    );
     quote_spanned! {anchor=>
         #private::ToolMeta::from_attribute(
             #name,

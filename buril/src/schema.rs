@@ -182,7 +182,8 @@ fn integer_value(n: i128) -> Value {
 }
 
 /// Builds the input schema of a tool from its parameters. The `#[tool]` attribute emits one
-/// call of [`param`](Self::param) per parameter.
+/// statement per parameter, which calls [`param`](Self::param) through the parameter's type
+/// (`Parameter::property`).
 pub struct InputSchema<'g> {
     generator: &'g mut SchemaGenerator,
     properties: Map<String, Value>,
@@ -224,12 +225,6 @@ impl<'g> InputSchema<'g> {
             property.insert("x-mcp-header".into(), Value::String(header.into()));
         }
         self
-    }
-
-    /// Applies one step; lets the expansion chain steps that call trait methods.
-    #[inline]
-    pub fn then(self, step: impl FnOnce(Self) -> Self) -> Self {
-        step(self)
     }
 
     /// The finished schema: an object of the parameters, no other properties allowed.
