@@ -833,6 +833,13 @@ namespace Buril.Generated
             {
                 throw new global::System.ArgumentNullException("token");
             }
+            // A value the transports kept as its JSON text (a result's structured content) is
+            // read from that text, with no JSON tree made for it first.
+            var raw = token as global::Newtonsoft.Json.Linq.JRaw;
+            if (raw != null && raw.Value is string)
+            {
+                return Deserialize((string)raw.Value, type);
+            }
             return token.ToObject(type, Shared);
         }
 
@@ -1085,6 +1092,11 @@ namespace Buril.Generated
         /// <returns>Whether this converter reads it.</returns>
         public override bool CanConvert(global::System.Type objectType)
         {
+            // Asked for every value read or written: the common answers first, with no reflection.
+            if (objectType == typeof(string) || objectType == typeof(double) || objectType == typeof(bool))
+            {
+                return false;
+            }
             var type = global::System.Nullable.GetUnderlyingType(objectType) ?? objectType;
             return type == typeof(int)
                 || type == typeof(uint)
@@ -1564,7 +1576,6 @@ namespace Buril.Generated
         }
     }
 
-    /// <summary>The MCP messages both transports send and the envelope they read from results.</summary>
     /// <summary>
     /// The deadlines of a transport's calls in flight: one timer that looks every 20 ms for
     /// calls past theirs (a call times out at most that much late) instead of a timer per call,
@@ -1685,16 +1696,12 @@ namespace Buril.Generated
         }
     }
 
+    /// <summary>The MCP messages both transports send and the envelope they read from results.</summary>
     internal static class BurilMcp
     {
         /// <summary>The protocol version the transports ask for.</summary>
         internal const string ProtocolVersion = "2025-11-25";
 
-        /// <summary>
-        /// Waits for <paramref name="call"/>'s task. A thread with a synchronization context
-        /// (Unity's main thread) starts it on a pool thread, so that no continuation of it is
-        /// queued to the thread that waits; any other thread starts it itself.
-        /// </summary>
         /// <summary>A task that failed with <paramref name="error"/>.</summary>
         internal static global::System.Threading.Tasks.Task<T> Failed<T>(global::System.Exception error)
         {
@@ -1703,6 +1710,11 @@ namespace Buril.Generated
             return failed.Task;
         }
 
+        /// <summary>
+        /// Waits for <paramref name="call"/>'s task. A thread with a synchronization context
+        /// (Unity's main thread) starts it on a pool thread, so that no continuation of it is
+        /// queued to the thread that waits; any other thread starts it itself.
+        /// </summary>
         internal static T Blocking<T>(global::System.Func<global::System.Threading.Tasks.Task<T>> call)
         {
             var task = global::System.Threading.SynchronizationContext.Current == null
@@ -2093,9 +2105,10 @@ namespace Buril.Generated
             }
             envelope["ok"] = true;
             var kind = meta == null ? null : meta["buril/result"];
-            var blocks = result["content"] as global::Newtonsoft.Json.Linq.JArray;
-            if (kind != null && kind.Type == global::Newtonsoft.Json.Linq.JTokenType.String && blocks != null
-                && ((string)kind == "content" || (string)kind == "rich"))
+            var rendered = kind != null && kind.Type == global::Newtonsoft.Json.Linq.JTokenType.String
+                && ((string)kind == "content" || (string)kind == "rich");
+            var blocks = rendered ? Materialized(result, "content") as global::Newtonsoft.Json.Linq.JArray : null;
+            if (blocks != null)
             {
                 envelope["data"] = ContentData(blocks, (string)kind == "rich", meta);
                 if (meta["buril/warnings"] is global::Newtonsoft.Json.Linq.JArray)
@@ -2168,6 +2181,104 @@ namespace Buril.Generated
             return data;
         }
 
+        /// <summary>
+        /// <see cref="ParseMessage"/>'s reading of a message on one line: its <c>result</c>'s
+        /// <c>content</c> array and <c>structuredContent</c> object kept as their text. Null for
+        /// anything it does not read that way (more than one line, a duplicate or commented
+        /// member, invalid JSON): the whole parse decides those.
+        /// </summary>
+        private static global::Newtonsoft.Json.Linq.JObject ReadKeepingResults(string text)
+        {
+            if (text.IndexOf('\n') >= 0 || text.IndexOf('\r') >= 0)
+            {
+                return null;
+            }
+            try
+            {
+                using (var reader = new global::Newtonsoft.Json.JsonTextReader(new global::System.IO.StringReader(text)))
+                {
+                    reader.DateParseHandling = global::Newtonsoft.Json.DateParseHandling.None;
+                    reader.FloatParseHandling = global::Newtonsoft.Json.FloatParseHandling.Double;
+                    if (!reader.Read() || reader.TokenType != global::Newtonsoft.Json.JsonToken.StartObject)
+                    {
+                        return null;
+                    }
+                    var message = ReadMembers(reader, text, false);
+                    if (message == null || reader.Read())
+                    {
+                        return null;
+                    }
+                    return message;
+                }
+            }
+            catch (global::Newtonsoft.Json.JsonException)
+            {
+                return null;
+            }
+        }
+
+        /// <summary>The members of the object the reader is at (its <c>result</c>'s read the same way, <paramref name="inResult"/>), or null.</summary>
+        private static global::Newtonsoft.Json.Linq.JObject ReadMembers(global::Newtonsoft.Json.JsonTextReader reader, string text, bool inResult)
+        {
+            var members = new global::Newtonsoft.Json.Linq.JObject();
+            while (reader.Read() && reader.TokenType == global::Newtonsoft.Json.JsonToken.PropertyName)
+            {
+                var name = (string)reader.Value;
+                if (!reader.Read() || members.Property(name) != null)
+                {
+                    return null;
+                }
+                global::Newtonsoft.Json.Linq.JToken value;
+                if (!inResult && name == "result" && reader.TokenType == global::Newtonsoft.Json.JsonToken.StartObject)
+                {
+                    value = ReadMembers(reader, text, true);
+                    if (value == null)
+                    {
+                        return null;
+                    }
+                }
+                else if (inResult
+                    && ((name == "content" && reader.TokenType == global::Newtonsoft.Json.JsonToken.StartArray)
+                        || (name == "structuredContent" && reader.TokenType == global::Newtonsoft.Json.JsonToken.StartObject)))
+                {
+                    // One line: the reader's position is the index just past its token.
+                    int start = reader.LinePosition - 1;
+                    reader.Skip();
+                    value = new global::Newtonsoft.Json.Linq.JRaw(text.Substring(start, reader.LinePosition - start));
+                }
+                else
+                {
+                    value = global::Newtonsoft.Json.Linq.JToken.ReadFrom(reader);
+                }
+                members.Add(name, value);
+            }
+            return reader.TokenType == global::Newtonsoft.Json.JsonToken.EndObject ? members : null;
+        }
+
+        /// <summary>The value of <paramref name="key"/> in <paramref name="container"/>, parsed in place if <see cref="ParseMessage"/> kept it as text.</summary>
+        internal static global::Newtonsoft.Json.Linq.JToken Materialized(global::Newtonsoft.Json.Linq.JObject container, string key)
+        {
+            var property = container.Property(key);
+            if (property == null)
+            {
+                return null;
+            }
+            var raw = property.Value as global::Newtonsoft.Json.Linq.JRaw;
+            if (raw != null && raw.Value is string)
+            {
+                property.Value = BurilJson.Parse((string)raw.Value);
+            }
+            return property.Value;
+        }
+
+        /// <summary>A result as a caller of a request sees it: nothing kept as text.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject Materialized(global::Newtonsoft.Json.Linq.JObject result)
+        {
+            Materialized(result, "content");
+            Materialized(result, "structuredContent");
+            return result;
+        }
+
         /// <summary>The value of <paramref name="key"/>, taken out of <paramref name="container"/> (null there now), or null.</summary>
         private static global::Newtonsoft.Json.Linq.JToken Detach(global::Newtonsoft.Json.Linq.JObject container, string key)
         {
@@ -2184,7 +2295,7 @@ namespace Buril.Generated
         private static string ContentText(global::Newtonsoft.Json.Linq.JObject result)
         {
             var parts = new global::System.Collections.Generic.List<string>();
-            var content = result["content"] as global::Newtonsoft.Json.Linq.JArray;
+            var content = Materialized(result, "content") as global::Newtonsoft.Json.Linq.JArray;
             if (content != null)
             {
                 foreach (var item in content)
@@ -2199,13 +2310,19 @@ namespace Buril.Generated
             return string.Join("\n", parts.ToArray());
         }
 
-        /// <summary>Parses one message; anything but a JSON object is a protocol error.</summary>
+        /// <summary>
+        /// Parses one message; anything but a JSON object is a protocol error. A result's
+        /// <c>content</c> and <c>structuredContent</c> are kept as their JSON text
+        /// (a <c>JRaw</c>, parsed in place by <c>Materialized</c> when needed): a call's answer carries its data twice, and its typed output is
+        /// read from the text, so that most of the message is never made into a JSON tree (the
+        /// largest part of a small call's time on this side).
+        /// </summary>
         internal static global::Newtonsoft.Json.Linq.JObject ParseMessage(string text, string where)
         {
             global::Newtonsoft.Json.Linq.JObject message = null;
             try
             {
-                message = BurilJson.Parse(text) as global::Newtonsoft.Json.Linq.JObject;
+                message = ReadKeepingResults(text) ?? BurilJson.Parse(text) as global::Newtonsoft.Json.Linq.JObject;
             }
             catch (global::Newtonsoft.Json.JsonException)
             {
@@ -2496,7 +2613,7 @@ namespace Buril.Generated
         /// <summary>The result of a request's answer (the server's metadata hash kept), or the error it answered.</summary>
         private global::Newtonsoft.Json.Linq.JObject Result(string method, global::Newtonsoft.Json.Linq.JObject response)
         {
-            var result = BurilMcp.ResultOf(response, method);
+            var result = BurilMcp.Materialized(BurilMcp.ResultOf(response, method));
             serverVersion = BurilMcp.ServerVersionOf(result) ?? serverVersion;
             return result;
         }
@@ -3549,7 +3666,7 @@ namespace Buril.Generated
                     Forget(current);
                     continue;
                 }
-                var result = BurilMcp.ResultOf(response, method);
+                var result = BurilMcp.Materialized(BurilMcp.ResultOf(response, method));
                 serverVersion = BurilMcp.ServerVersionOf(result) ?? serverVersion;
                 return result;
             }

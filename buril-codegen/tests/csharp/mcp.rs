@@ -311,6 +311,17 @@ fn the_http_transport_reads_every_answer_the_protocol_allows() {
     assert_eq!(seen["events"], json!({"lines": "two"}));
     assert_eq!(seen["reports"], json!(["1/2 half"]));
     assert_eq!(seen["unknown"]["type"], json!("not_found"), "{seen}");
+    // Structured data read from the answer's text (and, over several lines, from its tree)
+    // comes back exactly: strings with brackets, quotes and escapes, nesting, a big integer.
+    let tricky = json!({"s": "a \"}] \u{e9} \u{e9} \u{1f600} \\ [", "n": [1, {"x": []}],
+                        "big": 12345678901234567890u64});
+    assert_eq!(seen["tricky"], tricky, "{seen}");
+    assert_eq!(seen["pretty"], tricky, "{seen}");
+    assert_eq!(
+        seen["trickyEnvelope"],
+        json!({"ok": true, "data": tricky}),
+        "{seen}"
+    );
     // `initialize` bare; then the session and the agreed version on every request; the
     // session ended with DELETE.
     let s1 = "session=s1 version=2025-06-18";
@@ -331,6 +342,9 @@ fn the_http_transport_reads_every_answer_the_protocol_allows() {
             format!("garbage {s2}"),
             format!("events {s2}"),
             format!("nothing {s2}"),
+            format!("tricky {s2}"),
+            format!("tricky {s2}"),
+            format!("pretty {s2}"),
             "DELETE session=s2",
         ])
     );

@@ -83,6 +83,23 @@ namespace Buril.McpTest
                         { "isError", false },
                         { "_meta", new JObject { { "buril/metadata", "feedfacefeedface" }, { "buril/warnings", new JArray("regenerate") } } },
                     }));
+                case "tricky":
+                case "pretty":
+                    // Written by hand, with space around its tokens and strings holding brackets,
+                    // quotes and escapes: the structured data must come back exactly (on one line
+                    // it is read from its text; `pretty` spreads the answer over lines).
+                    var tricky = "{ \"jsonrpc\" : \"2.0\", \"id\" : " + message["id"].ToString(Newtonsoft.Json.Formatting.None)
+                        + ", \"result\" : { \"content\" : [ { \"type\" : \"text\", \"text\" : \"{\\\"s\\\": \\\"]}\\\"}\" } ] ,"
+                        + " \"structuredContent\" : { \"s\" : \"a \\\"}] \\u00e9 \u00e9 \ud83d\ude00 \\\\ [\", \"n\" : [ 1, { \"x\" : [ ] } ], \"big\" : 12345678901234567890 } ,"
+                        + " \"isError\" : false } }";
+                    if (name == "pretty")
+                    {
+                        tricky = tricky.Replace(" , ", ",\n  ").Replace(" : { ", " : {\r\n ");
+                    }
+                    return new HttpResponseMessage(HttpStatusCode.OK)
+                    {
+                        Content = new StringContent(tricky, Encoding.UTF8, "application/json"),
+                    };
                 case "text_only":
                     return Json(Result(message, new JObject
                     {
@@ -181,6 +198,9 @@ namespace Buril.McpTest
                 }).Result;
                 o["reports"] = new JArray(reports);
                 o["unknown"] = Catch(() => client.Call<JObject>("nothing", null));
+                o["tricky"] = client.Call<JObject>("tricky", null);
+                o["trickyEnvelope"] = JObject.Parse(transport.Call("tricky", "{}"));
+                o["pretty"] = client.Call<JObject>("pretty", null);
             }
             lock (server.Seen)
             {
