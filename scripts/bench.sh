@@ -548,10 +548,12 @@ mcp_ir() {
   echo $(((b - a) / 2500))
 }
 
-# The median over rounds of (round k's $3 of side $1) / (round k's $3 of side $2), in cost.jsonl.
+# The median over rounds of (round k's $3 of side $1) / (round k's $3 of side $2), in cost.jsonl:
+# of the MCP runs, or with $4 of the dispatch benchmark's case $4.
 cost_ratio() {
-  jq -rs --arg a "$1" --arg b "$2" --arg f "$3" '[.[] | select(.side == $a and .server != null) | .[$f]] as $x
-    | [.[] | select(.side == $b and .server != null) | .[$f]] as $y
+  jq -rs --arg a "$1" --arg b "$2" --arg f "$3" --arg c "${4:-}" '
+    def of($side): [.[] | select(.side == $side and (if $c == "" then .server != null else .case == $c end)) | .[$f]];
+    of($a) as $x | of($b) as $y
     | [range(0; [$x, $y | length] | min) | $x[.] / $y[.]] | sort | .[(length - 1) / 2 | floor]' "$OUT/cost.jsonl"
 }
 
@@ -565,9 +567,7 @@ report_cost() {
     now=$(jq -r --arg c "$case" 'select(.case == $c and .side == "now") | .buril_over_floor' "$OUT/cost.jsonl" | median_of)
     # Also each round's now over the same round's base (the two run back to back), median over rounds.
     local paired
-    paired=$(jq -rs --arg c "$case" '[.[] | select(.case == $c and .side == "base") | .buril_over_floor] as $x
-      | [.[] | select(.case == $c and .side == "now") | .buril_over_floor] as $y
-      | [range(0; [$x, $y | length] | min) | $y[.] / $x[.]] | sort | .[(length - 1) / 2 | floor]' "$OUT/cost.jsonl")
+    paired=$(cost_ratio now base buril_over_floor "$case")
     printf "dispatch %-12s buril/floor base %.3f, now %.3f: now/base %.3f, median of rounds' now/base %.3f (goal <= 1.03)\n" \
       "$case" "$base" "$now" "$(echo "$now / $base" | bc -l)" "$paired"
   done

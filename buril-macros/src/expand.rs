@@ -20,7 +20,7 @@ use syn::spanned::Spanned;
 use syn::{Ident, LitStr};
 
 use crate::ast::{LazyFn, ParamKind, Return, ToolFn};
-use crate::attr::Attrs;
+use crate::attr::{Attrs, Sp};
 use crate::check::{self, Resolved};
 use crate::diagnostics::Diagnostics;
 
@@ -452,22 +452,14 @@ fn meta(
     };
     let cow = quote_spanned!(anchor=> #private::Cow<'static, str>);
     let borrowed = |text: &String| quote_spanned!(anchor=> #private::Cow::Borrowed(#text));
-    let aliases = list(
-        cow.clone(),
-        attrs
-            .aliases
-            .iter()
-            .map(|alias| borrowed(&alias.value))
-            .collect(),
-    );
-    let icons = list(
-        cow.clone(),
-        attrs
-            .icons
-            .iter()
-            .map(|icon| borrowed(&icon.value))
-            .collect(),
-    );
+    let texts = |values: &[Sp<String>]| {
+        list(
+            cow.clone(),
+            values.iter().map(|value| borrowed(&value.value)).collect(),
+        )
+    };
+    let aliases = texts(&attrs.aliases);
+    let icons = texts(&attrs.icons);
     let meta_pairs = list(
         quote_spanned!(anchor=> (#cow, #cow)),
         attrs

@@ -139,12 +139,12 @@ pub(crate) fn admit(
     };
     let entered_ref = entered.as_ref();
     let compiled = tool.compiled();
+    let compiled_validator = compiled.validator(tool.name());
     // A tool whose input schema is an object of scalars checks an input's validity and its
     // size in one pass (such an input nests one level deep). Anything else is measured
     // before it is validated: a refused input never reaches the (recursive) validator, and is
     // freed without recursion.
-    let checked = compiled
-        .validator(tool.name())
+    let checked = compiled_validator
         .as_ref()
         .ok()
         .and_then(Validator::shape)
@@ -154,15 +154,12 @@ pub(crate) fn admit(
         drop_iteratively(input);
         return Err(refuse(core.limits.error(exceeded), entered_ref));
     }
-    let validator = compiled
-        .validator(tool.name())
-        .as_ref()
-        .map_err(|message| {
-            refuse(
-                ToolError::runtime(format!("the tool is misconfigured: {message}")),
-                entered_ref,
-            )
-        })?;
+    let validator = compiled_validator.as_ref().map_err(|message| {
+        refuse(
+            ToolError::runtime(format!("the tool is misconfigured: {message}")),
+            entered_ref,
+        )
+    })?;
     let input = if input.is_null() {
         Value::Object(Map::new())
     } else {
