@@ -1,5 +1,7 @@
 //! Input validation: a compiled JSON Schema validator and problems worded for a model.
 
+use std::sync::OnceLock;
+
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, ValidationError};
 use serde_json::Value;
@@ -17,7 +19,9 @@ use words::{compact, describe, range_words, type_words};
 /// A tool's compiled input schema.
 pub struct Validator {
     schema: Value,
-    inner: jsonschema::Validator,
+    /// The general validator: compiled with the rest when the schema has no [`Shape`], else
+    /// only if something asks it (the shape answers every call).
+    inner: OnceLock<jsonschema::Validator>,
     /// The one-pass check of a schema of scalar properties, when the schema is one.
     shape: Option<Shape>,
     /// Whether the schema has an `enum` or a `const` anywhere: only then can a wrong type be
@@ -34,15 +38,27 @@ impl Validator {
                  an object of named properties"
             ));
         }
-        let inner = jsonschema::options()
-            .with_draft(Draft::Draft202012)
-            .build(schema)
-            .map_err(|e| format!("the input schema of `{tool}` does not compile: {e}"))?;
+        let shape = Shape::of(schema);
+        let inner = OnceLock::new();
+        // A schema the shape accepts is valid against the meta-schema (`shape.rs`); the others
+        // are checked here, so that a tool whose schema is not usable fails on every call.
+        if shape.is_none() {
+            let compiled = general(schema)
+                .map_err(|e| format!("the input schema of `{tool}` does not compile: {e}"))?;
+            let _ = inner.set(compiled);
+        }
         Ok(Validator {
             schema: schema.clone(),
             inner,
-            shape: Shape::of(schema),
+            shape,
             has_values: has_values(schema),
+        })
+    }
+
+    /// The general validator, compiled now if it was not.
+    fn inner(&self) -> &jsonschema::Validator {
+        self.inner.get_or_init(|| {
+            general(&self.schema).expect("a schema with a shape is valid against the meta-schema")
         })
     }
 
@@ -63,7 +79,8 @@ impl Validator {
     /// Every problem with `input` as the compiled validator finds them: the answer for any
     /// schema, and what the shape's own answer must equal (a test compares the two).
     fn problems_by_walk(&self, input: &Value) -> Vec<Problem> {
-        if self.inner.is_valid(input) {
+        let inner = self.inner();
+        if inner.is_valid(input) {
             return Vec::new();
         }
         // Missing required properties are listed whatever the cap: a model that leaves one out
@@ -71,7 +88,7 @@ impl Validator {
         let mut missing = Vec::new();
         let mut others = Vec::new();
         let mut extra = 0usize;
-        for error in self.inner.iter_errors(input) {
+        for error in inner.iter_errors(input) {
             let is_missing = matches!(error.kind(), ValidationErrorKind::Required { .. });
             for problem in self.describe(&error) {
                 if is_missing {
@@ -364,6 +381,13 @@ impl Validator {
 }
 
 /// Whether `schema` has an `enum` or a `const` anywhere.
+/// The general validator of `schema`, a JSON Schema of draft 2020-12.
+fn general(schema: &Value) -> Result<jsonschema::Validator, ValidationError<'static>> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .build(schema)
+}
+
 fn has_values(schema: &Value) -> bool {
     match schema {
         Value::Object(object) => {

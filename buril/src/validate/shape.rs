@@ -152,19 +152,32 @@ pub(crate) struct Shape {
     known: Box<str>,
 }
 
-/// Keywords that annotate and never make an instance invalid.
-fn is_annotation(key: &str) -> bool {
-    matches!(
-        key,
-        "description"
-            | "title"
-            | "default"
-            | "examples"
-            | "deprecated"
-            | "readOnly"
-            | "writeOnly"
-            | "$comment"
-    )
+/// Whether `key: value` is an annotation (a keyword that never makes an instance invalid)
+/// whose value is of the type the 2020-12 meta-schema asks of it. A schema the shape accepts
+/// is then valid against the meta-schema, so that its general validator, which checks every
+/// schema against the meta-schema as it compiles (the costliest part of a server's first call),
+/// need not be built for it.
+fn is_annotation(key: &str, value: &Value) -> bool {
+    match key {
+        "description" | "title" | "$comment" => value.is_string(),
+        "deprecated" | "readOnly" | "writeOnly" => value.is_boolean(),
+        "examples" => value.is_array(),
+        "default" => true,
+        _ => false,
+    }
+}
+
+/// Whether `names` is a `type` the meta-schema accepts and the shape knows: a name, or a
+/// non-empty list of distinct names.
+fn types_of(value: &Value) -> Option<u8> {
+    match value {
+        Value::String(name) => Types::named(name),
+        Value::Array(names) if !names.is_empty() => names.iter().try_fold(0, |bits, name| {
+            let bit = Types::named(name.as_str()?)?;
+            (bits & bit == 0).then_some(bits | bit)
+        }),
+        _ => None,
+    }
 }
 
 impl Shape {
@@ -189,9 +202,11 @@ impl Shape {
                 // Closed objects only: then a valid input is an object of scalars, all of
                 // which the shape has looked at (and measured).
                 "additionalProperties" if value == false => closed = true,
-                // Definitions only matter through a `$ref`, which no scalar property has.
-                "$schema" | "$defs" | "definitions" => {}
-                key if is_annotation(key) => {}
+                "$schema" if value.is_string() => {}
+                // Definitions only matter through a `$ref`, which no scalar property has; any
+                // there are would still have to be valid schemas, which is not looked into.
+                "$defs" | "definitions" if value.as_object().is_some_and(Map::is_empty) => {}
+                key if is_annotation(key, value) => {}
                 _ => return None,
             }
         }
@@ -386,18 +401,10 @@ impl Property {
         let mut numeric_keyword = false;
         for (key, value) in schema.as_object()? {
             match key.as_str() {
-                "type" => {
-                    types = Some(match value {
-                        Value::String(name) => Types::named(name)?,
-                        Value::Array(names) => names
-                            .iter()
-                            .try_fold(0, |bits, name| Some(bits | Types::named(name.as_str()?)?))?,
-                        _ => return None,
-                    })
-                }
+                "type" => types = Some(types_of(value)?),
                 // schemars describes Rust's numeric types with formats (`uint8`, `double`, ...);
                 // the validator treats formats as annotations.
-                "format" => numeric_keyword = true,
+                "format" if value.is_string() => numeric_keyword = true,
                 "minimum" => {
                     minimum = Some(Bound::of(value)?);
                     numeric_keyword = true;
@@ -406,7 +413,7 @@ impl Property {
                     maximum = Some(Bound::of(value)?);
                     numeric_keyword = true;
                 }
-                key if is_annotation(key) => {}
+                key if is_annotation(key, value) => {}
                 _ => return None,
             }
         }
@@ -935,5 +942,70 @@ pub(super) mod tests {
         assert!(Shape::of(&open).is_none());
         let closed = json!({"type": "object", "properties": {"p": {"type": "string"}}, "additionalProperties": false});
         assert!(Shape::of(&closed).is_some());
+    }
+
+    /// A schema the shape accepts is never compiled by the general validator on a call, which
+    /// is what checks a schema against the meta-schema: so every shape must be of a schema the
+    /// meta-schema accepts.
+    #[test]
+    fn every_shape_is_of_a_schema_the_meta_schema_accepts() {
+        let mut shaped = 0;
+        for schema in problem_shapes() {
+            if Shape::of(&schema).is_some() {
+                jsonschema::meta::validate(&schema)
+                    .unwrap_or_else(|e| panic!("{schema} has a shape but is not valid: {e}"));
+                shaped += 1;
+            }
+        }
+        assert!(shaped > 10, "only {shaped} schemas had a shape");
+    }
+
+    /// Keywords the shape knows, with values the meta-schema refuses: no shape, and the
+    /// validator refuses the schema as it compiles, as for any other schema.
+    #[test]
+    fn refuses_keywords_the_meta_schema_refuses() {
+        let property = |p: Value| {
+            json!({"type": "object", "properties": {"p": p}, "additionalProperties": false})
+        };
+        let root = |key: &str, value: Value| {
+            let mut schema = property(json!({"type": "string"}));
+            schema[key] = value;
+            schema
+        };
+        let broken = [
+            property(json!({"type": "string", "description": 5})),
+            property(json!({"type": "string", "title": ["t"]})),
+            property(json!({"type": "integer", "format": 32})),
+            property(json!({"type": "string", "deprecated": "yes"})),
+            property(json!({"type": "string", "readOnly": 1})),
+            property(json!({"type": "string", "examples": "a"})),
+            property(json!({"type": "string", "$comment": null})),
+            property(json!({"type": []})),
+            property(json!({"type": ["string", "string"]})),
+            property(json!({"type": ["string", 1]})),
+            root("description", json!(false)),
+            root("$schema", json!(7)),
+            root("$defs", json!({"P": 1})),
+            root("definitions", json!([])),
+        ];
+        for schema in broken {
+            assert!(Shape::of(&schema).is_none(), "a shape for {schema}");
+            assert!(jsonschema::meta::validate(&schema).is_err(), "{schema} is valid");
+            let error = crate::validate::Validator::new("t", &schema)
+                .err()
+                .unwrap_or_else(|| panic!("{schema} compiled"));
+            assert!(error.contains("does not compile"), "{error}");
+        }
+        // The same keywords with the values the meta-schema asks for: a shape.
+        let fine = property(json!({
+            "type": ["string", "null"], "description": "d", "title": "t", "$comment": "c",
+            "deprecated": false, "readOnly": true, "writeOnly": false, "examples": ["a"],
+            "default": 3
+        }));
+        let mut fine = fine;
+        fine["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+        fine["$defs"] = json!({});
+        assert!(Shape::of(&fine).is_some(), "no shape for {fine}");
+        jsonschema::meta::validate(&fine).expect("valid");
     }
 }
