@@ -181,6 +181,23 @@ fn names(page: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// Each listed definition is the `mcp` profile's rendering of its tool, field for field (the
+/// server builds them at start, moving the schemas in rather than reading them through serde).
+#[tokio::test]
+async fn listed_definitions_are_the_mcp_profile_of_their_tools() {
+    let mut peer = Peer::connect(server(options().enable("note_purge"))).await;
+    let list = peer.request("tools/list", json!({})).await;
+    let tools = list["result"]["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 4, "{list}");
+    for listed in tools {
+        let name = listed["name"].as_str().unwrap();
+        let tool = buril::registry().get(name).unwrap();
+        let profiled = buril::profile::definition(buril::profile::Profile::Mcp, tool).unwrap();
+        assert_eq!(listed, &profiled, "{name}");
+        assert_eq!(listed["outputSchema"]["type"], "object", "{name}");
+    }
+}
+
 #[tokio::test]
 async fn pages_follow_the_cursor_and_refuse_a_made_up_one() {
     let mut peer = Peer::connect(server(options().page_size(2))).await;

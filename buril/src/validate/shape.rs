@@ -964,9 +964,7 @@ pub(super) mod tests {
     /// validator refuses the schema as it compiles, as for any other schema.
     #[test]
     fn refuses_keywords_the_meta_schema_refuses() {
-        let property = |p: Value| {
-            json!({"type": "object", "properties": {"p": p}, "additionalProperties": false})
-        };
+        let property = |p: Value| json!({"type": "object", "properties": {"p": p}, "additionalProperties": false});
         let root = |key: &str, value: Value| {
             let mut schema = property(json!({"type": "string"}));
             schema[key] = value;
@@ -990,7 +988,10 @@ pub(super) mod tests {
         ];
         for schema in broken {
             assert!(Shape::of(&schema).is_none(), "a shape for {schema}");
-            assert!(jsonschema::meta::validate(&schema).is_err(), "{schema} is valid");
+            assert!(
+                jsonschema::meta::validate(&schema).is_err(),
+                "{schema} is valid"
+            );
             let error = crate::validate::Validator::new("t", &schema)
                 .err()
                 .unwrap_or_else(|| panic!("{schema} compiled"));
