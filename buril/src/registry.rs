@@ -225,6 +225,13 @@ impl Registry {
         self.lookup(name).map(|found| found.tool)
     }
 
+    /// Where `tool` is in [`iter`](Self::iter)'s order (by name), if it is one of these tools.
+    pub(crate) fn position(&self, tool: &ToolDescriptor) -> Option<usize> {
+        self.tools
+            .binary_search_by(|other| other.name().cmp(tool.name()))
+            .ok()
+    }
+
     /// Tool names close to `name`, best first, for "did you mean" messages.
     pub fn suggest(&self, name: &str) -> Vec<String> {
         suggest::similar(name, self.tools.iter().map(|t| t.name()))

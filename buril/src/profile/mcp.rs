@@ -13,17 +13,7 @@ use crate::descriptor::ToolDescriptor;
 /// the form the most clients take ([`portable_nullables`]); `title` and `annotations` only when
 /// set.
 pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
-    MCP_NAME
-        .check(tool.name())
-        .map_err(|reason| Issue::new("/name", reason))?;
-    check_root_object(tool.input_schema())?;
-    check_headers(tool.input_schema())?;
-    if tool.output_schema().get("type").and_then(Value::as_str) != Some("object") {
-        return Err(Issue::new(
-            "/outputSchema",
-            "the output schema's root must be `type: \"object\"`",
-        ));
-    }
+    check(tool)?;
     let mut definition = Object::new();
     definition.insert("name".into(), tool.name().into());
     if let Some(title) = &tool.annotations().title {
@@ -59,6 +49,23 @@ pub(crate) fn render(tool: &ToolDescriptor) -> Result<Value, Issue> {
         definition.insert("_meta".into(), Value::Object(entries));
     }
     Ok(Value::Object(definition))
+}
+
+/// Why the profile cannot express `tool`, if it cannot: everything [`render`] checks, without
+/// building the definition.
+pub(crate) fn check(tool: &ToolDescriptor) -> Result<(), Issue> {
+    MCP_NAME
+        .check(tool.name())
+        .map_err(|reason| Issue::new("/name", reason))?;
+    check_root_object(tool.input_schema())?;
+    check_headers(tool.input_schema())?;
+    if tool.output_schema().get("type").and_then(Value::as_str) != Some("object") {
+        return Err(Issue::new(
+            "/outputSchema",
+            "the output schema's root must be `type: \"object\"`",
+        ));
+    }
+    Ok(())
 }
 
 /// An icon of MCP's `icons`: its URI, and the MIME type its extension (or `data:` URI) says.

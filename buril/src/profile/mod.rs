@@ -91,6 +91,12 @@ pub fn render(profile: Profile, tool: &ToolDescriptor) -> Result<Definition, Pro
     }
 }
 
+/// Why the `mcp` profile cannot express `tool`, if it cannot ([`render`]'s checks, without the
+/// definition).
+pub(crate) fn check_mcp(tool: &ToolDescriptor) -> Result<(), ProfileError> {
+    mcp::check(tool).map_err(|issue| issue.into_error(tool.name(), Profile::Mcp))
+}
+
 /// The tool object `profile` expects for `tool`, or why the profile cannot express it.
 pub fn definition(profile: Profile, tool: &ToolDescriptor) -> Result<Value, ProfileError> {
     render(profile, tool).map(|rendered| rendered.value)

@@ -31,7 +31,7 @@ pub(crate) fn page(
     let layers = &state.dispatcher.core.layers;
     let mut tools = Vec::new();
     let mut more = false;
-    for (tool, definition) in state.registry.iter().zip(&state.definitions) {
+    for (at, tool) in state.registry.iter().enumerate() {
         if cursor.is_some_and(|after| tool.name() <= after)
             || !policy.allows(tool)
             || !layers.visible(tool, principal)
@@ -42,7 +42,7 @@ pub(crate) fn page(
             more = true;
             break;
         }
-        tools.push(definition.clone());
+        tools.push(state.definition_at(at, tool).clone());
     }
     let next = more.then(|| tools.last().map(|tool: &Tool| tool.name.to_string()));
     let mut result = ListToolsResult::with_all_items(tools);

@@ -5,7 +5,7 @@ use super::input::RequestStates;
 use rmcp::handler::server::skill_catalog::SkillCatalog;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 use rmcp::model::Tool;
@@ -25,8 +25,9 @@ use crate::registry::Registry;
 pub(crate) struct ServerState {
     pub dispatcher: Dispatcher,
     pub registry: &'static Registry,
-    /// The MCP definition of every tool, in registry order.
-    pub definitions: Vec<Tool>,
+    /// The MCP definition of every tool, in registry order, each built the first time it is
+    /// listed or asked for (every tool was checked as the server was built).
+    definitions: Box<[OnceLock<Tool>]>,
     pub name: String,
     pub version: String,
     pub page_size: usize,
@@ -134,11 +135,13 @@ impl ServerState {
             .tasks
             .clone()
             .unwrap_or_else(crate::tasks::Tasks::in_memory);
-        let definitions = registry
-            .iter()
-            .map(definition)
-            .collect::<Result<Vec<Tool>, String>>()
-            .map_err(ServerError::Config)?;
+        // Checked now, so that a tool MCP cannot describe stops the server as it starts; built
+        // when first listed (a server of 10,000 tools held a second copy of every schema
+        // before any client asked for one).
+        for tool in registry.iter() {
+            profile::check_mcp(tool).map_err(|error| ServerError::Config(error.to_string()))?;
+        }
+        let definitions = registry.iter().map(|_| OnceLock::new()).collect();
         let auth = match (options.auth.clone(), file.auth.clone()) {
             (None, None) => None,
             (given, from_file) => Some(
@@ -244,11 +247,13 @@ impl ServerState {
     pub fn definition(&self, name: &str) -> Option<&Tool> {
         let tool = self.registry.get(name)?;
         // The definitions are in the registry's order, which is by name.
-        let at = self
-            .definitions
-            .binary_search_by(|definition| definition.name.as_ref().cmp(tool.name()))
-            .ok()?;
-        self.definitions.get(at)
+        let at = self.registry.position(tool)?;
+        Some(self.definition_at(at, tool))
+    }
+
+    /// The MCP definition of `tool`, the registry's `at`-th.
+    pub(crate) fn definition_at(&self, at: usize, tool: &ToolDescriptor) -> &Tool {
+        self.definitions[at].get_or_init(|| definition(tool))
     }
 
     /// Reads the config file again and applies it; answers whether the enabled set changed.
@@ -322,8 +327,10 @@ impl ServerState {
 
 /// The tool's `tools/list` entry, from the `mcp` provider profile: `{name, title?,
 /// description, inputSchema, outputSchema, annotations?}`.
-fn definition(tool: &ToolDescriptor) -> Result<Tool, String> {
-    let mut value = profile::definition(Profile::Mcp, tool).map_err(|error| error.to_string())?;
+fn definition(tool: &ToolDescriptor) -> Tool {
+    // Checked as the server was built: only a broken profile could fail here.
+    let mut value = profile::definition(Profile::Mcp, tool)
+        .unwrap_or_else(|error| panic!("the MCP definition of a checked tool failed: {error}"));
     // The schemas move into the definition as they are (read through serde, every map of them
     // would be built again: a quarter of the start of a server of 10,000 tools); the rest is
     // read as usual.
@@ -332,19 +339,19 @@ fn definition(tool: &ToolDescriptor) -> Result<Tool, String> {
         _ => None,
     };
     let (input, output) = (take("inputSchema"), take("outputSchema"));
-    let mut definition: Tool = serde_json::from_value(value).map_err(|error| {
-        format!(
-            "the tool `{}` has no valid MCP definition: {error}",
+    let mut definition: Tool = serde_json::from_value(value).unwrap_or_else(|error| {
+        panic!(
+            "the MCP definition of `{}` is not one rmcp reads: {error}",
             tool.name()
         )
-    })?;
+    });
     if let Some(input) = input {
         definition.input_schema = Arc::new(input);
     }
     if let Some(output) = output {
         definition.output_schema = Some(Arc::new(output));
     }
-    Ok(definition)
+    definition
 }
 
 /// The timeouts of a server's calls, from its layers: for each tool, the config file's
