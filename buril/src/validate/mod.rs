@@ -30,7 +30,9 @@ pub struct Validator {
 }
 
 impl Validator {
-    /// Compiles `schema`; the error says why the schema of `tool` is not usable.
+    /// Compiles `schema`; the error says why the schema of `tool` is not usable. A schema of
+    /// scalar properties is checked in one pass, and its general (jsonschema) validator is
+    /// compiled only if something asks for it.
     pub fn new(tool: &str, schema: &Value) -> Result<Self, String> {
         if schema.get("type").and_then(Value::as_str) != Some("object") {
             return Err(format!(
