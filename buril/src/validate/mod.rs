@@ -593,4 +593,54 @@ mod tests {
         );
         assert_eq!(found.len(), 41);
     }
+
+    /// Keywords the shape knows, with values the meta-schema refuses: no shape, and the
+    /// validator refuses the schema as it compiles, as for any other schema.
+    #[test]
+    fn refuses_keywords_the_meta_schema_refuses() {
+        let property = |p: Value| json!({"type": "object", "properties": {"p": p}, "additionalProperties": false});
+        let root = |key: &str, value: Value| {
+            let mut schema = property(json!({"type": "string"}));
+            schema[key] = value;
+            schema
+        };
+        let broken = [
+            property(json!({"type": "string", "description": 5})),
+            property(json!({"type": "string", "title": ["t"]})),
+            property(json!({"type": "integer", "format": 32})),
+            property(json!({"type": "string", "deprecated": "yes"})),
+            property(json!({"type": "string", "readOnly": 1})),
+            property(json!({"type": "string", "examples": "a"})),
+            property(json!({"type": "string", "$comment": null})),
+            property(json!({"type": []})),
+            property(json!({"type": ["string", "string"]})),
+            property(json!({"type": ["string", 1]})),
+            root("description", json!(false)),
+            root("$schema", json!(7)),
+            root("$defs", json!({"P": 1})),
+            root("definitions", json!([])),
+        ];
+        for schema in broken {
+            assert!(Shape::of(&schema).is_none(), "a shape for {schema}");
+            assert!(
+                jsonschema::meta::validate(&schema).is_err(),
+                "{schema} is valid"
+            );
+            let error = Validator::new("t", &schema)
+                .err()
+                .unwrap_or_else(|| panic!("{schema} compiled"));
+            assert!(error.contains("does not compile"), "{error}");
+        }
+        // The same keywords with the values the meta-schema asks for: a shape.
+        let fine = property(json!({
+            "type": ["string", "null"], "description": "d", "title": "t", "$comment": "c",
+            "deprecated": false, "readOnly": true, "writeOnly": false, "examples": ["a"],
+            "default": 3
+        }));
+        let mut fine = fine;
+        fine["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+        fine["$defs"] = json!({});
+        assert!(Shape::of(&fine).is_some(), "no shape for {fine}");
+        jsonschema::meta::validate(&fine).expect("valid");
+    }
 }
