@@ -398,12 +398,6 @@ impl ToolDescriptor {
         &self.compiled().output
     }
 
-    /// The compact JSON text of the input and output schemas, as the metadata hash reads them.
-    pub(crate) fn schema_texts(&self) -> [String; 2] {
-        let text = |schema: &Value| serde_json::to_string(schema).unwrap_or_default();
-        [text(self.input_schema()), text(self.output_schema())]
-    }
-
     pub(crate) fn compiled(&self) -> &CompiledSchemas {
         self.compiled.get_or_init(|| {
             compiled::compile(

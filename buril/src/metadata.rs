@@ -28,10 +28,40 @@ impl ToolDescriptor {
     /// per tool, so that a server can say precisely which tool changed since they were
     /// generated.
     pub fn metadata_hash(&self) -> &str {
-        self.hash.get_or_init(|| {
-            let [input, output] = self.schema_texts();
-            hash([(self.meta(), [input.as_str(), output.as_str()])])
-        })
+        self.hash.get_or_init(|| hash_descriptors([self]))
+    }
+}
+
+/// [`hash`] of `tools`, their schemas serialized straight into the hash (no text of them is
+/// kept: a registry of 10,000 tools held 5 MB of it while hashing).
+pub(crate) fn hash_descriptors<'a>(tools: impl IntoIterator<Item = &'a ToolDescriptor>) -> String {
+    let mut hash = Fnv1a(0xcbf2_9ce4_8422_2325);
+    let mut annotations = Vec::with_capacity(128);
+    for tool in tools {
+        let schemas = [
+            Schema::Value(tool.input_schema()),
+            Schema::Value(tool.output_schema()),
+        ];
+        // Writing into the hash cannot fail.
+        let _ = write_json(tool.meta(), schemas, &mut annotations, &mut hash);
+        hash.byte(0);
+    }
+    format!("{:016x}", hash.0)
+}
+
+/// A schema as the hash reads it: its compact JSON text, given or written on the way.
+#[derive(Clone, Copy)]
+enum Schema<'a> {
+    Text(&'a str),
+    Value(&'a serde_json::Value),
+}
+
+impl Schema<'_> {
+    fn write(self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Schema::Text(text) => out.write_all(text.as_bytes()),
+            Schema::Value(value) => serde_json::to_writer(out, value).map_err(io::Error::other),
+        }
     }
 }
 
@@ -50,7 +80,7 @@ pub fn hash<'a>(tools: impl IntoIterator<Item = (&'a ToolMeta, [&'a str; 2])>) -
     let mut annotations = Vec::with_capacity(128);
     for (meta, schemas) in tools {
         // Writing into the hash cannot fail.
-        let _ = write_json(meta, schemas, &mut annotations, &mut hash);
+        let _ = write_json(meta, schemas.map(Schema::Text), &mut annotations, &mut hash);
         hash.byte(0);
     }
     format!("{:016x}", hash.0)
@@ -61,7 +91,7 @@ pub fn hash<'a>(tools: impl IntoIterator<Item = (&'a ToolMeta, [&'a str; 2])>) -
 /// embeds), so that they are serialized once; `scratch` holds the annotations' JSON on the way.
 fn write_json(
     meta: &ToolMeta,
-    schemas: [&str; 2],
+    schemas: [Schema<'_>; 2],
     scratch: &mut Vec<u8>,
     out: &mut impl Write,
 ) -> io::Result<()> {
@@ -77,9 +107,9 @@ fn write_json(
     field!(",\"family\":", &meta.family);
     field!(",\"aliases\":", &meta.aliases);
     out.write_all(b",\"inputSchema\":")?;
-    out.write_all(schemas[0].as_bytes())?;
+    schemas[0].write(&mut *out)?;
     out.write_all(b",\"outputSchema\":")?;
-    out.write_all(schemas[1].as_bytes())?;
+    schemas[1].write(&mut *out)?;
     field!(",\"dangerous\":", &meta.dangerous);
     field!(",\"offThread\":", &meta.off_thread);
     // Only for task tools, so that every other tool's hash stays what it was.
@@ -160,11 +190,21 @@ mod tests {
         let mut streamed = Vec::new();
         write_json(
             meta,
-            [&schemas[0], &schemas[1]],
+            [Schema::Text(&schemas[0]), Schema::Text(&schemas[1])],
             &mut Vec::new(),
             &mut streamed,
         )
         .unwrap();
+        // The same with the schemas written on the way.
+        let mut direct = Vec::new();
+        write_json(
+            meta,
+            [Schema::Value(input), Schema::Value(output)],
+            &mut Vec::new(),
+            &mut direct,
+        )
+        .unwrap();
+        assert_eq!(direct, streamed);
         String::from_utf8(streamed).unwrap()
     }
 

@@ -177,18 +177,8 @@ impl Registry {
     /// The hash of the tools' metadata ([`metadata::hash`](crate::metadata::hash)): what the
     /// bindings generated from this registry carry, and what the MCP server answers with.
     pub fn metadata_hash(&self) -> &str {
-        self.hash.get_or_init(|| {
-            let schemas: Vec<[String; 2]> =
-                self.tools.iter().map(|tool| tool.schema_texts()).collect();
-            crate::metadata::hash(
-                self.tools
-                    .iter()
-                    .zip(&schemas)
-                    .map(|(tool, [input, output])| {
-                        (tool.meta(), [input.as_str(), output.as_str()])
-                    }),
-            )
-        })
+        self.hash
+            .get_or_init(|| crate::metadata::hash_descriptors(self.tools.iter().copied()))
     }
 
     /// Every tool, sorted by name.
