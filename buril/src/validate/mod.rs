@@ -382,7 +382,6 @@ impl Validator {
     }
 }
 
-/// Whether `schema` has an `enum` or a `const` anywhere.
 /// The general validator of `schema`, a JSON Schema of draft 2020-12.
 fn general(schema: &Value) -> Result<jsonschema::Validator, ValidationError<'static>> {
     jsonschema::options()
@@ -390,6 +389,7 @@ fn general(schema: &Value) -> Result<jsonschema::Validator, ValidationError<'sta
         .build(schema)
 }
 
+/// Whether `schema` has an `enum` or a `const` anywhere.
 fn has_values(schema: &Value) -> bool {
     match schema {
         Value::Object(object) => {
@@ -632,12 +632,11 @@ mod tests {
             assert!(error.contains("does not compile"), "{error}");
         }
         // The same keywords with the values the meta-schema asks for: a shape.
-        let fine = property(json!({
+        let mut fine = property(json!({
             "type": ["string", "null"], "description": "d", "title": "t", "$comment": "c",
             "deprecated": false, "readOnly": true, "writeOnly": false, "examples": ["a"],
             "default": 3
         }));
-        let mut fine = fine;
         fine["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
         fine["$defs"] = json!({});
         assert!(Shape::of(&fine).is_some(), "no shape for {fine}");

@@ -167,8 +167,8 @@ fn is_annotation(key: &str, value: &Value) -> bool {
     }
 }
 
-/// Whether `names` is a `type` the meta-schema accepts and the shape knows: a name, or a
-/// non-empty list of distinct names.
+/// The types a `type` keyword names, when the meta-schema accepts it and the shape knows every
+/// type: one name, or a non-empty list of distinct names.
 fn types_of(value: &Value) -> Option<u8> {
     match value {
         Value::String(name) => Types::named(name),
@@ -203,8 +203,9 @@ impl Shape {
                 // which the shape has looked at (and measured).
                 "additionalProperties" if value == false => closed = true,
                 "$schema" if value.is_string() => {}
-                // Definitions only matter through a `$ref`, which no scalar property has; any
-                // there are would still have to be valid schemas, which is not looked into.
+                // Definitions only matter through a `$ref`, which no scalar property has. Only
+                // empty ones: any there were would have to be valid schemas, which the shape
+                // does not look into.
                 "$defs" | "definitions" if value.as_object().is_some_and(Map::is_empty) => {}
                 key if is_annotation(key, value) => {}
                 _ => return None,
