@@ -35,18 +35,13 @@ impl ToolDescriptor {
 /// [`hash`] of `tools`, their schemas serialized straight into the hash (no text of them is
 /// kept: a registry of 10,000 tools held 5 MB of it while hashing).
 pub(crate) fn hash_descriptors<'a>(tools: impl IntoIterator<Item = &'a ToolDescriptor>) -> String {
-    let mut hash = Fnv1a(0xcbf2_9ce4_8422_2325);
-    let mut annotations = Vec::with_capacity(128);
-    for tool in tools {
+    hash_of(tools.into_iter().map(|tool| {
         let schemas = [
             Schema::Value(tool.input_schema()),
             Schema::Value(tool.output_schema()),
         ];
-        // Writing into the hash cannot fail.
-        let _ = write_json(tool.meta(), schemas, &mut annotations, &mut hash);
-        hash.byte(0);
-    }
-    format!("{:016x}", hash.0)
+        (tool.meta(), schemas)
+    }))
 }
 
 /// A schema as the hash reads it: its compact JSON text, given or written on the way.
@@ -76,11 +71,20 @@ impl Schema<'_> {
 /// change here. `inline`, `returns_unit` and `location` are left out: they do not change the
 /// bindings. Each tool comes with the compact JSON text of its input and output schemas.
 pub fn hash<'a>(tools: impl IntoIterator<Item = (&'a ToolMeta, [&'a str; 2])>) -> String {
+    hash_of(
+        tools
+            .into_iter()
+            .map(|(meta, schemas)| (meta, schemas.map(Schema::Text))),
+    )
+}
+
+/// [`hash`] of each tool's metadata and schemas, however the schemas are given.
+fn hash_of<'a>(tools: impl IntoIterator<Item = (&'a ToolMeta, [Schema<'a>; 2])>) -> String {
     let mut hash = Fnv1a(0xcbf2_9ce4_8422_2325);
     let mut annotations = Vec::with_capacity(128);
     for (meta, schemas) in tools {
         // Writing into the hash cannot fail.
-        let _ = write_json(meta, schemas.map(Schema::Text), &mut annotations, &mut hash);
+        let _ = write_json(meta, schemas, &mut annotations, &mut hash);
         hash.byte(0);
     }
     format!("{:016x}", hash.0)
