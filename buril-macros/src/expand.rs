@@ -13,8 +13,27 @@
 //! every tool after it in the file. Spanned by the user's own tokens, the registration of an
 //! unchanged tool stays cached (BENCHMARKS.md, "The edit-rebuild loop"). The names it binds
 //! are `__buril_`-prefixed, since they no longer get the mixed-site hygiene that hid them.
+//!
+//! Two more choices keep an edit cheap:
+//!
+//! - **A module per tool.** The generated functions (the input schema and the call) are
+//!   methods of a unit struct declared in a module of their own, `__buril_tool_{name}`. In an
+//!   incremental build rustc puts a method in the codegen unit of its self type's module, so
+//!   each tool's functions are a codegen unit apart, and editing one tool's body regenerates
+//!   that tool and the user's module, not every tool's registration (one codegen unit per
+//!   module: a crate of 300 tools in one file was one unit of 300 registrations). The impl
+//!   itself stays beside the function, so every name in it resolves as in the user's code.
+//!   (A tool inside a function body still works; its module is then nested in that function,
+//!   and rustc puts it with the enclosing module's code.)
+//! - **The slice's element written through the slice's own `macro_rules!`.** linkme's
+//!   `#[distributed_slice(TOOLS)]` attribute on an element is a procedural macro that parses the
+//!   static and adds a function type-checking the element against the slice; the declaration
+//!   `#[distributed_slice] static TOOLS` also defines a `TOOLS!` macro that puts an item in the
+//!   slice's link section for every platform, which is what the attribute's expansion calls.
+//!   buril calls it directly: the element's type is buril's own `ToolDescriptor`, so the
+//!   type-check function (two closures per tool, re-checked on every edit) proves nothing.
 
-use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, LitStr};
@@ -44,8 +63,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     match diag.check() {
         Ok(()) => {
             let anchor = function.ident.span();
-            let registration =
-                literals_at(registration(&attrs, &function, &resolved, anchor), anchor);
+            let registration = registration(&attrs, &function, &resolved, anchor);
             // Each parameter is a property of the input, so long parameter lists are normal.
             // Spanned by the call site, as the attribute's own: a lint that compares attributes
             // (clippy's `duplicated_attributes`) then leaves it to the user's.
@@ -63,30 +81,18 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// Spans the literals of `stream` (strings, numbers, `true` and `false`) by `anchor`. `quote`
-/// gives an interpolated `String` or `bool` the call site's span, which would put the hygiene
-/// context back (see the module's docs); a literal resolves nothing, so respanning one changes
-/// only where an error about it would point.
-fn literals_at(stream: TokenStream, anchor: Span) -> TokenStream {
-    stream
-        .into_iter()
-        .map(|tree| match tree {
-            TokenTree::Group(group) => {
-                let mut respanned =
-                    Group::new(group.delimiter(), literals_at(group.stream(), anchor));
-                respanned.set_span(group.span());
-                TokenTree::Group(respanned)
-            }
-            TokenTree::Literal(mut literal) => {
-                literal.set_span(anchor);
-                TokenTree::Literal(literal)
-            }
-            TokenTree::Ident(ident) if ident == "true" || ident == "false" => {
-                TokenTree::Ident(Ident::new(&ident.to_string(), anchor))
-            }
-            other => other,
-        })
-        .collect()
+/// A string literal spanned by `anchor`. `quote` gives an interpolated `String` the call
+/// site's span, which would put the expansion's hygiene context back (see the module's docs);
+/// a literal resolves nothing, so its span only says where an error about it would point.
+fn text(value: &str, anchor: Span) -> Literal {
+    let mut literal = Literal::string(value);
+    literal.set_span(anchor);
+    literal
+}
+
+/// `true` or `false` spanned by `anchor` (see [`text`]).
+fn flag(value: bool, anchor: Span) -> Ident {
+    Ident::new(if value { "true" } else { "false" }, anchor)
 }
 
 /// The pieces generated per parameter.
@@ -134,8 +140,10 @@ fn registration(
     } = params;
     if !split.is_empty() {
         // One pass over the input takes every property out.
-        let (wires, locals): (Vec<&String>, Vec<&Ident>) =
-            split.iter().map(|(wire, local)| (wire, local)).unzip();
+        let (wires, locals): (Vec<Literal>, Vec<&Ident>) = split
+            .iter()
+            .map(|(wire, local)| (text(wire, anchor), local))
+            .unzip();
         takes.insert(
             0,
             quote_spanned!(anchor=> let [#(#locals),*] = #args.split([#(#wires),*]);),
@@ -158,7 +166,7 @@ fn registration(
                 _ => None,
             })
             .unwrap_or_else(|| param.value.clone());
-        let header = &header.value;
+        let (wire, header) = (text(&wire, anchor), text(&header.value, anchor));
         quote_spanned!(anchor=> .header(#wire, #header))
     });
     let input_schema = whole_schema.unwrap_or_else(|| {
@@ -215,9 +223,23 @@ fn registration(
     let claims = claims(attrs, resolved);
     let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = anchor);
 
+    let unit = format_ident!("__buril_tool_{}", fn_ident, span = anchor);
+
     let (symbols, macros) = claims;
     quote_spanned! {anchor=>
         #macros
+
+        #[doc(hidden)]
+        #[allow(
+            warnings,
+            clippy::all,
+            clippy::pedantic,
+            clippy::nursery,
+            clippy::restriction,
+        )]
+        mod #unit {
+            pub struct __BurilTool;
+        }
 
         // Spanned like the user's code (see the module's docs), the registration is linted like
         // it: whatever lints the crate turns on, none is about the registration's code.
@@ -233,13 +255,15 @@ fn registration(
             use #krate::__private as __buril;
             #symbols
 
-            fn __buril_input_schema(
-                generator: &mut #private::SchemaGenerator,
-            ) -> #private::Schema {
-                #input_schema
-            }
+            impl #unit::__BurilTool {
+                fn __buril_input_schema(
+                    generator: &mut #private::SchemaGenerator,
+                ) -> #private::Schema {
+                    #input_schema
+                }
 
-            #invoke
+                #invoke
+            }
 
             // A constant of its own: `file!`, `line!` and `module_path!` expand to tokens with
             // their expansions' hygiene, which would make the type-check of all the metadata
@@ -251,16 +275,17 @@ fn registration(
             };
             const __BURIL_META: #private::ToolMeta = #meta;
 
-            // Only names pass through the slice's attribute: the less it has to read and
-            // re-emit, the less each tool costs every build.
-            #[#private::linkme::distributed_slice(#private::TOOLS)]
-            #[linkme(crate = #private::linkme)]
-            static TOOL: #private::ToolDescriptor = #private::ToolDescriptor::new(
-                __BURIL_META,
-                #private::Invoke::#flavor(__buril_invoke),
-                __buril_input_schema,
-                #output_schema,
-            );
+            // The slice's own macro, as linkme's element attribute expands to it, without
+            // that attribute's type-check of the element (see the module's docs).
+            #private::TOOLS! {
+                #![linkme_macro = #private::TOOLS]
+                static TOOL: #private::ToolDescriptor = #private::ToolDescriptor::new(
+                    __BURIL_META,
+                    #private::Invoke::#flavor(#unit::__BurilTool::__buril_invoke),
+                    #unit::__BurilTool::__buril_input_schema,
+                    #output_schema,
+                );
+            }
         };
     }
 }
@@ -295,9 +320,10 @@ fn params(
             }
             ParamKind::Property(property) => {
                 let wire = &property.wire;
-                let docs = property.docs.clone().unwrap_or_default();
+                let docs = text(property.docs.as_deref().unwrap_or_default(), anchor);
                 let value = format_ident!("__buril_v{}", index, span = anchor);
                 out.split.push((wire.clone(), value.clone()));
+                let wire = text(wire, anchor);
                 let (take, step) = match &property.optional {
                     Some(inner) => {
                         let parameter =
@@ -410,15 +436,21 @@ fn meta(
     returns_unit: bool,
     anchor: Span,
 ) -> TokenStream {
-    let name = &resolved.name.value;
-    let family = &resolved.family;
-    let description = function.docs.clone().unwrap_or_default();
+    let name = text(&resolved.name.value, anchor);
+    let family = text(&resolved.family, anchor);
+    let description = text(function.docs.as_deref().unwrap_or_default(), anchor);
     let some_str = |value: &Option<String>| match value {
-        Some(text) => quote_spanned!(anchor=> #private::Some(#text)),
+        Some(value) => {
+            let value = text(value, anchor);
+            quote_spanned!(anchor=> #private::Some(#value))
+        }
         None => quote_spanned!(anchor=> #private::None),
     };
     let some_bool = |value: Option<bool>| match value {
-        Some(flag) => quote_spanned!(anchor=> #private::Some(#flag)),
+        Some(value) => {
+            let value = flag(value, anchor);
+            quote_spanned!(anchor=> #private::Some(#value))
+        }
         None => quote_spanned!(anchor=> #private::None),
     };
     let title = some_str(&attrs.title);
@@ -426,10 +458,11 @@ fn meta(
     let destructive = some_bool(attrs.destructive);
     let idempotent = some_bool(attrs.idempotent);
     let open_world = some_bool(attrs.open_world);
-    let off_thread = attrs.off_thread;
-    let inline = attrs.inline.is_some();
-    let dangerous = attrs.dangerous;
-    let confirm = attrs.confirm;
+    let off_thread = flag(attrs.off_thread, anchor);
+    let inline = flag(attrs.inline.is_some(), anchor);
+    let dangerous = flag(attrs.dangerous, anchor);
+    let returns_unit = flag(returns_unit, anchor);
+    let confirm = flag(attrs.confirm, anchor);
     let task = Ident::new(
         attrs
             .task
@@ -451,7 +484,10 @@ fn meta(
         }
     };
     let cow = quote_spanned!(anchor=> #private::Cow<'static, str>);
-    let borrowed = |text: &String| quote_spanned!(anchor=> #private::Cow::Borrowed(#text));
+    let borrowed = |value: &String| {
+        let value = text(value, anchor);
+        quote_spanned!(anchor=> #private::Cow::Borrowed(#value))
+    };
     let texts = |values: &[Sp<String>]| {
         list(
             cow.clone(),
