@@ -232,6 +232,12 @@ fn registration(
         #[doc(hidden)]
         #[allow(
             warnings,
+            unused,
+            unreachable_pub,
+            non_local_definitions,
+            unused_qualifications,
+            unused_results,
+            missing_docs,
             clippy::all,
             clippy::pedantic,
             clippy::nursery,
@@ -242,10 +248,19 @@ fn registration(
         }
 
         // Spanned like the user's code (see the module's docs), the registration is linted like
-        // it: whatever lints the crate turns on, none is about the registration's code.
+        // it: whatever lints the crate turns on, none is about the registration's code. `warnings`
+        // covers lints at their default level; the lints named are those a crate may deny
+        // explicitly that the registration's code would trip (`allow(warnings)` leaves a lint
+        // the crate set to `deny` as it is).
         #[doc(hidden)]
         #[allow(
             warnings,
+            unused,
+            unreachable_pub,
+            non_local_definitions,
+            unused_qualifications,
+            unused_results,
+            missing_docs,
             clippy::all,
             clippy::pedantic,
             clippy::nursery,
