@@ -100,7 +100,7 @@ fn flag(value: bool, anchor: Span) -> Ident {
 struct Params {
     /// The wire names of the properties, in order, and the locals `Args::split` puts their
     /// values in.
-    split: Vec<(String, Ident)>,
+    split: Vec<(Literal, Ident)>,
     /// Statements taking each parameter out of the input.
     takes: Vec<TokenStream>,
     /// The function's arguments, in order.
@@ -140,10 +140,8 @@ fn registration(
     } = params;
     if !split.is_empty() {
         // One pass over the input takes every property out.
-        let (wires, locals): (Vec<Literal>, Vec<&Ident>) = split
-            .iter()
-            .map(|(wire, local)| (text(wire, anchor), local))
-            .unzip();
+        let (wires, locals): (Vec<&Literal>, Vec<&Ident>) =
+            split.iter().map(|(wire, local)| (wire, local)).unzip();
         takes.insert(
             0,
             quote_spanned!(anchor=> let [#(#locals),*] = #args.split([#(#wires),*]);),
@@ -220,15 +218,16 @@ fn registration(
 
     let meta = meta(attrs, function, resolved, &private, returns_unit, anchor);
     let flavor = Ident::new(if function.is_async { "Async" } else { "Sync" }, anchor);
-    let claims = claims(attrs, resolved);
+    let (symbols, macros) = claims(attrs, resolved);
     let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = anchor);
-
     let unit = format_ident!("__buril_tool_{}", fn_ident, span = anchor);
 
-    let (symbols, macros) = claims;
-    quote_spanned! {anchor=>
-        #macros
-
+    // Spanned like the user's code (see the module's docs), the registration is linted like
+    // it: whatever lints the crate turns on, none is about the registration's code. `warnings`
+    // covers lints at their default level; the lints named are those a crate may deny
+    // explicitly that the registration's code would trip (`allow(warnings)` leaves a lint the
+    // crate set to `deny` as it is).
+    let quiet = quote_spanned! {anchor=>
         #[doc(hidden)]
         #[allow(
             warnings,
@@ -243,29 +242,16 @@ fn registration(
             clippy::nursery,
             clippy::restriction,
         )]
+    };
+    quote_spanned! {anchor=>
+        #macros
+
+        #quiet
         mod #unit {
             pub struct __BurilTool;
         }
 
-        // Spanned like the user's code (see the module's docs), the registration is linted like
-        // it: whatever lints the crate turns on, none is about the registration's code. `warnings`
-        // covers lints at their default level; the lints named are those a crate may deny
-        // explicitly that the registration's code would trip (`allow(warnings)` leaves a lint
-        // the crate set to `deny` as it is).
-        #[doc(hidden)]
-        #[allow(
-            warnings,
-            unused,
-            unreachable_pub,
-            non_local_definitions,
-            unused_qualifications,
-            unused_results,
-            missing_docs,
-            clippy::all,
-            clippy::pedantic,
-            clippy::nursery,
-            clippy::restriction,
-        )]
+        #quiet
         const #holder: () = {
             use #krate::__private as __buril;
             #symbols
@@ -334,11 +320,10 @@ fn params(
                     Some(quote_spanned!(anchor=> #parameter::input_schema(generator)));
             }
             ParamKind::Property(property) => {
-                let wire = &property.wire;
+                let wire = text(&property.wire, anchor);
                 let docs = text(property.docs.as_deref().unwrap_or_default(), anchor);
                 let value = format_ident!("__buril_v{}", index, span = anchor);
                 out.split.push((wire.clone(), value.clone()));
-                let wire = text(wire, anchor);
                 let (take, step) = match &property.optional {
                     Some(inner) => {
                         let parameter =
