@@ -369,15 +369,19 @@ report() {
     echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x (lower is better)"
   done
   echo
-  echo "== goal 6: MCP over Streamable HTTP (median of $RUNS runs; one kept-alive connection, $(http_field rmcp-http calls) calls one at a time)"
+  echo "== speed issue goal 1: MCP over Streamable HTTP (median of $RUNS runs; one kept-alive connection, $(http_field rmcp-http calls) calls one at a time; then 32 requests in flight, then 100 connections)"
+  printf "%-18s %8s %9s %9s %11s %11s %9s %9s\n" server "req/s" "p50 µs" "p99 µs" "32 req/s" "100 req/s" "idle MB" "100c MB"
   for server in buril-http buril-inline-http rmcp-http; do
     [ -n "$(http_field $server requests_per_second)" ] || continue
-    printf "%-18s %8.0f req/s  p50 %8.1f µs  p99 %8.1f µs\n" "$server" "$(http_field $server requests_per_second)" \
-      "$(http_field $server p50_us)" "$(http_field $server p99_us)" 2>/dev/null || true
+    printf "%-18s %8.0f %9.1f %9.1f %11.0f %11.0f %9.1f %9.1f\n" "$server" "$(http_field $server requests_per_second)" \
+      "$(http_field $server p50_us)" "$(http_field $server p99_us)" \
+      "$(http_field $server in_flight_32_requests_per_second)" "$(http_field $server connections_100_requests_per_second)" \
+      "$(awk -v k="$(http_field $server server_idle_kib)" 'BEGIN { print k / 1024 }')" \
+      "$(awk -v k="$(http_field $server server_100_connections_kib)" 'BEGIN { print k / 1024 }')" 2>/dev/null || true
   done
   for server in buril-http buril-inline-http; do
     [ -n "$(http_field $server requests_per_second)" ] || continue
-    echo "$server/rmcp-http: requests per second $(ratio "$(http_field $server requests_per_second)" "$(http_field rmcp-http requests_per_second)")x (higher is better), p50 $(ratio "$(http_field $server p50_us)" "$(http_field rmcp-http p50_us)")x, p99 $(ratio "$(http_field $server p99_us)" "$(http_field rmcp-http p99_us)")x (lower is better)"
+    echo "$server/rmcp-http: p50 $(ratio "$(http_field $server p50_us)" "$(http_field rmcp-http p50_us)")x, p99 $(ratio "$(http_field $server p99_us)" "$(http_field rmcp-http p99_us)")x (lower is better); requests per second: one at a time $(ratio "$(http_field $server requests_per_second)" "$(http_field rmcp-http requests_per_second)")x, 32 in flight $(ratio "$(http_field $server in_flight_32_requests_per_second)" "$(http_field rmcp-http in_flight_32_requests_per_second)")x, 100 connections $(ratio "$(http_field $server connections_100_requests_per_second)" "$(http_field rmcp-http connections_100_requests_per_second)")x (higher is better); RSS idle $(ratio "$(http_field $server server_idle_kib)" "$(http_field rmcp-http server_idle_kib)")x, with 100 connections $(ratio "$(http_field $server server_100_connections_kib)" "$(http_field rmcp-http server_100_connections_kib)")x (lower is better)"
   done
   report_transports
 }

@@ -244,7 +244,7 @@ pub(crate) fn encode_error(error: ErrorData, id: Option<RequestId>) -> Vec<u8> {
 /// the rest of the call). Any other shape takes the generic parser.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct FastCall {
+pub(crate) struct FastCall {
     #[allow(dead_code)]
     jsonrpc: JsonRpcVersion2_0,
     id: RequestId,
@@ -266,14 +266,36 @@ struct FastParams {
 }
 
 impl FastCall {
-    fn into_message(self) -> RxJsonRpcMessage<RoleServer> {
+    /// The tool's name.
+    pub(crate) fn name(&self) -> &str {
+        &self.params.name
+    }
+
+    /// The request's `_meta`.
+    pub(crate) fn meta(&self) -> Option<&JsonObject> {
+        self.params.meta.as_ref()
+    }
+
+    /// The request's id, its parameters, and its `_meta` as the handler's context has it.
+    pub(crate) fn into_parts(
+        self,
+    ) -> (RequestId, CallToolRequestParams, Option<RequestMetaObject>) {
         let mut params = CallToolRequestParams::new(self.params.name);
         params.arguments = self.params.arguments;
+        let meta = self
+            .params
+            .meta
+            .map(|meta| RequestMetaObject(MetaObject(meta)));
+        (self.id, params, meta)
+    }
+
+    fn into_message(self) -> RxJsonRpcMessage<RoleServer> {
+        let (id, params, meta) = self.into_parts();
         let mut request = ClientRequest::CallToolRequest(Request::new(params));
-        if let Some(meta) = self.params.meta {
-            *request.get_meta_mut() = RequestMetaObject(MetaObject(meta));
+        if let Some(meta) = meta {
+            *request.get_meta_mut() = meta;
         }
-        JsonRpcMessage::Request(JsonRpcRequest::new(self.id, request))
+        JsonRpcMessage::Request(JsonRpcRequest::new(id, request))
     }
 }
 

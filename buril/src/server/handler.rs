@@ -243,6 +243,7 @@ impl ServerHandler for Handler {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.state.http_sessions.add(self, &context);
         self.state.listeners.add_peer(context.peer);
     }
 

@@ -26,6 +26,7 @@ use super::auth::{self, Authorization, BoxBody};
 use super::error::ServerError;
 use super::frame;
 use super::handler::Handler;
+use super::http_call::{Fast, Hosts};
 use super::state::ServerState;
 
 /// The path of the MCP endpoint.
@@ -46,10 +47,20 @@ type Service = StreamableHttpService<Handler, LocalSessionManager>;
 /// A bound Streamable HTTP endpoint, ready to [`run`](Self::run).
 pub struct HttpServer {
     listener: TcpListener,
-    service: Service,
     addr: SocketAddr,
+    endpoint: Arc<Endpoint>,
+}
+
+/// What answers a connection's requests.
+struct Endpoint {
+    service: Service,
     state: Arc<ServerState>,
+    /// What authorizes requests, when the server authorizes callers.
     auth: Option<Arc<Authorization>>,
+    /// The SDK's sessions, which the service holds too.
+    sessions: Arc<LocalSessionManager>,
+    /// The hosts the SDK's service allows.
+    hosts: Hosts,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -128,20 +139,26 @@ pub(crate) async fn bind(
         hosts.push(ip.to_string());
         config = config.with_allowed_hosts(hosts);
     }
+    let hosts = Hosts::new(&config.allowed_hosts);
     // A handler per session: each keeps its client's log level.
     let for_sessions = Arc::clone(&state);
+    let sessions = Arc::new(LocalSessionManager::default());
     let service = StreamableHttpService::new(
         move || Ok(Handler::new(Arc::clone(&for_sessions))),
-        Arc::new(LocalSessionManager::default()),
+        Arc::clone(&sessions),
         config,
     );
     state.watch_config();
     Ok(HttpServer {
         listener,
-        service,
         addr,
-        state,
-        auth,
+        endpoint: Arc::new(Endpoint {
+            service,
+            state,
+            auth,
+            sessions,
+            hosts,
+        }),
     })
 }
 
@@ -159,18 +176,16 @@ impl HttpServer {
     /// Serves connections until the process ends (or the future is dropped).
     pub async fn run(self) -> Result<(), ServerError> {
         let HttpServer {
-            listener,
-            service,
-            state,
-            auth,
-            ..
+            listener, endpoint, ..
         } = self;
         loop {
             let (stream, _) = match listener.accept().await {
                 Ok(accepted) => accepted,
                 Err(error) => {
                     // Out of file descriptors and the like: wait a little and go on.
-                    state.say(&format!("buril: accepting a connection failed: {error}"));
+                    endpoint
+                        .state
+                        .say(&format!("buril: accepting a connection failed: {error}"));
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                     continue;
                 }
@@ -179,22 +194,15 @@ impl HttpServer {
             // write of a response (an SSE event after the headers) waits for the client's
             // delayed ACK, about 40 ms a request on a kept-alive connection.
             if let Err(error) = stream.set_nodelay(true) {
-                state.say(&format!("buril: TCP_NODELAY could not be set: {error}"));
+                endpoint
+                    .state
+                    .say(&format!("buril: TCP_NODELAY could not be set: {error}"));
             }
-            let service = service.clone();
-            let gate = auth.clone().map(|auth| Gate {
-                auth,
-                state: Arc::clone(&state),
-            });
+            let endpoint = Arc::clone(&endpoint);
             tokio::spawn(async move {
                 let route = service_fn(move |request: Request<Incoming>| {
-                    let service = service.clone();
-                    let gate = gate.clone();
-                    async move {
-                        Ok::<_, std::convert::Infallible>(
-                            route(&service, gate.as_ref(), request).await,
-                        )
-                    }
+                    let endpoint = Arc::clone(&endpoint);
+                    async move { Ok::<_, std::convert::Infallible>(endpoint.route(request).await) }
                 });
                 // A client that goes away mid-request ends its connection; nothing to report.
                 let _ = http1::Builder::new()
@@ -205,63 +213,100 @@ impl HttpServer {
     }
 }
 
-/// What authorizes a connection's requests.
-#[derive(Clone)]
-struct Gate {
-    auth: Arc<Authorization>,
-    state: Arc<ServerState>,
+impl Endpoint {
+    fn fast(&self) -> Fast<'_> {
+        Fast {
+            state: &self.state,
+            sessions: &self.sessions,
+            hosts: &self.hosts,
+        }
+    }
+
+    async fn route(&self, request: Request<Incoming>) -> Response<BoxBody> {
+        let service = &self.service;
+        if let Some(auth) = &self.auth
+            && auth.is_metadata_path(request.uri().path())
+        {
+            return auth::metadata_response(auth, request.method());
+        }
+        if request.uri().path() != ENDPOINT {
+            return plain(
+                StatusCode::NOT_FOUND,
+                format!("Not Found: the MCP endpoint is {ENDPOINT}\n"),
+            );
+        }
+        let limit = self.state.max_frame_bytes();
+        if let Some(auth) = &self.auth {
+            return match auth::gate(auth, &self.state.dispatcher, limit, request).await {
+                Ok((request, body)) => {
+                    let (parts, full) = request.into_parts();
+                    let post = parts.method == Method::POST;
+                    let json = is_json(&parts);
+                    if post && let Some(answer) = self.fast().answer(&parts, &body).await {
+                        return answer;
+                    }
+                    let response = service.handle(Request::from_parts(parts, full)).await;
+                    if post && response.status().is_client_error() {
+                        return answer_unreadable(response, &Seen::whole(body, json)).await;
+                    }
+                    response
+                }
+                Err(refusal) => refusal,
+            };
+        }
+        if request.method() != Method::POST {
+            return service.handle(request).await;
+        }
+        // A body of known length within the limit is read here, for a call that can be
+        // answered without the SDK's session worker (`http_call.rs`); a longer one goes to the
+        // SDK, which answers 413 before reading it.
+        let known = request
+            .headers()
+            .get(CONTENT_LENGTH)
+            .and_then(|length| length.to_str().ok()?.parse::<usize>().ok())
+            .is_some_and(|length| length <= limit);
+        if known {
+            let (parts, body) = request.into_parts();
+            let body = match body.collect().await {
+                Ok(collected) => collected.to_bytes(),
+                Err(error) => {
+                    return plain(
+                        StatusCode::BAD_REQUEST,
+                        format!("Bad Request: the body could not be read: {error}\n"),
+                    );
+                }
+            };
+            if let Some(answer) = self.fast().answer(&parts, &body).await {
+                return answer;
+            }
+            let json = is_json(&parts);
+            let response = service
+                .handle(Request::from_parts(parts, Full::new(body.clone())))
+                .await;
+            if response.status().is_client_error() {
+                return answer_unreadable(response, &Seen::whole(body, json)).await;
+            }
+            return response;
+        }
+        // The body is kept (as the frames the SDK reads, not copied) to answer a message that
+        // cannot be read as the stdio transport does.
+        let (parts, body) = request.into_parts();
+        let recorded = Recorded::new(body);
+        let seen = Arc::clone(&recorded.seen);
+        let response = service.handle(Request::from_parts(parts, recorded)).await;
+        if response.status().is_client_error() {
+            let seen =
+                std::mem::take(&mut *seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+            return answer_unreadable(response, &seen).await;
+        }
+        response
+    }
 }
 
-async fn route(
-    service: &Service,
-    gate: Option<&Gate>,
-    request: Request<Incoming>,
-) -> Response<BoxBody> {
-    if let Some(gate) = gate
-        && gate.auth.is_metadata_path(request.uri().path())
-    {
-        return auth::metadata_response(&gate.auth, request.method());
-    }
-    if request.uri().path() != ENDPOINT {
-        let mut response = Response::new(
-            Full::new(Bytes::from(format!(
-                "Not Found: the MCP endpoint is {ENDPOINT}\n"
-            )))
-            .boxed(),
-        );
-        *response.status_mut() = StatusCode::NOT_FOUND;
-        return response;
-    }
-    if let Some(gate) = gate {
-        let limit = gate.state.max_frame_bytes();
-        return match auth::gate(&gate.auth, &gate.state.dispatcher, limit, request).await {
-            Ok((request, body)) => {
-                let post = request.method() == Method::POST;
-                let response = service.handle(request).await;
-                if post && response.status().is_client_error() {
-                    let seen = Mutex::new(Seen {
-                        frames: vec![body],
-                        finished: true,
-                    });
-                    return answer_unreadable(response, &seen).await;
-                }
-                response
-            }
-            Err(refusal) => refusal,
-        };
-    }
-    if request.method() != Method::POST {
-        return service.handle(request).await;
-    }
-    // The body is kept (as the frames the SDK reads, not copied) to answer a message that
-    // cannot be read as the stdio transport does.
-    let (parts, body) = request.into_parts();
-    let recorded = Recorded::new(body);
-    let seen = Arc::clone(&recorded.seen);
-    let response = service.handle(Request::from_parts(parts, recorded)).await;
-    if response.status().is_client_error() {
-        return answer_unreadable(response, &seen).await;
-    }
+/// A plain-text answer.
+fn plain(status: StatusCode, text: String) -> Response<BoxBody> {
+    let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+    *response.status_mut() = status;
     response
 }
 
@@ -269,15 +314,12 @@ async fn route(
 /// as a message (which it answers `415` with a line of text) is a `-32700` (not JSON) or
 /// `-32600` (JSON, not a message), status 400, with the reason; a JSON-RPC error without an
 /// `id` member gets `"id": null` (JSON-RPC 2.0, section 5). Anything else passes unchanged.
-async fn answer_unreadable(response: Response<BoxBody>, seen: &Mutex<Seen>) -> Response<BoxBody> {
+async fn answer_unreadable(response: Response<BoxBody>, seen: &Seen) -> Response<BoxBody> {
     let is_json = response
         .headers()
         .get(CONTENT_TYPE)
         .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
-    let unparsed = response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && {
-        let seen = seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        seen.finished
-    };
+    let unparsed = response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && seen.finished;
     if !is_json && !unparsed {
         return response;
     }
@@ -285,10 +327,7 @@ async fn answer_unreadable(response: Response<BoxBody>, seen: &Mutex<Seen>) -> R
     let Ok(collected) = body.collect().await;
     let bytes = collected.to_bytes();
     if unparsed {
-        let text = {
-            let seen = seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            seen.frames.concat()
-        };
+        let text = seen.frames.concat();
         let answer = match frame::check_json(&text, "") {
             Err(reason) => frame::encode_error(ErrorData::parse_error(reason, None), None),
             Ok(()) => {
@@ -335,6 +374,29 @@ struct Seen {
     frames: Vec<Bytes>,
     /// Whether it was read to its end.
     finished: bool,
+}
+
+impl Seen {
+    /// A body read whole here, which the SDK reads too when it says it is JSON (else it
+    /// answers 415 without reading it).
+    fn whole(body: Bytes, json: bool) -> Self {
+        Seen {
+            frames: vec![body],
+            finished: json,
+        }
+    }
+}
+
+/// Whether a request says its body is JSON, as the SDK reads `Content-Type`.
+fn is_json(parts: &hyper::http::request::Parts) -> bool {
+    parts
+        .headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split_once(';').map_or(value, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case("application/json")
+        })
 }
 
 /// A request body that keeps what it gives.

@@ -85,6 +85,7 @@ mod frame;
 mod handler;
 mod handshake;
 mod http;
+mod http_call;
 mod input;
 mod listing;
 mod notify;

@@ -43,6 +43,8 @@ pub(crate) struct ServerState {
     /// Whether call spans record the arguments and results (`gen_ai.tool.call.*`).
     pub trace_content: bool,
     pub listeners: Listeners,
+    /// The HTTP sessions whose plain calls are answered without the SDK's session worker.
+    pub http_sessions: super::http_call::Sessions,
     /// Seals the state of calls that ask the client for input between rounds.
     pub request_states: RequestStates,
     /// The skills served over the skills extension (none: the extension is not declared).
@@ -171,6 +173,7 @@ impl ServerState {
             auth,
             trace_content: options.trace_content,
             listeners: Listeners::default(),
+            http_sessions: Default::default(),
             request_states: RequestStates::new(options.request_state_key.as_deref())
                 .map_err(ServerError::Config)?,
             skills: match &options.skills_dir {

@@ -1,0 +1,383 @@
+//! `tools/call` over Streamable HTTP, answered on the connection's own task.
+//!
+//! The SDK's Streamable HTTP service hands every request of a session to the session's worker
+//! task, which hands it to the session's service loop, which spawns the handler; the answer
+//! goes back the same way and out as a server-sent event stream. For a plain call that is most
+//! of the server's time (profiled: the handler and the dispatcher were about 7% of it). A
+//! `tools/call` that needs nothing of that machinery is answered here instead: the handler of
+//! the request's session runs it on the connection's task, and the answer is one
+//! `application/json` body (the transport lets a server answer a request either way, and
+//! every client must read both).
+//!
+//! What is taken here, and only then (anything else goes to the SDK's service unchanged, which
+//! answers it as before, errors included):
+//!
+//! - a legacy session (the one `initialize` made for a version before 2026-07-28, known to the
+//!   SDK's session manager and registered here when its client said
+//!   `notifications/initialized`), whose results are shaped as the SDK shapes them, and a
+//!   `MCP-Protocol-Version` header, if any, naming a known version of that lifecycle (before
+//!   2026-07-28, whose standard `Mcp-*` headers the SDK checks against the body);
+//! - no `Origin` header, and a `Host` the SDK's DNS-rebinding check allows (a browser always
+//!   sends `Origin`, which the SDK's check handles), `Content-Type: application/json`, an
+//!   `Accept` naming `application/json` and `text/event-stream` without weights, no `Mcp-*`
+//!   header but the session's and the version's;
+//! - a body of known length within the limit, that is a `tools/call` of a name, arguments and
+//!   `_meta` (the stdio transport's fast frame), whose `_meta` has no progress token and no
+//!   per-request protocol fields;
+//! - nothing the call could send the client before its answer: the session asked for no log
+//!   messages, its client can answer no questions (no elicitation, sampling or roots), and
+//!   the tool is not a task tool.
+//!
+//! `notifications/cancelled` for a call answered here cancels it (the notification still goes
+//! to the SDK, which answers it). A call whose client goes away is dropped with its
+//! connection.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, RwLock};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderValue, ORIGIN};
+use hyper::http::request::Parts;
+use hyper::{Response, StatusCode};
+use rmcp::model::{ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
+use rmcp::transport::streamable_http_server::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde::Deserialize;
+use tokio_util::sync::CancellationToken;
+
+use super::auth::BoxBody;
+use super::frame::FastCall;
+use super::handler::Handler;
+use super::input::Abilities;
+use super::state::ServerState;
+
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+
+/// The sessions whose calls may be answered here, by session id.
+#[derive(Default)]
+pub(crate) struct Sessions {
+    map: RwLock<HashMap<Box<str>, Arc<Session>>>,
+}
+
+/// A session's handler and client, and its calls answered here (to cancel them).
+struct Session {
+    handler: Handler,
+    peer: Peer<RoleServer>,
+    /// Whether its client can answer nothing the server could ask mid-call.
+    asks_nothing: bool,
+    calls: Mutex<HashMap<RequestId, CancellationToken>>,
+}
+
+impl Sessions {
+    /// Registers the session of an HTTP client that finished `initialize` (a stdio session,
+    /// which has no id, is not registered). Sessions that ended are dropped as it does.
+    pub(crate) fn add(&self, handler: &Handler, context: &NotificationContext<RoleServer>) {
+        let Some(id) = context
+            .extensions
+            .get::<Parts>()
+            .and_then(|parts| parts.headers.get(SESSION_HEADER))
+            .and_then(|value| value.to_str().ok())
+        else {
+            return;
+        };
+        let info = context.peer.peer_info();
+        let asks_nothing = !Abilities::of(info.as_deref().map(|info| &info.capabilities)).any();
+        // The lifecycle whose results the SDK answers in their legacy shape (below); a session
+        // that said `initialized` was made by `initialize`, which negotiates one of its
+        // versions.
+        let legacy = info.as_deref().is_some_and(|info| {
+            info.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str()
+        });
+        if !legacy {
+            return;
+        }
+        let session = Arc::new(Session {
+            handler: handler.clone(),
+            peer: context.peer.clone(),
+            asks_nothing,
+            calls: Mutex::default(),
+        });
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        map.retain(|_, session| !session.peer.is_transport_closed());
+        map.insert(id.into(), session);
+    }
+
+    fn get(&self, id: &str) -> Option<Arc<Session>> {
+        let map = self.map.read().unwrap_or_else(|e| e.into_inner());
+        map.get(id).cloned()
+    }
+
+    fn remove(&self, id: &str) {
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        map.remove(id);
+    }
+}
+
+/// The hosts a request's `Host` may name (none to check: every one).
+pub(crate) struct Hosts(Option<Vec<Allowed>>);
+
+/// A host, and its port if only that one is allowed.
+struct Allowed {
+    host: String,
+    port: Option<u16>,
+}
+
+impl Hosts {
+    /// The hosts of the SDK's configuration, read as it reads them (an empty list allows
+    /// every host).
+    pub(crate) fn new(allowed: &[String]) -> Self {
+        if allowed.is_empty() {
+            return Hosts(None);
+        }
+        let parsed = allowed
+            .iter()
+            .map(|host| host.trim())
+            .filter(|host| !host.is_empty())
+            .map(|host| match hyper::http::uri::Authority::try_from(host) {
+                Ok(authority) => Allowed {
+                    host: normalize(authority.host()),
+                    port: authority.port_u16(),
+                },
+                Err(_) => Allowed {
+                    host: normalize(host),
+                    port: None,
+                },
+            })
+            .collect();
+        Hosts(Some(parsed))
+    }
+
+    fn allow(&self, host: Option<&HeaderValue>) -> bool {
+        let Some(host) = host.and_then(|host| host.to_str().ok()) else {
+            return false;
+        };
+        let Ok(authority) = hyper::http::uri::Authority::try_from(host) else {
+            return false;
+        };
+        let Some(allowed) = &self.0 else {
+            return true;
+        };
+        let (name, port) = (normalize(authority.host()), authority.port_u16());
+        allowed
+            .iter()
+            .any(|allowed| allowed.host == name && allowed.port.is_none_or(|p| port == Some(p)))
+    }
+}
+
+fn normalize(host: &str) -> String {
+    host.trim_matches('[')
+        .trim_matches(']')
+        .to_ascii_lowercase()
+}
+
+/// What the server needs to answer a call here.
+pub(crate) struct Fast<'a> {
+    pub state: &'a ServerState,
+    pub sessions: &'a LocalSessionManager,
+    pub hosts: &'a Hosts,
+}
+
+impl Fast<'_> {
+    /// The answer to a POST of `body`, when it is a call taken here; `None` hands it to the
+    /// SDK (after cancelling a call answered here that a `notifications/cancelled` names).
+    pub(crate) async fn answer(&self, parts: &Parts, body: &Bytes) -> Option<Response<BoxBody>> {
+        if parts.method != hyper::Method::POST {
+            return None;
+        }
+        let id = self.session_of(parts)?;
+        let Ok(call) = serde_json::from_slice::<FastCall>(body) else {
+            if memchr_cancelled(body) {
+                self.cancel(id, body);
+            }
+            return None;
+        };
+        if call.meta().is_some_and(|meta| {
+            meta.contains_key("progressToken")
+                || meta
+                    .keys()
+                    .any(|key| key.starts_with("io.modelcontextprotocol/"))
+        }) {
+            return None;
+        }
+        let session = self.state.http_sessions.get(id)?;
+        if session.peer.is_transport_closed() {
+            self.state.http_sessions.remove(id);
+            return None;
+        }
+        if !session.asks_nothing || session.handler.log_level.load(Ordering::Relaxed) != 0 {
+            return None;
+        }
+        if self
+            .state
+            .registry
+            .lookup(call.name())
+            .is_some_and(|found| found.tool.meta().task.is_task())
+        {
+            return None;
+        }
+        // The SDK's own word on the session: one that was closed (`DELETE`) answers 404 there.
+        if !matches!(self.sessions.has_session(&Arc::from(id)).await, Ok(true)) {
+            return None;
+        }
+        Some(session.call(call, parts.clone()).await)
+    }
+
+    /// The session id of a request that passes the checks the SDK's service would make of it,
+    /// as this module's documentation lists them.
+    fn session_of<'p>(&self, parts: &'p Parts) -> Option<&'p str> {
+        let headers = &parts.headers;
+        if headers.contains_key(ORIGIN) || !self.hosts.allow(headers.get(HOST)) {
+            return None;
+        }
+        fn essence(value: &HeaderValue) -> Option<&str> {
+            let text = value.to_str().ok()?;
+            Some(
+                text.split_once(';')
+                    .map_or(text, |(essence, _)| essence)
+                    .trim(),
+            )
+        }
+        if !headers
+            .get(CONTENT_TYPE)
+            .and_then(essence)
+            .is_some_and(|essence| essence.eq_ignore_ascii_case("application/json"))
+        {
+            return None;
+        }
+        let (mut json, mut sse) = (false, false);
+        for value in headers.get_all(ACCEPT) {
+            let text = value.to_str().ok()?;
+            for range in text.split(',') {
+                let (essence, params) = range.split_once(';').unwrap_or((range, ""));
+                if !params.trim().is_empty() {
+                    return None;
+                }
+                json |= essence.trim().eq_ignore_ascii_case("application/json");
+                sse |= essence.trim().eq_ignore_ascii_case("text/event-stream");
+            }
+        }
+        if !(json && sse) {
+            return None;
+        }
+        if let Some(version) = headers.get(VERSION_HEADER) {
+            let version = version.to_str().ok()?;
+            let known = ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .any(|known| known.as_str() == version);
+            if !known || version >= ProtocolVersion::STANDARD_HEADERS.as_str() {
+                return None;
+            }
+        }
+        if headers.keys().any(|name| {
+            let name = name.as_str();
+            name.starts_with("mcp-") && name != SESSION_HEADER && name != VERSION_HEADER
+        }) {
+            return None;
+        }
+        let mut ids = headers.get_all(SESSION_HEADER).iter();
+        let id = ids.next()?.to_str().ok()?;
+        ids.next().is_none().then_some(id)
+    }
+
+    /// Cancels the call a `notifications/cancelled` names, if it is one answered here.
+    fn cancel(&self, session: &str, body: &[u8]) {
+        #[derive(Deserialize)]
+        struct Cancelled {
+            method: String,
+            params: Params,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Params {
+            request_id: RequestId,
+        }
+        let Ok(cancelled) = serde_json::from_slice::<Cancelled>(body) else {
+            return;
+        };
+        if cancelled.method != "notifications/cancelled" {
+            return;
+        }
+        if let Some(session) = self.state.http_sessions.get(session) {
+            let calls = session.calls.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(token) = calls.get(&cancelled.params.request_id) {
+                token.cancel();
+            }
+        }
+    }
+}
+
+fn memchr_cancelled(body: &[u8]) -> bool {
+    const NEEDLE: &[u8] = b"notifications/cancelled";
+    body.windows(NEEDLE.len()).any(|window| window == NEEDLE)
+}
+
+impl Session {
+    /// Runs the call with the session's handler, as the SDK's service loop would, and answers
+    /// it as one JSON body.
+    async fn call(&self, call: FastCall, parts: Parts) -> Response<BoxBody> {
+        let (id, params, meta) = call.into_parts();
+        let mut context = RequestContext::new(id.clone(), self.peer.clone());
+        if let Some(meta) = meta {
+            context.meta = meta;
+        }
+        context.extensions.insert(parts);
+        let _registered = Registered::new(&self.calls, id.clone(), &context.ct);
+        let answer = self.handler.call_in_span(params, context).await;
+        let message = match answer {
+            Ok(response) => {
+                // As the SDK's handler answers a peer before 2026-07-28.
+                let mut result = ServerResult::from(response);
+                result.strip_result_type_for_legacy_peer();
+                result.strip_non_object_output_for_legacy_peer();
+                ServerJsonRpcMessage::response(result, id)
+            }
+            Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+        };
+        let body = serde_json::to_vec(&message).unwrap_or_else(|error| {
+            // Not reachable with rmcp's message types; an answer the client can read.
+            serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": {"code": -32603, "message": format!("an answer could not be written: {error}")},
+            })
+            .to_string()
+            .into_bytes()
+        });
+        let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+        *response.status_mut() = StatusCode::OK;
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        response
+    }
+}
+
+/// A call answered here, in its session's table while it runs.
+struct Registered<'a> {
+    calls: &'a Mutex<HashMap<RequestId, CancellationToken>>,
+    id: RequestId,
+}
+
+impl<'a> Registered<'a> {
+    fn new(
+        calls: &'a Mutex<HashMap<RequestId, CancellationToken>>,
+        id: RequestId,
+        token: &CancellationToken,
+    ) -> Self {
+        let mut table = calls.lock().unwrap_or_else(|e| e.into_inner());
+        table.insert(id.clone(), token.clone());
+        drop(table);
+        Registered { calls, id }
+    }
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        let mut table = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        table.remove(&self.id);
+    }
+}
