@@ -226,7 +226,9 @@ fn registration(
     // it: whatever lints the crate turns on, none is about the registration's code. `warnings`
     // covers lints at their default level; the lints named are those a crate may deny
     // explicitly that the registration's code would trip (`allow(warnings)` leaves a lint the
-    // crate set to `deny` as it is).
+    // crate set to `deny` as it is); `unsafe_code` for the registration's linker attributes,
+    // which are the library's unsafe, not the crate's (a crate that `forbid`s it cannot have
+    // tools: `forbid` cannot be allowed).
     let quiet = quote_spanned! {anchor=>
         #[doc(hidden)]
         #[allow(
@@ -237,6 +239,7 @@ fn registration(
             unused_qualifications,
             unused_results,
             missing_docs,
+            unsafe_code,
             clippy::all,
             clippy::pedantic,
             clippy::nursery,

@@ -45,6 +45,10 @@
 //!   limit answers 413 before it is read in full, and a body that is not JSON or not a message
 //!   answers 400 with the same JSON-RPC errors. An answer whose request id cannot be read has
 //!   `"id": null`.
+//! - Over HTTP, a `tools/call` of a session that needs nothing sent before its answer (no
+//!   progress token or log level, a client that cannot be asked for input, not a task tool) is
+//!   answered as one `application/json` body on its connection; everything else as an event
+//!   stream by the SDK's service.
 //!
 //! # Which tools are on
 //!
