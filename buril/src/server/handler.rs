@@ -43,6 +43,16 @@ impl Handler {
         }
     }
 
+    /// A handler of the session whose log level is `log_level` (for a call answered outside
+    /// the session's own service loop: `http_call.rs`).
+    pub fn of_session(state: Arc<ServerState>, log_level: Arc<AtomicU8>) -> Self {
+        Handler {
+            state,
+            ended: None,
+            log_level,
+        }
+    }
+
     /// Ends subscriptions when `ended` is cancelled.
     pub fn ending_with(mut self, ended: CancelToken) -> Self {
         self.ended = Some(ended);
@@ -243,7 +253,7 @@ impl ServerHandler for Handler {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.state.http_sessions.add(self, &context);
+        self.state.http_sessions.add(&self.log_level, &context);
         self.state.listeners.add_peer(context.peer);
     }
 

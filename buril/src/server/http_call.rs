@@ -34,7 +34,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -42,7 +42,7 @@ use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderValue, ORIGIN};
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
 use rmcp::model::{ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult};
-use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
+use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde::Deserialize;
@@ -51,71 +51,10 @@ use tokio_util::sync::CancellationToken;
 use super::auth::BoxBody;
 use super::frame::FastCall;
 use super::handler::Handler;
-use super::input::Abilities;
+use super::http_sessions::{SESSION_HEADER, Session};
 use super::state::ServerState;
 
-const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
-
-/// The sessions whose calls may be answered here, by session id.
-#[derive(Default)]
-pub(crate) struct Sessions {
-    map: RwLock<HashMap<Box<str>, Arc<Session>>>,
-}
-
-/// A session's handler and client, and its calls answered here (to cancel them).
-struct Session {
-    handler: Handler,
-    peer: Peer<RoleServer>,
-    /// Whether its client can answer nothing the server could ask mid-call.
-    asks_nothing: bool,
-    calls: Mutex<HashMap<RequestId, CancellationToken>>,
-}
-
-impl Sessions {
-    /// Registers the session of an HTTP client that finished `initialize` (a stdio session,
-    /// which has no id, is not registered). Sessions that ended are dropped as it does.
-    pub(crate) fn add(&self, handler: &Handler, context: &NotificationContext<RoleServer>) {
-        let Some(id) = context
-            .extensions
-            .get::<Parts>()
-            .and_then(|parts| parts.headers.get(SESSION_HEADER))
-            .and_then(|value| value.to_str().ok())
-        else {
-            return;
-        };
-        let info = context.peer.peer_info();
-        let asks_nothing = !Abilities::of(info.as_deref().map(|info| &info.capabilities)).any();
-        // The lifecycle whose results the SDK answers in their legacy shape (below); a session
-        // that said `initialized` was made by `initialize`, which negotiates one of its
-        // versions.
-        let legacy = info.as_deref().is_some_and(|info| {
-            info.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str()
-        });
-        if !legacy {
-            return;
-        }
-        let session = Arc::new(Session {
-            handler: handler.clone(),
-            peer: context.peer.clone(),
-            asks_nothing,
-            calls: Mutex::default(),
-        });
-        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
-        map.retain(|_, session| !session.peer.is_transport_closed());
-        map.insert(id.into(), session);
-    }
-
-    fn get(&self, id: &str) -> Option<Arc<Session>> {
-        let map = self.map.read().unwrap_or_else(|e| e.into_inner());
-        map.get(id).cloned()
-    }
-
-    fn remove(&self, id: &str) {
-        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
-        map.remove(id);
-    }
-}
 
 /// The hosts a request's `Host` may name (none to check: every one).
 pub(crate) struct Hosts(Option<Vec<Allowed>>);
@@ -176,7 +115,7 @@ fn normalize(host: &str) -> String {
 
 /// What the server needs to answer a call here.
 pub(crate) struct Fast<'a> {
-    pub state: &'a ServerState,
+    pub state: &'a Arc<ServerState>,
     pub sessions: &'a LocalSessionManager,
     pub hosts: &'a Hosts,
 }
@@ -208,7 +147,7 @@ impl Fast<'_> {
             self.state.http_sessions.remove(id);
             return None;
         }
-        if !session.asks_nothing || session.handler.log_level.load(Ordering::Relaxed) != 0 {
+        if !session.asks_nothing || session.log_level.load(Ordering::Relaxed) != 0 {
             return None;
         }
         if self
@@ -223,7 +162,7 @@ impl Fast<'_> {
         if !matches!(self.sessions.has_session(&Arc::from(id)).await, Ok(true)) {
             return None;
         }
-        Some(session.call(call, parts.clone()).await)
+        Some(answer(self.state, &session, call, parts.clone()).await)
     }
 
     /// The session id of a request that passes the checks the SDK's service would make of it,
@@ -315,29 +254,34 @@ fn memchr_cancelled(body: &[u8]) -> bool {
     body.windows(NEEDLE.len()).any(|window| window == NEEDLE)
 }
 
-impl Session {
-    /// Runs the call with the session's handler, as the SDK's service loop would, and answers
-    /// it as one JSON body.
-    async fn call(&self, call: FastCall, parts: Parts) -> Response<BoxBody> {
-        let (id, params, meta) = call.into_parts();
-        let mut context = RequestContext::new(id.clone(), self.peer.clone());
-        if let Some(meta) = meta {
-            context.meta = meta;
+/// Runs the call with a handler of the session, as the SDK's service loop would, and answers
+/// it as one JSON body.
+async fn answer(
+    state: &Arc<ServerState>,
+    session: &Session,
+    call: FastCall,
+    parts: Parts,
+) -> Response<BoxBody> {
+    let (id, params, meta) = call.into_parts();
+    let mut context = RequestContext::new(id.clone(), session.peer.clone());
+    if let Some(meta) = meta {
+        context.meta = meta;
+    }
+    context.extensions.insert(parts);
+    let _registered = Registered::new(&session.calls, id.clone(), &context.ct);
+    let handler = Handler::of_session(state.clone(), session.log_level.clone());
+    let answer = handler.call_in_span(params, context).await;
+    let message = match answer {
+        Ok(response) => {
+            // As the SDK's handler answers a peer before 2026-07-28.
+            let mut result = ServerResult::from(response);
+            result.strip_result_type_for_legacy_peer();
+            result.strip_non_object_output_for_legacy_peer();
+            ServerJsonRpcMessage::response(result, id)
         }
-        context.extensions.insert(parts);
-        let _registered = Registered::new(&self.calls, id.clone(), &context.ct);
-        let answer = self.handler.call_in_span(params, context).await;
-        let message = match answer {
-            Ok(response) => {
-                // As the SDK's handler answers a peer before 2026-07-28.
-                let mut result = ServerResult::from(response);
-                result.strip_result_type_for_legacy_peer();
-                result.strip_non_object_output_for_legacy_peer();
-                ServerJsonRpcMessage::response(result, id)
-            }
-            Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
-        };
-        let body = serde_json::to_vec(&message).unwrap_or_else(|error| {
+        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+    };
+    let body = serde_json::to_vec(&message).unwrap_or_else(|error| {
             // Not reachable with rmcp's message types; an answer the client can read.
             serde_json::json!({
                 "jsonrpc": "2.0",
@@ -347,13 +291,12 @@ impl Session {
             .to_string()
             .into_bytes()
         });
-        let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
-        *response.status_mut() = StatusCode::OK;
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        response
-    }
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+    *response.status_mut() = StatusCode::OK;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
 /// A call answered here, in its session's table while it runs.

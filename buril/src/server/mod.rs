@@ -90,6 +90,7 @@ mod handler;
 mod handshake;
 mod http;
 mod http_call;
+mod http_sessions;
 mod input;
 mod listing;
 mod notify;

@@ -44,7 +44,7 @@ pub(crate) struct ServerState {
     pub trace_content: bool,
     pub listeners: Listeners,
     /// The HTTP sessions whose plain calls are answered without the SDK's session worker.
-    pub http_sessions: super::http_call::Sessions,
+    pub http_sessions: super::http_sessions::Sessions,
     /// Seals the state of calls that ask the client for input between rounds.
     pub request_states: RequestStates,
     /// The skills served over the skills extension (none: the extension is not declared).
