@@ -25,13 +25,15 @@
 //!   itself stays beside the function, so every name in it resolves as in the user's code.
 //!   (A tool inside a function body still works; its module is then nested in that function,
 //!   and rustc puts it with the enclosing module's code.)
-//! - **The slice's element written through the slice's own `macro_rules!`.** linkme's
+//! - **The slice's element written as linkme's macros would write it.** linkme's
 //!   `#[distributed_slice(TOOLS)]` attribute on an element is a procedural macro that parses the
-//!   static and adds a function type-checking the element against the slice; the declaration
-//!   `#[distributed_slice] static TOOLS` also defines a `TOOLS!` macro that puts an item in the
-//!   slice's link section for every platform, which is what the attribute's expansion calls.
-//!   buril calls it directly: the element's type is buril's own `ToolDescriptor`, so the
-//!   type-check function (two closures per tool, re-checked on every edit) proves nothing.
+//!   static and adds a function type-checking the element against the slice, then calls the
+//!   `TOOLS!` macro the declaration defines, which puts the item in the slice's link section
+//!   for every platform (two `macro_rules!` expansions). The attribute writes the result, the
+//!   static with its `link_section` attributes, itself (`sections.rs`, which also says how the
+//!   names are kept linkme's): the element's type is buril's own `ToolDescriptor`, so the
+//!   type-check function (two closures per tool, re-checked on every edit) proved nothing, and
+//!   the expansions cost every build a tenth of its time.
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -221,6 +223,7 @@ fn registration(
     let (symbols, macros) = claims(attrs, resolved);
     let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = anchor);
     let unit = format_ident!("__buril_tool_{}", fn_ident, span = anchor);
+    let sections = crate::sections::attributes(anchor);
 
     // Spanned like the user's code (see the module's docs), the registration is linted like
     // it: whatever lints the crate turns on, none is about the registration's code. `warnings`
@@ -279,17 +282,15 @@ fn registration(
             };
             const __BURIL_META: #private::ToolMeta = #meta;
 
-            // The slice's own macro, as linkme's element attribute expands to it, without
-            // that attribute's type-check of the element (see the module's docs).
-            #private::TOOLS! {
-                #![linkme_macro = #private::TOOLS]
-                static TOOL: #private::ToolDescriptor = #private::ToolDescriptor::new(
-                    __BURIL_META,
-                    #private::Invoke::#flavor(#unit::__BurilTool::__buril_invoke),
-                    #unit::__BurilTool::__buril_input_schema,
-                    #output_schema,
-                );
-            }
+            // In the slice's link section, as linkme's own macro would put it, without the
+            // macro (see the module's docs and `sections.rs`).
+            #sections
+            static TOOL: #private::ToolDescriptor = #private::ToolDescriptor::new(
+                __BURIL_META,
+                #private::Invoke::#flavor(#unit::__BurilTool::__buril_invoke),
+                #unit::__BurilTool::__buril_input_schema,
+                #output_schema,
+            );
         };
     }
 }

@@ -13,6 +13,7 @@ mod check;
 mod diagnostics;
 mod expand;
 mod naming;
+mod sections;
 mod symbol;
 
 use proc_macro::TokenStream;
@@ -21,4 +22,12 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(args.into(), item.into()).into()
+}
+
+/// The link section names `#[tool]` puts descriptors in, as `[linux, macho, windows, illumos,
+/// bsd]`: `buril` compares them with linkme's when it is compiled. Not for users.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __linkme_sections(_: TokenStream) -> TokenStream {
+    sections::literals().into()
 }

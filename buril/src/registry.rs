@@ -13,6 +13,56 @@ use crate::suggest;
 #[linkme::distributed_slice]
 pub static TOOLS: [ToolDescriptor];
 
+// `#[tool]` puts a descriptor in the slice's link sections itself, by name, instead of
+// through the `TOOLS!` macro linkme defines for its elements (buril-macros' `sections.rs` says
+// why). Here linkme's macro says which names it would use, and the build fails if they are not
+// the attribute's: a linkme that named its sections otherwise would leave every tool out of
+// the registry without a word.
+macro_rules! same_sections_as_linkme {
+    (
+        #![linkme_linux_section = $linux:expr]
+        #![linkme_macho_section = $macho:expr]
+        #![linkme_windows_section = $windows:expr]
+        #![linkme_illumos_section = $illumos:expr]
+        #![linkme_bsd_section = $bsd:expr]
+        $item:item
+    ) => {
+        const _: () = assert!(
+            same_names(
+                [$linux, $macho, $windows, $illumos, $bsd],
+                buril_macros::__linkme_sections!(),
+            ),
+            "linkme names the link sections of `TOOLS` otherwise than `#[buril::tool]` \
+             writes them (buril-macros' sections.rs): the linkme in the build is not one \
+             this buril supports",
+        );
+    };
+}
+TOOLS! {
+    #![linkme_macro = same_sections_as_linkme]
+    struct LinkmeSections;
+}
+
+/// Whether two lists of names are the same, at compile time.
+const fn same_names(a: [&str; 5], b: [&str; 5]) -> bool {
+    let mut i = 0;
+    while i < 5 {
+        let (x, y) = (a[i].as_bytes(), b[i].as_bytes());
+        if x.len() != y.len() {
+            return false;
+        }
+        let mut j = 0;
+        while j < x.len() {
+            if x[j] != y[j] {
+                return false;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// How a name resolved in the registry.
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
