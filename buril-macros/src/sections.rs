@@ -17,6 +17,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::quote_spanned;
@@ -25,15 +26,19 @@ use quote::quote_spanned;
 const SLICE: &str = "TOOLS";
 
 /// The section names, in the order of linkme's macro: Linux and its kin, Mach-O, Windows,
-/// illumos, the BSDs.
-pub fn names() -> [String; 5] {
-    [
-        format!("linkme_{SLICE}"),
-        format!("__DATA,__linkme{},regular,no_dead_strip", macho_hash(SLICE)),
-        format!(".linkme_{SLICE}$b"),
-        format!("set_linkme_{SLICE}"),
-        format!("linkme_{SLICE}"),
-    ]
+/// illumos, the BSDs. Worked out once per compilation (the macro's library stays loaded for
+/// every tool of a crate).
+pub fn names() -> &'static [String; 5] {
+    static NAMES: OnceLock<[String; 5]> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        [
+            format!("linkme_{SLICE}"),
+            format!("__DATA,__linkme{},regular,no_dead_strip", macho_hash(SLICE)),
+            format!(".linkme_{SLICE}$b"),
+            format!("set_linkme_{SLICE}"),
+            format!("linkme_{SLICE}"),
+        ]
+    })
 }
 
 /// linkme's 8-character hash of the slice's name for Mach-O, whose section names are short:
@@ -65,8 +70,8 @@ fn macho_hash(name: &str) -> String {
 /// alike. On a system linkme does not serve, its declaration of the slice fails to compile
 /// first.
 pub fn attributes(anchor: Span) -> TokenStream {
-    let [elf, macho, windows, illumos, _bsd] = names().map(|name| {
-        let mut literal = Literal::string(&name);
+    let [elf, macho, windows, illumos, _bsd] = names().each_ref().map(|name| {
+        let mut literal = Literal::string(name);
         literal.set_span(anchor);
         literal
     });
@@ -81,7 +86,7 @@ pub fn attributes(anchor: Span) -> TokenStream {
 
 /// `[linux, macho, windows, illumos, bsd]`: the names as string literals, for `buril`'s check.
 pub fn literals() -> TokenStream {
-    let names = names().map(|name| Literal::string(&name));
+    let names = names().iter().map(|name| Literal::string(name));
     quote::quote!([#(#names),*])
 }
 

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::call_notes::{Notifier, level_of_code, log_level_of};
 use super::handler::Handler;
+use super::http_sessions::SESSION_HEADER;
 use super::input::{Abilities, Live, ROUNDS_SINCE, Rounds};
 use super::results::{call_result, server_meta};
 use super::{handshake, tasks};
@@ -442,7 +443,7 @@ fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> tracing::Span 
     let parts = context.extensions.get::<hyper::http::request::Parts>();
     let transport = if parts.is_some() { "tcp" } else { "pipe" };
     let session = parts
-        .and_then(|parts| parts.headers.get("mcp-session-id"))
+        .and_then(|parts| parts.headers.get(SESSION_HEADER))
         .and_then(|value| value.to_str().ok());
     tracing::info_span!(
         target: "buril::mcp",

@@ -36,11 +36,7 @@ pub(crate) struct Handler {
 
 impl Handler {
     pub fn new(state: Arc<ServerState>) -> Self {
-        Handler {
-            state,
-            ended: None,
-            log_level: Arc::new(AtomicU8::new(0)),
-        }
+        Handler::of_session(state, Arc::new(AtomicU8::new(0)))
     }
 
     /// A handler of the session whose log level is `log_level` (for a call answered outside

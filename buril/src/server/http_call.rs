@@ -282,15 +282,15 @@ async fn answer(
         Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
     };
     let body = serde_json::to_vec(&message).unwrap_or_else(|error| {
-            // Not reachable with rmcp's message types; an answer the client can read.
-            serde_json::json!({
-                "jsonrpc": "2.0",
-                "id": null,
-                "error": {"code": -32603, "message": format!("an answer could not be written: {error}")},
-            })
-            .to_string()
-            .into_bytes()
-        });
+        // Not reachable with rmcp's message types; an answer the client can read.
+        serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32603, "message": format!("an answer could not be written: {error}")},
+        })
+        .to_string()
+        .into_bytes()
+    });
     let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
     *response.status_mut() = StatusCode::OK;
     response

@@ -14,6 +14,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 
+use super::http_sessions::SESSION_HEADER;
 use super::results::call_result;
 use super::state::ServerState;
 use crate::context::{Asked, Context, InputKind, InputRequest, InputSource};
@@ -34,7 +35,7 @@ pub(crate) fn owner_of(context: &RequestContext<RoleServer>) -> Option<String> {
             super::auth::principal_key(principal)
         ));
     }
-    let session = parts.headers.get("mcp-session-id")?.to_str().ok()?;
+    let session = parts.headers.get(SESSION_HEADER)?.to_str().ok()?;
     Some(format!("session:{session}"))
 }
 
