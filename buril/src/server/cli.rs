@@ -94,7 +94,9 @@ fn command() -> Command {
                 .long("auth-issuer")
                 .value_name("URL")
                 .help(
-                    "Authorize HTTP callers by JWT access tokens of this OAuth authorization                      server (its issuer identifier; keys from its metadata). Overrides                      [auth] issuer",
+                    "Authorize HTTP callers by JWT access tokens of this OAuth authorization \
+                     server (its issuer identifier; keys from its metadata). Overrides \
+                     [auth] issuer",
                 ),
         )
         .arg(
@@ -102,7 +104,8 @@ fn command() -> Command {
                 .long("auth-resource")
                 .value_name("URI")
                 .help(
-                    "The URI clients reach this server at, which tokens must be issued for                      (RFC 8707) [default: http://ADDR/mcp, loopback only]",
+                    "The URI clients reach this server at, which tokens must be issued for \
+                     (RFC 8707) [default: http://ADDR/mcp, loopback only]",
                 ),
         )
         .arg(
@@ -539,6 +542,17 @@ impl AsyncWrite for ChannelWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_texts_read_as_one_line() {
+        // A string continued on its next line without the `\` keeps that line's indentation.
+        for arg in command().get_arguments() {
+            for help in [arg.get_help(), arg.get_long_help()].into_iter().flatten() {
+                let text = help.to_string();
+                assert!(!text.contains("  "), "--{}'s help: {text:?}", arg.get_id());
+            }
+        }
+    }
 
     #[test]
     fn addresses_default_to_loopback() {

@@ -271,7 +271,8 @@ impl ServerState {
         let file = read.map_err(ServerError::Config)?.unwrap_or_default();
         if file.auth != live.file.auth {
             self.say(
-                "buril: the config file's [auth] changed; authorization is read when the server                  starts, so the change takes effect when it restarts",
+                "buril: the config file's [auth] changed; authorization is read when the server \
+                 starts, so the change takes effect when it restarts",
             );
         }
         live.file = file;
