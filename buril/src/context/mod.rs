@@ -126,6 +126,28 @@ struct Inner {
     held: Option<Arc<Held>>,
 }
 
+/// What a call's context is made of, filled in at once by admission (a context built up by
+/// value, a field at a time, was copied whole at each step: a fifth of what the dispatcher
+/// spent copying per call).
+pub(crate) struct Parts {
+    pub(crate) tool: &'static str,
+    /// The call's own token, when someone but the tool can cancel it.
+    pub(crate) cancel: Option<CancelToken>,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) progress: Option<ProgressSink>,
+    pub(crate) log: Option<LogSink>,
+    pub(crate) input: Option<Arc<dyn InputSource>>,
+    pub(crate) env: EnvRef,
+    /// The call runs as a task.
+    pub(crate) task: bool,
+    /// The caller's tasks (a `tasks::TaskAccess`).
+    pub(crate) tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    pub(crate) starter: Option<TaskStarter>,
+    pub(crate) principal: Option<Arc<Principal>>,
+    /// What the layers hold while the tool runs.
+    pub(crate) held: Held,
+}
+
 /// What layers hold while a tool runs.
 pub(crate) type Held = Vec<Box<dyn std::any::Any + Send + Sync>>;
 
@@ -133,15 +155,23 @@ pub(crate) type Held = Vec<Box<dyn std::any::Any + Send + Sync>>;
 pub(crate) type TaskStarter = Arc<dyn Fn() -> bool + Send + Sync>;
 
 impl Context {
-    pub(crate) fn new(
-        tool: &'static str,
-        cancel: Option<CancelToken>,
-        deadline: Option<Instant>,
-        progress: Option<ProgressSink>,
-        log: Option<LogSink>,
-        input: Option<Arc<dyn InputSource>>,
-        env: EnvRef,
-    ) -> Self {
+    /// The context of a call, from what admission knows of it.
+    #[inline]
+    pub(crate) fn new(parts: Parts) -> Self {
+        let Parts {
+            tool,
+            cancel,
+            deadline,
+            progress,
+            log,
+            input,
+            env,
+            task,
+            tasks,
+            starter,
+            principal,
+            held,
+        } = parts;
         Context {
             inner: Inner {
                 tool,
@@ -151,22 +181,13 @@ impl Context {
                 log,
                 input: input.map(|source| (source, Arc::new(AtomicUsize::new(0)))),
                 env,
-                task: false,
-                tasks: None,
-                starter: None,
-                principal: None,
-                held: None,
+                task,
+                tasks,
+                starter,
+                principal,
+                held: (!held.is_empty()).then(|| Arc::new(held)),
             },
         }
-    }
-
-    /// The context with its caller's principal and what the layers hold while the tool runs.
-    pub(crate) fn with_caller(mut self, principal: Option<Arc<Principal>>, held: Held) -> Self {
-        self.inner.principal = principal;
-        if !held.is_empty() {
-            self.inner.held = Some(Arc::new(held));
-        }
-        self
     }
 
     /// Who calls, when the front end authorized the call (an OAuth access token's subject
@@ -177,11 +198,6 @@ impl Context {
     }
 
     /// The context with what turns its call into a task.
-    pub(crate) fn with_starter(mut self, starter: Option<TaskStarter>) -> Self {
-        self.inner.starter = starter;
-        self
-    }
-
     /// Makes the call a task from here on, for a `#[tool(task = "deferred")]` tool whose caller
     /// follows tasks: the caller gets the task at once and follows it while the tool goes on;
     /// questions asked from here on go into the task. Answers whether the call is a task now
@@ -195,23 +211,9 @@ impl Context {
     }
 
     /// The context with the caller's tasks.
-    pub(crate) fn with_tasks(
-        mut self,
-        tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
-    ) -> Self {
-        self.inner.tasks = tasks;
-        self
-    }
-
-    /// The caller's tasks, as [`with_tasks`](Self::with_tasks) gave them.
+    /// The caller's tasks, as admission gave them ([`Parts::tasks`]).
     pub(crate) fn tasks_of_caller(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
         self.inner.tasks.as_deref()
-    }
-
-    /// The context of a call that runs as a task.
-    pub(crate) fn running_as_task(mut self) -> Self {
-        self.inner.task = true;
-        self
     }
 
     /// Whether the call runs as a task (a `#[tool(task)]` tool called by a caller that follows
@@ -225,15 +227,20 @@ impl Context {
     /// A context outside any dispatcher, for calling a tool function directly (in unit tests,
     /// say). It is never cancelled unless `cancel_token` is cancelled and holds `state`.
     pub fn detached(state: State) -> Self {
-        Context::new(
-            "",
-            Some(CancelToken::new()),
-            None,
-            None,
-            None,
-            None,
-            EnvRef::Shared(Arc::new(Env::detached(state))),
-        )
+        Context::new(Parts {
+            tool: "",
+            cancel: Some(CancelToken::new()),
+            deadline: None,
+            progress: None,
+            log: None,
+            input: None,
+            env: EnvRef::Shared(Arc::new(Env::detached(state))),
+            task: false,
+            tasks: None,
+            starter: None,
+            principal: None,
+            held: Vec::new(),
+        })
     }
 
     /// The name of the tool being called.

@@ -10,7 +10,7 @@ use super::core::Core;
 use super::options::CallOptions;
 use super::settle::{Deadline, Settle, with_warning};
 use crate::args::Args;
-use crate::context::{CancelToken, Context};
+use crate::context::{CancelToken, Context, Parts};
 use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
 use crate::error::{ErrorKind, Problem, ToolError};
@@ -176,44 +176,25 @@ pub(crate) fn admit(
         return Err(refuse(ToolError::from_problems(vec![problem]), entered_ref));
     };
     let deadline = timeout.map(Deadline::after);
-    let task = options.task;
-    let tasks = options.tasks;
-    let starter = options.starter;
-    let ctx = Context::new(
-        tool.name(),
-        options.cancel.as_ref().map(CancelToken::child),
-        deadline.map(|deadline| deadline.at),
-        options.progress,
-        options.log,
-        options.input,
-        core.env_for_call(),
-    );
-    // A deferred task tool's call is not a task until the tool says so (its starter).
-    let ctx = if task && starter.is_none() {
-        ctx.running_as_task()
-    } else {
-        ctx
+    let (held, after) = match entered {
+        Some(entered) => (entered.held, Some(Box::new(entered.after))),
+        None => (Vec::new(), None),
     };
-    let ctx = if tasks.is_some() {
-        ctx.with_tasks(tasks)
-    } else {
-        ctx
-    };
-    let ctx = if starter.is_some() {
-        ctx.with_starter(starter)
-    } else {
-        ctx
-    };
-    let (ctx, after) = match entered {
-        Some(entered) => (
-            ctx.with_caller(options.principal, entered.held),
-            Some(Box::new(entered.after)),
-        ),
-        None if options.principal.is_some() => {
-            (ctx.with_caller(options.principal, Vec::new()), None)
-        }
-        None => (ctx, None),
-    };
+    let ctx = Context::new(Parts {
+        tool: tool.name(),
+        cancel: options.cancel.as_ref().map(CancelToken::child),
+        deadline: deadline.map(|deadline| deadline.at),
+        progress: options.progress,
+        log: options.log,
+        input: options.input,
+        env: core.env_for_call(),
+        // A deferred task tool's call is not a task until the tool says so (its starter).
+        task: options.task && options.starter.is_none(),
+        tasks: options.tasks,
+        starter: options.starter,
+        principal: options.principal,
+        held,
+    });
     let settle = Settle {
         name: tool.name(),
         shape: compiled.output_shape,

@@ -106,6 +106,7 @@ fn deliver(name: &'static str, reply: impl Reply, result: CallResult) {
 }
 
 /// Runs `call` here, on the caller's thread (async tools driven to completion on it).
+#[inline(always)]
 pub(crate) fn run_in_place(core: &Core, call: Admitted) -> CallResult {
     let Admitted {
         tool, args, ctx, ..
