@@ -361,12 +361,12 @@ report() {
   echo "== goal 6: MCP over stdio (median of $RUNS runs; 32 in flight for throughput, one at a time for latency)"
   for server in buril buril-inline rmcp; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
-    printf "%-12s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs\n" "$server" "$(mcp_field $server requests_per_second)" \
-      "$(mcp_field $server p50_us)" "$(mcp_field $server p99_us)" 2>/dev/null || true
+    printf "%-12s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs  server CPU %5.1f µs a call\n" "$server" "$(mcp_field $server requests_per_second)" \
+      "$(mcp_field $server p50_us)" "$(mcp_field $server p99_us)" "$(mcp_field $server server_cpu_us_per_call)" 2>/dev/null || true
   done
   for server in buril buril-inline; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
-    echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x (lower is better)"
+    echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x, server CPU a call $(ratio "$(mcp_field $server server_cpu_us_per_call)" "$(mcp_field rmcp server_cpu_us_per_call)")x (lower is better)"
   done
   echo
   echo "== speed issue goal 1: MCP over Streamable HTTP (median of $RUNS runs; one kept-alive connection, $(http_field rmcp-http calls) calls one at a time; then 32 requests in flight, then 100 connections)"
@@ -447,7 +447,7 @@ report_tasks() {
   echo
   echo "== tasks over Redis: started, then polled until ended (8 client threads; median of runs)"
   for replicas in 1 2; do
-    local rate p50 p99
+    local rate p50 p99 cpu
     rate=$(jq -r --argjson r "$replicas" 'select(.replicas == $r) | .tasks_per_second' "$OUT/tasks.jsonl" | median_of)
     p50=$(jq -r --argjson r "$replicas" 'select(.replicas == $r) | .p50_ms' "$OUT/tasks.jsonl" | median_of)
     p99=$(jq -r --argjson r "$replicas" 'select(.replicas == $r) | .p99_ms' "$OUT/tasks.jsonl" | median_of)
@@ -513,12 +513,14 @@ cost() {
           | jq -c --arg side "$side" '. + {side: $side}' | tee -a "$OUT/cost.jsonl"
       done
     done
+    # The MCP client is today's for both sides (the instrument, with the server's CPU time), each
+    # side's server its own.
     for side in "${sides[@]}"; do
-      "${on[@]}" "$(cost_bin "$side" "$then_bin" "$now_bin")/mcp-client" buril 20000 \
+      BENCH_MCP_SERVER="$(cost_bin "$side" "$then_bin" "$now_bin")/mcp-server" "${on[@]}" "$now_bin/mcp-client" buril 20000 \
         | jq -c --arg side "$side" '. + {side: $side}' | tee -a "$OUT/cost.jsonl"
     done
     for side in "${sides[@]}"; do
-      BENCH_TRACING=info "${on[@]}" "$(cost_bin "$side" "$then_bin" "$now_bin")/mcp-client" buril 20000 \
+      BENCH_MCP_SERVER="$(cost_bin "$side" "$then_bin" "$now_bin")/mcp-server" BENCH_TRACING=info "${on[@]}" "$now_bin/mcp-client" buril 20000 \
         | jq -c --arg side "$([ "$side" = base ] && echo base-traced || echo traced)" '. + {side: $side}' \
         | tee -a "$OUT/cost.jsonl"
     done
@@ -581,7 +583,8 @@ report_cost() {
     rate=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .requests_per_second' "$OUT/cost.jsonl" | median_of)
     p50=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .p50_us' "$OUT/cost.jsonl" | median_of)
     p99=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .p99_us' "$OUT/cost.jsonl" | median_of)
-    printf "mcp stdio %-11s %8.0f req/s, p50 %6.1f us, p99 %6.1f us\n" "$side" "$rate" "$p50" "$p99"
+    cpu=$(jq -r --arg s "$side" 'select(.side == $s and .server != null) | .server_cpu_us_per_call' "$OUT/cost.jsonl" | median_of)
+    printf "mcp stdio %-11s %8.0f req/s, p50 %6.1f us, p99 %6.1f us, server CPU %5.1f us a call\n" "$side" "$rate" "$p50" "$p99" "$cpu"
   done
   echo "(ratios: median over rounds of the round's ratio)"
   if [ -s "$OUT/cost-ir.txt" ]; then
@@ -592,6 +595,8 @@ report_cost() {
     "$(cost_ratio now base requests_per_second)" "$(cost_ratio now base p50_us)"
   printf "mcp stdio traced/base-traced:     throughput %.3f (goal >= 0.85), p50 %.3f (goal <= 1.15)\n" \
     "$(cost_ratio traced base-traced requests_per_second)" "$(cost_ratio traced base-traced p50_us)"
+  printf "mcp stdio server CPU a call:      now/base %.3f (goal <= 1.03), traced/base-traced %.3f (goal <= 1.15)\n" \
+    "$(cost_ratio now base server_cpu_us_per_call)" "$(cost_ratio traced base-traced server_cpu_us_per_call)"
   printf "mcp stdio traced/base (untraced): throughput %.3f, p50 %.3f\n" \
     "$(cost_ratio traced base requests_per_second)" "$(cost_ratio traced base p50_us)"
 }

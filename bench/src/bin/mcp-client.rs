@@ -3,7 +3,10 @@
 //! JSON-RPC, the same client for both:
 //!
 //! - latency: `tools/call` one at a time, each answer awaited; p50 and p99;
-//! - throughput: `tools/call` pipelined with 32 requests in flight; requests per second.
+//! - throughput: `tools/call` pipelined with 32 requests in flight; requests per second;
+//! - the server's CPU time (user and system, all its threads, from `getrusage` once it has
+//!   exited) over every call it answered: what a call costs the machine, kernel included, which
+//!   varies far less from run to run than the timings above on a machine of two cores.
 //!
 //! ```text
 //! mcp-client buril [CALLS]          # prints one JSON line of figures
@@ -41,11 +44,15 @@ use serde_json::{Value, json};
 
 const IN_FLIGHT: usize = 32;
 
-/// `mcp-server`, beside this binary.
+/// `mcp-server`, beside this binary, or the one `BENCH_MCP_SERVER` names (the cost benchmark
+/// measures an older commit's server with today's client).
 fn server_binary() -> std::path::PathBuf {
-    std::env::current_exe()
-        .expect("this binary's path")
-        .with_file_name("mcp-server")
+    match std::env::var_os("BENCH_MCP_SERVER") {
+        Some(path) if !path.is_empty() => path.into(),
+        _ => std::env::current_exe()
+            .expect("this binary's path")
+            .with_file_name("mcp-server"),
+    }
 }
 
 /// `mcp-server KIND`, under `taskset -c CPUS` when `BENCH_SERVER_CPUS` says so (the script runs
@@ -63,6 +70,34 @@ fn server_command(kind: &str) -> Command {
             command
         }
     }
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// The CPU time, user and system, of the children this process has waited for (here, the
+/// server: `taskset` execs it).
+#[cfg(unix)]
+fn children_cpu() -> Option<Duration> {
+    // SAFETY: `getrusage` writes the struct it is given, which is plain data.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
+            return None;
+        }
+        usage
+    };
+    let of = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec.try_into().unwrap_or(0))
+            + Duration::from_micros(t.tv_usec.try_into().unwrap_or(0))
+    };
+    Some(of(usage.ru_utime) + of(usage.ru_stime))
+}
+
+#[cfg(not(unix))]
+fn children_cpu() -> Option<Duration> {
+    None
 }
 
 fn main() -> ExitCode {
@@ -179,8 +214,11 @@ fn main() -> ExitCode {
     let elapsed = start.elapsed();
     drop(input);
     let _ = child.wait();
+    // Every call the server answered: warm-up, latency and throughput (its start is a few
+    // milliseconds of the whole).
+    let answered = 200 + latency_calls + calls;
+    let server_cpu = children_cpu().map(|cpu| micros(cpu) / answered as f64);
 
-    let micros = |d: Duration| d.as_secs_f64() * 1e6;
     println!(
         "{}",
         json!({
@@ -190,6 +228,7 @@ fn main() -> ExitCode {
             "p50_us": micros(percentile(0.50)),
             "p99_us": micros(percentile(0.99)),
             "latency_calls": latency_calls,
+            "server_cpu_us_per_call": server_cpu,
         })
     );
     ExitCode::SUCCESS
@@ -311,7 +350,7 @@ mod http {
         drop(child.stdin.take());
         let _ = child.wait();
         let percentile = |p: f64| latencies[((latencies.len() - 1) as f64 * p).round() as usize];
-        let micros = |d: Duration| d.as_secs_f64() * 1e6;
+        let micros = super::micros;
         let rate = |d: Duration, n: usize| n as f64 / d.as_secs_f64();
         println!(
             "{}",
