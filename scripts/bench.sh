@@ -482,6 +482,11 @@ cost_build() {
   fi
   cp bench/Cargo.toml "$tree/bench/Cargo.toml"
   cp bench/src/bin/mcp-server.rs "$tree/bench/src/bin/mcp-server.rs"
+  # Today's client too: with BENCH_COST_NOW, the now side's client drives both sides, and an
+  # older client would not know BENCH_MCP_SERVER (it would run its own server for both). The
+  # bench's library (its tools and helpers) goes with them.
+  cp bench/src/bin/mcp-client.rs "$tree/bench/src/bin/mcp-client.rs"
+  cp bench/src/lib.rs "$tree/bench/src/lib.rs"
   cp bench/src/peer.rs "$tree/bench/src/peer.rs"
   (cd "$tree" && CARGO_TARGET_DIR=$tree-target cargo build -q --release \
     -p buril-bench --bin calls --bin mcp-server --bin mcp-client)
