@@ -485,7 +485,10 @@ cost_build() {
   # Today's client too: with BENCH_COST_NOW, the now side's client drives both sides, and an
   # older client would not know BENCH_MCP_SERVER (it would run its own server for both). The
   # bench's library (its tools and helpers) goes with them.
-  cp bench/src/bin/mcp-client.rs "$tree/bench/src/bin/mcp-client.rs"
+  # (A directory since the client was split; an older tree's single file would be a second
+  # binary of the same name.)
+  rm -rf "$tree/bench/src/bin/mcp-client.rs" "$tree/bench/src/bin/mcp-client"
+  cp -r bench/src/bin/mcp-client "$tree/bench/src/bin/mcp-client"
   cp bench/src/lib.rs "$tree/bench/src/lib.rs"
   cp bench/src/peer.rs "$tree/bench/src/peer.rs"
   (cd "$tree" && CARGO_TARGET_DIR=$tree-target cargo build -q --release \
