@@ -73,8 +73,8 @@ impl Session {
     }
 }
 
-pub(super) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> ExitCode {
-    let mut child = super::server_command(server_kind)
+pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> ExitCode {
+    let mut child = crate::server::server_command(server_kind)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -96,7 +96,7 @@ pub(super) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> Ex
         .build()
         .expect("runtime")
         .block_on(measure(authority, path, tool, calls));
-    let idle_kib = super::resident_kib(pid);
+    let idle_kib = crate::server::resident_kib(pid);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -107,13 +107,13 @@ pub(super) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> Ex
     let (in_flight, open) = runtime.block_on(concurrently(authority, path, tool, 32, calls * 4));
     drop(open);
     let (hundred, open) = runtime.block_on(concurrently(authority, path, tool, 100, calls * 4));
-    let hundred_kib = super::resident_kib(pid);
+    let hundred_kib = crate::server::resident_kib(pid);
     drop(open);
     drop(runtime);
     drop(child.stdin.take());
     let _ = child.wait();
     let percentile = |p: f64| latencies[((latencies.len() - 1) as f64 * p).round() as usize];
-    let micros = super::micros;
+    let micros = crate::server::micros;
     let rate = |d: Duration, n: usize| n as f64 / d.as_secs_f64();
     println!(
         "{}",

@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{read_answer, resident_kib, send, server_binary, server_command};
+use crate::server::{read_answer, resident_kib, send, server_binary, server_command};
 
 /// `mcp-client startup KIND`: see the binary's documentation.
-pub(super) fn run(kind: &str) -> ExitCode {
+pub(crate) fn run(kind: &str) -> ExitCode {
     let (mut command, tool, arguments) = match kind {
         "buril" | "rmcp" => (
             server_command(kind),

@@ -1,0 +1,90 @@
+//! The server under test as a child process, and the newline-delimited JSON-RPC spoken with it.
+
+use std::io::{BufRead, Write};
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// `mcp-server`, beside this binary, or the one `BENCH_MCP_SERVER` names (the cost benchmark
+/// measures an older commit's server with today's client).
+pub(crate) fn server_binary() -> std::path::PathBuf {
+    match std::env::var_os("BENCH_MCP_SERVER") {
+        Some(path) if !path.is_empty() => path.into(),
+        _ => std::env::current_exe()
+            .expect("this binary's path")
+            .with_file_name("mcp-server"),
+    }
+}
+
+/// `mcp-server KIND`, under `taskset -c CPUS` when `BENCH_SERVER_CPUS` says so (the script runs
+/// the client on the other CPUs, so that where the scheduler puts the server varies less).
+pub(crate) fn server_command(kind: &str) -> Command {
+    match std::env::var("BENCH_SERVER_CPUS") {
+        Ok(cpus) if !cpus.is_empty() => {
+            let mut command = Command::new("taskset");
+            command.arg("-c").arg(cpus).arg(server_binary()).arg(kind);
+            command
+        }
+        _ => {
+            let mut command = Command::new(server_binary());
+            command.arg(kind);
+            command
+        }
+    }
+}
+
+pub(crate) fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// The CPU time, user and system, of the children this process has waited for (here, the
+/// server: `taskset` execs it).
+#[cfg(unix)]
+pub(crate) fn children_cpu() -> Option<Duration> {
+    // SAFETY: `getrusage` writes the struct it is given, which is plain data.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
+            return None;
+        }
+        usage
+    };
+    let of = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec.try_into().unwrap_or(0))
+            + Duration::from_micros(t.tv_usec.try_into().unwrap_or(0))
+    };
+    Some(of(usage.ru_utime) + of(usage.ru_stime))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn children_cpu() -> Option<Duration> {
+    None
+}
+
+/// The resident set of process `pid`, in KiB (Linux; 0 elsewhere).
+pub(crate) fn resident_kib(pid: u32) -> u64 {
+    buril_bench::resident_kib(&format!("/proc/{pid}/status"))
+}
+
+/// Writes `message` to the server as one line (unflushed).
+pub(crate) fn send(input: &mut dyn Write, message: &Value) {
+    let mut line = serde_json::to_vec(message).expect("json");
+    line.push(b'\n');
+    input.write_all(&line).expect("write to the server");
+}
+
+/// The server's next answer: the next message with an id, notifications (logging, list
+/// changes) skipped.
+pub(crate) fn read_answer(output: &mut impl BufRead) -> Value {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let n = output.read_line(&mut line).expect("read from the server");
+        assert!(n > 0, "the server closed its output");
+        let message: Value = serde_json::from_str(&line).expect("a JSON-RPC message");
+        if message.get("id").is_some() {
+            return message;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! Over stdio: latency one call at a time, then throughput with 32 requests in flight, then the
+//! server's CPU time a call.
+
+use std::io::{BufReader, Write};
+use std::process::{ExitCode, Stdio};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use crate::server::{children_cpu, micros, read_answer, send, server_command};
+
+const IN_FLIGHT: usize = 32;
+
+pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> ExitCode {
+    let mut child = server_command(server_kind)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start mcp-server");
+    let mut input = std::io::BufWriter::new(child.stdin.take().expect("stdin"));
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+
+    let mut read = move || read_answer(&mut output);
+
+    send(
+        &mut input,
+        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "buril-bench", "version": "0"}
+        }}),
+    );
+    input.flush().expect("flush");
+    let initialized = read();
+    assert!(initialized.get("result").is_some(), "{initialized}");
+    send(
+        &mut input,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+
+    let request = |id: usize| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": tool,
+            "arguments": {"name": "crate_01", "x": 12.5, "tag": "props"}
+        }})
+    };
+    let check = |answer: &Value| {
+        let result = answer.get("result").unwrap_or_else(|| panic!("{answer}"));
+        assert_ne!(result.get("isError"), Some(&Value::Bool(true)), "{answer}");
+    };
+
+    // Warm up.
+    for id in 1..=200 {
+        send(&mut input, &request(id));
+        input.flush().expect("flush");
+        check(&read());
+    }
+
+    // Latency: one at a time.
+    let latency_calls = (calls / 4).max(100);
+    let mut latencies = Vec::with_capacity(latency_calls);
+    for k in 0..latency_calls {
+        let start = Instant::now();
+        send(&mut input, &request(1_000 + k));
+        input.flush().expect("flush");
+        check(&read());
+        latencies.push(start.elapsed());
+    }
+    latencies.sort();
+    let percentile = |p: f64| latencies[((latencies.len() - 1) as f64 * p).round() as usize];
+
+    // Throughput: 32 in flight. A reader thread returns a credit per answer.
+    let (credits, credit) = mpsc::channel::<()>();
+    let reader = std::thread::spawn(move || {
+        for _ in 0..calls {
+            check(&read());
+            if credits.send(()).is_err() {
+                break;
+            }
+        }
+    });
+    let start = Instant::now();
+    let mut in_flight = 0usize;
+    for k in 0..calls {
+        if in_flight == IN_FLIGHT {
+            input.flush().expect("flush");
+            credit.recv().expect("the reader stopped");
+            in_flight -= 1;
+            while credit.try_recv().is_ok() {
+                in_flight -= 1;
+            }
+        }
+        send(&mut input, &request(1_000_000 + k));
+        in_flight += 1;
+    }
+    input.flush().expect("flush");
+    reader.join().expect("reader");
+    let elapsed = start.elapsed();
+    drop(input);
+    let _ = child.wait();
+    // Every call the server answered: warm-up, latency and throughput (its start is a few
+    // milliseconds of the whole).
+    let answered = 200 + latency_calls + calls;
+    let server_cpu = children_cpu().map(|cpu| micros(cpu) / answered as f64);
+
+    println!(
+        "{}",
+        json!({
+            "server": kind,
+            "calls": calls,
+            "requests_per_second": calls as f64 / elapsed.as_secs_f64(),
+            "p50_us": micros(percentile(0.50)),
+            "p99_us": micros(percentile(0.99)),
+            "latency_calls": latency_calls,
+            "server_cpu_us_per_call": server_cpu,
+        })
+    );
+    ExitCode::SUCCESS
+}
