@@ -302,6 +302,8 @@ pub struct ToolDescriptor {
     compiled: OnceLock<CompiledSchemas>,
     /// The hash of this tool's metadata, made on first use (see `metadata.rs`).
     pub(crate) hash: OnceLock<String>,
+    /// How quick its runs have been, for where its async callers run it (`dispatch/pace.rs`).
+    pub(crate) pace: crate::dispatch::Pace,
 }
 
 impl ToolDescriptor {
@@ -321,6 +323,7 @@ impl ToolDescriptor {
             output_schema,
             compiled: OnceLock::new(),
             hash: OnceLock::new(),
+            pace: crate::dispatch::Pace::new(),
         }
     }
 

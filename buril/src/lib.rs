@@ -76,7 +76,11 @@
 //! An `off_thread` sync tool called from async code (the MCP server, [`Dispatcher::call_async`])
 //! is handed to a thread of the dispatcher's blocking pool, so that a tool that blocks (file or
 //! network IO, a long computation) never stalls the server, and its timeout can answer the caller
-//! while it runs. A sync tool that returns in microseconds and never blocks can say
+//! while it runs. Those runs are timed: a tool whose runs have been quick (8 in a row within
+//! 100 µs) runs in the caller's task instead while it stays quick, unless its call's deadline is
+//! less than a second away; a slow run there sends its calls back to the pool (see
+//! [`DispatcherBuilder::learn_pace`], which turns this off). A sync tool that returns in
+//! microseconds and never blocks can say
 //! `#[buril::tool(off_thread, inline)]` to run on the calling task instead, saving two thread
 //! wake-ups per call; its timeout then cannot interrupt it, and a result that comes after the
 //! deadline is answered as a timeout. `inline` on an async tool, or without `off_thread`, does

@@ -22,6 +22,7 @@ pub struct DispatcherBuilder {
     worker_threads: usize,
     limits: Limits,
     layers: Vec<Arc<dyn Layer>>,
+    learn_pace: bool,
 }
 
 impl Default for DispatcherBuilder {
@@ -35,6 +36,7 @@ impl Default for DispatcherBuilder {
             worker_threads: 2,
             limits: Limits::default(),
             layers: Vec::new(),
+            learn_pace: true,
         }
     }
 }
@@ -97,6 +99,24 @@ impl DispatcherBuilder {
         self
     }
 
+    /// Whether a sync `off_thread` tool that has shown itself quick runs in its async caller's
+    /// task, as an `inline` tool does, instead of on a thread of the blocking pool. Default:
+    /// yes.
+    ///
+    /// Every run of such a tool away from its caller is timed; after 8 runs in a row of at most
+    /// 100 µs each, its calls run in the caller's task (two thread wake-ups fewer a call), while
+    /// they stay that quick, unless their deadline is nearer than a second. A run in place that
+    /// takes longer sends its calls away again, and twice as many quick runs are then asked
+    /// before the next run in place. So a tool that blocks now and then stalls its caller's task
+    /// (an MCP server's worker) for one call, ever more rarely; and a run in place cannot be
+    /// interrupted, so such a call's timeout is answered when it returns (a tool that checks
+    /// [`Context::is_cancelled`](crate::Context::is_cancelled) sees the deadline pass). With
+    /// `false`, these calls always go to the blocking pool.
+    pub fn learn_pace(mut self, learn: bool) -> Self {
+        self.learn_pace = learn;
+        self
+    }
+
     /// The largest input a call may have, in bytes of its compact JSON text (escapes inside
     /// strings, and a float's digits past its first decimal, not counted). A larger input
     /// answers `validation` before it is validated. Default: [`DEFAULT_MAX_INPUT_BYTES`]
@@ -141,6 +161,7 @@ impl DispatcherBuilder {
                 worker_threads: self.worker_threads,
                 limits: self.limits,
                 layers: self.layers,
+                learn_pace: self.learn_pace,
             }),
         };
         if !self.timeouts.is_empty() {

@@ -68,6 +68,8 @@ pub(crate) struct Core {
     pub(crate) limits: Limits,
     /// The layers around every call.
     pub(crate) layers: Layers,
+    /// Whether quick sync tools run in their async caller's task (`pace.rs`).
+    pub(crate) learn_pace: bool,
 }
 
 /// What the builder hands the core.
@@ -79,6 +81,7 @@ pub(crate) struct CoreParts {
     pub(crate) worker_threads: usize,
     pub(crate) limits: Limits,
     pub(crate) layers: Vec<Arc<dyn Layer>>,
+    pub(crate) learn_pace: bool,
 }
 
 impl Core {
@@ -99,6 +102,7 @@ impl Core {
                 worker_threads: parts.worker_threads,
                 limits: parts.limits,
                 layers: Layers::new(parts.layers),
+                learn_pace: parts.learn_pace,
             }
         })
     }

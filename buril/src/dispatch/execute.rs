@@ -82,11 +82,18 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
     let name = call.tool.name();
     let deadline = call.deadline;
     let at = place(core, &call, Waiter::Async);
-    if at == Place::Here {
-        // Never blocks, by its author's word: run in the caller's task, no thread hop; its
-        // deadline is checked when it returns.
+    if at == Place::Here || at == Place::HereWhileQuick {
+        // Never blocks, by its author's word (`inline`) or by its runs so far (timed, see
+        // `pace.rs`): run in the caller's task, no thread hop; its deadline is checked when it
+        // returns.
         let token = call.ctx.made_token();
-        let result = discard_if_late(run_in_place(core, call), name, deadline);
+        let tool = call.tool;
+        let started = (at == Place::HereWhileQuick).then(Instant::now);
+        let result = run_in_place(core, call);
+        if let Some(started) = started {
+            tool.pace.ran_in_place(started.elapsed());
+        }
+        let result = discard_if_late(result, name, deadline);
         if result.is_err()
             && let Some(token) = token
         {

@@ -6,24 +6,29 @@
 //! | main-thread, caller on the main thread | here | the main queue |
 //! | main-thread, any other caller | the main queue | the main queue |
 //! | sync `off_thread`, `inline` | here | here |
+//! | sync `off_thread`, shown quick, no deadline or a far one | here | here, while quick |
 //! | sync `off_thread`, no deadline | here | the blocking pool |
 //! | sync `off_thread`, with a deadline | the blocking pool | the blocking pool |
+//! | async `off_thread` | a task | a task |
 //!
 //! A call placed on the blocking pool runs on the sync lane instead when the lane is free
 //! (`hot.rs`): one thread that stays awake between calls, so that calls one after the other
-//! wake nobody.
-//! | async `off_thread` | a task | a task |
+//! wake nobody. Which sync tools have shown themselves quick is learned from their runs
+//! (`pace.rs`).
 //!
 //! A call placed *here* runs on the caller's thread or task and cannot be interrupted: its
 //! deadline is checked when it returns. Every other placement answers through a [`Reply`] that
 //! the caller's waiter (blocking or async, in `execute.rs`) waits on with the deadline and the
 //! caller's cancellation.
 
+use std::time::Instant;
+
 use tokio::task::JoinHandle;
 
 use super::admit::Admitted;
 use super::core::Core;
 use super::hot::{LaneRelease, Replies};
+use super::pace::FAR;
 use super::run::{run_async, run_here, run_sync};
 use super::settle::CallResult;
 use crate::descriptor::Invoke;
@@ -33,6 +38,9 @@ use crate::descriptor::Invoke;
 pub(crate) enum Place {
     /// On the caller's thread or task, now.
     Here,
+    /// On the async caller's task, now, because the tool's runs have been quick; the run is
+    /// timed, and a slow one sends the tool's next calls away (`pace.rs`).
+    HereWhileQuick,
     /// Queued for the host's main thread.
     MainQueue,
     /// On a thread of the dispatcher's blocking pool.
@@ -63,6 +71,17 @@ pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
         Invoke::Sync(_) if tool.is_inline() => Place::Here,
         // No deadline to keep: a blocking caller may as well run it itself.
         Invoke::Sync(_) if waiter == Waiter::Blocking && call.deadline.is_none() => Place::Here,
+        // An async caller, a tool whose runs have been quick, and no deadline a quick run
+        // could come near (`pace.rs`).
+        Invoke::Sync(_)
+            if core.learn_pace
+                && tool.pace.runs_in_place()
+                && call.deadline.is_none_or(|deadline| {
+                    deadline.at.saturating_duration_since(Instant::now()) >= FAR
+                }) =>
+        {
+            Place::HereWhileQuick
+        }
         Invoke::Sync(_) => Place::BlockingPool,
         Invoke::Async(_) => Place::Task,
     }
@@ -130,7 +149,8 @@ pub(crate) struct Started<'a> {
     pub(crate) replies: Option<Replies<'a>>,
 }
 
-/// Starts `call` at `place` (anything but [`Place::Here`]: the main queue, or else the sync lane
+/// Starts `call` at `place` (anything but [`Place::Here`] and [`Place::HereWhileQuick`]: the
+/// main queue, or else the sync lane
 /// or the blocking pool for a sync tool and a task for an async one), answering through `reply`.
 pub(crate) fn start<'a>(
     core: &'a Core,
@@ -162,8 +182,14 @@ pub(crate) fn start<'a>(
             }
         }
         (_, Invoke::Sync(function)) => {
+            // Timed, so that a quick tool can run in its async callers' tasks (`pace.rs`).
+            let learn = core.learn_pace;
             let on_lane = core.sync_lane.try_run(move |release| {
+                let started = learn.then(Instant::now);
                 let result = run_sync(name, function, &ctx, args);
+                if let Some(started) = started {
+                    tool.pace.ran_away(started.elapsed());
+                }
                 drop(release);
                 deliver(name, reply, result);
             });

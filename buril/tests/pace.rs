@@ -1,0 +1,155 @@
+//! A sync `off_thread` tool called from async code runs on the blocking pool until its runs
+//! there have shown it quick, then in its caller's task while it stays quick; a slow run in
+//! place sends its calls away again. Calls with a deadline nearer than a second, and
+//! dispatchers built with `learn_pace(false)`, always send them away.
+//!
+//! A tool's pace is its own, shared by every dispatcher of the process: each test here has
+//! tools of its own. Nothing asserts how long a call took; a run that is slow on a loaded
+//! machine only delays a promotion, so the tests call until the event they wait for and bound
+//! that by a number of calls no machine comes near.
+
+use std::thread;
+use std::time::Duration;
+
+use buril::{CallOptions, Dispatcher};
+use serde_json::{Value, json};
+
+/// Quick runs in a row a tool shows away from its caller before it first runs in place.
+const FIRST_PROOF: usize = 8;
+
+/// Calls made, at most, waiting for a tool to run in place.
+const MOST_CALLS: usize = 5_000;
+
+fn here() -> String {
+    format!("{:?}", thread::current().id())
+}
+
+fn result(envelope: &Value) -> &str {
+    envelope["data"]["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a thread id: {envelope}"))
+}
+
+/// Says which thread it runs on.
+#[buril::tool(off_thread)]
+fn pace_where_first() -> String {
+    here()
+}
+
+/// Says which thread it runs on.
+#[buril::tool(off_thread)]
+fn pace_where_slowed() -> String {
+    here()
+}
+
+/// Says which thread it runs on.
+#[buril::tool(off_thread)]
+fn pace_where_timed() -> String {
+    here()
+}
+
+/// Says which thread it runs on.
+#[buril::tool(off_thread)]
+fn pace_where_unlearned() -> String {
+    here()
+}
+
+/// Says which thread it runs on, after sleeping `nap_ms` milliseconds.
+#[buril::tool(off_thread)]
+fn pace_nap(
+    /// How long to sleep, in milliseconds.
+    nap_ms: u64,
+) -> String {
+    thread::sleep(Duration::from_millis(nap_ms));
+    here()
+}
+
+/// Calls `tool` (with `input`) until it runs in this task; answers how many calls ran away
+/// before.
+async fn calls_until_in_place(d: &Dispatcher, tool: &str, input: Value) -> usize {
+    let here = here();
+    for away in 0..MOST_CALLS {
+        let answer = d.call_async(tool, input.clone()).await;
+        if result(&answer) == here {
+            return away;
+        }
+    }
+    panic!("`{tool}` never ran in the calling task in {MOST_CALLS} calls");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_quick_tool_runs_in_its_async_callers_task_after_quick_runs_away() {
+    let d = Dispatcher::new();
+    let away = calls_until_in_place(&d, "pace_where_first", json!({})).await;
+    assert!(away >= FIRST_PROOF, "ran in place after {away} runs away");
+    // And stays there while it is quick.
+    for _ in 0..50 {
+        assert_eq!(
+            result(&d.call_async("pace_where_first", json!({})).await),
+            here()
+        );
+    }
+    // A blocking caller runs a call without a deadline itself, as before.
+    let blocking = d.call("pace_where_first", json!({}));
+    assert_eq!(result(&blocking), here());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_slow_run_in_place_sends_the_next_calls_away_and_asks_more_proof() {
+    let d = Dispatcher::new();
+    calls_until_in_place(&d, "pace_nap", json!({"nap_ms": 0})).await;
+    // In place, the slow call stalls this task (what learning costs, once).
+    let slow = d.call_async("pace_nap", json!({"nap_ms": 3})).await;
+    assert_eq!(result(&slow), here());
+    // The next calls go away, twice as many quick ones as the first time.
+    let away = calls_until_in_place(&d, "pace_nap", json!({"nap_ms": 0})).await;
+    assert!(
+        away >= 2 * FIRST_PROOF,
+        "back in place after {away} runs away"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_call_with_a_near_deadline_never_runs_in_place_and_one_with_a_far_deadline_does() {
+    let d = Dispatcher::new();
+    calls_until_in_place(&d, "pace_where_timed", json!({})).await;
+    let with_timeout = |timeout| CallOptions::new().timeout(timeout);
+    for _ in 0..20 {
+        // Nearer than a second: to the pool, where the timeout can answer while it runs.
+        let near = d
+            .invoke_async(
+                "pace_where_timed",
+                json!({}),
+                with_timeout(Duration::from_millis(900)),
+            )
+            .await;
+        let thread = near.data().and_then(|data| data["result"].as_str());
+        assert!(thread.is_some(), "{near:?}");
+        assert_ne!(thread, Some(here().as_str()), "{near:?}");
+        // The MCP server's default (60 s) and longer: in place.
+        let far = d
+            .invoke_async(
+                "pace_where_timed",
+                json!({}),
+                with_timeout(Duration::from_secs(60)),
+            )
+            .await;
+        let thread = far.data().and_then(|data| data["result"].as_str());
+        assert_eq!(thread, Some(here().as_str()), "{far:?}");
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_dispatcher_that_does_not_learn_pace_sends_every_call_away() {
+    let learning = Dispatcher::new();
+    calls_until_in_place(&learning, "pace_where_unlearned", json!({})).await;
+    // The tool has shown itself quick; a dispatcher built not to learn still sends it away.
+    let d = Dispatcher::builder().learn_pace(false).build();
+    for _ in 0..(4 * FIRST_PROOF) {
+        let answer = d.call_async("pace_where_unlearned", json!({})).await;
+        assert_ne!(result(&answer), here());
+    }
+    // The learning one runs it in place still.
+    let answer = learning.call_async("pace_where_unlearned", json!({})).await;
+    assert_eq!(result(&answer), here());
+}
