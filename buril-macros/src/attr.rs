@@ -25,6 +25,8 @@ pub struct Attrs {
     pub off_thread: bool,
     /// Where `inline` was set to true.
     pub inline: Option<Span>,
+    /// Where `blocking` was set to true.
+    pub blocking: Option<Span>,
     pub dangerous: bool,
     pub undocumented_params: bool,
     pub title: Option<String>,
@@ -133,6 +135,7 @@ impl Attrs {
             TASK => self.task = task_mode(meta)?,
             OFF_THREAD => self.off_thread = flag(meta)?,
             INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
+            BLOCKING => self.blocking = flag(meta)?.then(|| meta.path.span()),
             DANGEROUS => self.dangerous = flag(meta)?,
             UNDOCUMENTED_PARAMS => self.undocumented_params = flag(meta)?,
             READ_ONLY => self.read_only = Some(flag(meta)?),

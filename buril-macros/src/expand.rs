@@ -464,6 +464,7 @@ fn meta(
     let open_world = some_bool(attrs.open_world);
     let off_thread = flag(attrs.off_thread, anchor);
     let inline = flag(attrs.inline.is_some(), anchor);
+    let blocking = flag(attrs.blocking.is_some(), anchor);
     let dangerous = flag(attrs.dangerous, anchor);
     let returns_unit = flag(returns_unit, anchor);
     let confirm = flag(attrs.confirm, anchor);
@@ -524,7 +525,7 @@ fn meta(
                 #idempotent,
                 #open_world,
             ),
-            [#off_thread, #inline, #dangerous, #returns_unit, #confirm],
+            [#off_thread, #inline, #dangerous, #returns_unit, #confirm, #blocking],
             __BURIL_LOCATION,
             #fixed_name,
             #icons,

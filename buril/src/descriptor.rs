@@ -147,6 +147,13 @@ pub struct ToolMeta {
     /// timeout cannot interrupt it; a result that comes after the deadline is answered as a
     /// timeout. Only for sync tools that are `off_thread`.
     pub inline: bool,
+    /// The tool may block its thread (network or disk IO, a lock, a long computation), however
+    /// quick its runs have been (`#[tool(off_thread, blocking)]`): its calls from async code
+    /// always go to a thread of the blocking pool, never into the caller's task, where the
+    /// dispatcher otherwise runs a sync tool whose runs have been quick (see
+    /// [`DispatcherBuilder::learn_pace`](crate::DispatcherBuilder::learn_pace)). Only for sync
+    /// tools that are `off_thread`, and not with `inline`.
+    pub blocking: bool,
     /// The tool stays off until the host enables it.
     pub dangerous: bool,
     /// The tool returns `()`: its data is the empty object.
@@ -236,6 +243,7 @@ impl ToolMeta {
             annotations: Annotations::NONE,
             off_thread: false,
             inline: false,
+            blocking: false,
             dangerous: false,
             returns_unit: false,
             confirm: false,
@@ -256,14 +264,21 @@ impl ToolMeta {
         family: &'static str,
         aliases: &'static [Cow<'static, str>],
         annotations: Annotations,
-        flags: [bool; 5],
+        flags: [bool; 6],
         location: SourceLocation,
         fixed_name: Option<&'static str>,
         icons: &'static [Cow<'static, str>],
         meta: &'static [(Cow<'static, str>, Cow<'static, str>)],
         task: TaskSupport,
     ) -> Self {
-        let [off_thread, inline, dangerous, returns_unit, confirm] = flags;
+        let [
+            off_thread,
+            inline,
+            dangerous,
+            returns_unit,
+            confirm,
+            blocking,
+        ] = flags;
         ToolMeta {
             name: Cow::Borrowed(name),
             description: Cow::Borrowed(description),
@@ -272,6 +287,7 @@ impl ToolMeta {
             annotations,
             off_thread,
             inline,
+            blocking,
             dangerous,
             returns_unit,
             confirm,
@@ -302,8 +318,8 @@ pub struct ToolDescriptor {
     compiled: OnceLock<CompiledSchemas>,
     /// The hash of this tool's metadata, made on first use (see `metadata.rs`).
     pub(crate) hash: OnceLock<String>,
-    /// How quick its runs have been, for where its async callers run it (`dispatch/pace.rs`).
-    pub(crate) pace: crate::dispatch::Pace,
+    /// How quick its runs have been, for where its async callers run it (`pace.rs`).
+    pub(crate) pace: crate::pace::Pace,
 }
 
 impl ToolDescriptor {
@@ -323,7 +339,7 @@ impl ToolDescriptor {
             output_schema,
             compiled: OnceLock::new(),
             hash: OnceLock::new(),
-            pace: crate::dispatch::Pace::new(),
+            pace: crate::pace::Pace::new(),
         }
     }
 
@@ -366,6 +382,12 @@ impl ToolDescriptor {
     /// Always false for a tool that is not `off_thread` or is async.
     pub fn is_inline(&self) -> bool {
         self.meta.inline && self.meta.off_thread && !self.is_async()
+    }
+
+    /// Whether the tool's calls from async code always go to the blocking pool (see
+    /// [`ToolMeta::blocking`]).
+    pub fn is_blocking(&self) -> bool {
+        self.meta.blocking
     }
 
     /// Whether the tool stays off until the host enables it.

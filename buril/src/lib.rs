@@ -50,6 +50,7 @@
 //! | `aliases = ["..."]` | former names: still callable, reported as deprecated |
 //! | `off_thread` | may run on any thread; otherwise the tool runs on the host's main thread |
 //! | `inline` | with `off_thread`, for sync tools that return quickly and never block: runs on the calling thread or task, no hand-off to the pool (see [Threads](#threads)) |
+//! | `blocking` | with `off_thread`, for sync tools that may block however quick their runs have been: calls from async code always go to the blocking pool (see [Threads](#threads)) |
 //! | `dangerous` | off until the host enables it |
 //! | `undocumented_params` | allows parameters without doc comments |
 //! | `title = "..."`, `read_only`, `destructive`, `idempotent`, `open_world` | MCP annotations; a flag may be written `key = false` |
@@ -79,7 +80,9 @@
 //! while it runs. Those runs are timed: a tool whose runs have been quick (8 in a row within
 //! 100 µs) runs in the caller's task instead while it stays quick, unless its call's deadline is
 //! less than a second away; a slow run there sends its calls back to the pool (see
-//! [`DispatcherBuilder::learn_pace`], which turns this off). A sync tool that returns in
+//! [`DispatcherBuilder::learn_pace`], which turns this off). A tool that may block however
+//! quick it has been says `#[buril::tool(off_thread, blocking)]` and always goes to the pool.
+//! A sync tool that returns in
 //! microseconds and never blocks can say
 //! `#[buril::tool(off_thread, inline)]` to run on the calling task instead, saving two thread
 //! wake-ups per call; its timeout then cannot interrupt it, and a result that comes after the
@@ -103,6 +106,7 @@ mod jobs;
 pub mod metadata;
 pub mod middleware;
 mod output;
+mod pace;
 mod pattern;
 pub mod pointer;
 mod policy;

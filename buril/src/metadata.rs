@@ -68,7 +68,7 @@ impl Schema<'_> {
 /// "readOnly": …, "destructive": …, "idempotent": …, "openWorld": …}` in compact form, followed
 /// by a zero byte; it is streamed into the hash, never built. The fields from `title` on are
 /// [`Annotations`](crate::Annotations) as serde writes it, so that a new annotation is hashed without a
-/// change here. `inline`, `returns_unit` and `location` are left out: they do not change the
+/// change here. `inline`, `blocking`, `returns_unit` and `location` are left out: they do not change the
 /// bindings. Each tool comes with the compact JSON text of its input and output schemas.
 pub fn hash<'a>(tools: impl IntoIterator<Item = (&'a ToolMeta, [&'a str; 2])>) -> String {
     hash_of(
@@ -252,6 +252,7 @@ mod tests {
         let meta = described();
         let mut other = meta.clone();
         other.inline = true;
+        other.blocking = true;
         other.returns_unit = true;
         other.location = crate::descriptor::SourceLocation {
             file: "elsewhere.rs",

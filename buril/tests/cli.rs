@@ -33,7 +33,7 @@ fn cli_greet(
 }
 
 /// Sleeps for a while.
-#[buril::tool(off_thread, aliases = ["cli_nap"])]
+#[buril::tool(off_thread, blocking, aliases = ["cli_nap"])]
 fn cli_sleep(
     /// Milliseconds.
     ms: u64,
@@ -276,10 +276,19 @@ fn describe_shows_parameters_and_schemas() {
         "an alias describes its tool: {out}"
     );
     assert!(
-        out.contains("runs on:   any thread (off_thread)\n"),
+        out.contains(
+            "runs on:   a thread of the blocking pool when called from async code \
+             (off_thread, blocking)\n"
+        ),
         "{out}"
     );
     assert!(out.contains("aliases:   cli_nap (deprecated)\n"), "{out}");
+
+    let (_, out, _) = run(&["describe", "cli_whoami"]);
+    assert!(
+        out.contains("runs on:   any thread (off_thread)\n"),
+        "{out}"
+    );
 
     let (_, out, _) = run(&["describe", "cli_fail"]);
     assert!(
@@ -306,6 +315,7 @@ fn describe_json_adds_the_flags() {
     assert_eq!(tool["aliases"], json!(["cli_nap"]));
     assert_eq!(tool["offThread"], true);
     assert_eq!(tool["inline"], false);
+    assert_eq!(tool["blocking"], true);
     assert_eq!(tool["dangerous"], false);
     assert_eq!(tool["async"], false);
     assert!(
@@ -314,6 +324,7 @@ fn describe_json_adds_the_flags() {
     );
     let (_, out, _) = run(&["describe", "cli_fail", "--json"]);
     assert_eq!(parse(&out)["inline"], true);
+    assert_eq!(parse(&out)["blocking"], false);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! A sync `off_thread` tool called from async code runs on the blocking pool until its runs
 //! there have shown it quick, then in its caller's task while it stays quick; a slow run in
-//! place sends its calls away again. Calls with a deadline nearer than a second, and
-//! dispatchers built with `learn_pace(false)`, always send them away.
+//! place sends its calls away again. `blocking` tools, calls with a deadline nearer than a
+//! second, and dispatchers built with `learn_pace(false)` always send them away.
 //!
 //! A tool's pace is its own, shared by every dispatcher of the process: each test here has
 //! tools of its own. Nothing asserts how long a call took; a run that is slow on a loaded
@@ -51,6 +51,12 @@ fn pace_where_timed() -> String {
 /// Says which thread it runs on.
 #[buril::tool(off_thread)]
 fn pace_where_unlearned() -> String {
+    here()
+}
+
+/// Says which thread it runs on; may block, by its author's word.
+#[buril::tool(off_thread, blocking)]
+fn pace_where_blocking() -> String {
     here()
 }
 
@@ -152,4 +158,20 @@ async fn a_dispatcher_that_does_not_learn_pace_sends_every_call_away() {
     // The learning one runs it in place still.
     let answer = learning.call_async("pace_where_unlearned", json!({})).await;
     assert_eq!(result(&answer), here());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_blocking_tool_never_runs_in_place_however_quick() {
+    let d = Dispatcher::new();
+    for _ in 0..(20 * FIRST_PROOF) {
+        let answer = d.call_async("pace_where_blocking", json!({})).await;
+        assert_ne!(result(&answer), here());
+    }
+    assert!(
+        d.registry()
+            .get("pace_where_blocking")
+            .unwrap()
+            .is_blocking()
+    );
+    assert!(!d.registry().get("pace_where_first").unwrap().is_blocking());
 }

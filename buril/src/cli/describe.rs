@@ -27,6 +27,7 @@ pub(crate) fn describe(
             map.insert("aliases".into(), json!(tool.aliases()));
             map.insert("offThread".into(), tool.is_off_thread().into());
             map.insert("inline".into(), tool.is_inline().into());
+            map.insert("blocking".into(), tool.is_blocking().into());
             map.insert("dangerous".into(), tool.is_dangerous().into());
             map.insert("confirm".into(), tool.meta().confirm.into());
             map.insert("async".into(), tool.is_async().into());
@@ -61,6 +62,8 @@ pub(crate) fn describe(
     }
     let thread = if tool.is_inline() {
         "the calling thread (off_thread, inline)"
+    } else if tool.is_off_thread() && tool.is_blocking() {
+        "a thread of the blocking pool when called from async code (off_thread, blocking)"
     } else if tool.is_off_thread() {
         "any thread (off_thread)"
     } else {

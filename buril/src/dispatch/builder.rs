@@ -110,8 +110,9 @@ impl DispatcherBuilder {
     /// before the next run in place. So a tool that blocks now and then stalls its caller's task
     /// (an MCP server's worker) for one call, ever more rarely; and a run in place cannot be
     /// interrupted, so such a call's timeout is answered when it returns (a tool that checks
-    /// [`Context::is_cancelled`](crate::Context::is_cancelled) sees the deadline pass). With
-    /// `false`, these calls always go to the blocking pool.
+    /// [`Context::is_cancelled`](crate::Context::is_cancelled) sees the deadline pass). A tool
+    /// marked `#[tool(off_thread, blocking)]` never runs in place. With `false`, these calls
+    /// always go to the blocking pool.
     pub fn learn_pace(mut self, learn: bool) -> Self {
         self.learn_pace = learn;
         self

@@ -6,7 +6,7 @@
 //! | main-thread, caller on the main thread | here | the main queue |
 //! | main-thread, any other caller | the main queue | the main queue |
 //! | sync `off_thread`, `inline` | here | here |
-//! | sync `off_thread`, shown quick, no deadline or a far one | here | here, while quick |
+//! | sync `off_thread`, not `blocking`, shown quick, no deadline or a far one | here | here, while quick |
 //! | sync `off_thread`, no deadline | here | the blocking pool |
 //! | sync `off_thread`, with a deadline | the blocking pool | the blocking pool |
 //! | async `off_thread` | a task | a task |
@@ -28,10 +28,10 @@ use tokio::task::JoinHandle;
 use super::admit::Admitted;
 use super::core::Core;
 use super::hot::{LaneRelease, Replies};
-use super::pace::FAR;
 use super::run::{run_async, run_here, run_sync};
 use super::settle::CallResult;
 use crate::descriptor::Invoke;
+use crate::pace::FAR;
 
 /// Where a call runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +76,7 @@ pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
         Invoke::Sync(_)
             if core.learn_pace
                 && tool.pace.runs_in_place()
+                && !tool.is_blocking()
                 && call.deadline.is_none_or(|deadline| {
                     deadline.at.saturating_duration_since(Instant::now()) >= FAR
                 }) =>
@@ -183,7 +184,7 @@ pub(crate) fn start<'a>(
         }
         (_, Invoke::Sync(function)) => {
             // Timed, so that a quick tool can run in its async callers' tasks (`pace.rs`).
-            let learn = core.learn_pace;
+            let learn = core.learn_pace && !tool.is_blocking();
             let on_lane = core.sync_lane.try_run(move |release| {
                 let started = learn.then(Instant::now);
                 let result = run_sync(name, function, &ctx, args);

@@ -17,8 +17,9 @@
 //! whose deadline is nearer than [`FAR`] never runs in place; a quick tool's call with a far
 //! deadline (the MCP server gives every call one, 60 s by default) does, and a tool that
 //! suddenly hangs without looking at its context answers that call's timeout when it returns
-//! rather than at the deadline, once. No call runs in place when the dispatcher is built with
-//! `learn_pace(false)`. A tool's pace is its own, in its descriptor, shared by every dispatcher
+//! rather than at the deadline, once. A tool whose author says it may block
+//! (`#[tool(off_thread, blocking)]`) never runs in place, and no call does when the dispatcher
+//! is built with `learn_pace(false)`. A tool's pace is its own, in its descriptor, shared by every dispatcher
 //! of the process.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
