@@ -360,7 +360,7 @@ const fn meta(name: &'static str) -> ToolMeta {
         &[],
         Annotations::NONE,
         // off_thread, inline, dangerous, returns_unit, confirm
-        [true, false, false, false, false],
+        [true, false, false, false, false, false],
         SourceLocation {
             file: file!(),
             line: line!(),
