@@ -19,8 +19,8 @@
 //! suddenly hangs without looking at its context answers that call's timeout when it returns
 //! rather than at the deadline, once. A tool whose author says it may block
 //! (`#[tool(off_thread, blocking)]`) never runs in place, and no call does when the dispatcher
-//! is built with `learn_pace(false)`. A tool's pace is its own, in its descriptor, shared by every dispatcher
-//! of the process.
+//! is built with `learn_pace(false)`. A tool's pace is its own, in its descriptor, shared by
+//! every dispatcher of the process.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;

@@ -151,8 +151,8 @@ pub(crate) struct Started<'a> {
 }
 
 /// Starts `call` at `place` (anything but [`Place::Here`] and [`Place::HereWhileQuick`]: the
-/// main queue, or else the sync lane
-/// or the blocking pool for a sync tool and a task for an async one), answering through `reply`.
+/// main queue, or else the sync lane or the blocking pool for a sync tool and a task for an
+/// async one), answering through `reply`.
 pub(crate) fn start<'a>(
     core: &'a Core,
     place: Place,
