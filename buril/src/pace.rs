@@ -21,6 +21,12 @@
 //! (`#[tool(off_thread, blocking)]`) never runs in place, and no call does when the dispatcher
 //! is built with `learn_pace(false)`. A tool's pace is its own, in its descriptor, shared by
 //! every dispatcher of the process.
+//!
+//! What a run in place cannot do that a run on the pool can: block on a Tokio runtime
+//! (`Handle::block_on`, a runtime of its own, `reqwest::blocking`, `blocking_recv`), which Tokio
+//! refuses, with a panic, on a thread that drives async tasks. A tool that does so in place
+//! fails that call (its panic names the cause and the fix, `blocking`), and is never run in
+//! place again ([`Pace::never`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
@@ -46,6 +52,9 @@ pub(crate) const FIRST_PROOF: u32 = 8;
 /// The most quick runs in a row asked of a tool that was slow in place before (reached after
 /// 13 slow runs in place).
 pub(crate) const MAX_PROOF: u32 = 1 << 16;
+
+/// The proof of a tool that must never run in place.
+const NEVER: u32 = u32::MAX;
 
 /// What is known of one tool's pace. Relaxed atomics: it is a placement hint, and a race
 /// between two calls costs at most one call in the wrong place.
@@ -82,8 +91,12 @@ impl Pace {
             self.quick_runs.store(0, Ordering::Relaxed);
             return;
         }
-        let runs = self.quick_runs.fetch_add(1, Ordering::Relaxed) + 1;
-        if runs >= self.proof.load(Ordering::Relaxed) {
+        let runs = self
+            .quick_runs
+            .fetch_add(1, Ordering::Relaxed)
+            .saturating_add(1);
+        let proof = self.proof.load(Ordering::Relaxed);
+        if runs >= proof && proof != NEVER {
             self.in_place.store(true, Ordering::Relaxed);
         }
     }
@@ -107,8 +120,17 @@ impl Pace {
         self.quick_runs.store(0, Ordering::Relaxed);
         self.slow_runs.store(0, Ordering::Relaxed);
         let proof = self.proof.load(Ordering::Relaxed);
-        self.proof
-            .store(proof.saturating_mul(2).min(MAX_PROOF), Ordering::Relaxed);
+        if proof != NEVER {
+            self.proof
+                .store(proof.saturating_mul(2).min(MAX_PROOF), Ordering::Relaxed);
+        }
+    }
+
+    /// The tool did what only a thread of the pool may do (block on a Tokio runtime): its
+    /// calls never run in place again.
+    pub(crate) fn never(&self) {
+        self.proof.store(NEVER, Ordering::Relaxed);
+        self.in_place.store(false, Ordering::Relaxed);
     }
 
     /// Quick runs asked before the next run in place (for tests and diagnostics).
@@ -203,6 +225,20 @@ mod tests {
         pace.ran_in_place(A_LITTLE_SLOW);
         assert!(!pace.runs_in_place());
         assert_eq!(pace.proof(), 2 * FIRST_PROOF);
+    }
+
+    #[test]
+    fn a_tool_that_must_never_run_in_place_never_does() {
+        let pace = promoted();
+        pace.never();
+        assert!(!pace.runs_in_place());
+        for _ in 0..(4 * MAX_PROOF) {
+            pace.ran_away(FAST);
+        }
+        assert!(!pace.runs_in_place());
+        // A slow run in place finishing after (a race) leaves it so.
+        pace.ran_in_place(LATE);
+        assert_eq!(pace.proof(), NEVER);
     }
 
     #[test]

@@ -60,6 +60,23 @@ fn pace_where_blocking() -> String {
     here()
 }
 
+/// Says which thread it runs on; when `nest`, first blocks on a runtime of its own (what a
+/// sync tool using `reqwest::blocking` or `block_on` does), which Tokio allows on the blocking
+/// pool and refuses on a thread that drives async tasks.
+#[buril::tool(off_thread)]
+fn pace_nest(
+    /// Whether to block on a runtime of its own.
+    nest: bool,
+) -> String {
+    if nest {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {});
+    }
+    here()
+}
+
 /// Says which thread it runs on, after sleeping `nap_ms` milliseconds.
 #[buril::tool(off_thread)]
 fn pace_nap(
@@ -174,4 +191,26 @@ async fn a_blocking_tool_never_runs_in_place_however_quick() {
             .is_blocking()
     );
     assert!(!d.registry().get("pace_where_first").unwrap().is_blocking());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_tool_that_blocks_on_a_runtime_in_place_fails_once_and_never_runs_in_place_again() {
+    let d = Dispatcher::new();
+    calls_until_in_place(&d, "pace_nest", json!({"nest": false})).await;
+    let refused = d.call_async("pace_nest", json!({"nest": true})).await;
+    assert_eq!(refused["ok"], false, "{refused}");
+    assert_eq!(refused["type"], "panic", "{refused}");
+    let message = refused["error"].as_str().unwrap();
+    assert!(message.contains("Cannot start a runtime"), "{message}");
+    assert!(
+        message.contains("#[buril::tool(off_thread, blocking)]"),
+        "{message}"
+    );
+    // The same call on the pool works; and no call runs in place again, however quick.
+    let again = d.call_async("pace_nest", json!({"nest": true})).await;
+    assert_ne!(result(&again), here());
+    for _ in 0..(20 * FIRST_PROOF) {
+        let quick = d.call_async("pace_nest", json!({"nest": false})).await;
+        assert_ne!(result(&quick), here());
+    }
 }

@@ -111,8 +111,10 @@ impl DispatcherBuilder {
     /// (an MCP server's worker) for one call, ever more rarely; and a run in place cannot be
     /// interrupted, so such a call's timeout is answered when it returns (a tool that checks
     /// [`Context::is_cancelled`](crate::Context::is_cancelled) sees the deadline pass). A tool
-    /// marked `#[tool(off_thread, blocking)]` never runs in place. With `false`, these calls
-    /// always go to the blocking pool.
+    /// marked `#[tool(off_thread, blocking)]` never runs in place. Nor, after its first try, does
+    /// one that blocks on a Tokio runtime there (`Handle::block_on`, `reqwest::blocking`), which
+    /// Tokio refuses on a thread driving async tasks: that call answers `panic`, saying so. With
+    /// `false`, these calls always go to the blocking pool.
     pub fn learn_pace(mut self, learn: bool) -> Self {
         self.learn_pace = learn;
         self

@@ -9,7 +9,7 @@ use super::core::Core;
 use super::place::{Place, Started, Waiter, place, run_in_place, start};
 use super::settle::{CallResult, discard_if_late, dropped, shut_down, timeout_error};
 use crate::context::CancelToken;
-use crate::error::ToolError;
+use crate::error::{ErrorKind, ToolError};
 
 /// How long an async tool that was cancelled or timed out may go on to finish cleanly (it sees
 /// the cancellation through its context) before its task is dropped.
@@ -75,6 +75,37 @@ pub(crate) fn execute_blocking(core: &Core, call: Admitted) -> CallResult {
     result
 }
 
+/// Whether a tool's panic is Tokio refusing to block a thread that drives async tasks
+/// (`Handle::block_on`, a runtime started or dropped there, `blocking_recv` and the like): what
+/// a tool run in its caller's task cannot do, and a tool on the blocking pool can.
+fn blocked_on_a_runtime(error: &ToolError) -> bool {
+    error.kind() == ErrorKind::Panic
+        && (error.message().contains("used to drive asynchronous tasks")
+            || error
+                .message()
+                .contains("in a context where blocking is not allowed"))
+}
+
+/// The error of a call that blocked on a runtime in its caller's task: the panic, why it ran
+/// there, and what the tool's author can do.
+fn sent_back_to_the_pool(name: &str, error: &ToolError) -> ToolError {
+    tracing::warn!(
+        target: "buril::dispatch",
+        tool = name,
+        "the tool blocked on a Tokio runtime while running in its caller's task; its calls go \
+         to the blocking pool from now on (mark it `#[buril::tool(off_thread, blocking)]`)"
+    );
+    ToolError::new(
+        ErrorKind::Panic,
+        format!(
+            "{} (`{name}` ran in its caller's task because its runs had been quick, and Tokio \
+             cannot block there; its calls run on the blocking pool from now on; a tool that \
+             blocks on a runtime should say `#[buril::tool(off_thread, blocking)]`)",
+            error.message()
+        ),
+    )
+}
+
 /// Runs `call` in the caller's task, whatever executor drives it: the tool itself runs where it
 /// is placed, and the deadline is a timer of the dispatcher's runtime. No hop through another
 /// task on the way, so a call costs the caller one wake-up.
@@ -89,9 +120,15 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
         let token = call.ctx.made_token();
         let tool = call.tool;
         let started = (at == Place::HereWhileQuick).then(Instant::now);
-        let result = run_in_place(core, call);
+        let mut result = run_in_place(core, call);
         if let Some(started) = started {
             tool.pace.ran_in_place(started.elapsed());
+            if let Err(error) = &result
+                && blocked_on_a_runtime(error)
+            {
+                tool.pace.never();
+                result = Err(sent_back_to_the_pool(name, error));
+            }
         }
         let result = discard_if_late(result, name, deadline);
         if result.is_err()
