@@ -140,12 +140,6 @@ impl Pace {
     }
 }
 
-impl Default for Pace {
-    fn default() -> Self {
-        Pace::new()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,24 +148,25 @@ mod tests {
     const LATE: Duration = Duration::from_millis(2);
     const A_LITTLE_SLOW: Duration = Duration::from_micros(300);
 
-    fn promoted() -> Pace {
-        let pace = Pace::new();
-        for _ in 0..FIRST_PROOF {
-            pace.ran_away(FAST);
-        }
-        assert!(pace.runs_in_place());
-        pace
-    }
-
-    #[test]
-    fn a_tool_runs_in_place_after_its_first_quick_runs_away() {
-        let pace = Pace::new();
-        for _ in 1..FIRST_PROOF {
+    /// Shows `pace` `runs` quick runs away, checking that only the last makes it run in place.
+    fn promotes_after(pace: &Pace, runs: u32) {
+        for _ in 1..runs {
             pace.ran_away(FAST);
             assert!(!pace.runs_in_place());
         }
         pace.ran_away(FAST);
         assert!(pace.runs_in_place());
+    }
+
+    fn promoted() -> Pace {
+        let pace = Pace::new();
+        promotes_after(&pace, FIRST_PROOF);
+        pace
+    }
+
+    #[test]
+    fn a_tool_runs_in_place_after_its_first_quick_runs_away() {
+        promoted();
     }
 
     #[test]
@@ -181,31 +176,18 @@ mod tests {
             pace.ran_away(FAST);
         }
         pace.ran_away(LATE);
-        for _ in 1..FIRST_PROOF {
-            pace.ran_away(FAST);
-            assert!(!pace.runs_in_place());
-        }
-        pace.ran_away(FAST);
-        assert!(pace.runs_in_place());
+        promotes_after(&pace, FIRST_PROOF);
     }
 
     #[test]
     fn a_slow_run_in_place_sends_calls_away_and_doubles_the_proof() {
-        let pace = Pace::new();
-        for _ in 0..FIRST_PROOF {
-            pace.ran_away(FAST);
-        }
+        let pace = promoted();
         pace.ran_in_place(FAST);
         assert!(pace.runs_in_place());
         pace.ran_in_place(LATE);
         assert!(!pace.runs_in_place());
         assert_eq!(pace.proof(), 2 * FIRST_PROOF);
-        for _ in 1..2 * FIRST_PROOF {
-            pace.ran_away(FAST);
-            assert!(!pace.runs_in_place());
-        }
-        pace.ran_away(FAST);
-        assert!(pace.runs_in_place());
+        promotes_after(&pace, 2 * FIRST_PROOF);
     }
 
     #[test]

@@ -38,12 +38,6 @@ fn pace_where_first() -> String {
 
 /// Says which thread it runs on.
 #[buril::tool(off_thread)]
-fn pace_where_slowed() -> String {
-    here()
-}
-
-/// Says which thread it runs on.
-#[buril::tool(off_thread)]
 fn pace_where_timed() -> String {
     here()
 }
