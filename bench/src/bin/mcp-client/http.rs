@@ -1,7 +1,7 @@
 //! The client over Streamable HTTP.
 
 use std::io::{BufRead, BufReader};
-use std::process::{ExitCode, Stdio};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -74,12 +74,7 @@ impl Session {
 }
 
 pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> ExitCode {
-    let mut child = crate::server::server_command(server_kind)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start mcp-server");
+    let mut child = crate::server::start_server(server_kind);
     let pid = child.id();
     // Its endpoint, on its first line.
     let mut url = String::new();

@@ -1,7 +1,7 @@
 //! The server under test as a child process, and the newline-delimited JSON-RPC spoken with it.
 
 use std::io::{BufRead, Write};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -32,6 +32,17 @@ pub(crate) fn server_command(kind: &str) -> Command {
             command
         }
     }
+}
+
+/// `mcp-server KIND` started with its standard input and output piped to this process (its
+/// errors to this one's).
+pub(crate) fn start_server(kind: &str) -> Child {
+    server_command(kind)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start mcp-server")
 }
 
 pub(crate) fn micros(d: Duration) -> f64 {

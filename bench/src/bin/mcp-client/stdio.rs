@@ -2,23 +2,18 @@
 //! server's CPU time a call.
 
 use std::io::{BufReader, Write};
-use std::process::{ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::server::{children_cpu, micros, read_answer, send, server_command};
+use crate::server::{children_cpu, micros, read_answer, send, start_server};
 
 const IN_FLIGHT: usize = 32;
 
 pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> ExitCode {
-    let mut child = server_command(server_kind)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start mcp-server");
+    let mut child = start_server(server_kind);
     let mut input = std::io::BufWriter::new(child.stdin.take().expect("stdin"));
     let mut output = BufReader::new(child.stdout.take().expect("stdout"));
 
