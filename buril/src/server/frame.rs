@@ -11,8 +11,7 @@
 //!
 //! Messages are parsed by rmcp's own codec, except `tools/call` frames with just a name,
 //! arguments and `_meta` (what the generated clients and most SDKs send), which are parsed
-//! straight into rmcp's message type (the generic parser buffers every message as untyped
-//! content first, which cost more than the rest of a call).
+//! straight into rmcp's message type (`fast_call.rs`).
 //!
 //! A peer that echoes every error back as more garbage could start an error storm; after
 //! [`MAX_UNANSWERED_STREAK`] bad frames in a row the server stops answering them (it says so
@@ -22,11 +21,7 @@ use std::io;
 
 use bytes::BytesMut;
 use rmcp::RoleServer;
-use rmcp::model::{
-    CallToolRequestMethod, CallToolRequestParams, ClientRequest, ErrorData, GetMeta, JsonObject,
-    JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0, MetaObject, Request, RequestId,
-    RequestMetaObject,
-};
+use rmcp::model::{ErrorData, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::{JsonRpcMessageCodec, JsonRpcMessageCodecError};
@@ -34,6 +29,9 @@ use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
+
+use super::fast_call::FastCall;
+use crate::registry::Registry;
 
 /// How much a frame may exceed the dispatcher's `max_input_bytes`: the JSON-RPC request
 /// around a tool's arguments.
@@ -60,11 +58,15 @@ pub(crate) struct LineTransport<R> {
     /// Writes the outbox; it drops the outbox's receiving end when a write fails, which makes
     /// every later `send` fail.
     writer: Option<tokio::task::JoinHandle<()>>,
+    /// The server's tools, whose metadata hash the bindings' in a call's `_meta` is compared
+    /// with.
+    registry: &'static Registry,
 }
 
 impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
-    /// Reads `reader` and writes `writer` (on a task of the current runtime).
-    pub(crate) fn new<W>(reader: R, writer: W, max_line: usize) -> Self
+    /// Reads `reader` and writes `writer` (on a task of the current runtime), for a server of
+    /// `registry`'s tools.
+    pub(crate) fn new<W>(reader: R, writer: W, max_line: usize, registry: &'static Registry) -> Self
     where
         W: AsyncWrite + Send + Unpin + 'static,
     {
@@ -92,6 +94,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             codec: JsonRpcMessageCodec::default(),
             streak: 0,
             writer: Some(writer),
+            registry,
         }
     }
 
@@ -121,7 +124,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         // The frame nearly every session is made of, parsed straight into its type.
         if let Ok(call) = serde_json::from_slice::<FastCall>(text) {
             self.streak = 0;
-            return Some(call.into_message());
+            return Some(call.into_message(self.registry));
         }
         if let Err(reason) = check_json(text, " (send one JSON-RPC message per line)") {
             self.answer(ErrorData::parse_error(reason, None), None);
@@ -237,66 +240,6 @@ pub(crate) fn encode_error(error: ErrorData, id: Option<RequestId>) -> Vec<u8> {
     let mut bytes = answer.to_string().into_bytes();
     bytes.push(b'\n');
     bytes
-}
-
-/// `tools/call` with a name, arguments and `_meta` and nothing else: the message rmcp's generic
-/// parser would make of it, without its detour through buffered content (which costs more than
-/// the rest of the call). Any other shape takes the generic parser.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct FastCall {
-    #[allow(dead_code)]
-    jsonrpc: JsonRpcVersion2_0,
-    id: RequestId,
-    #[allow(dead_code)]
-    method: CallToolRequestMethod,
-    params: FastParams,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FastParams {
-    name: String,
-    #[serde(default)]
-    arguments: Option<JsonObject>,
-    /// Where the generic parser puts it: the request's extensions, which become the handler's
-    /// `context.meta` (the progress token, the bindings' metadata hashes).
-    #[serde(rename = "_meta", default)]
-    meta: Option<JsonObject>,
-}
-
-impl FastCall {
-    /// The tool's name.
-    pub(crate) fn name(&self) -> &str {
-        &self.params.name
-    }
-
-    /// The request's `_meta`.
-    pub(crate) fn meta(&self) -> Option<&JsonObject> {
-        self.params.meta.as_ref()
-    }
-
-    /// The request's id, its parameters, and its `_meta` as the handler's context has it.
-    pub(crate) fn into_parts(
-        self,
-    ) -> (RequestId, CallToolRequestParams, Option<RequestMetaObject>) {
-        let mut params = CallToolRequestParams::new(self.params.name);
-        params.arguments = self.params.arguments;
-        let meta = self
-            .params
-            .meta
-            .map(|meta| RequestMetaObject(MetaObject(meta)));
-        (self.id, params, meta)
-    }
-
-    fn into_message(self) -> RxJsonRpcMessage<RoleServer> {
-        let (id, params, meta) = self.into_parts();
-        let mut request = ClientRequest::CallToolRequest(Request::new(params));
-        if let Some(meta) = meta {
-            *request.get_meta_mut() = meta;
-        }
-        JsonRpcMessage::Request(JsonRpcRequest::new(id, request))
-    }
 }
 
 /// The id of a request that is not valid otherwise, to answer it.
@@ -480,7 +423,8 @@ mod tests {
         runtime.block_on(async {
             let (mut peer, server) = tokio::io::duplex(1 << 20);
             let reader = std::io::Cursor::new(input.to_vec());
-            let mut transport = LineTransport::new(reader, server, max_line);
+            let registry = crate::registry::registry();
+            let mut transport = LineTransport::new(reader, server, max_line, registry);
             let mut messages = Vec::new();
             while let Some(message) = transport.receive().await {
                 messages.push(serde_json::to_value(&message).unwrap());
@@ -498,51 +442,6 @@ mod tests {
     }
 
     const CALL: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{"a":1}}}"#;
-
-    #[test]
-    fn the_fast_path_makes_the_message_the_generic_parser_makes() {
-        for line in [
-            CALL,
-            r#"{"params":{"arguments":{"a":[1,{"b":null}]},"name":"t"},"id":"x","method":"tools/call","jsonrpc":"2.0"}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":null}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":1}}}"#,
-            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{},"_meta":{"buril/metadata":"ab","buril/tool-metadata":"cd","progressToken":"p"}}}"#,
-        ] {
-            let fast: FastCall = serde_json::from_str(line).unwrap();
-            let mut codec = JsonRpcMessageCodec::<RxJsonRpcMessage<RoleServer>>::default();
-            let mut buffer = BytesMut::from(format!("{line}\n").as_bytes());
-            let generic = codec.decode(&mut buffer).unwrap().unwrap();
-            assert_eq!(
-                serde_json::to_value(fast.into_message()).unwrap(),
-                serde_json::to_value(generic).unwrap(),
-                "{line}"
-            );
-        }
-        // `_meta` lands where the generic parser puts it: the request's own metadata, which
-        // becomes the handler's `context.meta` (so the progress token is found).
-        let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"progressToken":1}}}"#;
-        let mut codec = JsonRpcMessageCodec::<RxJsonRpcMessage<RoleServer>>::default();
-        let mut buffer = BytesMut::from(format!("{line}\n").as_bytes());
-        let generic = codec.decode(&mut buffer).unwrap().unwrap();
-        let fast = serde_json::from_str::<FastCall>(line)
-            .unwrap()
-            .into_message();
-        for message in [generic, fast] {
-            let JsonRpcMessage::Request(request) = message else {
-                panic!("a request");
-            };
-            assert!(request.request.get_meta().get_progress_token().is_some());
-        }
-        // Anything else takes the generic parser.
-        for line in [
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":{}}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
-            r#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"t"}}"#,
-        ] {
-            assert!(serde_json::from_str::<FastCall>(line).is_err(), "{line}");
-        }
-    }
 
     #[test]
     fn messages_pass_whole_and_blank_lines_ask_nothing() {

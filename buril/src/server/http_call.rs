@@ -49,7 +49,7 @@ use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::BoxBody;
-use super::frame::FastCall;
+use super::fast_call::FastCall;
 use super::handler::Handler;
 use super::http_sessions::{SESSION_HEADER, Session};
 use super::state::ServerState;
@@ -134,12 +134,9 @@ impl Fast<'_> {
             }
             return None;
         };
-        if call.meta().is_some_and(|meta| {
-            meta.contains_key("progressToken")
-                || meta
-                    .keys()
-                    .any(|key| key.starts_with("io.modelcontextprotocol/"))
-        }) {
+        if call
+            .meta_has(|key| key == "progressToken" || key.starts_with("io.modelcontextprotocol/"))
+        {
             return None;
         }
         let session = self.state.http_sessions.get(id)?;
@@ -259,10 +256,10 @@ fn memchr_cancelled(body: &[u8]) -> bool {
 async fn answer(
     state: &Arc<ServerState>,
     session: &Session,
-    call: FastCall,
+    call: FastCall<'_>,
     parts: Parts,
 ) -> Response<BoxBody> {
-    let (id, params, meta) = call.into_parts();
+    let (id, params, meta) = call.into_parts(state.registry);
     let mut context = RequestContext::new(id.clone(), session.peer.clone());
     if let Some(meta) = meta {
         context.meta = meta;

@@ -85,6 +85,7 @@ mod cli;
 mod config;
 mod defaults;
 mod error;
+mod fast_call;
 mod frame;
 mod handler;
 mod handshake;

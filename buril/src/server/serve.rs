@@ -80,7 +80,7 @@ impl Server {
             inner: reader,
             ended: ended.clone(),
         };
-        let transport = frame::LineTransport::new(reader, writer, max_frame);
+        let transport = frame::LineTransport::new(reader, writer, max_frame, self.state.registry);
         let handler = Handler::new(Arc::clone(&self.state)).ending_with(ended);
         let running = match handler.serve(transport).await {
             Ok(running) => running,
