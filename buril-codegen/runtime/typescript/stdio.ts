@@ -89,6 +89,9 @@ async function childProcess(): Promise<ChildProcessModule> {
   return loaded as ChildProcessModule;
 }
 
+/** The `_meta` of a call that sets none. */
+const noMeta: object = Object.freeze({});
+
 /** A request waiting for its answer. */
 interface Pending {
   answer(message: JsonRpcMessage): void;
@@ -122,11 +125,35 @@ export function stdioTransport(
   let serverMetadataHash: string | undefined;
   const pending = new Map<number, Pending>();
 
-  const send = (message: object): void => {
+  /** Writes one message: an object, or its JSON text already made. */
+  const send = (message: object | string): void => {
     if (child?.stdin === null || child?.stdin === undefined) {
       throw new Error(`stdioTransport: ${command} is not running`);
     }
-    child.stdin.write(`${JSON.stringify(message)}\n`);
+    child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+  };
+
+  /**
+   * The text of a `tools/call` request after its id, up to its arguments, for one tool and one
+   * frozen `_meta` object: made once, since the generated clients send the same frozen `_meta`
+   * (the bindings' hashes) with every call of a tool. A `_meta` that could change is written
+   * anew each time.
+   */
+  const callHeads = new Map<string, { readonly meta: object; readonly text: string }>();
+  const callLine = (id: number, name: string, input: unknown, meta: object): string => {
+    let head = callHeads.get(name);
+    if (head?.meta !== meta) {
+      head = {
+        meta,
+        text: `,"method":"tools/call","params":{"name":${JSON.stringify(name)},"_meta":${JSON.stringify(meta)}`,
+      };
+      if (Object.isFrozen(meta)) {
+        callHeads.set(name, head);
+      }
+    }
+    // As `JSON.stringify` would leave out a property whose value has no JSON (`undefined`).
+    const args: string | undefined = JSON.stringify(input);
+    return `{"jsonrpc":"2.0","id":${id}${head.text}${args === undefined ? "" : `,"arguments":${args}`}}}`;
   };
 
   const receive = (message: JsonRpcMessage): void => {
@@ -221,24 +248,24 @@ export function stdioTransport(
     });
   };
 
-  /** Sends the request `method` and resolves with its answer (through `then`, when given). */
+  /**
+   * Sends the request `message` (an object, or its JSON text) whose id is `id`, and resolves
+   * with its answer (through `then`, when given).
+   */
   function request(
     id: number,
-    method: string,
-    params: object,
+    message: object | string,
     progress?: (params: { readonly [key: string]: unknown }) => void,
   ): Promise<JsonRpcMessage>;
   function request<T>(
     id: number,
-    method: string,
-    params: object,
+    message: object | string,
     progress: ((params: { readonly [key: string]: unknown }) => void) | undefined,
     then: (answer: JsonRpcMessage) => T,
   ): Promise<T>;
   function request<T>(
     id: number,
-    method: string,
-    params: object,
+    message: object | string,
     progress?: (params: { readonly [key: string]: unknown }) => void,
     then?: (answer: JsonRpcMessage) => T,
   ): Promise<T | JsonRpcMessage> {
@@ -261,7 +288,7 @@ export function stdioTransport(
       }
       pending.set(id, waiting);
       try {
-        send({ jsonrpc: "2.0", id, method, params });
+        send(message);
       } catch (error) {
         pending.delete(id);
         reject(error instanceof Error ? error : new Error(String(error)));
@@ -272,10 +299,16 @@ export function stdioTransport(
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
       await start();
-      const answer = await request(nextId++, "initialize", {
-        protocolVersion: PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: options.clientInfo ?? { name: "buril-typescript", version: "1" },
+      const id = nextId++;
+      const answer = await request(id, {
+        jsonrpc: "2.0",
+        id,
+        method: "initialize",
+        params: {
+          protocolVersion: PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: options.clientInfo ?? { name: "buril-typescript", version: "1" },
+        },
       });
       if (answer.error !== undefined) {
         throw new Error(`stdioTransport: initialize failed: ${JSON.stringify(answer.error)}`);
@@ -310,9 +343,9 @@ export function stdioTransport(
     }
     if (signal === undefined && timeoutMs === undefined && onProgress === undefined && ready) {
       // Connected, and nothing but its answer can end the call: no timer, no listener, no
-      // wrapper around the request.
-      const params = { name, arguments: input, _meta: callOptions.meta ?? {} };
-      return request(nextId++, "tools/call", params, undefined, settle);
+      // wrapper around the request, whose text is made around the input's.
+      const id = nextId++;
+      return request(id, callLine(id, name, input, callOptions.meta ?? noMeta), undefined, settle);
     }
     return new Promise<Envelope>((resolve, reject) => {
       let id: number | undefined;
@@ -364,8 +397,7 @@ export function stdioTransport(
         }
         const answer = await request(
           id,
-          "tools/call",
-          { name, arguments: input, _meta: meta },
+          { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: input, _meta: meta } },
           (params) => {
             const progress = mcpProgressOf(params);
             if (progress !== undefined && !settled) {
@@ -402,7 +434,8 @@ export function stdioTransport(
     if (requestOptions.signal?.aborted === true) {
       throw new Error(`${method} was cancelled before it was sent`);
     }
-    const answer = await request(nextId++, method, params);
+    const id = nextId++;
+    const answer = await request(id, { jsonrpc: "2.0", id, method, params });
     if (answer.error !== undefined) {
       throw new JsonRpcError(method, answer.error);
     }
