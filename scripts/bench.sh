@@ -94,12 +94,20 @@ paired() {
   done
 }
 
+# 80,000 calls a client (BENCH_MCP_CALLS; a quarter of them one at a time, so that each p99 is
+# the 200th slowest call; with 20,000, the 50th, one round's p99 ratio moved by 30% from the
+# next's); which server goes first turns from round to round. Unpinned, as a client and server
+# would run, unless BENCH_MCP_PIN=1 (clients on CPU 0, servers on CPU 1, as the transport runs).
+MCP_CALLS=${BENCH_MCP_CALLS:-80000}
 mcp() {
   build_bins
+  if [ "${BENCH_MCP_PIN:-0}" = 1 ]; then transports_pin; fi
   : >"$OUT/mcp.jsonl"
-  for _ in $(seq "$RUNS"); do
-    for server in buril buril-inline rmcp; do
-      "$TARGET/release/mcp-client" "$server" 20000 | tee -a "$OUT/mcp.jsonl"
+  local servers=(buril buril-inline rmcp) round k
+  for round in $(seq "$RUNS"); do
+    for k in 0 1 2; do
+      "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" "${servers[$(((round + k) % 3))]}" "$MCP_CALLS" \
+        | tee -a "$OUT/mcp.jsonl"
     done
   done
 }
@@ -300,13 +308,16 @@ compile_field() { awk -v c="$1" -v f="$2" '$1 == c { for (i = 3; i <= NF; i++) {
 paired_field() { jq -r --arg c "$1" "select(.case == \$c) | .$2" "$OUT/paired.jsonl" 2>/dev/null | median_of || true; }
 mcp_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp.jsonl" 2>/dev/null | median_of || true; }
 transport_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/transports.jsonl" 2>/dev/null | median_of || true; }
-# The median over rounds of round k's $3 of server $1 over round k's $3 of server $2.
-round_ratio() {
+# Round k's $3 of server $1 over round k's $3 of server $2, for every round, in order (results
+# of $4, default transports).
+round_ratios() {
   jq -rs --arg a "$1" --arg b "$2" --arg f "$3" '[.[] | select(.server == $a) | .[$f]] as $x
     | [.[] | select(.server == $b) | .[$f]] as $y
-    | [range([$x, $y] | map(length) | min) | $x[.] / $y[.]] | sort
-    | if length == 0 then "-" else .[(length - 1) / 2 | floor] end' "$OUT/transports.jsonl" 2>/dev/null \
-    | awk '{ if ($1 == "-") print "-"; else printf "%.2f", $1 }' || echo "-"
+    | range([$x, $y] | map(length) | min) | $x[.] / $y[.]' "$OUT/${4:-transports}.jsonl" 2>/dev/null || true
+}
+# The median over rounds of round k's $3 of server $1 over round k's $3 of server $2.
+round_ratio() {
+  round_ratios "$@" | median_of | awk '{ printf "%.2f", $1 } END { if (!NR) print "-" }'
 }
 http_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/http.jsonl" 2>/dev/null | median_of || true; }
 
@@ -371,6 +382,18 @@ report() {
   for server in buril buril-inline; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x, server CPU a call $(ratio "$(mcp_field $server server_cpu_us_per_call)" "$(mcp_field rmcp server_cpu_us_per_call)")x (lower is better)"
+  done
+  # The speed issue's goal 2 asks for every round: p50 and p99 at most 0.8x rmcp's, throughput at
+  # least 2x.
+  for server in buril buril-inline; do
+    [ -n "$(mcp_field $server requests_per_second)" ] || continue
+    local rps p50 p99 show='{ printf "%.2f ", $1 }'
+    rps=$(round_ratios $server rmcp requests_per_second mcp)
+    p50=$(round_ratios $server rmcp p50_us mcp)
+    p99=$(round_ratios $server rmcp p99_us mcp)
+    echo "$server/rmcp by round: throughput $(awk "$show" <<<"$rps"); p50 $(awk "$show" <<<"$p50"); p99 $(awk "$show" <<<"$p99")"
+    echo "$server: rounds within the goal (p50 and p99 <= 0.8x, throughput >= 2x): $(paste <(echo "$rps") <(echo "$p50") <(echo "$p99") \
+      | awk 'NF == 3 { n++; if ($1 >= 2 && $2 <= 0.8 && $3 <= 0.8) ok++ } END { printf "%d of %d", ok, n }')"
   done
   echo
   echo "== speed issue goal 1: MCP over Streamable HTTP (median of $RUNS runs; one kept-alive connection, $(http_field rmcp-http calls) calls one at a time; then 32 requests in flight, then 100 connections)"
