@@ -12,20 +12,26 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
+use hyper::http::request::Parts;
 use rmcp::RoleServer;
 use rmcp::model::{
     CallToolRequestMethod, CallToolRequestParams, ClientRequest, GetMeta, JsonObject,
     JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0, MetaObject, Request, RequestId,
-    RequestMetaObject,
+    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
-use rmcp::service::RxJsonRpcMessage;
+use rmcp::service::{RequestContext, RxJsonRpcMessage};
 use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::handler::Handler;
 use super::handshake::{METADATA_META, TOOL_METADATA_META};
+use super::http_sessions::Session;
+use super::state::ServerState;
 use crate::registry::Registry;
 
 /// A `tools/call` request with a name, arguments and `_meta` and nothing else.
@@ -104,6 +110,70 @@ impl<'a> FastCall<'a> {
         }
         JsonRpcMessage::Request(JsonRpcRequest::new(id, request))
     }
+}
+
+/// The parts of a call, as [`FastCall::into_parts`] makes them.
+pub(crate) type CallParts = (RequestId, CallToolRequestParams, Option<RequestMetaObject>);
+
+/// Whether `call` of `session` may be answered outside the SDK's service loop: nothing the call
+/// could send its client before its answer (no progress token, no log messages asked for, a
+/// client that can answer no questions, not a task tool) and no per-request protocol fields
+/// in its `_meta`, which the SDK's handler would check.
+pub(crate) fn takes(state: &ServerState, session: &Session, call: &FastCall<'_>) -> bool {
+    !call.meta_has(|key| key == "progressToken" || key.starts_with("io.modelcontextprotocol/"))
+        && session.asks_nothing
+        && session.log_level.load(Ordering::Relaxed) == 0
+        && !state
+            .registry
+            .lookup(call.name())
+            .is_some_and(|found| found.tool.meta().task.is_task())
+}
+
+/// Runs the call with a handler of `session`, as the SDK's service loop would (registered with
+/// the session while it runs, so that `notifications/cancelled` reaches it), and answers as
+/// the SDK's handler answers a peer before 2026-07-28; with whether the client cancelled the
+/// call (the SDK's service loop then sends no answer, as the protocol asks). `parts` are the
+/// HTTP request's, which the call's context carries as the SDK's does.
+pub(crate) async fn answer(
+    state: &Arc<ServerState>,
+    session: &Session,
+    (id, params, meta): CallParts,
+    parts: Option<Parts>,
+) -> (ServerJsonRpcMessage, bool) {
+    let mut context = RequestContext::new(id.clone(), session.peer.clone());
+    if let Some(meta) = meta {
+        context.meta = meta;
+    }
+    if let Some(parts) = parts {
+        context.extensions.insert(parts);
+    }
+    let _registered = session.register(id.clone(), &context.ct);
+    let cancelled = context.ct.clone();
+    let handler = Handler::of_session(state.clone(), session.log_level.clone());
+    let message = match handler.call_in_span(params, context).await {
+        Ok(response) => {
+            let mut result = ServerResult::from(response);
+            result.strip_result_type_for_legacy_peer();
+            result.strip_non_object_output_for_legacy_peer();
+            ServerJsonRpcMessage::response(result, id)
+        }
+        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+    };
+    (message, cancelled.is_cancelled())
+}
+
+/// The JSON of an answer.
+pub(crate) fn encode(message: &ServerJsonRpcMessage) -> Vec<u8> {
+    serde_json::to_vec(message).unwrap_or_else(|error| {
+        // Not reachable with rmcp's message types; an answer the client can read.
+        serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32603, "message": format!("an answer could not be written: {error}")},
+        })
+        .to_string()
+        .into_bytes()
+    })
 }
 
 impl CallMeta<'_> {

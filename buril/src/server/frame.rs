@@ -18,6 +18,7 @@
 //! once on stderr) until a well-formed message arrives.
 
 use std::io;
+use std::sync::Arc;
 
 use bytes::BytesMut;
 use rmcp::RoleServer;
@@ -30,12 +31,10 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
 
-use super::fast_call::FastCall;
+use super::fast_call::{self, FastCall};
+use super::http_sessions::{StdioSession, may_cancel};
+use super::state::ServerState;
 use crate::registry::Registry;
-
-/// How much a frame may exceed the dispatcher's `max_input_bytes`: the JSON-RPC request
-/// around a tool's arguments.
-pub(crate) const FRAME_OVERHEAD: usize = 64 * 1024;
 
 /// How many bad frames in a row are answered before the server stops answering them.
 pub(crate) const MAX_UNANSWERED_STREAK: usize = 1_000;
@@ -61,6 +60,8 @@ pub(crate) struct LineTransport<R> {
     /// The server's tools, whose metadata hash the bindings' in a call's `_meta` is compared
     /// with.
     registry: &'static Registry,
+    /// The server and its client, once known: plain calls are then answered here.
+    plain: Option<(Arc<ServerState>, Arc<StdioSession>)>,
 }
 
 impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
@@ -95,7 +96,45 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             streak: 0,
             writer: Some(writer),
             registry,
+            plain: None,
         }
+    }
+
+    /// Answers the plain calls of the client `session` records (once it finished
+    /// `initialize`) itself, each on a task of its own, instead of passing them to the SDK's
+    /// service loop (`fast_call.rs` says which calls; the rest pass as before).
+    pub(crate) fn answering_plain_calls(
+        mut self,
+        state: Arc<ServerState>,
+        session: Arc<StdioSession>,
+    ) -> Self {
+        self.plain = Some((state, session));
+        self
+    }
+
+    /// Runs `call` on a task of its own and queues its answer, if it is a plain call of a
+    /// client that finished `initialize`; gives it back otherwise.
+    fn answer_plain<'a>(&self, call: FastCall<'a>) -> Option<FastCall<'a>> {
+        let Some((state, stdio)) = &self.plain else {
+            return Some(call);
+        };
+        let Some(session) = stdio.get() else {
+            return Some(call);
+        };
+        if !fast_call::takes(state, session, &call) {
+            return Some(call);
+        }
+        let parts = call.into_parts(self.registry);
+        let (state, session, outbox) = (state.clone(), session.clone(), self.outbox.clone());
+        tokio::spawn(async move {
+            let (message, cancelled) = fast_call::answer(&state, &session, parts, None).await;
+            // A call the client cancelled gets no answer, as through the SDK's service loop.
+            // The writer is gone only when the output failed: nobody to answer.
+            if !cancelled {
+                let _ = outbox.send(encode(&message)).await;
+            }
+        });
+        None
     }
 
     /// Queues the answer to a bad frame, unless the peer has sent too many in a row.
@@ -124,7 +163,15 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         // The frame nearly every session is made of, parsed straight into its type.
         if let Ok(call) = serde_json::from_slice::<FastCall>(text) {
             self.streak = 0;
+            let call = self.answer_plain(call)?;
             return Some(call.into_message(self.registry));
+        }
+        // A call answered here is cancelled here; the notification still goes to the SDK.
+        if may_cancel(text)
+            && let Some((_, stdio)) = &self.plain
+            && let Some(session) = stdio.get()
+        {
+            session.cancel_named_in(text);
         }
         if let Err(reason) = check_json(text, " (send one JSON-RPC message per line)") {
             self.answer(ErrorData::parse_error(reason, None), None);

@@ -18,6 +18,7 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer, Subscriptio
 use rmcp::{ErrorData, ServerHandler};
 
 use super::call_notes::{level_code, log_level_of};
+use super::http_sessions::StdioSession;
 use super::results::server_meta;
 use super::state::ServerState;
 use super::{listing, tasks};
@@ -32,6 +33,9 @@ pub(crate) struct Handler {
     /// The least severe log level the session's client asked for (`logging/setLevel`), as
     /// `call_notes::level_code` has it; 0 until it asks: no log messages are sent before.
     pub(super) log_level: Arc<AtomicU8>,
+    /// A stdio session's record of its client, filled at `notifications/initialized`, whose
+    /// plain calls the transport then answers itself (`fast_call.rs`).
+    stdio: Option<Arc<StdioSession>>,
 }
 
 impl Handler {
@@ -46,7 +50,14 @@ impl Handler {
             state,
             ended: None,
             log_level,
+            stdio: None,
         }
+    }
+
+    /// Records the client in `session` when it finishes `initialize` (a stdio session).
+    pub fn recording_in(mut self, session: Arc<StdioSession>) -> Self {
+        self.stdio = Some(session);
+        self
     }
 
     /// Ends subscriptions when `ended` is cancelled.
@@ -250,6 +261,9 @@ impl ServerHandler for Handler {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.state.http_sessions.add(&self.log_level, &context);
+        if let Some(stdio) = &self.stdio {
+            stdio.set(&self.log_level, &context);
+        }
         self.state.listeners.add_peer(context.peer);
     }
 

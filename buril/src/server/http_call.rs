@@ -32,27 +32,20 @@
 //! to the SDK, which answers it). A call whose client goes away is dropped with its
 //! connection.
 
-use std::collections::HashMap;
-use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use super::auth::BoxBody;
+use super::fast_call::{self, FastCall};
+use super::http_sessions::{SESSION_HEADER, Session, may_cancel};
+use super::state::ServerState;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderValue, ORIGIN};
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
-use rmcp::model::{ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult};
-use rmcp::service::RequestContext;
+use rmcp::model::ProtocolVersion;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use serde::Deserialize;
-use tokio_util::sync::CancellationToken;
-
-use super::auth::BoxBody;
-use super::fast_call::FastCall;
-use super::handler::Handler;
-use super::http_sessions::{SESSION_HEADER, Session};
-use super::state::ServerState;
 
 const VERSION_HEADER: &str = "mcp-protocol-version";
 
@@ -129,30 +122,19 @@ impl Fast<'_> {
         }
         let id = self.session_of(parts)?;
         let Ok(call) = serde_json::from_slice::<FastCall>(body) else {
-            if memchr_cancelled(body) {
-                self.cancel(id, body);
+            if may_cancel(body)
+                && let Some(session) = self.state.http_sessions.get(id)
+            {
+                session.cancel_named_in(body);
             }
             return None;
         };
-        if call
-            .meta_has(|key| key == "progressToken" || key.starts_with("io.modelcontextprotocol/"))
-        {
-            return None;
-        }
         let session = self.state.http_sessions.get(id)?;
         if session.peer.is_transport_closed() {
             self.state.http_sessions.remove(id);
             return None;
         }
-        if !session.asks_nothing || session.log_level.load(Ordering::Relaxed) != 0 {
-            return None;
-        }
-        if self
-            .state
-            .registry
-            .lookup(call.name())
-            .is_some_and(|found| found.tool.meta().task.is_task())
-        {
+        if !fast_call::takes(self.state, &session, &call) {
             return None;
         }
         // The SDK's own word on the session: one that was closed (`DELETE`) answers 404 there.
@@ -218,37 +200,6 @@ impl Fast<'_> {
         let id = ids.next()?.to_str().ok()?;
         ids.next().is_none().then_some(id)
     }
-
-    /// Cancels the call a `notifications/cancelled` names, if it is one answered here.
-    fn cancel(&self, session: &str, body: &[u8]) {
-        #[derive(Deserialize)]
-        struct Cancelled {
-            method: String,
-            params: Params,
-        }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Params {
-            request_id: RequestId,
-        }
-        let Ok(cancelled) = serde_json::from_slice::<Cancelled>(body) else {
-            return;
-        };
-        if cancelled.method != "notifications/cancelled" {
-            return;
-        }
-        if let Some(session) = self.state.http_sessions.get(session) {
-            let calls = session.calls.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(token) = calls.get(&cancelled.params.request_id) {
-                token.cancel();
-            }
-        }
-    }
-}
-
-fn memchr_cancelled(body: &[u8]) -> bool {
-    const NEEDLE: &[u8] = b"notifications/cancelled";
-    body.windows(NEEDLE.len()).any(|window| window == NEEDLE)
 }
 
 /// Runs the call with a handler of the session, as the SDK's service loop would, and answers
@@ -259,65 +210,13 @@ async fn answer(
     call: FastCall<'_>,
     parts: Parts,
 ) -> Response<BoxBody> {
-    let (id, params, meta) = call.into_parts(state.registry);
-    let mut context = RequestContext::new(id.clone(), session.peer.clone());
-    if let Some(meta) = meta {
-        context.meta = meta;
-    }
-    context.extensions.insert(parts);
-    let _registered = Registered::new(&session.calls, id.clone(), &context.ct);
-    let handler = Handler::of_session(state.clone(), session.log_level.clone());
-    let answer = handler.call_in_span(params, context).await;
-    let message = match answer {
-        Ok(response) => {
-            // As the SDK's handler answers a peer before 2026-07-28.
-            let mut result = ServerResult::from(response);
-            result.strip_result_type_for_legacy_peer();
-            result.strip_non_object_output_for_legacy_peer();
-            ServerJsonRpcMessage::response(result, id)
-        }
-        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
-    };
-    let body = serde_json::to_vec(&message).unwrap_or_else(|error| {
-        // Not reachable with rmcp's message types; an answer the client can read.
-        serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": null,
-            "error": {"code": -32603, "message": format!("an answer could not be written: {error}")},
-        })
-        .to_string()
-        .into_bytes()
-    });
-    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+    // A cancelled call is answered all the same: its request waits for a body.
+    let (message, _) =
+        fast_call::answer(state, session, call.into_parts(state.registry), Some(parts)).await;
+    let mut response = Response::new(Full::new(Bytes::from(fast_call::encode(&message))).boxed());
     *response.status_mut() = StatusCode::OK;
     response
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
-}
-
-/// A call answered here, in its session's table while it runs.
-struct Registered<'a> {
-    calls: &'a Mutex<HashMap<RequestId, CancellationToken>>,
-    id: RequestId,
-}
-
-impl<'a> Registered<'a> {
-    fn new(
-        calls: &'a Mutex<HashMap<RequestId, CancellationToken>>,
-        id: RequestId,
-        token: &CancellationToken,
-    ) -> Self {
-        let mut table = calls.lock().unwrap_or_else(|e| e.into_inner());
-        table.insert(id.clone(), token.clone());
-        drop(table);
-        Registered { calls, id }
-    }
-}
-
-impl Drop for Registered<'_> {
-    fn drop(&mut self) {
-        let mut table = self.calls.lock().unwrap_or_else(|e| e.into_inner());
-        table.remove(&self.id);
-    }
 }

@@ -1,15 +1,18 @@
-//! The Streamable HTTP sessions whose plain calls `http_call.rs` may answer on their
-//! connection: registered by the handler when a client says `notifications/initialized`,
-//! read by the HTTP endpoint. Kept apart from both so that the server's state, which holds
-//! the table, names neither.
+//! The sessions whose plain calls may be answered outside the SDK's service loop
+//! (`fast_call.rs`): Streamable HTTP sessions, which `http_call.rs` answers on their
+//! connection, and a stdio session, whose transport (`frame.rs`) answers them on a task of
+//! their own. Registered by the handler when a client says `notifications/initialized`, read
+//! by the transports. Kept apart from both so that the server's state, which holds the HTTP
+//! table, names neither.
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU8;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use hyper::http::request::Parts;
 use rmcp::model::{ProtocolVersion, RequestId};
 use rmcp::service::{NotificationContext, Peer, RoleServer};
+use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
 use super::input::Abilities;
@@ -34,10 +37,104 @@ pub(super) struct Session {
     pub calls: Mutex<HashMap<RequestId, CancellationToken>>,
 }
 
+impl Session {
+    /// The session of a client that finished `initialize`, with its handler's log level, when
+    /// its calls may be answered outside the service loop: a session of the lifecycle whose
+    /// results the SDK answers in their legacy shape (`fast_call::answer` shapes them so; a
+    /// session that said `initialized` was made by `initialize`, which negotiates one of its
+    /// versions).
+    fn of(log_level: &Arc<AtomicU8>, context: &NotificationContext<RoleServer>) -> Option<Self> {
+        let info = context.peer.peer_info();
+        let asks_nothing = !Abilities::of(info.as_deref().map(|info| &info.capabilities)).any();
+        let legacy = info.as_deref().is_some_and(|info| {
+            info.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str()
+        });
+        legacy.then(|| Session {
+            peer: context.peer.clone(),
+            log_level: log_level.clone(),
+            asks_nothing,
+            calls: Mutex::default(),
+        })
+    }
+
+    /// Marks the call `id` as running with `token` until the guard is dropped, so that a
+    /// `notifications/cancelled` naming it cancels it.
+    pub(super) fn register(&self, id: RequestId, token: &CancellationToken) -> Registered<'_> {
+        let mut table = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        table.insert(id.clone(), token.clone());
+        drop(table);
+        Registered {
+            calls: &self.calls,
+            id,
+        }
+    }
+
+    /// Cancels the call a `notifications/cancelled` message (`body`) names, if it is one of
+    /// this session's answered outside the service loop.
+    pub(super) fn cancel_named_in(&self, body: &[u8]) {
+        #[derive(Deserialize)]
+        struct Cancelled {
+            method: String,
+            params: Params,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Params {
+            request_id: RequestId,
+        }
+        let Ok(cancelled) = serde_json::from_slice::<Cancelled>(body) else {
+            return;
+        };
+        if cancelled.method != "notifications/cancelled" {
+            return;
+        }
+        let calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(token) = calls.get(&cancelled.params.request_id) {
+            token.cancel();
+        }
+    }
+}
+
+/// A call registered with its session while it runs (see [`Session::register`]).
+pub(super) struct Registered<'a> {
+    calls: &'a Mutex<HashMap<RequestId, CancellationToken>>,
+    id: RequestId,
+}
+
+impl Drop for Registered<'_> {
+    fn drop(&mut self) {
+        let mut table = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        table.remove(&self.id);
+    }
+}
+
+/// Whether `body` may be a `notifications/cancelled` message (a quick look before parsing it).
+pub(super) fn may_cancel(body: &[u8]) -> bool {
+    const NEEDLE: &[u8] = b"notifications/cancelled";
+    body.windows(NEEDLE.len()).any(|window| window == NEEDLE)
+}
+
+/// The session of a stdio server's one client, once it finished `initialize`.
+#[derive(Default)]
+pub(crate) struct StdioSession(OnceLock<Arc<Session>>);
+
+impl StdioSession {
+    /// Registers the client that finished `initialize` (see [`Session::of`]).
+    pub(super) fn set(&self, log_level: &Arc<AtomicU8>, context: &NotificationContext<RoleServer>) {
+        if let Some(session) = Session::of(log_level, context) {
+            let _ = self.0.set(Arc::new(session));
+        }
+    }
+
+    pub(super) fn get(&self) -> Option<&Arc<Session>> {
+        self.0.get()
+    }
+}
+
 impl Sessions {
     /// Registers the session of an HTTP client that finished `initialize`, with its handler's
-    /// log level (a stdio session, which has no id, is not registered). Sessions that ended
-    /// are dropped as it does.
+    /// log level (a stdio session, which has no id, is not registered here). Sessions that
+    /// ended are dropped as it does.
     pub(crate) fn add(&self, log_level: &Arc<AtomicU8>, context: &NotificationContext<RoleServer>) {
         let Some(id) = context
             .extensions
@@ -47,26 +144,12 @@ impl Sessions {
         else {
             return;
         };
-        let info = context.peer.peer_info();
-        let asks_nothing = !Abilities::of(info.as_deref().map(|info| &info.capabilities)).any();
-        // The lifecycle whose results the SDK answers in their legacy shape (`http_call.rs`);
-        // a session that said `initialized` was made by `initialize`, which negotiates one of
-        // its versions.
-        let legacy = info.as_deref().is_some_and(|info| {
-            info.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str()
-        });
-        if !legacy {
+        let Some(session) = Session::of(log_level, context) else {
             return;
-        }
-        let session = Arc::new(Session {
-            peer: context.peer.clone(),
-            log_level: log_level.clone(),
-            asks_nothing,
-            calls: Mutex::default(),
-        });
+        };
         let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
         map.retain(|_, session| !session.peer.is_transport_closed());
-        map.insert(id.into(), session);
+        map.insert(id.into(), Arc::new(session));
     }
 
     pub(super) fn get(&self, id: &str) -> Option<Arc<Session>> {

@@ -13,6 +13,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use super::error::ServerError;
 use super::handler::Handler;
 use super::http::{self, HttpServer};
+use super::http_sessions::StdioSession;
 use super::options::ServerOptions;
 use super::state::ServerState;
 use super::{frame, stdio};
@@ -80,8 +81,14 @@ impl Server {
             inner: reader,
             ended: ended.clone(),
         };
-        let transport = frame::LineTransport::new(reader, writer, max_frame, self.state.registry);
-        let handler = Handler::new(Arc::clone(&self.state)).ending_with(ended);
+        // The client, once it finished `initialize`: the transport answers its plain calls
+        // itself (`fast_call.rs`).
+        let client = Arc::new(StdioSession::default());
+        let transport = frame::LineTransport::new(reader, writer, max_frame, self.state.registry)
+            .answering_plain_calls(Arc::clone(&self.state), Arc::clone(&client));
+        let handler = Handler::new(Arc::clone(&self.state))
+            .ending_with(ended)
+            .recording_in(client);
         let running = match handler.serve(transport).await {
             Ok(running) => running,
             // The client left before choosing a protocol version: nothing to serve.

@@ -22,6 +22,10 @@ use crate::policy::Policy;
 use crate::profile::{self, Profile};
 use crate::registry::Registry;
 
+/// How much a frame may exceed the dispatcher's `max_input_bytes`: the JSON-RPC request
+/// around a tool's arguments.
+const FRAME_OVERHEAD: usize = 64 * 1024;
+
 pub(crate) struct ServerState {
     pub dispatcher: Dispatcher,
     pub registry: &'static Registry,
@@ -243,7 +247,7 @@ impl ServerState {
     /// largest input the dispatcher accepts plus the JSON-RPC request around it.
     pub fn max_frame_bytes(&self) -> usize {
         let (max_input, _) = self.dispatcher.input_limits();
-        max_input.saturating_add(super::frame::FRAME_OVERHEAD)
+        max_input.saturating_add(FRAME_OVERHEAD)
     }
 
     /// The MCP definition of the tool named `name` (by name or alias).

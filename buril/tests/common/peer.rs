@@ -20,6 +20,11 @@ pub struct Peer {
 
 impl Peer {
     pub async fn connect(server: Server) -> Peer {
+        Peer::connect_with(server, json!({})).await
+    }
+
+    /// [`Peer::connect`] for a client with `capabilities`.
+    pub async fn connect_with(server: Server, capabilities: Value) -> Peer {
         let (client_side, server_side) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_side);
         tokio::spawn(async move { server.serve_io(server_read, server_write).await });
@@ -36,7 +41,7 @@ impl Peer {
                 "initialize",
                 json!({
                     "protocolVersion": "2025-11-25",
-                    "capabilities": {},
+                    "capabilities": capabilities,
                     "clientInfo": {"name": "test", "version": "1"}
                 }),
             )
@@ -51,6 +56,11 @@ impl Peer {
         let mut line = message.to_string();
         line.push('\n');
         self.write.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    /// Ends the server's input, as a client that exits does.
+    pub async fn end_input(&mut self) {
+        self.write.shutdown().await.unwrap();
     }
 
     pub async fn notify(&mut self, method: &str, params: Value) {
@@ -73,6 +83,14 @@ impl Peer {
                 self.notifications.push(message);
             }
         }
+    }
+
+    /// The next line the server writes, `None` once its output ended (within 10 s).
+    pub async fn next_line(&mut self) -> Option<String> {
+        tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
+            .await
+            .expect("the server writes or ends within 10 s")
+            .unwrap()
     }
 
     pub async fn read(&mut self) -> Value {

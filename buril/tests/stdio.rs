@@ -1,0 +1,188 @@
+//! Plain calls over stdio, answered by the transport itself once the client finished
+//! `initialize` (`server/fast_call.rs`): the same answers as through the SDK's service loop,
+//! cancellation, and answers of calls in flight written when the input ends.
+
+#![cfg(feature = "server")]
+
+use std::time::Duration;
+
+use buril::server::{Server, ServerOptions};
+use buril::{Dispatcher, ToolError};
+use serde_json::{Value, json};
+
+#[path = "common/peer.rs"]
+mod peer;
+use peer::Peer;
+
+/// Doubles a number.
+#[buril::tool(off_thread, read_only)]
+fn stdio_double(
+    /// The number.
+    x: i64,
+) -> i64 {
+    x * 2
+}
+
+/// Fails with the message it is given.
+#[buril::tool(off_thread, read_only)]
+fn stdio_fail(
+    /// What to say.
+    message: String,
+) -> Result<u32, ToolError> {
+    Err(ToolError::runtime(message))
+}
+
+/// The calls of `stdio_wait` that saw their cancellation, by the tag they were given.
+static SAW_CANCELLED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Waits until the call is cancelled, then notes it.
+#[buril::tool(off_thread, read_only)]
+async fn stdio_wait(
+    /// Noted when the call is cancelled.
+    tag: String,
+    ctx: &buril::Context,
+) -> Result<String, ToolError> {
+    ctx.cancelled().await;
+    SAW_CANCELLED.lock().unwrap().push(tag);
+    ctx.check_cancelled()?;
+    Ok("never".into())
+}
+
+/// Answers after a while.
+#[buril::tool(off_thread, blocking, read_only)]
+fn stdio_slow(
+    /// Milliseconds to wait.
+    ms: u64,
+) -> u64 {
+    std::thread::sleep(Duration::from_millis(ms));
+    ms
+}
+
+fn server() -> Server {
+    Server::new(
+        Dispatcher::new(),
+        ServerOptions::new().timeout(Duration::from_secs(30)),
+    )
+    .unwrap()
+}
+
+/// A client that can answer questions (elicitation) goes through the SDK's service loop; one
+/// that cannot is answered by the transport. Both get the same answers, successes, tool errors,
+/// invalid input and unknown tools alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plain_calls_are_answered_as_the_sdk_answers_them() {
+    let mut plain = Peer::connect(server()).await;
+    let mut asked = Peer::connect_with(server(), json!({"elicitation": {}})).await;
+    // Once the session is known to the transport (`notifications/initialized` is handled
+    // apart from the frames after it).
+    plain.call("stdio_double", json!({"x": 1})).await;
+    for (name, arguments) in [
+        ("stdio_double", json!({"x": 21})),
+        ("stdio_double", json!({"x": "21"})),
+        ("stdio_double", json!({})),
+        ("stdio_fail", json!({"message": "no disk"})),
+        ("stdio_nothing", json!({})),
+    ] {
+        let mut answers: Vec<Value> = Vec::new();
+        for peer in [&mut plain, &mut asked] {
+            let mut answer = peer.call(name, arguments.clone()).await;
+            answer.as_object_mut().unwrap().remove("id");
+            answers.push(answer);
+        }
+        assert_eq!(answers[0], answers[1], "{name} {arguments}");
+    }
+    let doubled = plain.call("stdio_double", json!({"x": 21})).await;
+    assert_eq!(
+        doubled["result"]["structuredContent"]["result"], 42,
+        "{doubled}"
+    );
+}
+
+/// `notifications/cancelled` naming a call cancels it, the tool sees it, and no answer comes,
+/// as the protocol asks (the SDK's service loop drops it): the same whether the transport or
+/// the SDK runs the call. The session goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notifications_cancelled_cancels_a_call_which_then_gets_no_answer() {
+    for (tag, capabilities) in [("plain", json!({})), ("asked", json!({"elicitation": {}}))] {
+        let mut peer = Peer::connect_with(server(), capabilities).await;
+        // Once the session is known to the transport (`notifications/initialized` is handled
+        // apart from the frames after it).
+        peer.call("stdio_double", json!({"x": 1})).await;
+        peer.send(
+            json!({"jsonrpc": "2.0", "id": 70, "method": "tools/call", "params": {
+                "name": "stdio_wait", "arguments": {"tag": tag}
+            }}),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        peer.notify(
+            "notifications/cancelled",
+            json!({"requestId": 70, "reason": "the user changed their mind"}),
+        )
+        .await;
+        let seen = tokio::time::timeout(Duration::from_secs(10), async {
+            while !SAW_CANCELLED.lock().unwrap().iter().any(|seen| seen == tag) {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await;
+        assert!(seen.is_ok(), "{tag}: the tool never saw its cancellation");
+        // The session goes on, and no answer comes for the cancelled call: every line up to
+        // the next call's answer, and after the input ends, is read.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        peer.send(
+            json!({"jsonrpc": "2.0", "id": 71, "method": "tools/call", "params": {
+                "name": "stdio_double", "arguments": {"x": 2}
+            }}),
+        )
+        .await;
+        let mut seen = Vec::new();
+        loop {
+            let line = peer.next_line().await.expect("the answer to the next call");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            seen.push(message.clone());
+            if message["id"] == 71 {
+                assert_eq!(
+                    message["result"]["structuredContent"]["result"], 4,
+                    "{tag}: {message}"
+                );
+                break;
+            }
+        }
+        peer.end_input().await;
+        while let Some(line) = peer.next_line().await {
+            seen.push(serde_json::from_str(&line).unwrap());
+        }
+        for message in seen {
+            assert_ne!(
+                message["id"], 70,
+                "{tag}: the cancelled call was answered: {message}"
+            );
+        }
+    }
+}
+
+/// A client that sends its calls and closes its end of the pipe still gets every answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_in_flight_are_answered_when_the_input_ends() {
+    let mut peer = Peer::connect(server()).await;
+    for (id, ms) in [(1, 300), (2, 100)] {
+        peer.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "stdio_slow", "arguments": {"ms": ms}
+            }}),
+        )
+        .await;
+    }
+    peer.end_input().await;
+    let mut answered = Vec::new();
+    for _ in 0..2 {
+        let answer = peer.read().await;
+        answered.push((
+            answer["id"].as_u64().unwrap(),
+            answer["result"]["structuredContent"]["result"].clone(),
+        ));
+    }
+    answered.sort_by_key(|(id, _)| *id);
+    assert_eq!(answered, [(1, json!(300)), (2, json!(100))]);
+}
