@@ -11,7 +11,11 @@
 //!
 //! Messages are parsed by rmcp's own codec, except `tools/call` frames with just a name,
 //! arguments and `_meta` (what the generated clients and most SDKs send), which are parsed
-//! straight into rmcp's message type (`fast_call.rs`).
+//! straight into rmcp's message type (`fast_call.rs`). Once the client finished `initialize`,
+//! such a call that needs nothing of the SDK's service loop (`fast_call::takes`: no progress,
+//! no log messages, no questions to the client, not a task) is run here, on a task of its own,
+//! and its answer queued for the writer: the loop's channel to the handler's task and back
+//! were two hand-offs between threads a call. Every other message goes to the SDK.
 //!
 //! A peer that echoes every error back as more garbage could start an error storm; after
 //! [`MAX_UNANSWERED_STREAK`] bad frames in a row the server stops answering them (it says so
