@@ -80,7 +80,7 @@ mod tests {
         let (imports, call_tool) = FIXED.split_once("\n\n").expect("a blank line");
         assert!(imports.lines().all(|line| line.starts_with("import ")));
         assert!(call_tool.starts_with("/**\n"));
-        assert!(call_tool.contains("export async function callTool<"));
+        assert!(call_tool.contains("export function callTool<"));
         assert!(!FIXED.contains(TYPES_IMPORT));
     }
 }
