@@ -162,6 +162,32 @@ async fn notifications_cancelled_cancels_a_call_which_then_gets_no_answer() {
     }
 }
 
+/// A cancellation sent right after its call, in the same write, still reaches it: the call is
+/// known to the session before its task starts, as the SDK's service loop knows its calls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_cancelled_at_once_is_cancelled() {
+    let mut peer = Peer::connect(server()).await;
+    peer.call("stdio_double", json!({"x": 1})).await;
+    for round in 0..20 {
+        let tag = format!("at once {round}");
+        let id = 100 + round;
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "stdio_wait", "arguments": {"tag": tag}
+        }});
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {
+            "requestId": id
+        }});
+        peer.send_raw(&format!("{call}\n{cancel}\n")).await;
+        let seen = tokio::time::timeout(Duration::from_secs(10), async {
+            while !SAW_CANCELLED.lock().unwrap().contains(&tag) {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await;
+        assert!(seen.is_ok(), "{tag}: the tool never saw its cancellation");
+    }
+}
+
 /// A client that sends its calls and closes its end of the pipe still gets every answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_in_flight_are_answered_when_the_input_ends() {

@@ -27,10 +27,11 @@ use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::handler::Handler;
 use super::handshake::{METADATA_META, TOOL_METADATA_META};
-use super::http_sessions::Session;
+use super::http_sessions::{Registered, Session};
 use super::state::ServerState;
 use crate::registry::Registry;
 
@@ -129,25 +130,38 @@ pub(crate) fn takes(state: &ServerState, session: &Session, call: &FastCall<'_>)
             .is_some_and(|found| found.tool.meta().task.is_task())
 }
 
-/// Runs the call with a handler of `session`, as the SDK's service loop would (registered with
-/// the session while it runs, so that `notifications/cancelled` reaches it), and answers as
-/// the SDK's handler answers a peer before 2026-07-28; with whether the client cancelled the
-/// call (the SDK's service loop then sends no answer, as the protocol asks). `parts` are the
-/// HTTP request's, which the call's context carries as the SDK's does.
+/// Registers the call with `session` (so that `notifications/cancelled` reaches it, through the
+/// token) until the guard is dropped. Done before the call's task starts, as the SDK's service
+/// loop does, so that a cancellation read right after the call finds it.
+pub(crate) fn register(
+    session: &Arc<Session>,
+    call: &CallParts,
+) -> (CancellationToken, Registered) {
+    let token = CancellationToken::new();
+    let registered = session.register(call.0.clone(), &token);
+    (token, registered)
+}
+
+/// Runs the call with a handler of `session`, as the SDK's service loop would, cancelled by
+/// `token` (see [`register`]), and answers as the SDK's handler answers a peer before
+/// 2026-07-28; with whether the client cancelled the call (the SDK's service loop then sends no
+/// answer, as the protocol asks). `parts` are the HTTP request's, which the call's context
+/// carries as the SDK's does.
 pub(crate) async fn answer(
     state: &Arc<ServerState>,
     session: &Session,
     (id, params, meta): CallParts,
     parts: Option<Parts>,
+    token: CancellationToken,
 ) -> (ServerJsonRpcMessage, bool) {
     let mut context = RequestContext::new(id.clone(), session.peer.clone());
+    context.ct = token;
     if let Some(meta) = meta {
         context.meta = meta;
     }
     if let Some(parts) = parts {
         context.extensions.insert(parts);
     }
-    let _registered = session.register(id.clone(), &context.ct);
     let cancelled = context.ct.clone();
     let handler = Handler::of_session(state.clone(), session.log_level.clone());
     let message = match handler.call_in_span(params, context).await {

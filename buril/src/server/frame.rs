@@ -128,10 +128,12 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         if !fast_call::takes(state, session, &call) {
             return Some(call);
         }
-        let parts = call.into_parts(self.registry);
+        let call = call.into_parts(self.registry);
+        let (token, registered) = fast_call::register(session, &call);
         let (state, session, outbox) = (state.clone(), session.clone(), self.outbox.clone());
         tokio::spawn(async move {
-            let (message, cancelled) = fast_call::answer(&state, &session, parts, None).await;
+            let _registered = registered;
+            let (message, cancelled) = fast_call::answer(&state, &session, call, None, token).await;
             // A call the client cancelled gets no answer, as through the SDK's service loop.
             // The writer is gone only when the output failed: nobody to answer.
             if !cancelled {

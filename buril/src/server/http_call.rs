@@ -206,13 +206,14 @@ impl Fast<'_> {
 /// it as one JSON body.
 async fn answer(
     state: &Arc<ServerState>,
-    session: &Session,
+    session: &Arc<Session>,
     call: FastCall<'_>,
     parts: Parts,
 ) -> Response<BoxBody> {
+    let call = call.into_parts(state.registry);
+    let (token, _registered) = fast_call::register(session, &call);
     // A cancelled call is answered all the same: its request waits for a body.
-    let (message, _) =
-        fast_call::answer(state, session, call.into_parts(state.registry), Some(parts)).await;
+    let (message, _) = fast_call::answer(state, session, call, Some(parts), token).await;
     let mut response = Response::new(Full::new(Bytes::from(fast_call::encode(&message))).boxed());
     *response.status_mut() = StatusCode::OK;
     response

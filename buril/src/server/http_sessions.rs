@@ -58,13 +58,18 @@ impl Session {
     }
 
     /// Marks the call `id` as running with `token` until the guard is dropped, so that a
-    /// `notifications/cancelled` naming it cancels it.
-    pub(super) fn register(&self, id: RequestId, token: &CancellationToken) -> Registered<'_> {
+    /// `notifications/cancelled` naming it cancels it. Called before the call's task starts, so
+    /// that a cancellation read right after the call finds it.
+    pub(super) fn register(
+        self: &Arc<Self>,
+        id: RequestId,
+        token: &CancellationToken,
+    ) -> Registered {
         let mut table = self.calls.lock().unwrap_or_else(|e| e.into_inner());
         table.insert(id.clone(), token.clone());
         drop(table);
         Registered {
-            calls: &self.calls,
+            session: Arc::clone(self),
             id,
         }
     }
@@ -96,14 +101,14 @@ impl Session {
 }
 
 /// A call registered with its session while it runs (see [`Session::register`]).
-pub(super) struct Registered<'a> {
-    calls: &'a Mutex<HashMap<RequestId, CancellationToken>>,
+pub(super) struct Registered {
+    session: Arc<Session>,
     id: RequestId,
 }
 
-impl Drop for Registered<'_> {
+impl Drop for Registered {
     fn drop(&mut self) {
-        let mut table = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        let mut table = self.session.calls.lock().unwrap_or_else(|e| e.into_inner());
         table.remove(&self.id);
     }
 }

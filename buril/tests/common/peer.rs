@@ -58,6 +58,11 @@ impl Peer {
         self.write.write_all(line.as_bytes()).await.unwrap();
     }
 
+    /// Writes `text` as it is (lines and all) in one write.
+    pub async fn send_raw(&mut self, text: &str) {
+        self.write.write_all(text.as_bytes()).await.unwrap();
+    }
+
     /// Ends the server's input, as a client that exits does.
     pub async fn end_input(&mut self) {
         self.write.shutdown().await.unwrap();
