@@ -87,10 +87,7 @@ impl<'a> FastCall<'a> {
 
     /// The request's id, its parameters, and its `_meta` as the handler's context has it:
     /// without the bindings' hashes when they are `registry`'s.
-    pub(crate) fn into_parts(
-        self,
-        registry: &Registry,
-    ) -> (RequestId, CallToolRequestParams, Option<RequestMetaObject>) {
+    pub(crate) fn into_parts(self, registry: &Registry) -> CallParts {
         let mut params = CallToolRequestParams::new(self.params.name);
         params.arguments = self.params.arguments;
         let meta = self
@@ -176,7 +173,7 @@ pub(crate) async fn answer(
     (message, cancelled.is_cancelled())
 }
 
-/// The JSON of an answer.
+/// The JSON of an answer (a stdio transport's line, an HTTP answer's body).
 pub(crate) fn encode(message: &ServerJsonRpcMessage) -> Vec<u8> {
     serde_json::to_vec(message).unwrap_or_else(|error| {
         // Not reachable with rmcp's message types; an answer the client can read.

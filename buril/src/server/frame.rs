@@ -269,15 +269,9 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
     }
 }
 
+/// One line of the answer `message`.
 fn encode(message: &TxJsonRpcMessage<RoleServer>) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec(message).unwrap_or_else(|error| {
-        // Not reachable with rmcp's message types; an answer the peer can read all the same.
-        format!(
-            r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":-32603,"message":"an answer could not be written: {}"}}}}"#,
-            error.to_string().replace(['"', '\\'], "'")
-        )
-        .into_bytes()
-    });
+    let mut bytes = fast_call::encode(message);
     bytes.push(b'\n');
     bytes
 }

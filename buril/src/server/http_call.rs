@@ -34,10 +34,6 @@
 
 use std::sync::Arc;
 
-use super::auth::BoxBody;
-use super::fast_call::{self, FastCall};
-use super::http_sessions::{SESSION_HEADER, Session, may_cancel};
-use super::state::ServerState;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderValue, ORIGIN};
@@ -46,6 +42,11 @@ use hyper::{Response, StatusCode};
 use rmcp::model::ProtocolVersion;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+use super::auth::BoxBody;
+use super::fast_call::{self, FastCall};
+use super::http_sessions::{SESSION_HEADER, Session, may_cancel};
+use super::state::ServerState;
 
 const VERSION_HEADER: &str = "mcp-protocol-version";
 
