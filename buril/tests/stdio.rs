@@ -58,6 +58,18 @@ fn stdio_slow(
     ms
 }
 
+/// Waits (at most 10 s) until the call of `stdio_wait` tagged `tag` saw its cancellation, on
+/// its own task, which may finish after its session.
+async fn saw_cancelled(tag: &str) {
+    let seen = tokio::time::timeout(Duration::from_secs(10), async {
+        while !SAW_CANCELLED.lock().unwrap().iter().any(|seen| seen == tag) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    assert!(seen.is_ok(), "{tag}: the tool never saw its cancellation");
+}
+
 fn server() -> Server {
     Server::new(
         Dispatcher::new(),
@@ -73,9 +85,6 @@ fn server() -> Server {
 async fn plain_calls_are_answered_as_the_sdk_answers_them() {
     let mut plain = Peer::connect(server()).await;
     let mut asked = Peer::connect_with(server(), json!({"elicitation": {}})).await;
-    // Once the session is known to the transport (`notifications/initialized` is handled
-    // apart from the frames after it).
-    plain.call("stdio_double", json!({"x": 1})).await;
     for (name, arguments) in [
         ("stdio_double", json!({"x": 21})),
         ("stdio_double", json!({"x": "21"})),
@@ -105,9 +114,6 @@ async fn plain_calls_are_answered_as_the_sdk_answers_them() {
 async fn notifications_cancelled_cancels_a_call_which_then_gets_no_answer() {
     for (tag, capabilities) in [("plain", json!({})), ("asked", json!({"elicitation": {}}))] {
         let mut peer = Peer::connect_with(server(), capabilities).await;
-        // Once the session is known to the transport (`notifications/initialized` is handled
-        // apart from the frames after it).
-        peer.call("stdio_double", json!({"x": 1})).await;
         peer.send(
             json!({"jsonrpc": "2.0", "id": 70, "method": "tools/call", "params": {
                 "name": "stdio_wait", "arguments": {"tag": tag}
@@ -120,13 +126,7 @@ async fn notifications_cancelled_cancels_a_call_which_then_gets_no_answer() {
             json!({"requestId": 70, "reason": "the user changed their mind"}),
         )
         .await;
-        let seen = tokio::time::timeout(Duration::from_secs(10), async {
-            while !SAW_CANCELLED.lock().unwrap().iter().any(|seen| seen == tag) {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        })
-        .await;
-        assert!(seen.is_ok(), "{tag}: the tool never saw its cancellation");
+        saw_cancelled(tag).await;
         // The session goes on, and no answer comes for the cancelled call: every line up to
         // the next call's answer, and after the input ends, is read.
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -167,7 +167,6 @@ async fn notifications_cancelled_cancels_a_call_which_then_gets_no_answer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_cancelled_at_once_is_cancelled() {
     let mut peer = Peer::connect(server()).await;
-    peer.call("stdio_double", json!({"x": 1})).await;
     for round in 0..20 {
         let tag = format!("at once {round}");
         let id = 100 + round;
@@ -178,13 +177,7 @@ async fn a_call_cancelled_at_once_is_cancelled() {
             "requestId": id
         }});
         peer.send_raw(&format!("{call}\n{cancel}\n")).await;
-        let seen = tokio::time::timeout(Duration::from_secs(10), async {
-            while !SAW_CANCELLED.lock().unwrap().contains(&tag) {
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
-        })
-        .await;
-        assert!(seen.is_ok(), "{tag}: the tool never saw its cancellation");
+        saw_cancelled(&tag).await;
     }
 }
 
@@ -211,4 +204,38 @@ async fn calls_in_flight_are_answered_when_the_input_ends() {
     }
     answered.sort_by_key(|(id, _)| *id);
     assert_eq!(answered, [(1, json!(300)), (2, json!(100))]);
+}
+
+/// A client that leaves mid-call (its input ends while a call runs that would never end) ends
+/// the session: the call has as long as the SDK's service loop gives its own to answer (5 s),
+/// is then cancelled (the tool sees it), and the server's output ends. The same whether the
+/// transport or the SDK runs the call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_leaves_mid_call_ends_the_session() {
+    for (tag, capabilities) in [
+        ("left", json!({})),
+        ("left asked", json!({"elicitation": {}})),
+    ] {
+        let mut peer = Peer::connect_with(server(), capabilities).await;
+        peer.send(
+            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+                "name": "stdio_wait", "arguments": {"tag": tag}
+            }}),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        peer.end_input().await;
+        let started = std::time::Instant::now();
+        assert_eq!(
+            peer.next_line().await,
+            None,
+            "{tag}: the cancelled call is not answered"
+        );
+        assert!(
+            started.elapsed() >= Duration::from_secs(4),
+            "{tag}: the call had its time to answer before it was cancelled: {:?}",
+            started.elapsed()
+        );
+        saw_cancelled(tag).await;
+    }
 }

@@ -23,10 +23,11 @@
 
 use std::io;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
 use rmcp::RoleServer;
-use rmcp::model::{ErrorData, RequestId};
+use rmcp::model::{ClientNotification, ErrorData, JsonRpcMessage, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::{JsonRpcMessageCodec, JsonRpcMessageCodecError};
@@ -34,6 +35,7 @@ use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
+use tokio_util::task::TaskTracker;
 
 use super::fast_call::{self, FastCall};
 use super::http_sessions::{StdioSession, may_cancel};
@@ -46,6 +48,14 @@ pub(crate) const MAX_UNANSWERED_STREAK: usize = 1_000;
 /// How many answers may wait for the peer to read them before the server stops reading
 /// requests.
 const OUTBOX: usize = 256;
+
+/// How long calls in flight may still answer once the input ended, and once the session ended
+/// otherwise: the SDK's service loop gives its own calls as long.
+const DRAIN_AFTER_END: Duration = Duration::from_secs(5);
+const DRAIN_AFTER_CANCEL: Duration = Duration::from_secs(2);
+
+/// How long the frame after `notifications/initialized` waits for the handler to see it.
+const DECISION: Duration = Duration::from_secs(1);
 
 /// The transport of one stdio session: newline-delimited JSON-RPC, with bounded lines, an
 /// answer for every frame, and one writer task that keeps answers whole and in order.
@@ -66,6 +76,14 @@ pub(crate) struct LineTransport<R> {
     registry: &'static Registry,
     /// The server and its client, once known: plain calls are then answered here.
     plain: Option<(Arc<ServerState>, Arc<StdioSession>)>,
+    /// The plain calls running on tasks of their own.
+    calls: TaskTracker,
+    /// Set when `notifications/initialized` was passed to the SDK and the handler may not yet
+    /// have decided whether this transport answers the client's plain calls: the next frame
+    /// waits for the decision, so that every call after it takes the same path.
+    deciding: bool,
+    /// When the input ended.
+    ended: Option<Instant>,
 }
 
 impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
@@ -101,6 +119,9 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             writer: Some(writer),
             registry,
             plain: None,
+            calls: TaskTracker::new(),
+            deciding: false,
+            ended: None,
         }
     }
 
@@ -130,13 +151,16 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         }
         let call = call.into_parts(self.registry);
         let (token, registered) = fast_call::register(session, &call);
-        let (state, session, outbox) = (state.clone(), session.clone(), self.outbox.clone());
-        tokio::spawn(async move {
+        // The task does not keep the writer going: once the transport closes, a call that
+        // ignores its cancellation must not hold the server open.
+        let (state, session, outbox) = (state.clone(), session.clone(), self.outbox.downgrade());
+        self.calls.spawn(async move {
             let _registered = registered;
             let (message, cancelled) = fast_call::answer(&state, &session, call, None, token).await;
             // A call the client cancelled gets no answer, as through the SDK's service loop.
-            // The writer is gone only when the output failed: nobody to answer.
-            if !cancelled {
+            // The writer is gone only when the output failed or the transport closed: nobody
+            // to answer.
+            if !cancelled && let Some(outbox) = outbox.upgrade() {
                 let _ = outbox.send(encode(&message)).await;
             }
         });
@@ -172,6 +196,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             let call = self.answer_plain(call)?;
             return Some(call.into_message(self.registry));
         }
+
         // A call answered here is cancelled here; the notification still goes to the SDK.
         if may_cancel(text)
             && let Some((_, stdio)) = &self.plain
@@ -189,6 +214,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         match self.codec.decode(&mut buffer) {
             Ok(Some(message)) => {
                 self.streak = 0;
+                self.deciding |= self.plain.is_some() && is_initialized(&message);
                 Some(message)
             }
             // A notification the protocol layer ignores (not MCP's).
@@ -231,7 +257,16 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
             // Cancel-safe throughout: an answer stays in `pending` until the outbox takes it
-            // whole, and a line stays in `lines` until it is read whole.
+            // whole, a line stays in `lines` until it is read whole, and `deciding` is cleared
+            // only once decided.
+            if self.deciding
+                && let Some((_, stdio)) = &self.plain
+            {
+                // Bounded in case the handler never sees the notification: calls then go to
+                // the SDK until it does, as they may.
+                let _ = tokio::time::timeout(DECISION, stdio.decided()).await;
+                self.deciding = false;
+            }
             if let Some(answer) = self.pending.take() {
                 match self.outbox.reserve().await {
                     Ok(permit) => permit.send(answer),
@@ -248,7 +283,10 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
                     self.answer(ErrorData::parse_error(reason, None), None);
                     continue;
                 }
-                Line::End => return None,
+                Line::End => {
+                    self.ended.get_or_insert_with(Instant::now);
+                    return None;
+                }
             };
             let message = self.read(&line);
             self.lines.recycle(line);
@@ -259,6 +297,21 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
+        // Plain calls still running have as long to answer as the SDK's service loop gives its
+        // own (from the end of the input, or from now when the session ends otherwise); then
+        // they are cancelled, and any answer after that is not written.
+        self.calls.close();
+        let deadline = match self.ended {
+            Some(ended) => ended + DRAIN_AFTER_END,
+            None => Instant::now() + DRAIN_AFTER_CANCEL,
+        };
+        if tokio::time::timeout_at(deadline.into(), self.calls.wait())
+            .await
+            .is_err()
+            && let Some(session) = self.plain.as_ref().and_then(|(_, stdio)| stdio.get())
+        {
+            session.cancel_all();
+        }
         // Answers already queued are written before the writer ends.
         let (closed, _) = mpsc::channel(1);
         drop(std::mem::replace(&mut self.outbox, closed));
@@ -287,6 +340,15 @@ pub(crate) fn encode_error(error: ErrorData, id: Option<RequestId>) -> Vec<u8> {
     let mut bytes = answer.to_string().into_bytes();
     bytes.push(b'\n');
     bytes
+}
+
+/// Whether `message` is the client's `notifications/initialized`.
+fn is_initialized(message: &RxJsonRpcMessage<RoleServer>) -> bool {
+    matches!(
+        message,
+        JsonRpcMessage::Notification(notification)
+            if matches!(notification.notification, ClientNotification::InitializedNotification(_))
+    )
 }
 
 /// The id of a request that is not valid otherwise, to answer it.

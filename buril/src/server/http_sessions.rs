@@ -7,12 +7,13 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU8;
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use hyper::http::request::Parts;
 use rmcp::model::{ProtocolVersion, RequestId};
 use rmcp::service::{NotificationContext, Peer, RoleServer};
 use serde::Deserialize;
+use tokio::sync::SetOnce;
 use tokio_util::sync::CancellationToken;
 
 use super::input::Abilities;
@@ -98,6 +99,12 @@ impl Session {
             token.cancel();
         }
     }
+
+    /// Cancels every call of this session answered outside the service loop.
+    pub(super) fn cancel_all(&self) {
+        let calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        calls.values().for_each(CancellationToken::cancel);
+    }
 }
 
 /// A call registered with its session while it runs (see [`Session::register`]).
@@ -119,20 +126,26 @@ pub(super) fn may_cancel(body: &[u8]) -> bool {
     body.windows(NEEDLE.len()).any(|window| window == NEEDLE)
 }
 
-/// The session of a stdio server's one client, once it finished `initialize`.
+/// The session of a stdio server's one client, once it finished `initialize`: decided once,
+/// when the handler sees `notifications/initialized`, and then either a session whose plain
+/// calls the transport answers or none (a client of a later protocol revision).
 #[derive(Default)]
-pub(crate) struct StdioSession(OnceLock<Arc<Session>>);
+pub(crate) struct StdioSession(SetOnce<Option<Arc<Session>>>);
 
 impl StdioSession {
     /// Registers the client that finished `initialize` (see [`Session::of`]).
     pub(super) fn set(&self, log_level: &Arc<AtomicU8>, context: &NotificationContext<RoleServer>) {
-        if let Some(session) = Session::of(log_level, context) {
-            let _ = self.0.set(Arc::new(session));
-        }
+        let session = Session::of(log_level, context).map(Arc::new);
+        let _ = self.0.set(session);
     }
 
     pub(super) fn get(&self) -> Option<&Arc<Session>> {
-        self.0.get()
+        self.0.get().and_then(Option::as_ref)
+    }
+
+    /// Waits until the handler has seen `notifications/initialized` and decided.
+    pub(super) async fn decided(&self) {
+        self.0.wait().await;
     }
 }
 
