@@ -15,7 +15,11 @@
 //! such a call that needs nothing of the SDK's service loop (`fast_call::takes`: no progress,
 //! no log messages, no questions to the client, not a task) is run here, on a task of its own,
 //! and its answer queued for the writer: the loop's channel to the handler's task and back
-//! were two hand-offs between threads a call. Every other message goes to the SDK.
+//! were two hand-offs between threads a call. Every other message goes to the SDK. The frame
+//! after `notifications/initialized` waits for the handler to have seen it, so that every call
+//! after it takes the same path. When the input ends, such calls still running have as long to
+//! answer as the SDK's loop gives its own (5 s); then they are cancelled and the output closed,
+//! so a client that leaves mid-call ends the session.
 //!
 //! A peer that echoes every error back as more garbage could start an error storm; after
 //! [`MAX_UNANSWERED_STREAK`] bad frames in a row the server stops answering them (it says so
