@@ -135,6 +135,9 @@ http() {
 # Seven rounds (BENCH_RUNS) of 80,000 calls (a quarter of them one at a time: each p99 is then
 # the 200th slowest call, not the 50th) by default: with three rounds of 20,000 the p99 ratios
 # moved from 0.7x to 1.6x between rounds, more than the 10% they are compared with.
+# Each round also runs the node program's raw client against a second raw client in the same way
+# (`ts-raw-stdio-a`/`-b`): an A/A pair, whose ratios say how far the pairing itself is from 1.00x
+# with no difference in code.
 TRANSPORT_CALLS=${BENCH_TRANSPORT_CALLS:-80000}
 TRANSPORT_RUNS=${BENCH_RUNS:-7}
 transports_build() {
@@ -189,6 +192,7 @@ transports() {
     "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" buril "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
     "${CLIENT_ON[@]}" node "$dir/out/bench.js" stdio "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
     "${CLIENT_ON[@]}" mono --optimize=all "$dir/Bench.exe" stdio "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
+    "${CLIENT_ON[@]}" node "$dir/out/bench.js" stdio-aa "$server" "$TRANSPORT_CALLS" | tee -a "$OUT/transports.jsonl"
     "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" buril-http "$HTTP_CALLS" | tee -a "$OUT/transports.jsonl"
     with_http_server node "$dir/out/bench.js" http | tee -a "$OUT/transports.jsonl"
     with_http_server mono --optimize=all "$dir/Bench.exe" http | tee -a "$OUT/transports.jsonl"
@@ -419,10 +423,11 @@ report_transports() {
   echo "== the generated clients' transports against the raw client (median of $(jq -s '[.[] | select(.server == "cs-stdio")] | length' "$OUT/transports.jsonl") rounds; goal: at most 10% over raw)"
   echo "stdio: mcp-server buril, $(transport_field buril latency_calls) calls one at a time (p50, p99), $(transport_field buril calls) with 32 in flight (req/s)"
   echo "http:  mcp-server buril-http, one session, $(transport_field buril-http calls) calls one at a time (p50, p99 and req/s)"
-  echo "each transport against the raw client in its own runtime (node or Mono: ts-raw-*, cs-raw-*), and every client"
-  echo "against the Rust raw client (mcp-client) for scale"
+  echo "each transport against the raw client in its own runtime (node or Mono: ts-raw-*, cs-raw-*), a raw client"
+  echo "against a second (ts-raw-stdio-b: the pairing's own spread), and every client against the Rust raw client"
+  echo "(mcp-client) for scale"
   printf "%-14s %9s %9s %10s  %8s %8s %8s\n" client req/s "p50 µs" "p99 µs" "raw/req" "p50/raw" "p99/raw"
-  for pair in ts-stdio:ts-raw-stdio cs-stdio:cs-raw-stdio ts-http:ts-raw-http cs-http:cs-raw-http \
+  for pair in ts-stdio:ts-raw-stdio cs-stdio:cs-raw-stdio ts-raw-stdio-b:ts-raw-stdio-a ts-http:ts-raw-http cs-http:cs-raw-http \
     buril:buril ts-raw-stdio:buril ts-stdio:buril cs-raw-stdio:buril cs-stdio:buril \
     buril-http:buril-http ts-raw-http:buril-http ts-http:buril-http cs-raw-http:buril-http cs-http:buril-http; do
     local c=${pair%%:*} raw=${pair#*:}

@@ -7,6 +7,8 @@
 //   node bench.js stdio <mcp-server> [CALLS]   # `stdioTransport` and the raw client, each on its
 //                                              # own `mcp-server buril`: CALLS / 4 calls one at
 //                                              # a time (latency), then CALLS with 32 in flight
+//   node bench.js stdio-aa <mcp-server> [CALLS]  # as `stdio`, the raw client against a second
+//                                              # raw client (an A/A pair: the instrument's bias)
 //   node bench.js http <url> [CALLS]           # `httpTransport` and the raw client, each with its
 //                                              # own session of `mcp-server buril-http`: CALLS
 //                                              # one at a time; latency and requests per second
@@ -106,27 +108,38 @@ function print(server: string, calls: number, rps: number, latencies: number[], 
 
 async function main(): Promise<void> {
   const [kind, target, count] = process.argv.slice(2);
-  if (target === undefined || (kind !== "stdio" && kind !== "http")) {
-    throw new Error("usage: node bench.js (stdio <mcp-server>|http <url>) [CALLS]");
+  if (target === undefined || (kind !== "stdio" && kind !== "stdio-aa" && kind !== "http")) {
+    throw new Error("usage: node bench.js (stdio <mcp-server>|stdio-aa <mcp-server>|http <url>) [CALLS]");
   }
-  if (kind === "stdio") {
+  if (kind === "stdio" || kind === "stdio-aa") {
     const calls = Number(count ?? 20000);
     const raw = rawStdio(target);
     await raw.call("initialize", initialize);
     raw.notify("notifications/initialized");
     const transport = stdioTransport(...serverCommand(target));
-    const clients: Call[] = [
-      async () => checkRaw(await raw.call("tools/call", callParams())),
-      generated(transport),
-    ];
+    const clients: Call[] = [async () => checkRaw(await raw.call("tools/call", callParams()))];
+    const names = ["ts-raw-stdio", "ts-stdio"];
+    let other: (() => void) | undefined;
+    if (kind === "stdio-aa") {
+      const second = rawStdio(target);
+      await second.call("initialize", initialize);
+      second.notify("notifications/initialized");
+      clients.push(async () => checkRaw(await second.call("tools/call", callParams())));
+      names.splice(0, 2, "ts-raw-stdio-a", "ts-raw-stdio-b");
+      other = () => second.close();
+    } else {
+      clients.push(generated(transport));
+    }
     await sequential(clients, 200);
     const latencyCalls = Math.max(Math.floor(calls / 4), 100);
     const { latencies } = await sequential(clients, latencyCalls);
     const seconds = await pipelined(clients, calls);
     raw.close();
+    other?.();
     await transport.close();
-    print("ts-raw-stdio", calls, calls / (seconds[0] ?? 1), latencies[0] ?? [], latencyCalls);
-    print("ts-stdio", calls, calls / (seconds[1] ?? 1), latencies[1] ?? [], latencyCalls);
+    names.forEach((name, c) => {
+      print(name, calls, calls / (seconds[c] ?? 1), latencies[c] ?? [], latencyCalls);
+    });
   } else {
     const calls = Number(count ?? 2000);
     const raw = rawHttp(target);

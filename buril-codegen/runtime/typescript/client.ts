@@ -341,8 +341,8 @@ function invalidInput(problems: readonly Problem[]): string {
  * number that is not a safe integer.
  */
 function unsafeIntegers(name: string, input: unknown): readonly Problem[] {
-  const root = inputSchemaOf(name);
-  if (!isSchema(root) || !wantsIntegers(name, root)) {
+  const root = integerSchemaOf(name);
+  if (root === null) {
     return noProblems;
   }
   const problems: Problem[] = [];
@@ -381,16 +381,17 @@ function withHashes(name: string, options: CallOptions): CallOptions {
   return { ...options, meta };
 }
 
-/** Whether each tool's input schema mentions `integer` anywhere (none: nothing to check). */
-const mentionsIntegers = new Map<string, boolean>();
+/** Each tool's input schema if it mentions `integer` anywhere, else `null` (nothing to check). */
+const integerSchemas = new Map<string, Schema | null>();
 
-function wantsIntegers(name: string, root: Schema): boolean {
-  let mentions = mentionsIntegers.get(name);
-  if (mentions === undefined) {
-    mentions = JSON.stringify(root).includes('"integer"');
-    mentionsIntegers.set(name, mentions);
+function integerSchemaOf(name: string): Schema | null {
+  let found = integerSchemas.get(name);
+  if (found === undefined) {
+    const root = inputSchemaOf(name);
+    found = isSchema(root) && JSON.stringify(root).includes('"integer"') ? root : null;
+    integerSchemas.set(name, found);
   }
-  return mentions;
+  return found;
 }
 
 function isSchema(value: unknown): value is Schema {

@@ -63,7 +63,6 @@ export function envelopeFromCallResult(result: unknown): Envelope {
   if (!isJsonObject(result)) {
     return { ok: false, type: "runtime", error: "the server answered tools/call with no result" };
   }
-  const blocks = texts(result);
   if (result["isError"] === true) {
     const meta = result["_meta"];
     const envelope = isJsonObject(meta) ? meta[ENVELOPE_META] : undefined;
@@ -75,15 +74,21 @@ export function envelopeFromCallResult(result: unknown): Envelope {
     ) {
       return envelope as unknown as EnvelopeFailure;
     }
-    const error = blocks.join("\n");
+    const error = texts(result).join("\n");
     return { ok: false, type: "runtime", error: error === "" ? "the tool failed" : error };
   }
   const meta = result["_meta"];
   const kind = isJsonObject(meta) ? meta[RESULT_META] : undefined;
-  if ((kind === "content" || kind === "rich") && Array.isArray(result["content"])) {
-    return contentEnvelope(result["content"] as unknown[], kind, isJsonObject(meta) ? meta : {});
+  const content = result["content"];
+  if ((kind === "content" || kind === "rich") && Array.isArray(content)) {
+    return contentEnvelope(content as unknown[], kind, isJsonObject(meta) ? meta : {});
   }
   let data: unknown = result["structuredContent"];
+  if (data !== undefined && (!Array.isArray(content) || content.length < 2)) {
+    // Structured data and at most one block, its text: no warnings (most answers).
+    return { ok: true, data: data ?? null };
+  }
+  const blocks = texts(result);
   if (data === undefined && blocks[0] !== undefined) {
     try {
       data = JSON.parse(blocks[0]) as unknown;

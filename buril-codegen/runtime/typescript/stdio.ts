@@ -94,9 +94,24 @@ const noMeta: object = Object.freeze({});
 
 /** A request waiting for its answer. */
 interface Pending {
-  answer(message: JsonRpcMessage): void;
-  fail(error: Error): void;
-  progress?: (params: { readonly [key: string]: unknown }) => void;
+  /** Settles the request with its answer, through `then` when there is one. */
+  resolve(value: unknown): void;
+  fail(error: unknown): void;
+  then: ((answer: JsonRpcMessage) => unknown) | undefined;
+  progress: ((params: { readonly [key: string]: unknown }) => void) | undefined;
+}
+
+/** Settles `waiting` with `answer` (what `then` makes of it, when it has one). */
+function settleWith(waiting: Pending, answer: JsonRpcMessage): void {
+  if (waiting.then === undefined) {
+    waiting.resolve(answer);
+    return;
+  }
+  try {
+    waiting.resolve(waiting.then(answer));
+  } catch (error) {
+    waiting.fail(error);
+  }
 }
 
 /**
@@ -176,8 +191,10 @@ export function stdioTransport(
     }
     if (typeof message.id === "number") {
       const waiting = pending.get(message.id);
-      pending.delete(message.id);
-      waiting?.answer(message);
+      if (waiting !== undefined) {
+        pending.delete(message.id);
+        settleWith(waiting, message);
+      }
     }
   };
 
@@ -270,22 +287,8 @@ export function stdioTransport(
     then?: (answer: JsonRpcMessage) => T,
   ): Promise<T | JsonRpcMessage> {
     return new Promise<T | JsonRpcMessage>((resolve, reject) => {
-      const waiting: Pending = {
-        answer:
-          then === undefined
-            ? resolve
-            : (answer) => {
-                try {
-                  resolve(then(answer));
-                } catch (error) {
-                  reject(error);
-                }
-              },
-        fail: reject,
-      };
-      if (progress !== undefined) {
-        waiting.progress = progress;
-      }
+      // One shape for every request, with no closure of its own.
+      const waiting: Pending = { resolve: resolve as (value: unknown) => void, fail: reject, then, progress };
       pending.set(id, waiting);
       try {
         send(message);
