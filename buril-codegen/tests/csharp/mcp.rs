@@ -476,10 +476,11 @@ fn stale_csharp_bindings_are_warned_by_the_server() {
 /// cannot end on its own first. The program cancels on that report; `notifications/cancelled`
 /// with the call's request id goes to the server, which ends that request's response stream
 /// (read by the program's own HTTP handler) without an answer while the tool is still blocked;
-/// the session works afterwards. Then the program unblocks the pipe, and the tool, checking its
-/// context before the next file, returns `cancelled` (the server logs what a tool returns after
-/// its call ended): had its context not seen the cancellation, it would have gone on to
-/// `b.fifo` and blocked there, and no such line would come.
+/// the session works afterwards. Once the server has logged the cancellation, the test unblocks
+/// the pipe, and the tool, checking its context before the next file, returns `cancelled` (the
+/// server logs what a tool returns after its call ended): had its context not seen the
+/// cancellation, it would have gone on to `b.fifo` and blocked there, and no such line would
+/// come.
 #[cfg(unix)]
 #[test]
 fn a_cancelled_http_call_is_cancelled_on_the_server() {
@@ -489,12 +490,12 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
     let project = dir.path().join("project");
     let fifo = project_with_pipes(&project);
     let tools = tools_binary();
-    let server = HttpServer::start_logging(&tools, &project, "buril::dispatch=debug");
-    let seen = drive(
-        &exe,
-        &[&server.url, fifo.to_str().expect("a UTF-8 path")],
+    let server = HttpServer::start_logging(
+        &tools,
         &project,
+        "buril::dispatch=debug,buril::server=debug",
     );
+    let seen = drive(&exe, &[&server.url], &project);
 
     let id = seen["callId"].as_i64().expect("the call's request id");
     assert!(id > 0, "{seen}");
@@ -518,6 +519,13 @@ fn a_cancelled_http_call_is_cancelled_on_the_server() {
         "{seen}"
     );
     assert!(seen["after"].as_u64().is_some_and(|n| n > 0), "{seen}");
+    // Once the server's call task has cancelled the tool's context (it logs so), the tool's
+    // read may end: unblocked before, it could read on before that task has run.
+    server.wait_for_log(
+        &["tool=\"asset_search\"", "cancelled the call"],
+        Duration::from_secs(60),
+    );
+    fs::write(&fifo, "unblocked\n").expect("the named pipe, which the tool reads");
     // The tool saw the cancellation through its context and stopped before the next file.
     server.wait_for_log(
         &["tool=\"asset_search\"", "returned=\"cancelled\""],

@@ -1,9 +1,9 @@
 // Cancels an `asset_search` in flight over BurilHttpTransport against a real
-// `tools serve --http` (see `tests/csharp/mcp.rs`): `Cancel.exe URL FIFO`. FIFO is a named pipe
-// under the project's `Assets/`: the tool blocks reading it (after its progress report naming
-// it) until this program writes to it. An HttpMessageHandler reads the call's response stream
-// itself (handing the transport a copy), so that what the server sends on it after the
-// cancellation is seen. Prints one JSON object.
+// `tools serve --http` (see `tests/csharp/mcp.rs`): `Cancel.exe URL`. The project's
+// `Assets/Blocking/a.fifo` is a named pipe: the tool blocks reading it (after its progress
+// report naming it) until the test writes to it, once the server has logged the cancellation.
+// An HttpMessageHandler reads the call's response stream itself (handing the transport a copy),
+// so that what the server sends on it after the cancellation is seen. Prints one JSON object.
 //
 // `Cancel.exe stdio TOOLS FIFO LOG`: the same over BurilProcessTransport, the server run as
 // `sh -c 'exec TOOLS serve 2>>LOG'` with `BURIL_LOG=buril::dispatch=debug,buril::server=debug`;
@@ -237,9 +237,9 @@ namespace Buril.CancelTest
             {
                 return Stdio(args[1], args[2], args[3]);
             }
-            if (args.Length != 2)
+            if (args.Length != 1)
             {
-                Console.Error.WriteLine("usage: Cancel.exe URL FIFO | Cancel.exe stdio TOOLS FIFO LOG");
+                Console.Error.WriteLine("usage: Cancel.exe URL | Cancel.exe stdio TOOLS FIFO LOG");
                 return 2;
             }
             var handler = new Copying();
@@ -249,10 +249,11 @@ namespace Buril.CancelTest
                 var client = new BurilClient(transport);
                 client.SceneList(new SceneListInput());
                 var progress = SearchAndCancel(client, o);
-                // What the server sent on the call's stream, up to its end: before the tool's
-                // read can end.
+                // What the server sent on the call's stream, up to its end, while the tool is
+                // still blocked: the test lets its read end once the server has logged the
+                // cancellation (unblocked before, the tool could read on before the server's
+                // call task has cancelled its context).
                 var stream = handler.StreamEnded.Task.GetAwaiter().GetResult();
-                File.WriteAllText(args[1], "unblocked\n");
                 var events = new JArray();
                 foreach (var line in stream.Split('\n'))
                 {
