@@ -36,13 +36,14 @@ use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::{JsonRpcMessageCodec, JsonRpcMessageCodecError};
 use serde::Deserialize;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
 use tokio_util::task::TaskTracker;
 
 use super::fast_call::{self, FastCall};
 use super::http_sessions::{StdioSession, may_cancel};
+use super::lines::{Line, Lines};
 use super::state::ServerState;
 use crate::registry::Registry;
 
@@ -200,7 +201,6 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             let call = self.answer_plain(call)?;
             return Some(call.into_message(self.registry));
         }
-
         // A call answered here is cancelled here; the notification still goes to the SDK.
         if may_cancel(text)
             && let Some((_, stdio)) = &self.plain
@@ -368,95 +368,6 @@ pub(crate) fn request_id(text: &[u8]) -> Option<RequestId> {
         .and_then(|just| just.id)
 }
 
-/// One read from [`Lines`].
-enum Line {
-    Whole(Vec<u8>),
-    TooLong { length: usize, max: usize },
-    End,
-}
-
-/// Lines of at most `max_line` bytes from a byte stream. A longer line is skipped as it
-/// arrives, never buffered.
-struct Lines<R> {
-    inner: R,
-    max_line: usize,
-    /// The line being read, and its length so far counting skipped bytes.
-    line: Vec<u8>,
-    seen: usize,
-    /// Bytes read from the peer; `chunk[start..end]` are not looked at yet.
-    chunk: Box<[u8]>,
-    start: usize,
-    end: usize,
-    /// A used line buffer, reused for the next line.
-    spare: Vec<u8>,
-}
-
-impl<R: AsyncRead + Unpin> Lines<R> {
-    fn new(inner: R, max_line: usize) -> Self {
-        Lines {
-            inner,
-            max_line: max_line.max(1),
-            line: Vec::new(),
-            seen: 0,
-            chunk: vec![0; 64 * 1024].into_boxed_slice(),
-            start: 0,
-            end: 0,
-            spare: Vec::new(),
-        }
-    }
-
-    /// The next line. Cancel-safe: a read that is dropped has taken nothing.
-    async fn next(&mut self) -> Line {
-        loop {
-            if let Some(line) = self.scan() {
-                return line;
-            }
-            match self.inner.read(&mut self.chunk).await {
-                // The end of the input (or a failed read); an unfinished last line is not a
-                // message.
-                Ok(0) | Err(_) => return Line::End,
-                Ok(n) => {
-                    self.start = 0;
-                    self.end = n;
-                }
-            }
-        }
-    }
-
-    /// Takes in the bytes read but not yet looked at, up to the end of the first line.
-    fn scan(&mut self) -> Option<Line> {
-        let bytes = &self.chunk[self.start..self.end];
-        let newline = bytes.iter().position(|&b| b == b'\n');
-        let part = &bytes[..newline.unwrap_or(bytes.len())];
-        if self.seen < self.max_line {
-            let room = self.max_line - self.line.len();
-            self.line.extend_from_slice(&part[..part.len().min(room)]);
-        }
-        self.seen = self.seen.saturating_add(part.len());
-        self.start += part.len();
-        newline?;
-        self.start += 1;
-        let length = std::mem::take(&mut self.seen);
-        if length > self.max_line {
-            self.line.clear();
-            return Some(Line::TooLong {
-                length,
-                max: self.max_line,
-            });
-        }
-        let next = std::mem::take(&mut self.spare);
-        Some(Line::Whole(std::mem::replace(&mut self.line, next)))
-    }
-
-    /// Gives back a line's buffer for the next line.
-    fn recycle(&mut self, mut line: Vec<u8>) {
-        if line.capacity() <= 64 * 1024 {
-            line.clear();
-            self.spare = line;
-        }
-    }
-}
-
 /// Whether `text` is one JSON value that the protocol layer's parser takes: UTF-8, well
 /// formed, numbers in range, escapes valid, nested no deeper than the parser's limit. Every
 /// failure here is one the protocol layer would drop without an answer.
@@ -524,6 +435,8 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
 
 #[cfg(test)]
 mod tests {
+    use tokio::io::AsyncReadExt;
+
     use super::*;
 
     /// Reads `input` through a transport; answers the messages it passed on, as JSON, and

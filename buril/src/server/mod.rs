@@ -93,6 +93,7 @@ mod http;
 mod http_call;
 mod http_sessions;
 mod input;
+mod lines;
 mod listing;
 mod notify;
 mod options;
