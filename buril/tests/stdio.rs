@@ -216,7 +216,16 @@ async fn a_client_that_leaves_mid_call_ends_the_session() {
         ("left", json!({})),
         ("left asked", json!({"elicitation": {}})),
     ] {
-        let mut peer = Peer::connect_with(server(), capabilities).await;
+        // Kept, as an application keeps its dispatcher: the last owner of a dispatcher stops
+        // its runtime, and the server, its only other owner here, goes when the session ends,
+        // which may be before the cancelled tool's task has run again.
+        let dispatcher = Dispatcher::new();
+        let server = Server::new(
+            dispatcher.clone(),
+            ServerOptions::new().timeout(Duration::from_secs(30)),
+        )
+        .unwrap();
+        let mut peer = Peer::connect_with(server, capabilities).await;
         peer.send(
             json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
                 "name": "stdio_wait", "arguments": {"tag": tag}
@@ -237,5 +246,6 @@ async fn a_client_that_leaves_mid_call_ends_the_session() {
             started.elapsed()
         );
         saw_cancelled(tag).await;
+        drop(dispatcher);
     }
 }
