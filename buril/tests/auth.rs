@@ -612,6 +612,84 @@ fn without_a_token_the_answer_is_401_naming_the_metadata_and_the_scopes() {
     assert_eq!((status, root), (200, metadata));
 }
 
+/// A client that was refused for want of a token asks for the metadata next, often on the same
+/// kept-alive connection (the MCP SDKs' clients do): the refusal leaves the connection able to
+/// carry that request. A refused request whose body is too large to read first is answered
+/// with `connection: close`, so that no client sends on a connection about to close.
+#[test]
+fn a_refused_request_leaves_its_connection_usable() {
+    let issuer = Issuer::start(&[&ec_key("k")]);
+    let (addr, _) = serve(AuthOptions::new().issuer(&issuer.url).scopes(rules()));
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    // One answer: its status and headers, its body read by its length.
+    let mut answer = || {
+        let mut head = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(
+                reader.read_line(&mut line).unwrap() > 0,
+                "the server closed the connection: {head:?}"
+            );
+            if line == "\r\n" {
+                break;
+            }
+            head.push(line.trim_end().to_ascii_lowercase());
+        }
+        let length = head
+            .iter()
+            .find_map(|line| line.strip_prefix("content-length: "))
+            .map_or(0, |n| n.parse::<usize>().unwrap());
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        head
+    };
+    // The body a moment after the head, as a client that writes them apart sends them.
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    stream.write_all(body.as_bytes()).unwrap();
+    let refused = answer();
+    assert!(refused[0].contains(" 401 "), "{refused:?}");
+    assert!(
+        !refused.contains(&"connection: close".to_owned()),
+        "{refused:?}"
+    );
+    write!(
+        stream,
+        "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+    )
+    .unwrap();
+    let metadata = answer();
+    assert!(metadata[0].contains(" 200 "), "{metadata:?}");
+    // A body past what is read of a refused request: the answer says the connection closes.
+    let big = format!("{{\"pad\": \"{}\"}}", "x".repeat(1 << 20));
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n",
+        big.len()
+    )
+    .unwrap();
+    // The body may not all be taken: the server answers after the part it reads.
+    let _ = stream.write_all(big.as_bytes());
+    let refused = answer();
+    assert!(refused[0].contains(" 401 "), "{refused:?}");
+    assert!(
+        refused.contains(&"connection: close".to_owned()),
+        "{refused:?}"
+    );
+}
+
 #[test]
 fn scopes_decide_which_tools_a_caller_sees_and_calls() {
     let key = rsa_key("k");

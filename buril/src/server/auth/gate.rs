@@ -4,11 +4,12 @@
 use std::borrow::Cow;
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
+use hyper::header::{CONNECTION, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Method, Request, Response, StatusCode};
 use serde::Deserialize;
 use serde_json::json;
@@ -30,23 +31,23 @@ pub(crate) async fn gate(
     request: Request<Incoming>,
 ) -> Result<(Request<Full<Bytes>>, Bytes), Response<BoxBody>> {
     let (mut parts, body) = request.into_parts();
-    let principal = auth
-        .authenticate(&parts.headers)
-        .await
-        .map_err(|denied| refusal(auth, &denied))?;
+    let principal = match auth.authenticate(&parts.headers).await {
+        Ok(principal) => principal,
+        Err(denied) => return Err(unread(body, refusal(auth, &denied)).await),
+    };
     let bytes = match Limited::new(body, limit).collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
-            return Err(plain(
+            return Err(closing(plain(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!("Payload Too Large: a message is at most {limit} bytes\n"),
-            ));
+            )));
         }
         Err(error) => {
-            return Err(plain(
+            return Err(closing(plain(
                 StatusCode::BAD_REQUEST,
                 format!("Bad Request: the body could not be read: {error}\n"),
-            ));
+            )));
         }
     };
     if parts.method == Method::POST
@@ -57,6 +58,34 @@ pub(crate) async fn gate(
     }
     parts.extensions.insert(Arc::new(principal));
     Ok((Request::from_parts(parts, Full::new(bytes.clone())), bytes))
+}
+
+/// How much of a refused request's body is read (and how long it may take to come) so that
+/// its connection can carry the client's next request.
+const UNREAD_BODY: usize = 64 * 1024;
+const UNREAD_WAIT: Duration = Duration::from_secs(1);
+
+/// `response`, refusing a request whose body was not read, after reading the body when it is
+/// small and comes soon: the server closes a connection whose request body was left unread, and
+/// a client that sent its next request on it (as the SDKs' clients do, asking for the metadata
+/// after a `401`) would see it drop with no answer. A body that is larger, or slow, is left, and
+/// the answer says the connection closes.
+async fn unread(body: Incoming, response: Response<BoxBody>) -> Response<BoxBody> {
+    let read = tokio::time::timeout(UNREAD_WAIT, Limited::new(body, UNREAD_BODY).collect()).await;
+    if matches!(read, Ok(Ok(_))) {
+        response
+    } else {
+        closing(response)
+    }
+}
+
+/// `response` with `connection: close`: the request's body was not read whole, so the
+/// connection cannot carry another request.
+fn closing(mut response: Response<BoxBody>) -> Response<BoxBody> {
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 /// The tool a `tools/call` message calls, if the body is one.
