@@ -116,10 +116,9 @@ async function main(): Promise<void> {
     const raw = rawStdio(target);
     await raw.call("initialize", initialize);
     raw.notify("notifications/initialized");
-    const transport = stdioTransport(...serverCommand(target));
     const clients: Call[] = [async () => checkRaw(await raw.call("tools/call", callParams()))];
     const names = ["ts-raw-stdio", "ts-stdio"];
-    let other: (() => void) | undefined;
+    let other: () => void | Promise<void>;
     if (kind === "stdio-aa") {
       const second = rawStdio(target);
       await second.call("initialize", initialize);
@@ -128,15 +127,16 @@ async function main(): Promise<void> {
       names.splice(0, 2, "ts-raw-stdio-a", "ts-raw-stdio-b");
       other = () => second.close();
     } else {
+      const transport = stdioTransport(...serverCommand(target));
       clients.push(generated(transport));
+      other = () => transport.close();
     }
     await sequential(clients, 200);
     const latencyCalls = Math.max(Math.floor(calls / 4), 100);
     const { latencies } = await sequential(clients, latencyCalls);
     const seconds = await pipelined(clients, calls);
     raw.close();
-    other?.();
-    await transport.close();
+    await other();
     names.forEach((name, c) => {
       print(name, calls, calls / (seconds[c] ?? 1), latencies[c] ?? [], latencyCalls);
     });

@@ -647,15 +647,16 @@ fn a_refused_request_leaves_its_connection_usable() {
         reader.read_exact(&mut body).unwrap();
         head
     };
+    // The head of a `POST` of `length` bytes to the endpoint.
+    let post_head = |length: usize| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {length}\r\n\r\n"
+        )
+    };
     // The body a moment after the head, as a client that writes them apart sends them.
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string();
-    write!(
-        stream,
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .unwrap();
+    stream.write_all(post_head(body.len()).as_bytes()).unwrap();
     std::thread::sleep(Duration::from_millis(200));
     stream.write_all(body.as_bytes()).unwrap();
     let refused = answer();
@@ -673,13 +674,7 @@ fn a_refused_request_leaves_its_connection_usable() {
     assert!(metadata[0].contains(" 200 "), "{metadata:?}");
     // A body past what is read of a refused request: the answer says the connection closes.
     let big = format!("{{\"pad\": \"{}\"}}", "x".repeat(1 << 20));
-    write!(
-        stream,
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n",
-        big.len()
-    )
-    .unwrap();
+    stream.write_all(post_head(big.len()).as_bytes()).unwrap();
     // The body may not all be taken: the server answers after the part it reads.
     let _ = stream.write_all(big.as_bytes());
     let refused = answer();

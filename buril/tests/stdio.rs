@@ -71,8 +71,12 @@ async fn saw_cancelled(tag: &str) {
 }
 
 fn server() -> Server {
+    server_on(Dispatcher::new())
+}
+
+fn server_on(dispatcher: Dispatcher) -> Server {
     Server::new(
-        Dispatcher::new(),
+        dispatcher,
         ServerOptions::new().timeout(Duration::from_secs(30)),
     )
     .unwrap()
@@ -220,12 +224,7 @@ async fn a_client_that_leaves_mid_call_ends_the_session() {
         // its runtime, and the server, its only other owner here, goes when the session ends,
         // which may be before the cancelled tool's task has run again.
         let dispatcher = Dispatcher::new();
-        let server = Server::new(
-            dispatcher.clone(),
-            ServerOptions::new().timeout(Duration::from_secs(30)),
-        )
-        .unwrap();
-        let mut peer = Peer::connect_with(server, capabilities).await;
+        let mut peer = Peer::connect_with(server_on(dispatcher.clone()), capabilities).await;
         peer.send(
             json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
                 "name": "stdio_wait", "arguments": {"tag": tag}
