@@ -770,21 +770,44 @@ namespace Buril.Generated
         /// <returns>The value.</returns>
         public static object Deserialize(string json, global::System.Type type)
         {
-            using (var reader = new global::Newtonsoft.Json.JsonTextReader(new global::System.IO.StringReader(json)))
+            try
             {
-                var value = Shared.Deserialize(reader, type);
-                while (reader.Read())
+                using (var reader = new global::Newtonsoft.Json.JsonTextReader(new global::System.IO.StringReader(json)))
                 {
-                    if (reader.TokenType != global::Newtonsoft.Json.JsonToken.Comment)
+                    var value = Shared.Deserialize(reader, type);
+                    while (reader.Read())
                     {
-                        throw new global::Newtonsoft.Json.JsonReaderException("unexpected content after the JSON value");
+                        if (reader.TokenType != global::Newtonsoft.Json.JsonToken.Comment)
+                        {
+                            throw new global::Newtonsoft.Json.JsonReaderException("unexpected content after the JSON value");
+                        }
                     }
+                    return value;
                 }
-                return value;
+            }
+            catch (global::System.Exception error)
+            {
+                throw Refused(error);
             }
         }
 
-        /// <summary>Parses JSON text, keeping strings as strings; fails on trailing content.</summary>
+        /// <summary>
+        /// What Newtonsoft.Json throws for some text it cannot read other than as a
+        /// <c>JsonException</c> (a bad <c>\u</c> escape is a <c>FormatException</c>, a number
+        /// too large for a double an <c>OverflowException</c>, a duplicate member an
+        /// <c>ArgumentException</c>), as a <c>JsonReaderException</c>; anything else as it is.
+        /// </summary>
+        private static global::System.Exception Refused(global::System.Exception error)
+        {
+            if (error is global::System.FormatException || error is global::System.OverflowException
+                || (error is global::System.ArgumentException && !(error is global::System.ArgumentNullException)))
+            {
+                return new global::Newtonsoft.Json.JsonReaderException(error.Message, error);
+            }
+            return error;
+        }
+
+        /// <summary>Parses JSON text, keeping strings as strings; fails on trailing content, and on any text it cannot read with a <c>JsonException</c>.</summary>
         /// <param name="json">The JSON text.</param>
         /// <returns>The value.</returns>
         public static global::Newtonsoft.Json.Linq.JToken Parse(string json)
@@ -793,19 +816,26 @@ namespace Buril.Generated
             {
                 throw new global::System.ArgumentNullException("json");
             }
-            using (var reader = new global::Newtonsoft.Json.JsonTextReader(new global::System.IO.StringReader(json)))
+            try
             {
-                reader.DateParseHandling = global::Newtonsoft.Json.DateParseHandling.None;
-                reader.FloatParseHandling = global::Newtonsoft.Json.FloatParseHandling.Double;
-                var token = global::Newtonsoft.Json.Linq.JToken.ReadFrom(reader);
-                while (reader.Read())
+                using (var reader = new global::Newtonsoft.Json.JsonTextReader(new global::System.IO.StringReader(json)))
                 {
-                    if (reader.TokenType != global::Newtonsoft.Json.JsonToken.Comment)
+                    reader.DateParseHandling = global::Newtonsoft.Json.DateParseHandling.None;
+                    reader.FloatParseHandling = global::Newtonsoft.Json.FloatParseHandling.Double;
+                    var token = global::Newtonsoft.Json.Linq.JToken.ReadFrom(reader);
+                    while (reader.Read())
                     {
-                        throw new global::Newtonsoft.Json.JsonReaderException("unexpected content after the JSON value");
+                        if (reader.TokenType != global::Newtonsoft.Json.JsonToken.Comment)
+                        {
+                            throw new global::Newtonsoft.Json.JsonReaderException("unexpected content after the JSON value");
+                        }
                     }
+                    return token;
                 }
-                return token;
+            }
+            catch (global::System.Exception error)
+            {
+                throw Refused(error);
             }
         }
 
@@ -2176,80 +2206,6 @@ namespace Buril.Generated
             return data;
         }
 
-        /// <summary>
-        /// <see cref="ParseMessage"/>'s reading of a message on one line: its <c>result</c>'s
-        /// <c>content</c> array and <c>structuredContent</c> object kept as their text. Null for
-        /// anything it does not read that way (more than one line, a duplicate or commented
-        /// member, invalid JSON): the whole parse decides those.
-        /// </summary>
-        private static global::Newtonsoft.Json.Linq.JObject ReadKeepingResults(string text)
-        {
-            if (text.IndexOf('\n') >= 0 || text.IndexOf('\r') >= 0)
-            {
-                return null;
-            }
-            try
-            {
-                using (var reader = new global::Newtonsoft.Json.JsonTextReader(new global::System.IO.StringReader(text)))
-                {
-                    reader.DateParseHandling = global::Newtonsoft.Json.DateParseHandling.None;
-                    reader.FloatParseHandling = global::Newtonsoft.Json.FloatParseHandling.Double;
-                    if (!reader.Read() || reader.TokenType != global::Newtonsoft.Json.JsonToken.StartObject)
-                    {
-                        return null;
-                    }
-                    var message = ReadMembers(reader, text, false);
-                    if (message == null || reader.Read())
-                    {
-                        return null;
-                    }
-                    return message;
-                }
-            }
-            catch (global::Newtonsoft.Json.JsonException)
-            {
-                return null;
-            }
-        }
-
-        /// <summary>The members of the object the reader is at (its <c>result</c>'s read the same way, <paramref name="inResult"/>), or null.</summary>
-        private static global::Newtonsoft.Json.Linq.JObject ReadMembers(global::Newtonsoft.Json.JsonTextReader reader, string text, bool inResult)
-        {
-            var members = new global::Newtonsoft.Json.Linq.JObject();
-            while (reader.Read() && reader.TokenType == global::Newtonsoft.Json.JsonToken.PropertyName)
-            {
-                var name = (string)reader.Value;
-                if (!reader.Read() || members.Property(name) != null)
-                {
-                    return null;
-                }
-                global::Newtonsoft.Json.Linq.JToken value;
-                if (!inResult && name == "result" && reader.TokenType == global::Newtonsoft.Json.JsonToken.StartObject)
-                {
-                    value = ReadMembers(reader, text, true);
-                    if (value == null)
-                    {
-                        return null;
-                    }
-                }
-                else if (inResult
-                    && ((name == "content" && reader.TokenType == global::Newtonsoft.Json.JsonToken.StartArray)
-                        || (name == "structuredContent" && reader.TokenType == global::Newtonsoft.Json.JsonToken.StartObject)))
-                {
-                    // One line: the reader's position is the index just past its token.
-                    int start = reader.LinePosition - 1;
-                    reader.Skip();
-                    value = new global::Newtonsoft.Json.Linq.JRaw(text.Substring(start, reader.LinePosition - start));
-                }
-                else
-                {
-                    value = global::Newtonsoft.Json.Linq.JToken.ReadFrom(reader);
-                }
-                members.Add(name, value);
-            }
-            return reader.TokenType == global::Newtonsoft.Json.JsonToken.EndObject ? members : null;
-        }
-
         /// <summary>The value of <paramref name="key"/> in <paramref name="container"/>, parsed in place if <see cref="ParseMessage"/> kept it as text.</summary>
         internal static global::Newtonsoft.Json.Linq.JToken Materialized(global::Newtonsoft.Json.Linq.JObject container, string key)
         {
@@ -2307,17 +2263,18 @@ namespace Buril.Generated
 
         /// <summary>
         /// Parses one message; anything but a JSON object is a protocol error. A result's
-        /// <c>content</c> and <c>structuredContent</c> are kept as their JSON text
-        /// (a <c>JRaw</c>, parsed in place by <c>Materialized</c> when needed): a call's answer carries its data twice, and its typed output is
-        /// read from the text, so that most of the message is never made into a JSON tree (the
-        /// largest part of a small call's time on this side).
+        /// <c>content</c> and <c>structuredContent</c> are kept as their JSON text (a
+        /// <c>JRaw</c>, parsed in place by <c>Materialized</c> when needed): a call's answer
+        /// carries its data twice, and its typed output is read from the text. The message is
+        /// read by <see cref="BurilMessageReader"/>, and by Newtonsoft.Json's parser when that
+        /// declines it.
         /// </summary>
         internal static global::Newtonsoft.Json.Linq.JObject ParseMessage(string text, string where)
         {
             global::Newtonsoft.Json.Linq.JObject message = null;
             try
             {
-                message = ReadKeepingResults(text) ?? BurilJson.Parse(text) as global::Newtonsoft.Json.Linq.JObject;
+                message = BurilMessageReader.Read(text) ?? BurilJson.Parse(text) as global::Newtonsoft.Json.Linq.JObject;
             }
             catch (global::Newtonsoft.Json.JsonException)
             {
@@ -2327,6 +2284,522 @@ namespace Buril.Generated
                 throw new BurilTransportException(BurilTransportFailure.Protocol, where + " is not a JSON-RPC message", text, 0, 0, null);
             }
             return message;
+        }
+    }
+
+    /// <summary>
+    /// The transports' reader of a JSON-RPC message: strict JSON (RFC 8259), read into the
+    /// tokens Newtonsoft.Json's parser makes of it with <c>DateParseHandling.None</c> and
+    /// <c>FloatParseHandling.Double</c>, except that a result's <c>content</c> array and
+    /// <c>structuredContent</c> object are kept as their text (a <c>JRaw</c>). It declines
+    /// (null) what it does not read exactly so: anything that is not strict JSON, an integer
+    /// beyond 64 bits, a number a double cannot hold, a duplicate member, an escaped surrogate,
+    /// nesting deeper than 64; <see cref="BurilMcp.ParseMessage"/> then gives the text to
+    /// Newtonsoft.Json's parser, which decides. Under Mono, Newtonsoft.Json's reader takes about
+    /// 20 ns a character, this one a few: most of a small call's time on the client side.
+    /// </summary>
+    internal static class BurilMessageReader
+    {
+        private const int MaxDepth = 64;
+
+        /// <summary>Where an object is: the message, its <c>result</c>, or anywhere else.</summary>
+        private enum Place
+        {
+            Message,
+            Result,
+            Other,
+        }
+
+        /// <summary>The message in <paramref name="text"/>, or null when this reader declines it.</summary>
+        internal static global::Newtonsoft.Json.Linq.JObject Read(string text)
+        {
+            int at = Space(text, 0);
+            if (at >= text.Length || text[at] != '{')
+            {
+                return null;
+            }
+            var message = ReadObject(text, ref at, 0, Place.Message);
+            return message != null && Space(text, at) == text.Length ? message : null;
+        }
+
+        /// <summary>The object at <paramref name="at"/> (its <c>{</c>); <paramref name="at"/> ends past it.</summary>
+        private static global::Newtonsoft.Json.Linq.JObject ReadObject(string text, ref int at, int depth, Place place)
+        {
+            if (depth >= MaxDepth)
+            {
+                return null;
+            }
+            var members = new global::Newtonsoft.Json.Linq.JObject();
+            at = Space(text, at + 1);
+            if (at < text.Length && text[at] == '}')
+            {
+                at++;
+                return members;
+            }
+            while (true)
+            {
+                var name = ReadString(text, ref at);
+                if (name == null)
+                {
+                    return null;
+                }
+                at = Space(text, at);
+                if (at >= text.Length || text[at] != ':')
+                {
+                    return null;
+                }
+                at = Space(text, at + 1);
+                if (at >= text.Length || members.Property(name) != null)
+                {
+                    return null;
+                }
+                char first = text[at];
+                global::Newtonsoft.Json.Linq.JToken value;
+                if (place == Place.Message && first == '{' && name == "result")
+                {
+                    value = ReadObject(text, ref at, depth + 1, Place.Result);
+                }
+                else if (place == Place.Result
+                    && ((first == '[' && name == "content") || (first == '{' && name == "structuredContent")))
+                {
+                    int start = at;
+                    value = Skip(text, ref at, depth + 1) ? new global::Newtonsoft.Json.Linq.JRaw(text.Substring(start, at - start)) : null;
+                }
+                else
+                {
+                    value = ReadValue(text, ref at, depth + 1);
+                }
+                if (value == null)
+                {
+                    return null;
+                }
+                members.Add(name, value);
+                at = Space(text, at);
+                if (at >= text.Length)
+                {
+                    return null;
+                }
+                if (text[at] == '}')
+                {
+                    at++;
+                    return members;
+                }
+                if (text[at] != ',')
+                {
+                    return null;
+                }
+                at = Space(text, at + 1);
+            }
+        }
+
+        private static global::Newtonsoft.Json.Linq.JArray ReadArray(string text, ref int at, int depth)
+        {
+            if (depth >= MaxDepth)
+            {
+                return null;
+            }
+            var items = new global::Newtonsoft.Json.Linq.JArray();
+            at = Space(text, at + 1);
+            if (at < text.Length && text[at] == ']')
+            {
+                at++;
+                return items;
+            }
+            while (true)
+            {
+                var item = ReadValue(text, ref at, depth + 1);
+                if (item == null)
+                {
+                    return null;
+                }
+                items.Add(item);
+                at = Space(text, at);
+                if (at >= text.Length)
+                {
+                    return null;
+                }
+                if (text[at] == ']')
+                {
+                    at++;
+                    return items;
+                }
+                if (text[at] != ',')
+                {
+                    return null;
+                }
+                at = Space(text, at + 1);
+            }
+        }
+
+        /// <summary>The value at <paramref name="at"/> (no space before it), or null.</summary>
+        private static global::Newtonsoft.Json.Linq.JToken ReadValue(string text, ref int at, int depth)
+        {
+            if (at >= text.Length)
+            {
+                return null;
+            }
+            switch (text[at])
+            {
+                case '{':
+                    return ReadObject(text, ref at, depth, Place.Other);
+                case '[':
+                    return ReadArray(text, ref at, depth);
+                case '"':
+                    var value = ReadString(text, ref at);
+                    return value == null ? null : new global::Newtonsoft.Json.Linq.JValue(value);
+                case 't':
+                    return Literal(text, ref at, "true") ? new global::Newtonsoft.Json.Linq.JValue(true) : null;
+                case 'f':
+                    return Literal(text, ref at, "false") ? new global::Newtonsoft.Json.Linq.JValue(false) : null;
+                case 'n':
+                    return Literal(text, ref at, "null") ? global::Newtonsoft.Json.Linq.JValue.CreateNull() : null;
+                default:
+                    return ReadNumber(text, ref at);
+            }
+        }
+
+        /// <summary>Past the value at <paramref name="at"/>, checked as <see cref="ReadValue"/> checks it, making nothing.</summary>
+        private static bool Skip(string text, ref int at, int depth)
+        {
+            if (at >= text.Length || depth >= MaxDepth)
+            {
+                return false;
+            }
+            char open = text[at];
+            switch (open)
+            {
+                case '{':
+                case '[':
+                    char close = open == '{' ? '}' : ']';
+                    at = Space(text, at + 1);
+                    if (at < text.Length && text[at] == close)
+                    {
+                        at++;
+                        return true;
+                    }
+                    while (true)
+                    {
+                        if (open == '{')
+                        {
+                            // Duplicate names are not looked for here: the text is read again by
+                            // Newtonsoft.Json's parser or serializer, which decides.
+                            if (!SkipString(text, ref at))
+                            {
+                                return false;
+                            }
+                            at = Space(text, at);
+                            if (at >= text.Length || text[at] != ':')
+                            {
+                                return false;
+                            }
+                            at = Space(text, at + 1);
+                        }
+                        if (!Skip(text, ref at, depth + 1))
+                        {
+                            return false;
+                        }
+                        at = Space(text, at);
+                        if (at >= text.Length)
+                        {
+                            return false;
+                        }
+                        if (text[at] == close)
+                        {
+                            at++;
+                            return true;
+                        }
+                        if (text[at] != ',')
+                        {
+                            return false;
+                        }
+                        at = Space(text, at + 1);
+                    }
+                case '"':
+                    return SkipString(text, ref at);
+                case 't':
+                    return Literal(text, ref at, "true");
+                case 'f':
+                    return Literal(text, ref at, "false");
+                case 'n':
+                    return Literal(text, ref at, "null");
+                default:
+                    // Any number: the text is read again by Newtonsoft.Json, which reads what
+                    // ReadNumber declines (an integer beyond 64 bits, say).
+                    bool floating;
+                    int end = NumberEnd(text, at, out floating);
+                    if (end == at)
+                    {
+                        return false;
+                    }
+                    at = end;
+                    return true;
+            }
+        }
+
+        private static int Space(string text, int at)
+        {
+            while (at < text.Length)
+            {
+                char c = text[at];
+                if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+                {
+                    break;
+                }
+                at++;
+            }
+            return at;
+        }
+
+        private static bool Literal(string text, ref int at, string word)
+        {
+            if (string.CompareOrdinal(text, at, word, 0, word.Length) != 0)
+            {
+                return false;
+            }
+            at += word.Length;
+            return true;
+        }
+
+        /// <summary>The string at <paramref name="at"/> (its opening quote), unescaped; null if it is not one this reader reads.</summary>
+        private static string ReadString(string text, ref int at)
+        {
+            if (at >= text.Length || text[at] != '"')
+            {
+                return null;
+            }
+            int start = at + 1;
+            for (int i = start; i < text.Length; i++)
+            {
+                char c = text[i];
+                if (c == '"')
+                {
+                    at = i + 1;
+                    return text.Substring(start, i - start);
+                }
+                if (c == '\\')
+                {
+                    return ReadEscaped(text, ref at, start, i);
+                }
+                if (c < ' ')
+                {
+                    return null;
+                }
+            }
+            return null;
+        }
+
+        /// <summary>The rest of a string from its first escape, at <paramref name="escape"/>.</summary>
+        private static string ReadEscaped(string text, ref int at, int start, int escape)
+        {
+            var value = new global::System.Text.StringBuilder(text, start, escape - start, escape - start + 16);
+            for (int i = escape; i < text.Length; i++)
+            {
+                char c = text[i];
+                if (c == '"')
+                {
+                    at = i + 1;
+                    return value.ToString();
+                }
+                if (c < ' ')
+                {
+                    return null;
+                }
+                if (c != '\\')
+                {
+                    value.Append(c);
+                    continue;
+                }
+                if (++i >= text.Length)
+                {
+                    return null;
+                }
+                switch (text[i])
+                {
+                    case '"': value.Append('"'); break;
+                    case '\\': value.Append('\\'); break;
+                    case '/': value.Append('/'); break;
+                    case 'b': value.Append('\b'); break;
+                    case 'f': value.Append('\f'); break;
+                    case 'n': value.Append('\n'); break;
+                    case 'r': value.Append('\r'); break;
+                    case 't': value.Append('\t'); break;
+                    case 'u':
+                        int code = Hex(text, i + 1);
+                        // An escaped surrogate (half of a pair, or alone) is left to Newtonsoft.Json.
+                        if (code < 0 || (code >= 0xD800 && code <= 0xDFFF))
+                        {
+                            return null;
+                        }
+                        value.Append((char)code);
+                        i += 4;
+                        break;
+                    default:
+                        return null;
+                }
+            }
+            return null;
+        }
+
+        private static bool SkipString(string text, ref int at)
+        {
+            if (at >= text.Length || text[at] != '"')
+            {
+                return false;
+            }
+            for (int i = at + 1; i < text.Length; i++)
+            {
+                char c = text[i];
+                if (c == '"')
+                {
+                    at = i + 1;
+                    return true;
+                }
+                if (c < ' ')
+                {
+                    return false;
+                }
+                if (c == '\\')
+                {
+                    if (++i >= text.Length)
+                    {
+                        return false;
+                    }
+                    char e = text[i];
+                    if (e == 'u')
+                    {
+                        if (Hex(text, i + 1) < 0)
+                        {
+                            return false;
+                        }
+                        i += 4;
+                    }
+                    else if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't')
+                    {
+                        return false;
+                    }
+                }
+            }
+            return false;
+        }
+
+        /// <summary>The four hex digits at <paramref name="at"/> as a number, or -1.</summary>
+        private static int Hex(string text, int at)
+        {
+            if (at + 4 > text.Length)
+            {
+                return -1;
+            }
+            int code = 0;
+            for (int i = at; i < at + 4; i++)
+            {
+                char c = text[i];
+                int digit = c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                    : -1;
+                if (digit < 0)
+                {
+                    return -1;
+                }
+                code = (code << 4) | digit;
+            }
+            return code;
+        }
+
+        /// <summary>
+        /// The end of the JSON number at <paramref name="at"/> (<paramref name="at"/> itself when
+        /// there is none): <c>-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?</c>.
+        /// </summary>
+        private static int NumberEnd(string text, int at, out bool floating)
+        {
+            floating = false;
+            int i = at;
+            if (i < text.Length && text[i] == '-')
+            {
+                i++;
+            }
+            if (i >= text.Length || text[i] < '0' || text[i] > '9')
+            {
+                return at;
+            }
+            if (text[i] == '0')
+            {
+                i++;
+            }
+            else
+            {
+                i = Digits(text, i);
+            }
+            if (i < text.Length && text[i] == '.')
+            {
+                floating = true;
+                int fraction = Digits(text, i + 1);
+                if (fraction == i + 1)
+                {
+                    return at;
+                }
+                i = fraction;
+            }
+            if (i < text.Length && (text[i] == 'e' || text[i] == 'E'))
+            {
+                floating = true;
+                i++;
+                if (i < text.Length && (text[i] == '+' || text[i] == '-'))
+                {
+                    i++;
+                }
+                int exponent = Digits(text, i);
+                if (exponent == i)
+                {
+                    return at;
+                }
+                i = exponent;
+            }
+            return i;
+        }
+
+        private static int Digits(string text, int at)
+        {
+            while (at < text.Length && text[at] >= '0' && text[at] <= '9')
+            {
+                at++;
+            }
+            return at;
+        }
+
+        /// <summary>The number at <paramref name="at"/>: a 64-bit integer or a finite double, as Newtonsoft.Json reads them; null for anything else.</summary>
+        private static global::Newtonsoft.Json.Linq.JValue ReadNumber(string text, ref int at)
+        {
+            bool floating;
+            int end = NumberEnd(text, at, out floating);
+            if (end == at)
+            {
+                return null;
+            }
+            var number = text.Substring(at, end - at);
+            global::Newtonsoft.Json.Linq.JValue value = null;
+            if (floating)
+            {
+                double real;
+                if (double.TryParse(number, global::System.Globalization.NumberStyles.Float, global::System.Globalization.CultureInfo.InvariantCulture, out real)
+                    && !double.IsInfinity(real))
+                {
+                    value = new global::Newtonsoft.Json.Linq.JValue(real);
+                }
+            }
+            else
+            {
+                long integer;
+                if (long.TryParse(number, global::System.Globalization.NumberStyles.AllowLeadingSign, global::System.Globalization.CultureInfo.InvariantCulture, out integer))
+                {
+                    value = new global::Newtonsoft.Json.Linq.JValue(integer);
+                }
+            }
+            if (value != null)
+            {
+                at = end;
+            }
+            return value;
         }
     }
 

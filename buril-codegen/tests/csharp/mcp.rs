@@ -634,3 +634,29 @@ fn task_handles_over_the_http_transport_run_poll_and_cancel_tasks() {
 fn task_handles_over_the_process_transport_run_poll_and_cancel_tasks() {
     check_tasks(&tasks_over(false));
 }
+
+/// The transports read every message as Newtonsoft.Json's parser does: `Messages.exe` runs
+/// hand-picked messages and 3,000 made at random (fixed seed) through `BurilMcp.ParseMessage`
+/// (the transports' own reader, or Newtonsoft.Json's parser when it declines) and through
+/// Newtonsoft.Json's parser alone, and compares the trees token type by token type, or the
+/// refusals.
+#[test]
+fn the_transports_read_every_message_as_newtonsoft_json_does() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let exe = build_program(dir.path(), "Messages");
+    let seen = drive(&exe, &["3000"], dir.path());
+    assert_eq!(seen["mismatches"], json!([]), "{seen:#}");
+    // The hand-picked messages went the way they were picked for: read by the transports' own
+    // reader, or declined to Newtonsoft.Json.
+    assert_eq!(seen["notRead"], json!([]), "{seen:#}");
+    assert_eq!(seen["notDeclined"], json!([]), "{seen:#}");
+    assert_eq!(seen["random"], json!(3000));
+    // Most random messages are strict JSON the reader reads itself (a duplicate member name
+    // among the random ones is declined).
+    let random_read = seen["randomRead"].as_u64().expect("a count");
+    assert!(random_read >= 2900, "{seen:#}");
+    assert!(
+        seen["declined"].as_u64().expect("a count") >= 40,
+        "{seen:#}"
+    );
+}
