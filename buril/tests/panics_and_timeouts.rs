@@ -37,6 +37,8 @@ enum Event {
     Opened,
     /// Its tool saw its cancellation.
     SawCancel,
+    /// Its tool finished winding down after its cancellation.
+    WoundDown,
 }
 
 /// Every event so far, with its tag, and a signal for each new one.
@@ -324,6 +326,24 @@ async fn pt_watch_async(
         }
         _ = tokio::time::sleep(WAIT) => Ok(0),
     }
+}
+
+/// Waits for its call's cancellation (at most `WAIT`), then takes a second to wind down (as a tool
+/// that writes its partial work out would) and records that it did.
+#[buril::tool(off_thread)]
+async fn pt_wind_down_async(
+    /// Which call.
+    tag: String,
+    ctx: &buril::Context,
+) -> Result<u8, ToolError> {
+    record(Event::Entered, &tag);
+    tokio::select! {
+        _ = ctx.cancelled() => record(Event::SawCancel, &tag),
+        _ = tokio::time::sleep(WAIT) => return Ok(0),
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    record(Event::WoundDown, &tag);
+    Err(ToolError::cancelled())
 }
 
 /// Spins until its call is cancelled or times out (at most two seconds), then stops at once.
@@ -821,5 +841,30 @@ fn a_tool_that_stops_at_its_deadline_is_reported_as_timeout() {
     assert!(
         kinds.iter().all(|k| *k == Some(buril::ErrorKind::Timeout)),
         "{kinds:?}"
+    );
+}
+
+/// A dispatcher of its own (not the process-wide one) dropped while a cancelled async tool
+/// winds down: the tool gets the grace it would have had, rather than being dropped with the
+/// dispatcher's runtime.
+#[test]
+fn a_dropped_dispatcher_lets_a_cancelled_tool_wind_down() {
+    let d = Dispatcher::new();
+    let (token, canceller) = cancel_once_started("wind-down");
+    let outcome = d.invoke_with(
+        "pt_wind_down_async",
+        json!({"tag": "wind-down"}),
+        with_cancel(&token),
+    );
+    assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Cancelled));
+    canceller.join().unwrap();
+    assert!(wait_for(Event::SawCancel, "wind-down"));
+    assert!(!happened(Event::WoundDown, "wind-down"));
+    drop(d);
+    // Dropping did not wait for the tool.
+    assert!(!happened(Event::WoundDown, "wind-down"));
+    assert!(
+        wait_for(Event::WoundDown, "wind-down"),
+        "the tool was dropped with its dispatcher before it wound down"
     );
 }

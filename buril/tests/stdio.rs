@@ -220,9 +220,9 @@ async fn a_client_that_leaves_mid_call_ends_the_session() {
         ("left", json!({})),
         ("left asked", json!({"elicitation": {}})),
     ] {
-        // Kept, as an application keeps its dispatcher: the last owner of a dispatcher stops
-        // its runtime, and the server, its only other owner here, goes when the session ends,
-        // which may be before the cancelled tool's task has run again.
+        // Kept, as an application keeps its dispatcher (the server, its only other owner here,
+        // goes when the session ends, and a dropped dispatcher's tools get their grace on a
+        // thread of their own: `panics_and_timeouts::a_dropped_dispatcher_lets_a_cancelled_tool_wind_down`).
         let dispatcher = Dispatcher::new();
         let mut peer = Peer::connect_with(server_on(dispatcher.clone()), capabilities).await;
         peer.send(

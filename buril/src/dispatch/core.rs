@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, Weak};
 
 use tokio::runtime::Runtime;
 
+use super::execute::CANCEL_GRACE;
 use super::hot::SyncLane;
 use super::main_thread::MainQueue;
 use super::rules::{Rules, Timeouts};
@@ -20,7 +21,10 @@ use crate::registry::Registry;
 /// against the tool's schema (reporting every problem at once), runs the tool on the right
 /// thread with its timeout, contains panics, and answers with an [`Outcome`].
 ///
-/// A `Dispatcher` is cheap to clone; clones share everything.
+/// A `Dispatcher` is cheap to clone; clones share everything. When the last clone goes, an
+/// async tool still running (one winding down after its call was cancelled or timed out, say)
+/// keeps the five seconds of grace it would have had, on a thread of its own, and a sync tool
+/// already running runs to its end; dropping never waits for them.
 ///
 /// ```
 /// use serde_json::json;
@@ -155,8 +159,39 @@ impl Drop for Core {
         self.main.close();
         self.sync_lane.close();
         if let Some(runtime) = self.runtime.take() {
-            runtime.shutdown_background();
+            wind_down(runtime);
         }
+    }
+}
+
+/// Stops the runtime of async tools without blocking the thread that drops the dispatcher: at
+/// once when no task is alive on it; otherwise (a tool winding down after its call was
+/// cancelled or timed out, say) on a thread of its own, once its tasks have ended or
+/// [`CANCEL_GRACE`] has passed, the grace such a tool has while its dispatcher lives. Sync tools
+/// on the blocking pool run to their end either way.
+fn wind_down(runtime: Runtime) {
+    if runtime.metrics().num_alive_tasks() == 0 {
+        runtime.shutdown_background();
+        return;
+    }
+    let (hand, take) = std::sync::mpsc::sync_channel::<Runtime>(1);
+    let waiter = std::thread::Builder::new()
+        .name("buril-wind-down".to_owned())
+        .spawn(move || {
+            let Ok(runtime) = take.recv() else { return };
+            let until = std::time::Instant::now() + CANCEL_GRACE;
+            while runtime.metrics().num_alive_tasks() > 0 && std::time::Instant::now() < until {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            runtime.shutdown_background();
+        });
+    let unsent = match waiter {
+        Ok(_) => hand.send(runtime).err().map(|unsent| unsent.0),
+        Err(_) => Some(runtime),
+    };
+    // No thread to wait on: stopped at once.
+    if let Some(runtime) = unsent {
+        runtime.shutdown_background();
     }
 }
 

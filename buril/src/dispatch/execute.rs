@@ -203,9 +203,14 @@ fn abort_after_grace(handle: &tokio::runtime::Handle, task: tokio::task::JoinHan
     if task.is_finished() {
         return;
     }
+    // Ends with the tool, so that a dispatcher dropped meanwhile sees no task left once the
+    // tool has wound down (`Core`'s drop waits for that, at most the grace).
     handle.spawn(async move {
-        tokio::time::sleep(CANCEL_GRACE).await;
-        task.abort();
+        let mut task = task;
+        tokio::select! {
+            _ = &mut task => {}
+            () = tokio::time::sleep(CANCEL_GRACE) => task.abort(),
+        }
     });
 }
 
