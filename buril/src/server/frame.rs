@@ -45,6 +45,7 @@ use super::fast_call::{self, FastCall};
 use super::http_sessions::{StdioSession, may_cancel};
 use super::lines::{Line, Lines};
 use super::state::ServerState;
+use super::watch::InputWatch;
 use crate::registry::Registry;
 
 /// How many bad frames in a row are answered before the server stops answering them.
@@ -93,8 +94,15 @@ pub(crate) struct LineTransport<R> {
 
 impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
     /// Reads `reader` and writes `writer` (on a task of the current runtime), for a server of
-    /// `registry`'s tools.
-    pub(crate) fn new<W>(reader: R, writer: W, max_line: usize, registry: &'static Registry) -> Self
+    /// `registry`'s tools; with `watch`, the writer watches the input for a moment after it
+    /// wrote every answer it had (`watch.rs`).
+    pub(crate) fn new<W>(
+        reader: R,
+        writer: W,
+        max_line: usize,
+        registry: &'static Registry,
+        watch: Option<InputWatch>,
+    ) -> Self
     where
         W: AsyncWrite + Send + Unpin + 'static,
     {
@@ -111,6 +119,9 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
                 }
                 if written.and(out.flush().await).is_err() {
                     return;
+                }
+                if let Some(watch) = &watch {
+                    watch.wait(|| !answers.is_empty());
                 }
             }
             let _ = out.shutdown().await;
@@ -450,7 +461,7 @@ mod tests {
             let (mut peer, server) = tokio::io::duplex(1 << 20);
             let reader = std::io::Cursor::new(input.to_vec());
             let registry = crate::registry::registry();
-            let mut transport = LineTransport::new(reader, server, max_line, registry);
+            let mut transport = LineTransport::new(reader, server, max_line, registry, None);
             let mut messages = Vec::new();
             while let Some(message) = transport.receive().await {
                 messages.push(serde_json::to_value(&message).unwrap());

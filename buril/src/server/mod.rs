@@ -102,6 +102,7 @@ mod serve;
 mod state;
 mod stdio;
 mod tasks;
+mod watch;
 
 use std::net::SocketAddr;
 

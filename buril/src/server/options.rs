@@ -38,6 +38,7 @@ pub struct ServerOptions {
     pub(crate) request_state_key: Option<Vec<u8>>,
     pub(crate) skills_dir: Option<PathBuf>,
     pub(crate) tasks: Option<crate::tasks::Tasks>,
+    pub(crate) input_watch: Duration,
 }
 
 impl Default for ServerOptions {
@@ -64,6 +65,7 @@ impl Default for ServerOptions {
             request_state_key: None,
             skills_dir: None,
             tasks: None,
+            input_watch: super::watch::DEFAULT_INPUT_WATCH,
         }
     }
 }
@@ -84,6 +86,7 @@ impl fmt::Debug for ServerOptions {
             .field("keep_results", &self.keep_results)
             .field("page_size", &self.page_size)
             .field("allowed_origins", &self.allowed_origins)
+            .field("input_watch", &self.input_watch)
             .finish_non_exhaustive()
     }
 }
@@ -244,6 +247,18 @@ impl ServerOptions {
     /// (clients that are not browsers) are always accepted.
     pub fn allowed_origin(mut self, origin: impl Into<String>) -> Self {
         self.allowed_origins.push(origin.into());
+        self
+    }
+
+    /// How long the stdio transport, having written its answers, watches its input before its
+    /// thread sleeps (default 50 µs; zero: not at all). A client that sends its next request
+    /// within that time is read without waking a sleeping thread, which on a virtual machine
+    /// costs tens of microseconds each way: calls made one after another answer in about half
+    /// the time (BENCHMARKS.md, goal 2). What it costs: up to that much CPU after each batch of
+    /// answers. Used only when standard input is a pipe (as when an MCP client starts the
+    /// server), never over HTTP.
+    pub fn input_watch(mut self, watch: Duration) -> Self {
+        self.input_watch = watch;
         self
     }
 

@@ -16,6 +16,7 @@ use super::http::{self, HttpServer};
 use super::http_sessions::StdioSession;
 use super::options::ServerOptions;
 use super::state::ServerState;
+use super::watch::InputWatch;
 use super::{frame, stdio};
 use crate::context::CancelToken;
 use crate::dispatch::Dispatcher;
@@ -61,14 +62,31 @@ impl Server {
     /// When they are pipes (as when an MCP client starts the server), they are read and
     /// written through the runtime's reactor, so the runtime must have IO enabled (as
     /// `#[tokio::main]` and [`Builder::enable_all`](tokio::runtime::Builder::enable_all) give).
+    ///
+    /// Having written its answers, the transport watches its input for a moment before its
+    /// thread sleeps ([`ServerOptions::input_watch`]).
     pub async fn serve_stdio(&self) -> Result<(), ServerError> {
         let (stdin, stdout) = stdio::open();
-        self.serve_io(stdin, stdout).await
+        let watch = stdin.watch(self.state.input_watch);
+        self.serve_lines(stdin, stdout, watch).await
     }
 
     /// Serves one client over a byte stream pair (newline-delimited JSON-RPC) until `reader`
     /// ends.
     pub async fn serve_io<R, W>(&self, reader: R, writer: W) -> Result<(), ServerError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        self.serve_lines(reader, writer, None).await
+    }
+
+    async fn serve_lines<R, W>(
+        &self,
+        reader: R,
+        writer: W,
+        watch: Option<InputWatch>,
+    ) -> Result<(), ServerError>
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
@@ -84,8 +102,9 @@ impl Server {
         // The client, once it finished `initialize`: the transport answers its plain calls
         // itself (`fast_call.rs`).
         let client = Arc::new(StdioSession::default());
-        let transport = frame::LineTransport::new(reader, writer, max_frame, self.state.registry)
-            .answering_plain_calls(Arc::clone(&self.state), Arc::clone(&client));
+        let transport =
+            frame::LineTransport::new(reader, writer, max_frame, self.state.registry, watch)
+                .answering_plain_calls(Arc::clone(&self.state), Arc::clone(&client));
         let handler = Handler::new(Arc::clone(&self.state))
             .ending_with(ended)
             .recording_in(client);

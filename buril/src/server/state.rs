@@ -46,6 +46,8 @@ pub(crate) struct ServerState {
     pub auth: Option<AuthOptions>,
     /// Whether call spans record the arguments and results (`gen_ai.tool.call.*`).
     pub trace_content: bool,
+    /// How long the stdio transport watches its input after writing (`ServerOptions::input_watch`).
+    pub input_watch: Duration,
     pub listeners: Listeners,
     /// The HTTP sessions whose plain calls are answered without the SDK's session worker.
     pub http_sessions: super::http_sessions::Sessions,
@@ -176,6 +178,7 @@ impl ServerState {
             no_auth: options.no_auth,
             auth,
             trace_content: options.trace_content,
+            input_watch: options.input_watch,
             listeners: Listeners::default(),
             http_sessions: Default::default(),
             request_states: RequestStates::new(options.request_state_key.as_deref())

@@ -25,6 +25,24 @@ pub(crate) enum Output {
     Std(tokio::io::Stdout),
 }
 
+impl Input {
+    /// A watch of this input for `window` after answers are written (`watch.rs`): only of a
+    /// pipe, which the reactor reads.
+    pub(crate) fn watch(&self, window: std::time::Duration) -> Option<super::watch::InputWatch> {
+        match self {
+            #[cfg(unix)]
+            Input::Pipe(pipe) => {
+                use std::os::fd::AsFd;
+                super::watch::InputWatch::new(pipe.as_fd(), window)
+            }
+            Input::Std(_) => {
+                let _ = window;
+                None
+            }
+        }
+    }
+}
+
 /// Standard input and output. Must run in a runtime with IO enabled when they are pipes.
 pub(crate) fn open() -> (Input, Output) {
     (input(), output())
