@@ -29,6 +29,20 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::io::AsyncReadExt;
 
+/// buril's stdio options: the defaults, or with `BENCH_INPUT_WATCH_US` the input watched that
+/// many microseconds after the answers are written (0: not at all), to compare the two in one
+/// binary.
+fn stdio_options() -> buril::server::ServerOptions {
+    let options = buril::server::ServerOptions::new();
+    match std::env::var("BENCH_INPUT_WATCH_US")
+        .ok()
+        .and_then(|us| us.parse().ok())
+    {
+        Some(us) => options.input_watch(std::time::Duration::from_micros(us)),
+        None => options,
+    }
+}
+
 fn main() -> ExitCode {
     let kind = std::env::args().nth(1).unwrap_or_default();
     if kind == "bindings" {
@@ -44,7 +58,7 @@ fn main() -> ExitCode {
         match kind.as_str() {
             "buril" => buril::server::serve_stdio(
                 buril::Dispatcher::new(),
-                buril::server::ServerOptions::new(),
+                stdio_options(),
             )
             .await
             .map_err(|e| e.to_string()),

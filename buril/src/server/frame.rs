@@ -107,6 +107,8 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         W: AsyncWrite + Send + Unpin + 'static,
     {
         let (outbox, mut answers) = mpsc::channel::<Vec<u8>>(OUTBOX);
+        let calls = TaskTracker::new();
+        let running = calls.clone();
         let writer = tokio::spawn(async move {
             let mut out = BufWriter::with_capacity(64 * 1024, writer);
             while let Some(answer) = answers.recv().await {
@@ -120,8 +122,12 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
                 if written.and(out.flush().await).is_err() {
                     return;
                 }
-                if let Some(watch) = &watch {
-                    watch.wait(|| !answers.is_empty());
+                // Only when no call is running: one that is will have its answer written soon,
+                // and a watch would only hold this worker from it.
+                if let Some(watch) = &watch
+                    && running.is_empty()
+                {
+                    watch.wait(|| !answers.is_empty() || !running.is_empty());
                 }
             }
             let _ = out.shutdown().await;
@@ -135,7 +141,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             writer: Some(writer),
             registry,
             plain: None,
-            calls: TaskTracker::new(),
+            calls,
             deciding: false,
             ended: None,
         }

@@ -4,11 +4,12 @@
 //! answer. If the server's thread has gone to sleep by then, the request wakes it: on a virtual
 //! machine that costs tens of microseconds (an interrupt to another CPU, the hypervisor's
 //! scheduling), a large part of a quick call's round trip. So the writer, having written every
-//! answer it had, looks at the input (`poll` with no timeout) for a short while before it lets
-//! its thread go back to the runtime; when a request is there, the runtime finds it ready and
-//! reads it without sleeping. The watch ends as soon as there is input, or another answer to
-//! write, or the window has passed. It is the same trade the dispatcher's sync lane makes
-//! (`dispatch/hot.rs`): a few microseconds of CPU for a wake-up not paid.
+//! answer it had while no call is running, looks at the input (`poll` with no timeout, yielding
+//! its CPU between looks, so that a client on the same CPU runs) for a short while before it
+//! lets its thread go back to the runtime; when a request is there, the runtime finds it ready
+//! and reads it without sleeping. The watch ends as soon as there is input, or another answer
+//! to write, or a call running, or the window has passed. It is the same trade the dispatcher's
+//! sync lane makes (`dispatch/hot.rs`): a few microseconds of CPU for a wake-up not paid.
 
 use std::time::{Duration, Instant};
 
@@ -62,7 +63,8 @@ impl InputWatch {
             if start.elapsed() >= self.window {
                 return Watched::Nothing;
             }
-            std::hint::spin_loop();
+            // Yielded rather than spun: a client sharing this CPU gets it meanwhile.
+            std::thread::yield_now();
         }
     }
 
