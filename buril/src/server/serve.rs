@@ -63,8 +63,8 @@ impl Server {
     /// written through the runtime's reactor, so the runtime must have IO enabled (as
     /// `#[tokio::main]` and [`Builder::enable_all`](tokio::runtime::Builder::enable_all) give).
     ///
-    /// Having written its answers, the transport watches its input for a moment before its
-    /// thread sleeps ([`ServerOptions::input_watch`]).
+    /// Having written its answers with no call running, the transport watches its input for a
+    /// moment before its thread sleeps ([`ServerOptions::input_watch`]).
     pub async fn serve_stdio(&self) -> Result<(), ServerError> {
         let (stdin, stdout) = stdio::open();
         let watch = stdin.watch(self.state.input_watch);
