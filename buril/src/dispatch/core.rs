@@ -7,7 +7,6 @@ use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, Weak};
 
 use tokio::runtime::Runtime;
 
-use super::execute::CANCEL_GRACE;
 use super::hot::SyncLane;
 use super::main_thread::MainQueue;
 use super::rules::{Rules, Timeouts};
@@ -194,6 +193,10 @@ fn wind_down(runtime: Runtime) {
         runtime.shutdown_background();
     }
 }
+
+/// How long an async tool that was cancelled or timed out may go on to finish cleanly (it sees
+/// the cancellation through its context) before its task is dropped.
+pub(crate) const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
 static GLOBAL: OnceLock<Dispatcher> = OnceLock::new();
 

@@ -5,15 +5,11 @@ use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 use super::admit::Admitted;
-use super::core::Core;
+use super::core::{CANCEL_GRACE, Core};
 use super::place::{Place, Started, Waiter, place, run_in_place, start};
 use super::settle::{CallResult, discard_if_late, dropped, shut_down, timeout_error};
 use crate::context::CancelToken;
 use crate::error::{ErrorKind, ToolError};
-
-/// How long an async tool that was cancelled or timed out may go on to finish cleanly (it sees
-/// the cancellation through its context) before its task is dropped.
-pub(crate) const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 /// Runs `call`, blocking the calling thread until it ends, its deadline passes or it is
 /// cancelled.
