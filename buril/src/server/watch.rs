@@ -21,7 +21,7 @@ pub(crate) const DEFAULT_INPUT_WATCH: Duration = Duration::from_micros(50);
 pub(crate) enum Watched {
     /// The input has something to read (or has ended, or failed: the reader will see).
     Input,
-    /// There was more to write.
+    /// The caller's check said there is more to do (an answer to write, a call running).
     More,
     /// The window passed with neither.
     Nothing,
@@ -49,8 +49,8 @@ impl InputWatch {
         Some(InputWatch { fd, window })
     }
 
-    /// Watches until the input has something to read, `more` says there is more to write,
-    /// or the window has passed.
+    /// Watches until the input has something to read, `more` says there is more to do, or the
+    /// window has passed.
     pub(crate) fn wait(&self, more: impl Fn() -> bool) -> Watched {
         let start = Instant::now();
         loop {
