@@ -18,6 +18,7 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilIntegerConverter",
     "BurilJson",
     "BurilMcp",
+    "BurilMessageReader",
     "BurilNoConverter",
     "BurilProblem",
     "BurilProcessTransport",
