@@ -310,6 +310,19 @@ fn watch(tag: &str, ctx: &buril::Context) -> Result<u8, ToolError> {
     Ok(0)
 }
 
+/// The body of the async watching tools: records `Entered`, waits for the call's cancellation
+/// (at most `WAIT`) and records `SawCancel`; whether it came.
+async fn saw_cancel_async(tag: &str, ctx: &buril::Context) -> bool {
+    record(Event::Entered, tag);
+    tokio::select! {
+        _ = ctx.cancelled() => {
+            record(Event::SawCancel, tag);
+            true
+        }
+        _ = tokio::time::sleep(WAIT) => false,
+    }
+}
+
 /// Waits for its call's cancellation asynchronously (at most `WAIT`), then records that it saw
 /// it.
 #[buril::tool(off_thread)]
@@ -318,14 +331,10 @@ async fn pt_watch_async(
     tag: String,
     ctx: &buril::Context,
 ) -> Result<u8, ToolError> {
-    record(Event::Entered, &tag);
-    tokio::select! {
-        _ = ctx.cancelled() => {
-            record(Event::SawCancel, &tag);
-            Err(ToolError::cancelled())
-        }
-        _ = tokio::time::sleep(WAIT) => Ok(0),
+    if saw_cancel_async(&tag, ctx).await {
+        return Err(ToolError::cancelled());
     }
+    Ok(0)
 }
 
 /// Waits for its call's cancellation (at most `WAIT`), then takes a second to wind down (as a tool
@@ -336,10 +345,8 @@ async fn pt_wind_down_async(
     tag: String,
     ctx: &buril::Context,
 ) -> Result<u8, ToolError> {
-    record(Event::Entered, &tag);
-    tokio::select! {
-        _ = ctx.cancelled() => record(Event::SawCancel, &tag),
-        _ = tokio::time::sleep(WAIT) => return Ok(0),
+    if !saw_cancel_async(&tag, ctx).await {
+        return Ok(0);
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
     record(Event::WoundDown, &tag);
