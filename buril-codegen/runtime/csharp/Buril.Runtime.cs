@@ -2343,13 +2343,7 @@ namespace Buril.Generated
                 {
                     return null;
                 }
-                at = Space(text, at);
-                if (at >= text.Length || text[at] != ':')
-                {
-                    return null;
-                }
-                at = Space(text, at + 1);
-                if (at >= text.Length || members.Property(name) != null)
+                if (!Colon(text, ref at) || at >= text.Length || members.Property(name) != null)
                 {
                     return null;
                 }
@@ -2374,21 +2368,11 @@ namespace Buril.Generated
                     return null;
                 }
                 members.Add(name, value);
-                at = Space(text, at);
-                if (at >= text.Length)
+                var closed = After(text, ref at, '}');
+                if (closed != false)
                 {
-                    return null;
+                    return closed == true ? members : null;
                 }
-                if (text[at] == '}')
-                {
-                    at++;
-                    return members;
-                }
-                if (text[at] != ',')
-                {
-                    return null;
-                }
-                at = Space(text, at + 1);
             }
         }
 
@@ -2413,21 +2397,11 @@ namespace Buril.Generated
                     return null;
                 }
                 items.Add(item);
-                at = Space(text, at);
-                if (at >= text.Length)
+                var closed = After(text, ref at, ']');
+                if (closed != false)
                 {
-                    return null;
+                    return closed == true ? items : null;
                 }
-                if (text[at] == ']')
-                {
-                    at++;
-                    return items;
-                }
-                if (text[at] != ',')
-                {
-                    return null;
-                }
-                at = Space(text, at + 1);
             }
         }
 
@@ -2483,36 +2457,20 @@ namespace Buril.Generated
                         {
                             // Duplicate names are not looked for here: the text is read again by
                             // Newtonsoft.Json's parser or serializer, which decides.
-                            if (!SkipString(text, ref at))
+                            if (!SkipString(text, ref at) || !Colon(text, ref at))
                             {
                                 return false;
                             }
-                            at = Space(text, at);
-                            if (at >= text.Length || text[at] != ':')
-                            {
-                                return false;
-                            }
-                            at = Space(text, at + 1);
                         }
                         if (!Skip(text, ref at, depth + 1))
                         {
                             return false;
                         }
-                        at = Space(text, at);
-                        if (at >= text.Length)
+                        var closed = After(text, ref at, close);
+                        if (closed != false)
                         {
-                            return false;
+                            return closed == true;
                         }
-                        if (text[at] == close)
-                        {
-                            at++;
-                            return true;
-                        }
-                        if (text[at] != ',')
-                        {
-                            return false;
-                        }
-                        at = Space(text, at + 1);
                     }
                 case '"':
                     return SkipString(text, ref at);
@@ -2534,6 +2492,43 @@ namespace Buril.Generated
                     at = end;
                     return true;
             }
+        }
+
+        /// <summary>Past the <c>:</c> after a member's name and the space around it; false when there is none.</summary>
+        private static bool Colon(string text, ref int at)
+        {
+            at = Space(text, at);
+            if (at >= text.Length || text[at] != ':')
+            {
+                return false;
+            }
+            at = Space(text, at + 1);
+            return true;
+        }
+
+        /// <summary>
+        /// After a member or an item: past the <c>,</c> and the space before the next one
+        /// (false), or past <paramref name="close"/>, which ends the container (true); null when
+        /// neither comes.
+        /// </summary>
+        private static bool? After(string text, ref int at, char close)
+        {
+            at = Space(text, at);
+            if (at >= text.Length)
+            {
+                return null;
+            }
+            if (text[at] == close)
+            {
+                at++;
+                return true;
+            }
+            if (text[at] != ',')
+            {
+                return null;
+            }
+            at = Space(text, at + 1);
+            return false;
         }
 
         private static int Space(string text, int at)
