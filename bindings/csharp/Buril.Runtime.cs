@@ -2613,31 +2613,43 @@ namespace Buril.Generated
                 {
                     return null;
                 }
-                switch (text[i])
+                if (text[i] == 'u')
                 {
-                    case '"': value.Append('"'); break;
-                    case '\\': value.Append('\\'); break;
-                    case '/': value.Append('/'); break;
-                    case 'b': value.Append('\b'); break;
-                    case 'f': value.Append('\f'); break;
-                    case 'n': value.Append('\n'); break;
-                    case 'r': value.Append('\r'); break;
-                    case 't': value.Append('\t'); break;
-                    case 'u':
-                        int code = Hex(text, i + 1);
-                        // An escaped surrogate (half of a pair, or alone) is left to Newtonsoft.Json.
-                        if (code < 0 || (code >= 0xD800 && code <= 0xDFFF))
-                        {
-                            return null;
-                        }
-                        value.Append((char)code);
-                        i += 4;
-                        break;
-                    default:
+                    int code = Hex(text, i + 1);
+                    // An escaped surrogate (half of a pair, or alone) is left to Newtonsoft.Json.
+                    if (code < 0 || (code >= 0xD800 && code <= 0xDFFF))
+                    {
                         return null;
+                    }
+                    value.Append((char)code);
+                    i += 4;
+                    continue;
                 }
+                char plain = Unescaped(text[i]);
+                if (plain == '\0')
+                {
+                    return null;
+                }
+                value.Append(plain);
             }
             return null;
+        }
+
+        /// <summary>The character a one-letter escape (<c>\n</c>, say) stands for, or <c>'\0'</c> for no such escape.</summary>
+        private static char Unescaped(char escape)
+        {
+            switch (escape)
+            {
+                case '"': return '"';
+                case '\\': return '\\';
+                case '/': return '/';
+                case 'b': return '\b';
+                case 'f': return '\f';
+                case 'n': return '\n';
+                case 'r': return '\r';
+                case 't': return '\t';
+                default: return '\0';
+            }
         }
 
         private static bool SkipString(string text, ref int at)
@@ -2673,7 +2685,7 @@ namespace Buril.Generated
                         }
                         i += 4;
                     }
-                    else if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't')
+                    else if (Unescaped(e) == '\0')
                     {
                         return false;
                     }
