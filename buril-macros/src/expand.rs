@@ -1,10 +1,15 @@
 //! Writes the registration beside the user's function.
 //!
-//! The expansion is deliberately small, because compile time matters with hundreds of tools:
-//! no derive, no generated struct. Each parameter becomes one line that takes it out of the
-//! validated input object and one line of the lazily built input schema, both calling a
-//! method of a runtime trait at the parameter's type, so a type that cannot be a parameter is
-//! reported once, on the user's type.
+//! The expansion is deliberately small, because compile time matters with hundreds of tools
+//! and rustc parses, resolves, lowers, lints and encodes every item of it again on every
+//! edit, whatever the incremental cache keeps: no derive, no generated struct, one item that
+//! matters per tool. A tool's registration is one `static` (its `ToolDescriptor`) whose
+//! initializer holds the tool's call and input schema as closures, inside a `const` block with
+//! the constant of its location and its name's linker claim. The properties are taken out of
+//! the input and described in the schema by one call each, at the type of all of them
+//! (`(<String as Parameter>::REQUIRED, <u32 as Parameter>::OPTIONAL)`, the runtime's
+//! `properties.rs`); each marker is spanned by the parameter's type, so a type that cannot be
+//! a parameter is reported once, on the user's type.
 //!
 //! Every token the attribute writes is spanned by the function's name (`anchor` below), not by
 //! the attribute's call site. A span of the call site carries the expansion's hygiene context,
@@ -16,15 +21,13 @@
 //!
 //! Two more choices keep an edit cheap:
 //!
-//! - **A module per tool.** The generated functions (the input schema and the call) are
-//!   methods of a unit struct declared in a module of their own, `__buril_tool_{name}`. In an
-//!   incremental build rustc puts a method in the codegen unit of its self type's module, so
-//!   each tool's functions are a codegen unit apart, and editing one tool's body regenerates
-//!   that tool and the user's module, not every tool's registration (one codegen unit per
-//!   module: a crate of 300 tools in one file was one unit of 300 registrations). The impl
-//!   itself stays beside the function, so every name in it resolves as in the user's code.
-//!   (A tool inside a function body still works; its module is then nested in that function,
-//!   and rustc puts it with the enclosing module's code.)
+//! - **Closures, not functions.** The call and the input schema were methods of a unit struct
+//!   in a module of its own per tool (so that rustc, which puts a method in the codegen unit of
+//!   its self type's module, regenerated only the edited tool's code): four items more per
+//!   tool (module, struct, `impl`, two functions), each of them redone on every edit. As
+//!   closures of the static's initializer they are part of one item; measured, a `cargo build`
+//!   after an edit did not regenerate more for it (BENCHMARKS.md, "The edit loop, fifth
+//!   round").
 //! - **The slice's element written as linkme's macros would write it.** linkme's
 //!   `#[distributed_slice(TOOLS)]` attribute on an element is a procedural macro that parses the
 //!   static and adds a function type-checking the element against the slice, then calls the
@@ -100,17 +103,31 @@ fn flag(value: bool, anchor: Span) -> Ident {
 /// The pieces generated per parameter.
 #[derive(Default)]
 struct Params {
-    /// The wire names of the properties, in order, and the locals `Args::split` puts their
-    /// values in.
-    split: Vec<(Literal, Ident)>,
-    /// Statements taking each parameter out of the input.
+    /// Each property's marker (`<T as Parameter>::REQUIRED` or `::OPTIONAL`, spanned by the
+    /// user's type), wire name, description and the local its value is bound to, in order.
+    properties: Vec<(TokenStream, Literal, Literal, Ident)>,
+    /// Statements taking the whole input (`Input<T>`) out of the call's input.
     takes: Vec<TokenStream>,
     /// The function's arguments, in order.
     call_args: Vec<TokenStream>,
-    /// `let schema = ...;` steps of the input schema, one per property.
-    schema_steps: Vec<TokenStream>,
-    /// The schema of a tool taking `Input<T>`.
+    /// The schema function of a tool taking `Input<T>`.
     whole_schema: Option<TokenStream>,
+}
+
+/// How many properties one tuple of the properties' type holds (the runtime implements
+/// `Properties` for tuples of up to twelve): longer lists are tuples of such tuples.
+const CHUNK: usize = 12;
+
+/// `(a, b, c,)`, or `((a, ..., l,), (m, ...,),)` for more than [`CHUNK`] items: the properties'
+/// type, and the pattern binding their values, have the same shape.
+fn nested(items: Vec<TokenStream>, anchor: Span) -> TokenStream {
+    let tuple = |items: &[TokenStream]| quote_spanned!(anchor=> (#(#items,)*));
+    if items.len() <= CHUNK {
+        tuple(&items)
+    } else {
+        let chunks: Vec<TokenStream> = items.chunks(CHUNK).map(tuple).collect();
+        tuple(&chunks)
+    }
 }
 
 fn registration(
@@ -134,27 +151,11 @@ fn registration(
 
     let fn_ident = &function.ident;
     let Params {
-        split,
+        properties,
         mut takes,
         call_args,
-        schema_steps,
         whole_schema,
     } = params;
-    if !split.is_empty() {
-        // One pass over the input takes every property out.
-        let (wires, locals): (Vec<&Literal>, Vec<&Ident>) =
-            split.iter().map(|(wire, local)| (wire, local)).unzip();
-        takes.insert(
-            0,
-            quote_spanned!(anchor=> let [#(#locals),*] = #args.split([#(#wires),*]);),
-        );
-    }
-    let call = if function.is_async {
-        quote_spanned!(anchor=> #fn_ident(#(#call_args),*).await)
-    } else {
-        quote_spanned!(anchor=> #fn_ident(#(#call_args),*))
-    };
-    let (output, output_schema, returns_unit) = output(&function.ret, &private, call, anchor);
     let headers = attrs.headers.iter().map(|(param, header)| {
         let wire = function
             .params
@@ -169,13 +170,44 @@ fn registration(
         let (wire, header) = (text(&wire, anchor), text(&header.value, anchor));
         quote_spanned!(anchor=> .header(#wire, #header))
     });
-    let input_schema = whole_schema.unwrap_or_else(|| {
-        quote_spanned! {anchor=>
-            let schema = #private::InputSchema::new(generator);
-            #(#schema_steps)*
-            schema #(#headers)* .finish()
-        }
-    });
+    // The properties are taken and described by one call each at the type of all of them
+    // (`properties.rs` in the runtime); a tool without properties only ends its input.
+    let (take, input_schema) = if properties.is_empty() {
+        let schema = whole_schema.unwrap_or_else(|| {
+            quote_spanned! {anchor=>
+                |generator| #private::InputSchema::new(generator) #(#headers)* .finish()
+            }
+        });
+        (None, schema)
+    } else {
+        let (markers, wires, docs, locals) = properties.into_iter().fold(
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+            |mut lists, (marker, wire, docs, local)| {
+                lists.0.push(marker);
+                lists.1.push(wire);
+                lists.2.push(docs);
+                lists.3.push(quote_spanned!(anchor=> #local));
+                lists
+            },
+        );
+        let (markers, pattern) = (nested(markers, anchor), nested(locals, anchor));
+        let take = (
+            pattern,
+            quote_spanned!(anchor=> #private::take(#args, [#(#wires),*], #markers)),
+        );
+        let schema = quote_spanned! {anchor=>
+            |generator| #private::input_schema(
+                generator, [#((#wires, #docs)),*], #markers
+            ) #(#headers)* .finish()
+        };
+        (Some(take), schema)
+    };
+    let call = if function.is_async {
+        quote_spanned!(anchor=> #fn_ident(#(#call_args),*).await)
+    } else {
+        quote_spanned!(anchor=> #fn_ident(#(#call_args),*))
+    };
+    let (output, output_schema, returns_unit) = output(&function.ret, &private, call, anchor);
 
     // A tool marked `confirm` asks first, before its input is taken apart.
     let (confirm_sync, confirm_async) = if attrs.confirm {
@@ -191,28 +223,41 @@ fn registration(
         (TokenStream::new(), TokenStream::new())
     };
     let invoke = if function.is_async {
-        quote_spanned! {anchor=>
-            fn __buril_invoke(
-                #ctx: #private::Context,
-                mut #args: #private::Args,
-            ) -> #private::BoxFuture {
-                #confirm_async
+        let take = match take {
+            Some((pattern, take)) => quote_spanned! {anchor=>
+                let #pattern = match #take {
+                    #private::Ok(values) => values,
+                    #private::Err(error) => {
+                        return #private::boxed(async move { #private::Err(error) });
+                    }
+                };
+            },
+            None => quote_spanned! {anchor=>
                 #(#takes)*
                 if let #private::Err(error) = #args.finish() {
                     return #private::boxed(async move { #private::Err(error) });
                 }
+            },
+        };
+        quote_spanned! {anchor=>
+            |#ctx, mut #args| {
+                #confirm_async
+                #take
                 #private::boxed(async move { #output })
             }
         }
     } else {
+        let take = match take {
+            Some((pattern, take)) => quote_spanned!(anchor=> let #pattern = #take?;),
+            None => {
+                takes.push(quote_spanned!(anchor=> #args.finish()?;));
+                quote_spanned!(anchor=> #(#takes)*)
+            }
+        };
         quote_spanned! {anchor=>
-            fn __buril_invoke(
-                #ctx: &#private::Context,
-                mut #args: #private::Args,
-            ) -> #private::Result<#private::Value, #private::ToolError> {
+            |#ctx, mut #args| {
                 #confirm_sync
-                #(#takes)*
-                #args.finish()?;
+                #take
                 #output
             }
         }
@@ -222,7 +267,6 @@ fn registration(
     let flavor = Ident::new(if function.is_async { "Async" } else { "Sync" }, anchor);
     let (symbols, macros) = claims(attrs, resolved);
     let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = anchor);
-    let unit = format_ident!("__buril_tool_{}", fn_ident, span = anchor);
     let sections = crate::sections::attributes(anchor);
 
     // Spanned like the user's code (see the module's docs), the registration is linted like
@@ -232,7 +276,9 @@ fn registration(
     // crate set to `deny` as it is); `unsafe_code` for the registration's linker attributes,
     // which are the library's unsafe, not the crate's (a crate that `forbid`s it cannot have
     // tools: `forbid` cannot be allowed).
-    let quiet = quote_spanned! {anchor=>
+    quote_spanned! {anchor=>
+        #macros
+
         #[doc(hidden)]
         #[allow(
             warnings,
@@ -248,29 +294,9 @@ fn registration(
             clippy::nursery,
             clippy::restriction,
         )]
-    };
-    quote_spanned! {anchor=>
-        #macros
-
-        #quiet
-        mod #unit {
-            pub struct __BurilTool;
-        }
-
-        #quiet
         const #holder: () = {
             use #krate::__private as __buril;
             #symbols
-
-            impl #unit::__BurilTool {
-                fn __buril_input_schema(
-                    generator: &mut #private::SchemaGenerator,
-                ) -> #private::Schema {
-                    #input_schema
-                }
-
-                #invoke
-            }
 
             // A constant of its own: `file!`, `line!` and `module_path!` expand to tokens with
             // their expansions' hygiene, which would make the type-check of all the metadata
@@ -280,15 +306,15 @@ fn registration(
                 line: ::core::line!(),
                 module: ::core::module_path!(),
             };
-            const __BURIL_META: #private::ToolMeta = #meta;
 
             // In the slice's link section, as linkme's own macro would put it, without the
-            // macro (see the module's docs and `sections.rs`).
+            // macro (see the module's docs and `sections.rs`). The call and the input schema
+            // are closures of the static's initializer (see the module's docs).
             #sections
             static TOOL: #private::ToolDescriptor = #private::ToolDescriptor::new(
-                __BURIL_META,
-                #private::Invoke::#flavor(#unit::__BurilTool::__buril_invoke),
-                #unit::__BurilTool::__buril_input_schema,
+                #meta,
+                #private::Invoke::#flavor(#invoke),
+                #input_schema,
                 #output_schema,
             );
         };
@@ -320,39 +346,24 @@ fn params(
                     .push(quote_spanned!(anchor=> let #local = #parameter::whole(&mut #args);));
                 out.call_args
                     .push(quote_spanned!(anchor=> #krate::Input(#private::taken(#local))));
-                out.whole_schema =
-                    Some(quote_spanned!(anchor=> #parameter::input_schema(generator)));
+                out.whole_schema = Some(quote_spanned!(anchor=> #parameter::input_schema));
             }
             ParamKind::Property(property) => {
-                let wire = text(&property.wire, anchor);
-                let docs = text(property.docs.as_deref().unwrap_or_default(), anchor);
-                let value = format_ident!("__buril_v{}", index, span = anchor);
-                out.split.push((wire.clone(), value.clone()));
-                let (take, step) = match &property.optional {
+                // The marker is spanned by the user's type: a type that cannot be a parameter
+                // is reported there.
+                let marker = match &property.optional {
                     Some(inner) => {
-                        let parameter =
-                            quote_spanned!(inner.span()=> <#inner as #private::Parameter>);
-                        (
-                            quote_spanned!(anchor=> #parameter::from_optional(&mut #args, #wire, #value)),
-                            quote_spanned!(anchor=> #parameter::optional_property(schema, #wire, #docs)),
-                        )
+                        quote_spanned!(inner.span()=> <#inner as #private::Parameter>::OPTIONAL)
                     }
                     None => {
                         let ty = &property.ty;
-                        let parameter = quote_spanned!(ty.span()=> <#ty as #private::Parameter>);
-                        (
-                            quote_spanned!(anchor=> #parameter::from_required(&mut #args, #wire, #value)),
-                            quote_spanned!(anchor=> #parameter::property(schema, #wire, #docs)),
-                        )
+                        quote_spanned!(ty.span()=> <#ty as #private::Parameter>::REQUIRED)
                     }
                 };
-                out.takes.push(quote_spanned!(anchor=> let #local = #take;));
-                out.call_args
-                    .push(quote_spanned!(anchor=> #private::taken(#local)));
-                // A statement, not a closure: a closure per parameter is a function and an
-                // instantiation of a generic more to type-check and generate per tool.
-                out.schema_steps
-                    .push(quote_spanned!(anchor=> let schema = #step;));
+                let wire = text(&property.wire, anchor);
+                let docs = text(property.docs.as_deref().unwrap_or_default(), anchor);
+                out.properties.push((marker, wire, docs, local.clone()));
+                out.call_args.push(quote_spanned!(anchor=> #local));
             }
         }
     }

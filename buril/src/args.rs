@@ -57,7 +57,7 @@ impl Args {
 
     /// Takes the properties `names` out of the input in one pass over it, as a derived
     /// `Deserialize` does: each entry's key is compared with the names, and nothing is hashed.
-    /// The `#[tool]` expansion calls this once, then converts each value with
+    /// A tool's call (`properties::take`) calls this once, then converts each value with
     /// [`required_value`](Self::required_value) or [`optional_value`](Self::optional_value).
     /// Properties not named are dropped (validation has already rejected unknown ones).
     #[inline]

@@ -112,6 +112,7 @@ pub mod pointer;
 mod policy;
 mod principal;
 pub mod profile;
+mod properties;
 mod registry;
 #[cfg(any(feature = "cli", feature = "server"))]
 mod result_files;

@@ -15,6 +15,7 @@ pub use crate::descriptor::{
 };
 pub use crate::error::ToolError;
 pub use crate::output::{ToolResult, to_output};
+pub use crate::properties::{Optional, Required, input_schema, take};
 pub use crate::registry::TOOLS;
 pub use crate::schema::{
     InputSchema, empty_object_schema, input_generator, output_generator, root_schema,
@@ -69,8 +70,9 @@ where
 }
 
 /// A type a tool parameter may have: `Deserialize` for the call, `JsonSchema` for the schema.
-/// The expansion calls these methods at the parameter's type, so that a missing derive is
-/// reported once, on the user's type.
+/// The expansion names each parameter's marker through this trait
+/// (`<T as Parameter>::REQUIRED`), so that a missing derive is reported once, on the user's
+/// type.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "a tool parameter needs `serde::Deserialize` and `schemars::JsonSchema`",
@@ -97,6 +99,10 @@ pub trait Parameter: Sized {
     ) -> InputSchema<'g>;
     /// The schema of the whole input.
     fn input_schema(generator: &mut SchemaGenerator) -> Schema;
+    /// The marker of a required property of this type (see `properties.rs`).
+    const REQUIRED: Required<Self> = Required::NEW;
+    /// The marker of an optional property of this type.
+    const OPTIONAL: Optional<Self> = Optional::NEW;
 }
 
 impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {

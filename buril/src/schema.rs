@@ -181,9 +181,9 @@ fn integer_value(n: i128) -> Value {
     }
 }
 
-/// Builds the input schema of a tool from its parameters. The `#[tool]` attribute emits one
-/// statement per parameter, which calls [`param`](Self::param) through the parameter's type
-/// (`Parameter::property`).
+/// Builds the input schema of a tool from its parameters: the `#[tool]` expansion calls
+/// `properties::input_schema`, which calls [`param`](Self::param) through each parameter's
+/// type (`Parameter::property`).
 pub struct InputSchema<'g> {
     generator: &'g mut SchemaGenerator,
     properties: Map<String, Value>,

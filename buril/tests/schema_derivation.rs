@@ -127,6 +127,63 @@ fn tst_contextual(
     format!("{label}@{}", ctx.tool_name())
 }
 
+/// Takes fifteen properties, more than one tuple of the expansion's holds, with the context
+/// among them.
+#[buril::tool(off_thread)]
+#[allow(clippy::too_many_arguments)]
+fn tst_many(
+    /// 1.
+    p01: u8,
+    /// 2.
+    p02: Option<u8>,
+    /// 3.
+    p03: u8,
+    ctx: &buril::Context,
+    /// 4.
+    p04: String,
+    /// 5.
+    p05: u8,
+    /// 6.
+    p06: u8,
+    /// 7.
+    p07: u8,
+    /// 8.
+    p08: u8,
+    /// 9.
+    p09: u8,
+    /// 10.
+    p10: u8,
+    /// 11.
+    p11: u8,
+    /// 12.
+    p12: Option<u8>,
+    /// 13.
+    p13: u8,
+    /// 14.
+    p14: Option<String>,
+    /// 15.
+    p15: u8,
+) -> Vec<Value> {
+    vec![
+        json!(p01),
+        json!(p02),
+        json!(p03),
+        json!(ctx.tool_name()),
+        json!(p04),
+        json!(p05),
+        json!(p06),
+        json!(p07),
+        json!(p08),
+        json!(p09),
+        json!(p10),
+        json!(p11),
+        json!(p12),
+        json!(p13),
+        json!(p14),
+        json!(p15),
+    ]
+}
+
 /// Takes the whole input as one struct.
 #[buril::tool(off_thread)]
 fn tst_whole(buril::Input(args): buril::Input<WholeArgs>) -> WholeOut {
@@ -261,6 +318,7 @@ fn sample_calls() -> Vec<(&'static str, Value)> {
         ("tst_keywords", json!({"type": "t", "match": 3})),
         ("tst_contextual", json!({"label": "l"})),
         ("tst_whole", json!({"id": 7, "note": "n"})),
+        ("tst_many", many_input()),
         ("tst_idle", json!({})),
         ("tst_settle", json!({})),
         ("tst_void", json!({})),
@@ -283,6 +341,7 @@ fn every_tool_is_registered_with_its_family() {
             "tst_golden",
             "tst_idle",
             "tst_keywords",
+            "tst_many",
             "tst_paint",
             "tst_place",
             "tst_points",
@@ -382,6 +441,66 @@ fn option_parameters_are_not_required_and_accept_null() {
     assert_eq!(
         input["properties"]["pair"]["type"],
         json!(["array", "null"])
+    );
+}
+
+/// A valid input of `tst_many`: each property its number, the optional ones but the last absent.
+fn many_input() -> Value {
+    json!({
+        "p01": 1, "p03": 3, "p04": "four", "p05": 5, "p06": 6, "p07": 7, "p08": 8, "p09": 9,
+        "p10": 10, "p11": 11, "p13": 13, "p14": "fourteen", "p15": 15
+    })
+}
+
+#[test]
+fn a_long_parameter_list_keeps_its_order_in_the_schema_and_the_call() {
+    let (input, _) = schemas_of("tst_many");
+    let properties: Vec<(&str, &str)> = input["properties"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, schema)| (name.as_str(), schema["description"].as_str().unwrap()))
+        .collect();
+    let expected: Vec<(String, String)> = (1..=15)
+        .map(|n| (format!("p{n:02}"), format!("{n}.")))
+        .collect();
+    let expected: Vec<(&str, &str)> = expected
+        .iter()
+        .map(|(name, docs)| (name.as_str(), docs.as_str()))
+        .collect();
+    assert_eq!(properties, expected);
+    let required: Vec<&str> = input["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        required,
+        [
+            "p01", "p03", "p04", "p05", "p06", "p07", "p08", "p09", "p10", "p11", "p13", "p15"
+        ]
+    );
+    assert_eq!(
+        input["properties"]["p12"]["type"],
+        json!(["integer", "null"])
+    );
+
+    assert_eq!(
+        buril::call("tst_many", many_input()),
+        json!({"ok": true, "data": {"result": [
+            1, null, 3, "tst_many", "four", 5, 6, 7, 8, 9, 10, 11, null, 13, "fourteen", 15
+        ]}})
+    );
+    let mut input = many_input();
+    input["p02"] = json!(2);
+    input["p12"] = json!(12);
+    input["p14"] = json!(null);
+    assert_eq!(
+        buril::call("tst_many", input),
+        json!({"ok": true, "data": {"result": [
+            1, 2, 3, "tst_many", "four", 5, 6, 7, 8, 9, 10, 11, 12, 13, null, 15
+        ]}})
     );
 }
 

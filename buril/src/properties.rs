@@ -1,0 +1,191 @@
+//! A tool's properties as one type: how the `#[tool]` expansion takes them out of the input and
+//! describes them in the input schema with one call each, instead of a statement per parameter.
+//!
+//! The attribute writes the tool's properties as a tuple of [`Required`] and [`Optional`]
+//! markers around the parameters' types, in order (`(Required<String>, Optional<u32>)`),
+//! nested in tuples of at most twelve for longer lists, and calls [`take`] and
+//! [`input_schema`] at that type. Each marker is spanned by its parameter's type, so a type
+//! that cannot be a parameter is still reported on the user's type. What a tool's expansion
+//! holds is then the same few tokens for any number of parameters, which is what an edit in a
+//! crate of many tools pays for (BENCHMARKS.md, "The edit loop, fifth round"); the generic
+//! code is instantiated once per list of types, shared by the tools that have the same one.
+//!
+//! Not public API (re-exported through `buril::__private`).
+
+use schemars::SchemaGenerator;
+use serde_json::Value;
+
+use crate::__private::Parameter;
+use crate::args::{Args, taken};
+use crate::error::ToolError;
+use crate::schema::InputSchema;
+
+/// A required property of type `T`. The attribute writes `<T as Parameter>::REQUIRED`, so
+/// that a type that cannot be a parameter is reported on the user's type, by `Parameter`'s
+/// message; the marker holds `T`'s functions, so nothing after it asks `T` for a bound again
+/// (which would report the same problem a second time, on the tool's name).
+pub struct Required<T> {
+    take: fn(&mut Args, &str, Option<Value>) -> Option<T>,
+    schema: for<'g> fn(InputSchema<'g>, &str, &str) -> InputSchema<'g>,
+}
+
+/// An optional property `Option<T>` (absent and `null` are both `None`), written
+/// `<T as Parameter>::OPTIONAL`.
+pub struct Optional<T> {
+    take: fn(&mut Args, &str, Option<Value>) -> Option<Option<T>>,
+    schema: for<'g> fn(InputSchema<'g>, &str, &str) -> InputSchema<'g>,
+}
+
+impl<T: Parameter> Required<T> {
+    pub(crate) const NEW: Self = Required {
+        take: T::from_required,
+        schema: T::property,
+    };
+}
+
+impl<T: Parameter> Optional<T> {
+    pub(crate) const NEW: Self = Optional {
+        take: T::from_optional,
+        schema: T::optional_property,
+    };
+}
+
+/// One property, or a tuple of them.
+pub trait Properties {
+    /// The values the tool's function takes, in order (a tuple for a tuple).
+    type Values;
+
+    /// Converts the next values of `values`, recording every problem in `args` (every
+    /// property is converted even after one fails, so that all problems are reported).
+    /// `None` when one failed.
+    fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<Self::Values>
+    where
+        I: Iterator<Item = (&'static str, Option<Value>)>;
+
+    /// Adds the next properties of `docs` (name, description) to `schema`.
+    fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
+    where
+        I: Iterator<Item = (&'static str, &'static str)>;
+}
+
+/// The next item of a list the attribute wrote with one entry per property.
+fn next<I: Iterator>(items: &mut I) -> I::Item {
+    match items.next() {
+        Some(item) => item,
+        None => unreachable!("the attribute names every property once"),
+    }
+}
+
+impl<T> Properties for Required<T> {
+    type Values = T;
+
+    #[inline]
+    fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<T>
+    where
+        I: Iterator<Item = (&'static str, Option<Value>)>,
+    {
+        let (name, value) = next(values);
+        (self.take)(args, name, value)
+    }
+
+    #[inline]
+    fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
+    where
+        I: Iterator<Item = (&'static str, &'static str)>,
+    {
+        let (name, description) = next(docs);
+        (self.schema)(schema, name, description)
+    }
+}
+
+impl<T> Properties for Optional<T> {
+    type Values = Option<T>;
+
+    #[inline]
+    fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<Option<T>>
+    where
+        I: Iterator<Item = (&'static str, Option<Value>)>,
+    {
+        let (name, value) = next(values);
+        (self.take)(args, name, value)
+    }
+
+    #[inline]
+    fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
+    where
+        I: Iterator<Item = (&'static str, &'static str)>,
+    {
+        let (name, description) = next(docs);
+        (self.schema)(schema, name, description)
+    }
+}
+
+/// `Properties` for tuples of one to twelve properties (or tuples of them).
+macro_rules! tuples {
+    ($(($($p:ident $v:ident),+))+) => {$(
+        impl<$($p: Properties),+> Properties for ($($p,)+) {
+            type Values = ($($p::Values,)+);
+
+            #[inline]
+            fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<Self::Values>
+            where
+                I: Iterator<Item = (&'static str, Option<Value>)>,
+            {
+                let ($($v,)+) = self;
+                // Every property first, then the `?`s: each failure is recorded.
+                $(let $v = $v.take(args, values);)+
+                Some(($($v?,)+))
+            }
+
+            #[inline]
+            fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
+            where
+                I: Iterator<Item = (&'static str, &'static str)>,
+            {
+                let ($($v,)+) = self;
+                $(let schema = $v.schema(schema, docs);)+
+                schema
+            }
+        }
+    )+};
+}
+
+tuples! {
+    (A a)
+    (A a, B b)
+    (A a, B b, C c)
+    (A a, B b, C c, D d)
+    (A a, B b, C c, D d, E e)
+    (A a, B b, C c, D d, E e, F f)
+    (A a, B b, C c, D d, E e, F f, G g)
+    (A a, B b, C c, D d, E e, F f, G g, H h)
+    (A a, B b, C c, D d, E e, F f, G g, H h, J j)
+    (A a, B b, C c, D d, E e, F f, G g, H h, J j, K k)
+    (A a, B b, C c, D d, E e, F f, G g, H h, J j, K k, L l)
+    (A a, B b, C c, D d, E e, F f, G g, H h, J j, K k, L l, M m)
+}
+
+/// Takes the properties `names` (in the order of `P`) out of the input in one pass, converts
+/// each, and ends the input: a validation error listing every problem, or the values.
+#[inline]
+pub fn take<P: Properties, const N: usize>(
+    mut args: Args,
+    names: [&'static str; N],
+    properties: P,
+) -> Result<P::Values, ToolError> {
+    let values = args.split(names);
+    let values = properties.take(&mut args, &mut names.into_iter().zip(values));
+    args.finish()?;
+    Ok(taken(values))
+}
+
+/// The input schema's properties (name, description), in the order of `P`; the expansion adds
+/// any headers and finishes it.
+#[inline]
+pub fn input_schema<'g, P: Properties, const N: usize>(
+    generator: &'g mut SchemaGenerator,
+    docs: [(&'static str, &'static str); N],
+    properties: P,
+) -> InputSchema<'g> {
+    properties.schema(InputSchema::new(generator), &mut docs.into_iter())
+}
