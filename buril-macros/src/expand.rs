@@ -118,15 +118,15 @@ struct Params {
 /// `Properties` for tuples of up to twelve): longer lists are tuples of such tuples.
 const CHUNK: usize = 12;
 
-/// `(a, b, c,)`, or `((a, ..., l,), (m, ...,),)` for more than [`CHUNK`] items: the properties'
-/// type, and the pattern binding their values, have the same shape.
+/// `(a, b, c,)`, or `((a, ..., l,), (m, ...,),)` for more than [`CHUNK`] items (and so on,
+/// for any length): the properties' markers, and the pattern binding their values, have the
+/// same shape.
 fn nested(items: Vec<TokenStream>, anchor: Span) -> TokenStream {
     let tuple = |items: &[TokenStream]| quote_spanned!(anchor=> (#(#items,)*));
     if items.len() <= CHUNK {
         tuple(&items)
     } else {
-        let chunks: Vec<TokenStream> = items.chunks(CHUNK).map(tuple).collect();
-        tuple(&chunks)
+        nested(items.chunks(CHUNK).map(tuple).collect(), anchor)
     }
 }
 
