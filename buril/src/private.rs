@@ -15,7 +15,7 @@ pub use crate::descriptor::{
 };
 pub use crate::error::ToolError;
 pub use crate::output::{ToolResult, to_output};
-pub use crate::properties::{Optional, Required, input_schema, take};
+pub use crate::properties::{Optional, Parameter, Required, input_schema, take};
 pub use crate::registry::TOOLS;
 pub use crate::schema::{
     InputSchema, empty_object_schema, input_generator, output_generator, root_schema,
@@ -67,89 +67,6 @@ where
     F: std::future::Future<Output = Result<Value, ToolError>> + Send + 'static,
 {
     Box::pin(future)
-}
-
-/// A type a tool parameter may have: `Deserialize` for the call, `JsonSchema` for the schema.
-/// The expansion names each parameter's marker through this trait
-/// (`<T as Parameter>::REQUIRED`), so that a missing derive is reported once, on the user's
-/// type.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter",
-    label = "a tool parameter needs `serde::Deserialize` and `schemars::JsonSchema`",
-    note = "derive them: `#[derive(serde::Deserialize, schemars::JsonSchema)]`"
-)]
-pub trait Parameter: Sized {
-    /// Takes the required property `name`.
-    fn required(args: &mut Args, name: &str) -> Option<Self>;
-    /// Takes the optional property `name`.
-    fn optional(args: &mut Args, name: &str) -> Option<Option<Self>>;
-    /// Converts the required property `name`, taken by [`Args::split`].
-    fn from_required(args: &mut Args, name: &str, value: Option<Value>) -> Option<Self>;
-    /// Converts the optional property `name`, taken by [`Args::split`].
-    fn from_optional(args: &mut Args, name: &str, value: Option<Value>) -> Option<Option<Self>>;
-    /// Takes the whole input.
-    fn whole(args: &mut Args) -> Option<Self>;
-    /// Adds the required property `name` to an input schema.
-    fn property<'g>(schema: InputSchema<'g>, name: &str, description: &str) -> InputSchema<'g>;
-    /// Adds the optional (nullable) property `name` to an input schema.
-    fn optional_property<'g>(
-        schema: InputSchema<'g>,
-        name: &str,
-        description: &str,
-    ) -> InputSchema<'g>;
-    /// The schema of the whole input.
-    fn input_schema(generator: &mut SchemaGenerator) -> Schema;
-    /// The marker of a required property of this type (see `properties.rs`).
-    const REQUIRED: Required<Self> = Required::NEW;
-    /// The marker of an optional property of this type.
-    const OPTIONAL: Optional<Self> = Optional::NEW;
-}
-
-impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {
-    #[inline]
-    fn required(args: &mut Args, name: &str) -> Option<Self> {
-        args.required(name)
-    }
-    #[inline]
-    fn optional(args: &mut Args, name: &str) -> Option<Option<Self>> {
-        args.optional(name)
-    }
-    #[inline]
-    fn from_required(args: &mut Args, name: &str, value: Option<Value>) -> Option<Self> {
-        args.required_value(name, value)
-    }
-    #[inline]
-    fn from_optional(args: &mut Args, name: &str, value: Option<Value>) -> Option<Option<Self>> {
-        args.optional_value(name, value)
-    }
-    #[inline]
-    fn whole(args: &mut Args) -> Option<Self> {
-        args.whole()
-    }
-    fn property<'g>(schema: InputSchema<'g>, name: &str, description: &str) -> InputSchema<'g> {
-        schema.param::<T>(name, description, true)
-    }
-    fn optional_property<'g>(
-        schema: InputSchema<'g>,
-        name: &str,
-        description: &str,
-    ) -> InputSchema<'g> {
-        schema.param::<Option<T>>(name, description, false)
-    }
-    fn input_schema(generator: &mut SchemaGenerator) -> Schema {
-        let mut schema = root_schema::<T>(generator);
-        // Like a tool with parameters, a closed struct rejects properties it does not know,
-        // instead of dropping them silently.
-        if let Some(object) = schema.as_object_mut()
-            && object.get("type").and_then(Value::as_str) == Some("object")
-            && object.contains_key("properties")
-            && !object.contains_key("additionalProperties")
-            && !object.contains_key("unevaluatedProperties")
-        {
-            object.insert("additionalProperties".into(), Value::Bool(false));
-        }
-        schema
-    }
 }
 
 /// A type a tool may output: `Serialize` for the call, `JsonSchema` for the schema.

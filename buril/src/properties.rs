@@ -1,10 +1,11 @@
-//! A tool's properties as one type: how the `#[tool]` expansion takes them out of the input and
-//! describes them in the input schema with one call each, instead of a statement per parameter.
+//! A tool's parameters: the types a parameter may have ([`Parameter`]), and the properties of
+//! a tool as one value, taken out of the input and described in the input schema with one call
+//! each, instead of a statement per parameter.
 //!
-//! The attribute writes the tool's properties as a tuple of [`Required`] and [`Optional`]
-//! markers around the parameters' types, in order (`(Required<String>, Optional<u32>)`),
-//! nested in tuples of at most twelve for longer lists, and calls [`take`] and
-//! [`input_schema`] at that type. Each marker is spanned by its parameter's type, so a type
+//! The attribute writes the tool's properties as a tuple of markers, one per parameter, in
+//! order (`(<String as Parameter>::REQUIRED, <u32 as Parameter>::OPTIONAL)`: a [`Required`]
+//! and an [`Optional`]), nested in tuples of at most twelve for longer lists, and passes it to
+//! [`take`] and [`input_schema`]. Each marker is spanned by its parameter's type, so a type
 //! that cannot be a parameter is still reported on the user's type. What a tool's expansion
 //! holds is then the same few tokens for any number of parameters, which is what an edit in a
 //! crate of many tools pays for (BENCHMARKS.md, "The edit loop, fifth round"); the generic
@@ -12,13 +13,83 @@
 //!
 //! Not public API (re-exported through `buril::__private`).
 
-use schemars::SchemaGenerator;
+use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 
-use crate::__private::Parameter;
 use crate::args::{Args, taken};
 use crate::error::ToolError;
-use crate::schema::InputSchema;
+use crate::schema::{InputSchema, root_schema};
+
+/// A type a tool parameter may have: `Deserialize` for the call, `JsonSchema` for the schema.
+/// The expansion names each parameter's marker through this trait
+/// (`<T as Parameter>::REQUIRED`), so that a missing derive is reported once, on the user's
+/// type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter",
+    label = "a tool parameter needs `serde::Deserialize` and `schemars::JsonSchema`",
+    note = "derive them: `#[derive(serde::Deserialize, schemars::JsonSchema)]`"
+)]
+pub trait Parameter: Sized {
+    /// Converts the required property `name`, taken by [`Args::split`].
+    fn from_required(args: &mut Args, name: &str, value: Option<Value>) -> Option<Self>;
+    /// Converts the optional property `name`, taken by [`Args::split`].
+    fn from_optional(args: &mut Args, name: &str, value: Option<Value>) -> Option<Option<Self>>;
+    /// Takes the whole input.
+    fn whole(args: &mut Args) -> Option<Self>;
+    /// Adds the required property `name` to an input schema.
+    fn property<'g>(schema: InputSchema<'g>, name: &str, description: &str) -> InputSchema<'g>;
+    /// Adds the optional (nullable) property `name` to an input schema.
+    fn optional_property<'g>(
+        schema: InputSchema<'g>,
+        name: &str,
+        description: &str,
+    ) -> InputSchema<'g>;
+    /// The schema of the whole input.
+    fn input_schema(generator: &mut SchemaGenerator) -> Schema;
+    /// The marker of a required property of this type (see the module's docs).
+    const REQUIRED: Required<Self> = Required::NEW;
+    /// The marker of an optional property of this type.
+    const OPTIONAL: Optional<Self> = Optional::NEW;
+}
+
+impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {
+    #[inline]
+    fn from_required(args: &mut Args, name: &str, value: Option<Value>) -> Option<Self> {
+        args.required_value(name, value)
+    }
+    #[inline]
+    fn from_optional(args: &mut Args, name: &str, value: Option<Value>) -> Option<Option<Self>> {
+        args.optional_value(name, value)
+    }
+    #[inline]
+    fn whole(args: &mut Args) -> Option<Self> {
+        args.whole()
+    }
+    fn property<'g>(schema: InputSchema<'g>, name: &str, description: &str) -> InputSchema<'g> {
+        schema.param::<T>(name, description, true)
+    }
+    fn optional_property<'g>(
+        schema: InputSchema<'g>,
+        name: &str,
+        description: &str,
+    ) -> InputSchema<'g> {
+        schema.param::<Option<T>>(name, description, false)
+    }
+    fn input_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = root_schema::<T>(generator);
+        // Like a tool with parameters, a closed struct rejects properties it does not know,
+        // instead of dropping them silently.
+        if let Some(object) = schema.as_object_mut()
+            && object.get("type").and_then(Value::as_str) == Some("object")
+            && object.contains_key("properties")
+            && !object.contains_key("additionalProperties")
+            && !object.contains_key("unevaluatedProperties")
+        {
+            object.insert("additionalProperties".into(), Value::Bool(false));
+        }
+        schema
+    }
+}
 
 /// A required property of type `T`. The attribute writes `<T as Parameter>::REQUIRED`, so
 /// that a type that cannot be a parameter is reported on the user's type, by `Parameter`'s
