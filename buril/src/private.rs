@@ -15,7 +15,7 @@ pub use crate::descriptor::{
 };
 pub use crate::error::ToolError;
 pub use crate::output::{ToolResult, to_output};
-pub use crate::properties::{Optional, Parameter, Required, input_schema, take};
+pub use crate::properties::{Parameter, Property, input_schema, take};
 pub use crate::registry::TOOLS;
 pub use crate::schema::{
     InputSchema, empty_object_schema, input_generator, output_generator, root_schema,

@@ -3,8 +3,8 @@
 //! each, instead of a statement per parameter.
 //!
 //! The attribute writes the tool's properties as a tuple of markers, one per parameter, in
-//! order (`(<String as Parameter>::REQUIRED, <u32 as Parameter>::OPTIONAL)`: a [`Required`]
-//! and an [`Optional`]), nested in tuples of at most twelve for longer lists, and passes it to
+//! order (`(<String as Parameter>::REQUIRED, <u32 as Parameter>::OPTIONAL)`, each a
+//! [`Property`]), nested in tuples of at most twelve for longer lists, and passes it to
 //! [`take`] and [`input_schema`]. Each marker is spanned by its parameter's type, so a type
 //! that cannot be a parameter is still reported on the user's type. What a tool's expansion
 //! holds is then the same few tokens for any number of parameters, which is what an edit in a
@@ -47,9 +47,9 @@ pub trait Parameter: Sized {
     /// The schema of the whole input.
     fn input_schema(generator: &mut SchemaGenerator) -> Schema;
     /// The marker of a required property of this type (see the module's docs).
-    const REQUIRED: Required<Self> = Required::NEW;
+    const REQUIRED: Property<Self> = Property::<Self>::REQUIRED;
     /// The marker of an optional property of this type.
-    const OPTIONAL: Optional<Self> = Optional::NEW;
+    const OPTIONAL: Property<Option<Self>> = Property::<Option<Self>>::OPTIONAL;
 }
 
 impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {
@@ -91,31 +91,26 @@ impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> Parameter for T {
     }
 }
 
-/// A required property of type `T`. The attribute writes `<T as Parameter>::REQUIRED`, so
+/// One property whose value is a `V`: the functions converting it and describing it, taken from
+/// the parameter's type. The attribute writes `<T as Parameter>::REQUIRED` (a `Property<T>`) or
+/// `<T as Parameter>::OPTIONAL` (a `Property<Option<T>>`: absent and `null` are both `None`), so
 /// that a type that cannot be a parameter is reported on the user's type, by `Parameter`'s
-/// message; the marker holds `T`'s functions, so nothing after it asks `T` for a bound again
-/// (which would report the same problem a second time, on the tool's name).
-pub struct Required<T> {
-    take: fn(&mut Args, &str, Option<Value>) -> Option<T>,
+/// message; since the marker holds the functions, nothing after it asks the type for a bound
+/// again (which would report the same problem a second time, on the tool's name).
+pub struct Property<V> {
+    take: fn(&mut Args, &str, Option<Value>) -> Option<V>,
     schema: for<'g> fn(InputSchema<'g>, &str, &str) -> InputSchema<'g>,
 }
 
-/// An optional property `Option<T>` (absent and `null` are both `None`), written
-/// `<T as Parameter>::OPTIONAL`.
-pub struct Optional<T> {
-    take: fn(&mut Args, &str, Option<Value>) -> Option<Option<T>>,
-    schema: for<'g> fn(InputSchema<'g>, &str, &str) -> InputSchema<'g>,
-}
-
-impl<T: Parameter> Required<T> {
-    pub(crate) const NEW: Self = Required {
+impl<T: Parameter> Property<T> {
+    const REQUIRED: Self = Property {
         take: T::from_required,
         schema: T::property,
     };
 }
 
-impl<T: Parameter> Optional<T> {
-    pub(crate) const NEW: Self = Optional {
+impl<T: Parameter> Property<Option<T>> {
+    const OPTIONAL: Self = Property {
         take: T::from_optional,
         schema: T::optional_property,
     };
@@ -147,33 +142,11 @@ fn next<I: Iterator>(items: &mut I) -> I::Item {
     }
 }
 
-impl<T> Properties for Required<T> {
-    type Values = T;
+impl<V> Properties for Property<V> {
+    type Values = V;
 
     #[inline]
-    fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<T>
-    where
-        I: Iterator<Item = (&'static str, Option<Value>)>,
-    {
-        let (name, value) = next(values);
-        (self.take)(args, name, value)
-    }
-
-    #[inline]
-    fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
-    where
-        I: Iterator<Item = (&'static str, &'static str)>,
-    {
-        let (name, description) = next(docs);
-        (self.schema)(schema, name, description)
-    }
-}
-
-impl<T> Properties for Optional<T> {
-    type Values = Option<T>;
-
-    #[inline]
-    fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<Option<T>>
+    fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<V>
     where
         I: Iterator<Item = (&'static str, Option<Value>)>,
     {

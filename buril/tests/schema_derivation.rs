@@ -426,12 +426,7 @@ fn option_parameters_are_not_required_and_accept_null() {
     );
 
     let (input, _) = schemas_of("tst_place");
-    let required: Vec<&str> = input["required"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let required = required_of(input);
     assert_eq!(required, ["node", "tags", "weights", "ranks"]);
     assert!(!required.contains(&"offset") && !required.contains(&"pair"));
     assert_eq!(
@@ -442,6 +437,16 @@ fn option_parameters_are_not_required_and_accept_null() {
         input["properties"]["pair"]["type"],
         json!(["array", "null"])
     );
+}
+
+/// The names an input schema requires.
+fn required_of(input: &Value) -> Vec<&str> {
+    input["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
 }
 
 /// A valid input of `tst_many`: each property its number, the optional ones but the last absent.
@@ -469,12 +474,7 @@ fn a_long_parameter_list_keeps_its_order_in_the_schema_and_the_call() {
         .map(|(name, docs)| (name.as_str(), docs.as_str()))
         .collect();
     assert_eq!(properties, expected);
-    let required: Vec<&str> = input["required"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let required = required_of(input);
     assert_eq!(
         required,
         [
