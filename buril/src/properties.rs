@@ -124,14 +124,30 @@ pub trait Properties {
     /// Converts the next values of `values`, recording every problem in `args` (every
     /// property is converted even after one fails, so that all problems are reported).
     /// `None` when one failed.
-    fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<Self::Values>
-    where
-        I: Iterator<Item = (&'static str, Option<Value>)>;
+    fn take(&self, args: &mut Args, values: &mut Values<'_>) -> Option<Self::Values>;
 
     /// Adds the next properties of `docs` (name, description) to `schema`.
     fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
     where
         I: Iterator<Item = (&'static str, &'static str)>;
+}
+
+/// The values of a tool's properties as `Args::split` took them out of the input, in order,
+/// with their names; each property takes the next.
+pub struct Values<'a> {
+    names: &'a [&'static str],
+    values: &'a mut [Option<Value>],
+    at: usize,
+}
+
+impl Values<'_> {
+    /// The next property's name and value (the attribute names every property once).
+    #[inline(always)]
+    fn next(&mut self) -> (&'static str, Option<Value>) {
+        let at = self.at;
+        self.at += 1;
+        (self.names[at], self.values[at].take())
+    }
 }
 
 /// The next item of a list the attribute wrote with one entry per property.
@@ -145,12 +161,9 @@ fn next<I: Iterator>(items: &mut I) -> I::Item {
 impl<V> Properties for Property<V> {
     type Values = V;
 
-    #[inline]
-    fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<V>
-    where
-        I: Iterator<Item = (&'static str, Option<Value>)>,
-    {
-        let (name, value) = next(values);
+    #[inline(always)]
+    fn take(&self, args: &mut Args, values: &mut Values<'_>) -> Option<V> {
+        let (name, value) = values.next();
         (self.take)(args, name, value)
     }
 
@@ -170,11 +183,8 @@ macro_rules! tuples {
         impl<$($p: Properties),+> Properties for ($($p,)+) {
             type Values = ($($p::Values,)+);
 
-            #[inline]
-            fn take<I>(&self, args: &mut Args, values: &mut I) -> Option<Self::Values>
-            where
-                I: Iterator<Item = (&'static str, Option<Value>)>,
-            {
+            #[inline(always)]
+            fn take(&self, args: &mut Args, values: &mut Values<'_>) -> Option<Self::Values> {
                 let ($($v,)+) = self;
                 // Every property first, then the `?`s: each failure is recorded.
                 $(let $v = $v.take(args, values);)+
@@ -211,14 +221,21 @@ tuples! {
 
 /// Takes the properties `names` (in the order of `P`) out of the input in one pass, converts
 /// each, and ends the input: a validation error listing every problem, or the values.
-#[inline]
+#[inline(always)]
 pub fn take<P: Properties, const N: usize>(
     mut args: Args,
     names: [&'static str; N],
     properties: P,
 ) -> Result<P::Values, ToolError> {
-    let values = args.split(names);
-    let values = properties.take(&mut args, &mut names.into_iter().zip(values));
+    let mut values = args.split(names);
+    let values = properties.take(
+        &mut args,
+        &mut Values {
+            names: &names,
+            values: &mut values,
+            at: 0,
+        },
+    );
     args.finish()?;
     Ok(taken(values))
 }
