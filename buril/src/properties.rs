@@ -6,10 +6,11 @@
 //! order (`(<String as Parameter>::REQUIRED, <u32 as Parameter>::OPTIONAL)`, each a
 //! [`Property`]), nested in tuples of at most twelve for longer lists, and passes it to
 //! [`take`] and [`input_schema`]. Each marker is spanned by its parameter's type, so a type
-//! that cannot be a parameter is still reported on the user's type. What a tool's expansion
-//! holds is then the same few tokens for any number of parameters, which is what an edit in a
-//! crate of many tools pays for (BENCHMARKS.md, "The edit loop, fifth round"); the generic
-//! code is instantiated once per list of types, shared by the tools that have the same one.
+//! that cannot be a parameter is still reported on the user's type. A tool's expansion then
+//! holds a marker, a name and a description per parameter instead of two statements, and no
+//! function of its own, which is what an edit in a crate of many tools pays for (BENCHMARKS.md,
+//! "The edit loop, fifth round"); the generic code is instantiated once per list of types,
+//! shared by the tools that have the same one.
 //!
 //! Not public API (re-exported through `buril::__private`).
 
@@ -127,9 +128,7 @@ pub trait Properties {
     fn take(&self, args: &mut Args, values: &mut Values<'_>) -> Option<Self::Values>;
 
     /// Adds the next properties of `docs` (name, description) to `schema`.
-    fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
-    where
-        I: Iterator<Item = (&'static str, &'static str)>;
+    fn schema<'g>(&self, schema: InputSchema<'g>, docs: &mut Docs<'_>) -> InputSchema<'g>;
 }
 
 /// The values of a tool's properties as `Args::split` took them out of the input, in order,
@@ -150,13 +149,8 @@ impl Values<'_> {
     }
 }
 
-/// The next item of a list the attribute wrote with one entry per property.
-fn next<I: Iterator>(items: &mut I) -> I::Item {
-    match items.next() {
-        Some(item) => item,
-        None => unreachable!("the attribute names every property once"),
-    }
-}
+/// The names and descriptions of a tool's properties, in order; each property takes the next.
+pub type Docs<'a> = std::slice::Iter<'a, (&'static str, &'static str)>;
 
 impl<V> Properties for Property<V> {
     type Values = V;
@@ -168,11 +162,10 @@ impl<V> Properties for Property<V> {
     }
 
     #[inline]
-    fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
-    where
-        I: Iterator<Item = (&'static str, &'static str)>,
-    {
-        let (name, description) = next(docs);
+    fn schema<'g>(&self, schema: InputSchema<'g>, docs: &mut Docs<'_>) -> InputSchema<'g> {
+        let Some(&(name, description)) = docs.next() else {
+            unreachable!("the attribute describes every property once")
+        };
         (self.schema)(schema, name, description)
     }
 }
@@ -192,10 +185,7 @@ macro_rules! tuples {
             }
 
             #[inline]
-            fn schema<'g, I>(&self, schema: InputSchema<'g>, docs: &mut I) -> InputSchema<'g>
-            where
-                I: Iterator<Item = (&'static str, &'static str)>,
-            {
+            fn schema<'g>(&self, schema: InputSchema<'g>, docs: &mut Docs<'_>) -> InputSchema<'g> {
                 let ($($v,)+) = self;
                 $(let schema = $v.schema(schema, docs);)+
                 schema
@@ -248,5 +238,5 @@ pub fn input_schema<'g, P: Properties, const N: usize>(
     docs: [(&'static str, &'static str); N],
     properties: P,
 ) -> InputSchema<'g> {
-    properties.schema(InputSchema::new(generator), &mut docs.into_iter())
+    properties.schema(InputSchema::new(generator), &mut docs.iter())
 }
