@@ -7,6 +7,8 @@
 //! ```
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::sync::OnceLock;
+
 use serde_json::{Map, Value};
 
 use crate::error::{ErrorKind, ToolError};
@@ -81,69 +83,106 @@ impl Outcome {
 
     /// The wire form: `{"ok": true, "data": …}` or `{"ok": false, "type": …, "error": …}`.
     pub fn to_envelope(&self) -> Value {
-        let mut map = Map::new();
-        match &self.result {
-            Ok(data) => {
-                map.insert("ok".into(), Value::Bool(true));
-                map.insert("data".into(), data.clone());
-            }
-            Err(error) => map = failure(error.clone()),
-        }
-        if !self.warnings.is_empty() {
-            map.insert(
-                "warnings".into(),
-                Value::Array(self.warnings.iter().cloned().map(Value::String).collect()),
-            );
-        }
-        Value::Object(map)
+        let map = match &self.result {
+            Ok(data) => success(data.clone()),
+            Err(error) => failure(error.clone()),
+        };
+        with_warnings(map, self.warnings.iter().cloned())
     }
 
     /// The wire form, consuming the outcome (no copy of the data).
     pub fn into_envelope(self) -> Value {
-        let mut map = Map::new();
-        match self.result {
-            Ok(data) => {
-                map.insert("ok".into(), Value::Bool(true));
-                map.insert("data".into(), data);
-            }
-            Err(error) => map = failure(error),
-        }
-        if !self.warnings.is_empty() {
-            map.insert(
-                "warnings".into(),
-                Value::Array(self.warnings.into_iter().map(Value::String).collect()),
-            );
-        }
-        Value::Object(map)
+        let map = match self.result {
+            Ok(data) => success(data),
+            Err(error) => failure(error),
+        };
+        with_warnings(map, self.warnings)
     }
+}
+
+/// The envelope's objects with their keys, built once; each envelope copies one (see
+/// [`filled`]).
+struct Shapes {
+    success: Map<String, Value>,
+    /// By `usize::from(has problems) | usize::from(has suggestions) << 1`.
+    failure: [Map<String, Value>; 4],
+    problem: Map<String, Value>,
+}
+
+fn shapes() -> &'static Shapes {
+    static SHAPES: OnceLock<Shapes> = OnceLock::new();
+    SHAPES.get_or_init(|| {
+        let shape = |keys: &[&str]| -> Map<String, Value> {
+            keys.iter()
+                .map(|key| (key.to_string(), Value::Null))
+                .collect()
+        };
+        Shapes {
+            success: shape(&["ok", "data"]),
+            failure: [
+                shape(&["ok", "type", "error"]),
+                shape(&["ok", "type", "error", "problems"]),
+                shape(&["ok", "type", "error", "suggestions"]),
+                shape(&["ok", "type", "error", "problems", "suggestions"]),
+            ],
+            problem: shape(&["path", "message"]),
+        }
+    })
+}
+
+/// A copy of `shape` holding `values`, in its keys' order. Copying the keys with their hash
+/// table is cheaper than inserting them: an insert hashes its key (SipHash, in serde_json's
+/// order-keeping maps) and probes the table. The map is allocated at the shape's size first:
+/// a plain `clone` would size its entries to the table's capacity (seven for four keys).
+fn filled<const N: usize>(shape: &Map<String, Value>, values: [Value; N]) -> Map<String, Value> {
+    debug_assert_eq!(shape.len(), N);
+    let mut map = Map::with_capacity(N);
+    map.clone_from(shape);
+    for (slot, value) in map.values_mut().zip(values) {
+        *slot = value;
+    }
+    map
+}
+
+fn success(data: Value) -> Map<String, Value> {
+    filled(&shapes().success, [Value::Bool(true), data])
 }
 
 /// The failure's entries, in the order [`Outcome`]'s `Serialize` writes them, built from the
 /// error's own strings (a problem as its `Serialize` gives it: `{"path": …, "message": …}`).
 fn failure(error: ToolError) -> Map<String, Value> {
     let (kind, message, problems, suggestions) = error.into_parts();
-    let entries = 3 + usize::from(!problems.is_empty()) + usize::from(!suggestions.is_empty());
-    let mut map = Map::with_capacity(entries);
-    map.insert("ok".into(), Value::Bool(false));
-    map.insert("type".into(), Value::String(kind.as_str().into()));
-    map.insert("error".into(), Value::String(message));
-    if !problems.is_empty() {
-        let problems = problems
-            .into_iter()
-            .map(|problem| {
-                let mut entry = Map::with_capacity(2);
-                entry.insert("path".into(), Value::String(problem.path));
-                entry.insert("message".into(), Value::String(problem.message));
-                Value::Object(entry)
-            })
-            .collect();
-        map.insert("problems".into(), Value::Array(problems));
+    let shapes = shapes();
+    let which = usize::from(!problems.is_empty()) | usize::from(!suggestions.is_empty()) << 1;
+    let problems = || {
+        let entries = problems.into_iter().map(|problem| {
+            let entry = [Value::String(problem.path), Value::String(problem.message)];
+            Value::Object(filled(&shapes.problem, entry))
+        });
+        Value::Array(entries.collect())
+    };
+    let suggestions = || Value::Array(suggestions.into_iter().map(Value::String).collect());
+    let (ok, kind, message) = (
+        Value::Bool(false),
+        Value::String(kind.as_str().into()),
+        Value::String(message),
+    );
+    let shape = &shapes.failure[which];
+    match which {
+        0 => filled(shape, [ok, kind, message]),
+        1 => filled(shape, [ok, kind, message, problems()]),
+        2 => filled(shape, [ok, kind, message, suggestions()]),
+        _ => filled(shape, [ok, kind, message, problems(), suggestions()]),
     }
-    if !suggestions.is_empty() {
-        let names = suggestions.into_iter().map(Value::String);
-        map.insert("suggestions".into(), Value::Array(names.collect()));
+}
+
+/// The envelope, with its warnings if it has any.
+fn with_warnings(mut map: Map<String, Value>, warnings: impl IntoIterator<Item = String>) -> Value {
+    let warnings: Vec<Value> = warnings.into_iter().map(Value::String).collect();
+    if !warnings.is_empty() {
+        map.insert("warnings".into(), Value::Array(warnings));
     }
-    map
+    Value::Object(map)
 }
 
 impl From<Result<Value, ToolError>> for Outcome {

@@ -1,6 +1,6 @@
 //! The one envelope every call answers with, for every kind of outcome.
 
-use buril::{Dispatcher, ErrorKind, Outcome, Policy, ToolError, ToolPattern};
+use buril::{Dispatcher, ErrorKind, Outcome, Policy, Problem, ToolError, ToolPattern};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -499,6 +499,31 @@ fn the_wire_forms_agree() {
         assert_eq!(text_of(outcome.clone().into_envelope()), text, "{name}");
         assert_eq!(text_of(d.call(name, input)), text, "{name}");
     }
+    // Problems and suggestions both, and warnings: every entry the envelope can have.
+    let problems = vec![Problem::new("/a", "expected a string, got 1")];
+    let error = ToolError::from_problems(problems).with_suggestions(vec!["env_greet".into()]);
+    let outcome = Outcome::err(error).with_warning("careful");
+    let text = serde_json::to_string(&outcome).unwrap();
+    assert!(
+        text.starts_with(r#"{"ok":false,"type":"validation","error":"#),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            r#""problems":[{"path":"/a","message":"expected a string, got 1"}],"suggestions":["env_greet"],"warnings":["careful"]}"#
+        ),
+        "{text}"
+    );
+    let envelope = outcome.to_envelope();
+    assert_eq!(serde_json::to_string(&envelope).unwrap(), text);
+    assert_eq!(
+        serde_json::to_string(&outcome.into_envelope()).unwrap(),
+        text
+    );
+    // Looked up by key, as a caller reads it.
+    assert_eq!(envelope["problems"][0]["path"], "/a");
+    assert_eq!(envelope["suggestions"][0], "env_greet");
+    assert_eq!(envelope["warnings"][0], "careful");
 }
 
 #[test]
