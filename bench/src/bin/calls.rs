@@ -73,7 +73,11 @@ fn main() -> ExitCode {
 /// `paired/three_fields 300`: the floor, buril and rmcp timed in alternating blocks of
 /// `BLOCK` calls, `rounds` times, the order rotating each round, so that the three see the same
 /// machine (a busy machine's speed drifts over the seconds criterion spends on each in turn).
-/// Prints each one's median time per call and the median of the per-round ratios, as JSON.
+/// Each variant's turn times two blocks: one keeping its results, dropped after the clock stops
+/// (criterion's `iter_batched`), and one dropping each result in the loop (what a caller pays in
+/// all, the result's drop with the call). Prints each one's median time per call and the median
+/// of the per-round ratios, as JSON: the kept blocks' as `floor_ns` … `buril_over_rmcp`, the
+/// dropped ones' under `dropped`.
 fn paired(case: &str, rounds: usize) -> ExitCode {
     const BLOCK: usize = 1_000;
     let (input, tool, floor): (_, _, fn(serde_json::Value) -> serde_json::Value) = match case {
@@ -82,10 +86,13 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
         "invalid" => (spawn_invalid_input(), "bench_spawn", floor::spawn),
         _ => return usage(),
     };
+    steady_heap();
     let harness = peer::Harness::new();
     black_box(buril::call(tool, input.clone()));
-    // Time per call, in ns, of each variant in each round: [floor, buril, rmcp].
-    let mut samples: [Vec<f64>; 3] = Default::default();
+    // Time per call, in ns, of each variant in each round: [floor, buril, rmcp], results kept
+    // and results dropped.
+    let mut kept: [Vec<f64>; 3] = Default::default();
+    let mut dropped: [Vec<f64>; 3] = Default::default();
     let mut outputs = Vec::with_capacity(BLOCK);
     let mut results = Vec::with_capacity(BLOCK);
     for round in 0..rounds + 1 {
@@ -102,29 +109,37 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
                         .map(|i| harness.call(black_box(tool), peer::object(i))),
                 ),
             }
-            let elapsed = start.elapsed();
+            let kept_time = start.elapsed();
             outputs.clear();
             results.clear();
+            let inputs: Vec<_> = (0..BLOCK).map(|_| input.clone()).collect();
+            let start = std::time::Instant::now();
+            for i in inputs {
+                match variant {
+                    0 => drop(black_box(floor(black_box(i)))),
+                    1 => drop(black_box(buril::call(black_box(tool), i))),
+                    _ => drop(black_box(harness.call(black_box(tool), peer::object(i)))),
+                }
+            }
+            let dropped_time = start.elapsed();
             // The first round warms up.
             if round > 0 {
-                samples[variant].push(elapsed.as_secs_f64() * 1e9 / BLOCK as f64);
+                let per_call = |time: std::time::Duration| time.as_secs_f64() * 1e9 / BLOCK as f64;
+                kept[variant].push(per_call(kept_time));
+                dropped[variant].push(per_call(dropped_time));
             }
         }
     }
-    let ratio = |a: usize, b: usize| -> Vec<f64> {
-        samples[a]
-            .iter()
-            .zip(&samples[b])
-            .map(|(x, y)| x / y)
-            .collect()
-    };
-    let (buril_floor, buril_rmcp) = (ratio(1, 0), ratio(1, 2));
-    println!(
-        "{}",
+    let summary = |samples: &[Vec<f64>; 3]| {
+        let ratio = |a: usize, b: usize| -> Vec<f64> {
+            samples[a]
+                .iter()
+                .zip(&samples[b])
+                .map(|(x, y)| x / y)
+                .collect()
+        };
+        let (buril_floor, buril_rmcp) = (ratio(1, 0), ratio(1, 2));
         serde_json::json!({
-            "case": case,
-            "rounds": rounds,
-            "block": BLOCK,
             "floor_ns": median(&samples[0]),
             "buril_ns": median(&samples[1]),
             "rmcp_ns": median(&samples[2]),
@@ -133,8 +148,31 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
             "buril_over_rmcp": median(&buril_rmcp),
             "buril_over_rmcp_p25_p75": [quantile(&buril_rmcp, 0.25), quantile(&buril_rmcp, 0.75)],
         })
-    );
+    };
+    let mut line = serde_json::json!({"case": case, "rounds": rounds, "block": BLOCK});
+    if let (Some(line), serde_json::Value::Object(kept)) = (line.as_object_mut(), summary(&kept)) {
+        line.extend(kept);
+        line.insert("dropped".into(), summary(&dropped));
+    }
+    println!("{line}");
     ExitCode::SUCCESS
+}
+
+/// Keeps the memory a block of results frees for the next block (unless `BENCH_HEAP=default`).
+/// By default glibc gives the free top of its heap back to the kernel once it passes 128 KiB,
+/// and the next block takes it back a page fault at a time: the calls of a block after one
+/// that kept and freed a thousand envelopes pay those faults, by how much depending on the
+/// heap's layout more than on the call (BENCHMARKS.md, "The error path"). A process that serves
+/// calls keeps its heap at its high-water mark; so does the harness.
+fn steady_heap() {
+    if std::env::var("BENCH_HEAP").is_ok_and(|heap| heap == "default") {
+        return;
+    }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only sets a parameter of the allocator; no allocation is in flight.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
+    }
 }
 
 /// `paired/main_thread 300`: the same three-field tool called on the dispatcher's main thread
@@ -145,6 +183,7 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
 fn paired_main_thread(rounds: usize) -> ExitCode {
     const BLOCK: usize = 1_000;
     let input = spawn_input();
+    steady_heap();
     black_box(buril::call("bench_spawn", input.clone()));
     black_box(buril::call("bench_spawn_main", input.clone()));
     // Time per call, in ns: [off_thread, main thread].
