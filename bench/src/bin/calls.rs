@@ -60,6 +60,10 @@ fn main() -> ExitCode {
             "floor" if tool == "bench_place" => drop(black_box(floor::place(black_box(input)))),
             "floor" => drop(black_box(floor::spawn(black_box(input)))),
             "buril" => drop(black_box(buril::call(black_box(tool), black_box(input)))),
+            // The call without its envelope as a `Value` (what a caller that writes bytes uses).
+            "outcome" => drop(black_box(
+                buril::Dispatcher::global().invoke(black_box(tool), black_box(input)),
+            )),
             "rmcp" => drop(black_box(
                 harness.call(black_box(tool), black_box(peer::object(input))),
             )),
@@ -409,7 +413,7 @@ fn resident_kib() -> u64 {
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: calls (floor|buril|rmcp|clone)/(three_fields|nested|invalid) [CALLS]\n       \
+        "usage: calls (floor|buril|outcome|rmcp|clone)/(three_fields|nested|invalid) [CALLS]\n       \
          calls codegen/(csharp|typescript) [TOOLS]\n       calls startup [TOOLS]\n       \
          calls paired/(three_fields|nested|invalid) [ROUNDS]\n       \
          calls codegen-linear/(csharp|typescript) [ROUNDS]\n       \
