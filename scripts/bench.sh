@@ -511,8 +511,9 @@ COST_BASE=${BENCH_COST_BASE:-da12dac}
 COST_NOW=${BENCH_COST_NOW:-}
 
 # Builds the bench binaries of commit $1 in the worktree $2 (target folder $2-target), with
-# today's harness over the library of then: the MCP server's BENCH_TRACING came after the base
-# (the bench crate has changed in nothing else the cost runs use since), so both sides can trace.
+# today's harness over the library of then: the MCP server's BENCH_TRACING came after the base,
+# so both sides can trace; its BENCH_INPUT_WATCH_US (a feature of the bench crate) is left out
+# over a library without the input watch.
 cost_build() {
   local commit=$1 tree=$2
   if [ "$(git -C "$tree" rev-parse HEAD 2>/dev/null)" != "$(git rev-parse "$commit")" ]; then
@@ -530,7 +531,12 @@ cost_build() {
   cp -r bench/src/bin/mcp-client "$tree/bench/src/bin/mcp-client"
   cp bench/src/lib.rs "$tree/bench/src/lib.rs"
   cp bench/src/peer.rs "$tree/bench/src/peer.rs"
-  (cd "$tree" && CARGO_TARGET_DIR=$tree-target cargo build -q --release \
+  # A library older than `ServerOptions::input_watch` gets the server without that switch.
+  local features=()
+  if ! grep -q "pub fn input_watch" "$tree/buril/src/server/options.rs" 2>/dev/null; then
+    features=(--no-default-features)
+  fi
+  (cd "$tree" && CARGO_TARGET_DIR=$tree-target cargo build -q --release "${features[@]}" \
     -p buril-bench --bin calls --bin mcp-server --bin mcp-client)
 }
 

@@ -6,9 +6,9 @@
 //!  "problems": [{"path": "/path", "message": "expected a string, got 3"}]}
 //! ```
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::sync::OnceLock;
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{ErrorKind, ToolError};
@@ -130,10 +130,11 @@ fn shapes() -> &'static Shapes {
     })
 }
 
-/// A copy of `shape` holding `values`, in its keys' order. Copying the keys with their hash
-/// table is cheaper than inserting them: an insert hashes its key (SipHash, in serde_json's
-/// order-keeping maps) and probes the table. The map is allocated at the shape's size first:
-/// a plain `clone` would size its entries to the table's capacity (seven for four keys).
+/// A copy of `shape` holding `values`, in its keys' order (buril builds serde_json with
+/// `preserve_order`: a map's values iterate in the order its keys went in). Copying the keys
+/// with their hash table is cheaper than inserting them: an insert hashes its key (SipHash) and
+/// probes the table. The map is allocated at the shape's size first: a plain `clone` would size
+/// its entries to the table's capacity (seven for four keys).
 fn filled<const N: usize>(shape: &Map<String, Value>, values: [Value; N]) -> Map<String, Value> {
     debug_assert_eq!(shape.len(), N);
     let mut map = Map::with_capacity(N);

@@ -32,6 +32,7 @@ use tokio::io::AsyncReadExt;
 /// buril's stdio options: the defaults, or with `BENCH_INPUT_WATCH_US` the input watched that
 /// many microseconds after the answers are written (0: not at all), to compare the two in one
 /// binary.
+#[cfg(feature = "input-watch")]
 fn stdio_options() -> buril::server::ServerOptions {
     let options = buril::server::ServerOptions::new();
     match std::env::var("BENCH_INPUT_WATCH_US")
@@ -41,6 +42,12 @@ fn stdio_options() -> buril::server::ServerOptions {
         Some(us) => options.input_watch(std::time::Duration::from_micros(us)),
         None => options,
     }
+}
+
+/// buril's stdio options, over a library older than the input watch.
+#[cfg(not(feature = "input-watch"))]
+fn stdio_options() -> buril::server::ServerOptions {
+    buril::server::ServerOptions::new()
 }
 
 fn main() -> ExitCode {
