@@ -104,8 +104,12 @@ fn flag(value: bool, anchor: Span) -> Ident {
 #[derive(Default)]
 struct Params {
     /// Each property's marker (`<T as Parameter>::REQUIRED` or `::OPTIONAL`, spanned by the
-    /// user's type), wire name, description and the local its value is bound to, in order.
-    properties: Vec<(TokenStream, Literal, Literal, Ident)>,
+    /// user's type), in order; its wire name, description and the local its value is bound
+    /// to at the same index of the next three.
+    markers: Vec<TokenStream>,
+    wires: Vec<Literal>,
+    docs: Vec<Literal>,
+    locals: Vec<TokenStream>,
     /// Statements taking the whole input (`Input<T>`) out of the call's input.
     takes: Vec<TokenStream>,
     /// The function's arguments, in order.
@@ -151,7 +155,10 @@ fn registration(
 
     let fn_ident = &function.ident;
     let Params {
-        properties,
+        markers,
+        wires,
+        docs,
+        locals,
         mut takes,
         call_args,
         whole_schema,
@@ -172,7 +179,7 @@ fn registration(
     });
     // The properties are taken and described by one call each at the type of all of them
     // (`properties.rs` in the runtime); a tool without properties only ends its input.
-    let (take, input_schema) = if properties.is_empty() {
+    let (take, input_schema) = if markers.is_empty() {
         let schema = whole_schema.unwrap_or_else(|| {
             quote_spanned! {anchor=>
                 |generator| #private::InputSchema::new(generator) #(#headers)* .finish()
@@ -180,16 +187,6 @@ fn registration(
         });
         (None, schema)
     } else {
-        let (markers, wires, docs, locals) = properties.into_iter().fold(
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
-            |mut lists, (marker, wire, docs, local)| {
-                lists.0.push(marker);
-                lists.1.push(wire);
-                lists.2.push(docs);
-                lists.3.push(quote_spanned!(anchor=> #local));
-                lists
-            },
-        );
         let (markers, pattern) = (nested(markers, anchor), nested(locals, anchor));
         let take = (
             pattern,
@@ -360,9 +357,11 @@ fn params(
                         quote_spanned!(ty.span()=> <#ty as #private::Parameter>::REQUIRED)
                     }
                 };
-                let wire = text(&property.wire, anchor);
-                let docs = text(property.docs.as_deref().unwrap_or_default(), anchor);
-                out.properties.push((marker, wire, docs, local.clone()));
+                out.markers.push(marker);
+                out.wires.push(text(&property.wire, anchor));
+                out.docs
+                    .push(text(property.docs.as_deref().unwrap_or_default(), anchor));
+                out.locals.push(quote_spanned!(anchor=> #local));
                 out.call_args.push(quote_spanned!(anchor=> #local));
             }
         }
