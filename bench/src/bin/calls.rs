@@ -118,12 +118,16 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
             results.clear();
             let inputs: Vec<_> = (0..BLOCK).map(|_| input.clone()).collect();
             let start = std::time::Instant::now();
-            for i in inputs {
-                match variant {
-                    0 => drop(black_box(floor(black_box(i)))),
-                    1 => drop(black_box(buril::call(black_box(tool), i))),
-                    _ => drop(black_box(harness.call(black_box(tool), peer::object(i)))),
-                }
+            match variant {
+                0 => inputs
+                    .into_iter()
+                    .for_each(|i| drop(black_box(floor(black_box(i))))),
+                1 => inputs
+                    .into_iter()
+                    .for_each(|i| drop(black_box(buril::call(black_box(tool), i)))),
+                _ => inputs
+                    .into_iter()
+                    .for_each(|i| drop(black_box(harness.call(black_box(tool), peer::object(i))))),
             }
             let dropped_time = start.elapsed();
             // The first round warms up.
