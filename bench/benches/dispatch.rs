@@ -29,7 +29,7 @@ fn compare<'a>(
     group.bench_function("buril", |b| {
         b.iter_batched(
             || input.clone(),
-            |input| buril::call(black_box(tool), black_box(input)),
+            |input| call(black_box(tool), black_box(input)),
             BatchSize::SmallInput,
         )
     });
@@ -47,8 +47,8 @@ fn three_fields(c: &mut Criterion) {
     let input = spawn_input();
     let harness = peer::Harness::new();
     // Warm the lazily built schemas and validators.
-    assert_eq!(buril::call("bench_spawn", input.clone())["ok"], true);
-    assert_eq!(buril::call("bench_spawn_main", input.clone())["ok"], true);
+    assert_eq!(call("bench_spawn", input.clone())["ok"], true);
+    assert_eq!(call("bench_spawn_main", input.clone())["ok"], true);
     assert_eq!(floor::spawn(input.clone())["ok"], true);
     assert!(
         harness
@@ -69,7 +69,7 @@ fn three_fields(c: &mut Criterion) {
     group.bench_function("buril_main_thread", |b| {
         b.iter_batched(
             || input.clone(),
-            |input| buril::call(black_box("bench_spawn_main"), black_box(input)),
+            |input| call(black_box("bench_spawn_main"), black_box(input)),
             BatchSize::SmallInput,
         )
     });
@@ -79,7 +79,7 @@ fn three_fields(c: &mut Criterion) {
 fn nested(c: &mut Criterion) {
     let input = place_input();
     let harness = peer::Harness::new();
-    assert_eq!(buril::call("bench_place", input.clone())["ok"], true);
+    assert_eq!(call("bench_place", input.clone())["ok"], true);
     assert_eq!(floor::place(input.clone())["ok"], true);
     assert!(
         harness
@@ -101,7 +101,7 @@ fn nested(c: &mut Criterion) {
 fn invalid(c: &mut Criterion) {
     let input = spawn_invalid_input();
     let harness = peer::Harness::new();
-    let envelope = buril::call("bench_spawn", input.clone());
+    let envelope = call("bench_spawn", input.clone());
     assert_eq!(envelope["type"], "validation");
     assert_eq!(envelope["problems"].as_array().map(Vec::len), Some(2));
     assert_eq!(floor::spawn(input.clone())["type"], "validation");
@@ -126,3 +126,11 @@ fn invalid(c: &mut Criterion) {
 
 criterion_group!(benches, three_fields, nested, invalid);
 criterion_main!(benches);
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+#[inline]
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
+}

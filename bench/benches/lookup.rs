@@ -48,7 +48,12 @@ fn dispatch(c: &mut Criterion) {
             let dispatcher = Dispatcher::builder().registry(registry).build();
             let input = json!({"text": "hello"});
             for name in &names {
-                assert_eq!(dispatcher.call(name, input.clone())["ok"], true);
+                assert_eq!(
+                    dispatcher
+                        .invoke(name, input.clone(), buril::CallOptions::default())
+                        .into_envelope()["ok"],
+                    true
+                );
             }
             let mut next = 0usize;
             group.bench_function(BenchmarkId::from_parameter(n), |b| {
@@ -57,7 +62,15 @@ fn dispatch(c: &mut Criterion) {
                         next = (next + 1) % names.len();
                         (names[next].as_str(), input.clone())
                     },
-                    |(name, input)| dispatcher.call(black_box(name), black_box(input)),
+                    |(name, input)| {
+                        dispatcher
+                            .invoke(
+                                black_box(name),
+                                black_box(input),
+                                buril::CallOptions::default(),
+                            )
+                            .into_envelope()
+                    },
                     BatchSize::SmallInput,
                 )
             });

@@ -51,7 +51,7 @@ pub fn descriptors(n: usize) -> Vec<&'static ToolDescriptor> {
             let mut meta = ToolMeta::new(name);
             meta.description = "Measures a text (a synthetic tool).".into();
             meta.family = family.into();
-            meta.off_thread = true;
+            meta.threading = buril::Threading::OffThread;
             meta.location = SourceLocation {
                 file: file!(),
                 line: line!(),
@@ -125,7 +125,7 @@ pub fn sources(n: usize) -> Vec<buril_codegen::ToolSource> {
             let mut source = buril_codegen::ToolSource::new(name(i), input, output);
             source.meta.description = format!("Runs synthetic tool number {i}.").into();
             source.meta.family = family(i).into();
-            source.meta.off_thread = true;
+            source.meta.threading = buril::Threading::OffThread;
             source.meta.annotations.read_only = Some(i % 2 == 0);
             source
         })

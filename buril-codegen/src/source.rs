@@ -55,7 +55,7 @@ mod tests {
         assert_eq!(source.meta.name, "scene_open");
         assert_eq!(source.meta.family, "scene");
         assert!(source.meta.description.is_empty() && source.meta.aliases.is_empty());
-        assert!(!source.meta.off_thread && !source.meta.dangerous);
+        assert!(!source.meta.threading.is_off_thread() && !source.meta.dangerous);
         assert!(source.meta.annotations.is_empty());
         assert_eq!(
             ToolSource::new("ping", json!({}), json!({})).meta.family,

@@ -51,6 +51,23 @@ pub struct Attrs {
     pub task: Option<Sp<TaskMode>>,
 }
 
+impl Attrs {
+    /// Where the tool's calls run, as one of `buril::Threading`'s variants: `off_thread`
+    /// alone, or with `inline` or `blocking` (which `check.rs` says need it, and exclude each
+    /// other).
+    pub fn threading(&self) -> &'static str {
+        if !self.off_thread {
+            "Main"
+        } else if self.inline.is_some() {
+            "Inline"
+        } else if self.blocking.is_some() {
+            "Blocking"
+        } else {
+            "OffThread"
+        }
+    }
+}
+
 /// How a `task` tool's call goes where the caller cannot follow a task.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum TaskMode {

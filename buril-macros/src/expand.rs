@@ -472,9 +472,7 @@ fn meta(
     let destructive = some_bool(attrs.destructive);
     let idempotent = some_bool(attrs.idempotent);
     let open_world = some_bool(attrs.open_world);
-    let off_thread = flag(attrs.off_thread, anchor);
-    let inline = flag(attrs.inline.is_some(), anchor);
-    let blocking = flag(attrs.blocking.is_some(), anchor);
+    let threading = Ident::new(attrs.threading(), anchor);
     let dangerous = flag(attrs.dangerous, anchor);
     let returns_unit = flag(returns_unit, anchor);
     let confirm = flag(attrs.confirm, anchor);
@@ -523,25 +521,26 @@ fn meta(
             .collect(),
     );
     quote_spanned! {anchor=>
-        #private::ToolMeta::from_attribute(
-            #name,
-            #description,
-            #family,
-            #aliases,
-            #private::Annotations::from_attribute(
-                #title,
-                #read_only,
-                #destructive,
-                #idempotent,
-                #open_world,
-            ),
-            [#off_thread, #inline, #dangerous, #returns_unit, #confirm, #blocking],
-            __BURIL_LOCATION,
-            #fixed_name,
-            #icons,
-            #meta_pairs,
-            #private::TaskSupport::#task,
-        )
+        #private::ToolMeta::from_attribute(#private::AttributeMeta {
+            name: #name,
+            description: #description,
+            family: #family,
+            aliases: #aliases,
+            title: #title,
+            read_only: #read_only,
+            destructive: #destructive,
+            idempotent: #idempotent,
+            open_world: #open_world,
+            threading: #private::Threading::#threading,
+            dangerous: #dangerous,
+            returns_unit: #returns_unit,
+            confirm: #confirm,
+            location: __BURIL_LOCATION,
+            fixed_name: #fixed_name,
+            icons: #icons,
+            meta: #meta_pairs,
+            task: #private::TaskSupport::#task,
+        })
     }
 }
 

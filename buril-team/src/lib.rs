@@ -1,6 +1,7 @@
 //! Agent teams over buril tools: a director hands work to specialists, each seeing only the
-//! tools of its view; every run is a job with a handle; every run can be recorded as a trace
-//! and replayed, with no model, as a regression test.
+//! tools of its view; every run is a task with a handle, followed like any task of
+//! [`buril::tasks`]; every run can be recorded as a trace and replayed, with no model, as a
+//! regression test.
 //!
 //! The verbs are tools themselves, in the `agent_team` family, so they are listed, callable
 //! over MCP and get C# and TypeScript bindings like any other tool:
@@ -41,10 +42,13 @@
 //! let dispatcher = buril::Dispatcher::builder().state(team.clone()).build();
 //!
 //! // What a director does, over MCP or any other transport.
-//! let handoff = dispatcher.call(
-//!     "agent_team_handoff",
-//!     json!({"specialist": "greeter", "brief": "Greet Ada."}),
-//! );
+//! let handoff = dispatcher
+//!     .invoke(
+//!         "agent_team_handoff",
+//!         json!({"specialist": "greeter", "brief": "Greet Ada."}),
+//!         buril::CallOptions::default(),
+//!     )
+//!     .into_envelope();
 //! let handle = handoff["data"]["handle"].as_str().unwrap();
 //! let run = team.wait_for_blocking(handle, Duration::from_secs(10)).unwrap();
 //! assert_eq!(run.report.as_deref(), Some("Greeted Ada."));
@@ -57,8 +61,10 @@
 //!   [`TeamBuilder::specialist`], or loaded from a config file ([`TeamConfig`]).
 //! - Tool views ([`buril::ToolView`]): `family_*`, an exact name, or `*`; resolved at handoff
 //!   time; enforced by the dispatcher on every call ([`buril::CallOptions::view`]).
-//! - Jobs ([`buril::Jobs`]): each run is one, with status `running`, `done`, `errored`,
-//!   `blocked` or `cancelled`.
+//! - Runs: each is a task of the team's [`Tasks`](buril::tasks::Tasks) (in memory by
+//!   default; [`TeamBuilder::tasks`] gives it a store that outlives the process or is shared
+//!   by replicas), in the state [`RunState`]: `running`, `done`, `errored`, `blocked` or
+//!   `cancelled`.
 //! - Models ([`Model`]): [`OpenAiCompatible`] for OpenAI-compatible chat-completions servers,
 //!   [`ScriptedModel`] for tests.
 //! - Traces ([`Trace`]) and replay ([`replay()`], [`assert_replays`], the `replay`
@@ -97,8 +103,8 @@ pub use crate::specialist::{
     ConfigError, ModelConfig, SPECIALISTS, Specialist, SpecialistDef, TeamConfig,
 };
 pub use crate::team::{
-    CallSummary, Handoff, HandoffRequest, REPORT_PROTOCOL, Recording, RunStatus, Team, TeamBuilder,
-    TeamError, TeamReplayError, WaitError, resolve_view,
+    CallSummary, Handoff, HandoffRequest, REPORT_PROTOCOL, Recording, RunState, RunStatus, Team,
+    TeamBuilder, TeamError, TeamReplayError, WaitError, resolve_view,
 };
 pub use crate::tools::{SpecialistInfo, SpecialistList, ViewTool};
 pub use crate::trace::{CallRecord, DirectorCall, TRACE_VERSION, Trace, TraceError};

@@ -1,16 +1,17 @@
 //! One run: ask the model, run its calls through the dispatcher with the handoff's view and
-//! the job's cancellation, record everything, until a report or a failure.
+//! the task's cancellation, record everything, until a report or a failure.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use buril::{
-    CallOptions, Dispatcher, ErrorKind, JobContext, JobOutcome, JobStatus, Outcome, ToolView,
-};
-use serde_json::{Value, json};
+use buril::context::{Progress, ProgressSink};
+use buril::{CallOptions, CancelToken, Dispatcher, ErrorKind, Outcome, ToolView};
+use serde_json::Value;
 
 use crate::model::{Model, ModelReply, ModelRequest, Report, ToolCall, Turn};
-use crate::trace::{CallRecord, LiveTrace, schema_hash};
+use crate::team::run::Run;
+use crate::team::wire::RunState;
+use crate::trace::{CallRecord, schema_hash};
 
 /// The spans of a run, as OpenTelemetry's semantic conventions for generative AI name them.
 mod genai {
@@ -127,17 +128,20 @@ enum CallResult {
     RunEnds(RunEnd),
 }
 
-/// A handoff's run, as its job runs it.
+/// A handoff's run, as its task runs it.
 pub(crate) struct Runner {
-    pub(crate) job: JobContext,
-    /// Every call goes through it, with the view and the job's cancellation.
+    /// The task's cancellation: the run's.
+    pub(crate) cancel: CancelToken,
+    /// The task's progress: the calls made so far.
+    pub(crate) progress: ProgressSink,
+    /// The run's trace, count and end, which the team reads while the run goes.
+    pub(crate) run: Arc<Run>,
+    /// Every call goes through it, with the view and the task's cancellation.
     pub(crate) dispatcher: Dispatcher,
     pub(crate) model: Arc<dyn Model>,
     /// What the model is asked; its history grows with every call.
     pub(crate) request: ModelRequest,
     pub(crate) view: Arc<ToolView>,
-    /// The run's trace, which the team reads and records while the run goes.
-    pub(crate) trace: Arc<LiveTrace>,
     pub(crate) max_steps: usize,
     /// The timeout of each call, instead of the dispatcher's; `None` leaves it to the
     /// dispatcher.
@@ -145,7 +149,7 @@ pub(crate) struct Runner {
 }
 
 impl Runner {
-    pub(crate) async fn run(mut self) -> JobOutcome {
+    pub(crate) async fn run(mut self) -> RunState {
         use tracing::Instrument;
         let span = genai::agent_span(&self.request, self.model.profile());
         let end = self.steps().instrument(span.clone()).await;
@@ -163,7 +167,7 @@ impl Runner {
 
     async fn steps(&mut self) -> RunEnd {
         for _ in 0..self.max_steps {
-            if self.job.is_cancelled() {
+            if self.cancel.is_cancelled() {
                 return RunEnd::Cancelled;
             }
             let reply = {
@@ -172,7 +176,7 @@ impl Runner {
                 let answer = self.model.complete(&self.request).instrument(span.clone());
                 let reply = tokio::select! {
                     reply = answer => reply,
-                    _ = self.job.cancelled() => return RunEnd::Cancelled,
+                    _ = self.cancel.cancelled() => return RunEnd::Cancelled,
                 };
                 genai::record_reply(&span, &reply);
                 reply
@@ -221,7 +225,7 @@ impl Runner {
     async fn call_with_retry(&mut self, call: &ToolCall) -> CallResult {
         let mut attempt = 1;
         loop {
-            if self.job.is_cancelled() {
+            if self.cancel.is_cancelled() {
                 return CallResult::RunEnds(RunEnd::Cancelled);
             }
             let outcome = self.call(call, attempt).await;
@@ -229,7 +233,7 @@ impl Runner {
                 return CallResult::Answered(outcome.into_envelope());
             };
             match error.kind() {
-                _ if self.job.is_cancelled() => return CallResult::RunEnds(RunEnd::Cancelled),
+                _ if self.cancel.is_cancelled() => return CallResult::RunEnds(RunEnd::Cancelled),
                 // Cancelled while the run was not (the user declined a tool's confirmation,
                 // say): the model hears it, and nothing is retried.
                 ErrorKind::Cancelled => return CallResult::Answered(outcome.into_envelope()),
@@ -262,10 +266,10 @@ impl Runner {
     }
 
     async fn call(&mut self, call: &ToolCall, attempt: u32) -> Outcome {
-        self.job.count_tool_call();
+        let count = self.run.count_call();
         let started = Instant::now();
         let mut options = CallOptions::new()
-            .cancel(self.job.cancel_token().clone())
+            .cancel(self.cancel.clone())
             .view(Arc::clone(&self.view));
         options.timeout = self.call_timeout;
         if let Some(source) = self.model.input_source() {
@@ -284,13 +288,8 @@ impl Runner {
         }
         let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let envelope = outcome.to_envelope();
-        let summary = json!({
-            "tool": call.tool,
-            "ok": outcome.is_ok(),
-            "attempt": attempt,
-        });
         {
-            let mut trace = self.trace.lock();
+            let mut trace = self.run.trace.lock();
             // The trace holds the input schema's hash of every tool called (for replay to tell
             // a changed schema from a changed answer), also of one the dispatcher refused. Read
             // after the call, for the record only: the call is the dispatcher's.
@@ -309,51 +308,44 @@ impl Runner {
                 attempt,
             });
         }
-        self.job.update_partial(|partial| {
-            if !partial.is_object() {
-                *partial = json!({"calls": []});
-            }
-            if let Some(Value::Array(calls)) = partial.get_mut("calls") {
-                calls.push(summary);
-            }
-        });
+        let word = if outcome.is_ok() { "ok" } else { "failed" };
+        (self.progress)(
+            Progress::new("agent_team_handoff", count as f64)
+                .message(format!("{}: {word}", call.tool)),
+        );
         outcome
     }
 
-    fn finish(self, end: RunEnd) -> JobOutcome {
-        let mut trace = self.trace.lock();
-        let outcome = match end {
+    fn finish(self, end: RunEnd) -> RunState {
+        let mut trace = self.run.trace.lock();
+        let state = match end {
             RunEnd::Done(report) => {
-                trace.report = Some(report.text.clone());
-                trace.artifact = report.artifact.clone();
-                JobOutcome::done(json!({"report": report.text, "artifact": report.artifact}))
+                trace.report = Some(report.text);
+                trace.artifact = report.artifact;
+                RunState::Done
             }
             RunEnd::Errored { report, error } => {
-                trace.report = Some(report.clone());
-                trace.error = Some(error.clone());
-                JobOutcome::errored(error).with_output(json!({"report": report}))
+                trace.report = Some(report);
+                trace.error = Some(error);
+                RunState::Errored
             }
             RunEnd::Blocked(reason) => {
                 trace.report = Some(reason.clone());
-                trace.error = Some(reason.clone());
-                JobOutcome::blocked(reason.clone()).with_output(json!({"report": reason}))
+                trace.error = Some(reason);
+                RunState::Blocked
             }
             RunEnd::Cancelled => {
-                let report = format!(
+                trace.report = Some(format!(
                     "cancelled after {} tool calls; nothing was retried",
                     trace.calls.len()
-                );
-                trace.report = Some(report.clone());
+                ));
                 trace.error = Some("the run was cancelled".to_owned());
-                JobOutcome::cancelled().with_output(json!({"report": report}))
+                RunState::Cancelled
             }
         };
-        trace.status = match outcome.status {
-            JobStatus::Running => JobStatus::Done,
-            status => status,
-        };
-        trace.duration_ms = u64::try_from(self.job.elapsed().as_millis()).unwrap_or(u64::MAX);
+        trace.status = state;
+        trace.duration_ms = u64::try_from(self.run.elapsed().as_millis()).unwrap_or(u64::MAX);
         trace.tool_calls = trace.calls.len() as u64;
-        outcome
+        state
     }
 }

@@ -7,7 +7,8 @@ use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-use buril::{PatternError, ToolView};
+use buril::ToolView;
+use buril::policy::PatternError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

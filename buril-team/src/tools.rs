@@ -17,6 +17,10 @@ use crate::replay::{ReplayError, ReplayOptions, ReplayReport, replay_file};
 use crate::team::{
     Handoff, HandoffRequest, Recording, RunStatus, Team, TeamError, WaitError, resolve_view,
 };
+
+/// How long a handoff that runs as a task waits for its run between looks at its own
+/// cancellation.
+const FOLLOW_STEP: std::time::Duration = std::time::Duration::from_secs(60);
 use crate::trace::TraceError;
 
 fn team(ctx: &Context) -> Result<&Team, ToolError> {
@@ -30,10 +34,7 @@ fn dispatcher(ctx: &Context) -> Result<Dispatcher, ToolError> {
 }
 
 fn unknown_handle(handle: &str) -> ToolError {
-    ToolError::invalid(format!(
-        "no run has the handle `{handle}`; `agent_team_handoff` answers with the handle of \
-         each run it starts"
-    ))
+    TeamError::UnknownHandle(handle.to_owned()).into_tool_error()
 }
 
 /// Every specialist of the team.
@@ -173,7 +174,7 @@ fn agent_team_list_specialists(
     open_world,
     title = "Hand off to a specialist"
 )]
-fn agent_team_handoff(
+async fn agent_team_handoff(
     Input(request): Input<HandoffRequest>,
     ctx: &Context,
 ) -> Result<Handoff, ToolError> {
@@ -181,20 +182,27 @@ fn agent_team_handoff(
     let dispatcher = dispatcher(ctx)?;
     let mut handoff = team
         .start(&dispatcher, request)
+        .await
         .map_err(TeamError::into_tool_error)?;
     if !ctx.is_task() || handoff.status.is_finished() {
         return Ok(handoff);
     }
     // A task: follow the run to its end, and cancel it with the task.
     loop {
-        match team.wait_for_blocking(&handoff.handle, std::time::Duration::from_millis(50)) {
+        let waited = tokio::select! {
+            waited = team.wait_for(&handoff.handle, FOLLOW_STEP) => waited,
+            () = ctx.cancel_token().cancelled() => {
+                team.cancel(&handoff.handle)
+                    .await
+                    .map_err(TeamError::into_tool_error)?;
+                team.wait_for(&handoff.handle, FOLLOW_STEP).await
+            }
+        };
+        match waited {
             Ok(run) => {
                 handoff.status = run.status;
                 handoff.report = run.report.or(run.error);
                 return Ok(handoff);
-            }
-            Err(WaitError::Timeout(_)) if ctx.is_cancelled() => {
-                team.cancel(&handoff.handle);
             }
             Err(WaitError::Timeout(_)) => {}
             Err(error) => return Err(ToolError::runtime(error.to_string())),
@@ -206,28 +214,30 @@ fn agent_team_handoff(
 /// made so far, the tool-call count and duration, and, once it ended, the report (for a failed
 /// run, the error verbatim) and artifact. Answers at once.
 #[buril::tool(family = "agent_team", off_thread, read_only, title = "Query a run")]
-fn agent_team_query(
+async fn agent_team_query(
     /// The run's handle, as `agent_team_handoff` answered.
     handle: String,
     ctx: &Context,
 ) -> Result<RunStatus, ToolError> {
     team(ctx)?
         .query(&handle)
-        .ok_or_else(|| unknown_handle(&handle))
+        .await
+        .map_err(TeamError::into_tool_error)
 }
 
 /// Cancels a run cooperatively: the tool call in flight sees the cancellation through its
 /// context, and no further call (or retry) is made. The run ends `cancelled`; poll it to see
 /// when. Cancelling a finished run changes nothing.
 #[buril::tool(family = "agent_team", off_thread, idempotent, title = "Cancel a run")]
-fn agent_team_cancel(
+async fn agent_team_cancel(
     /// The run's handle.
     handle: String,
     ctx: &Context,
 ) -> Result<RunStatus, ToolError> {
     team(ctx)?
         .cancel(&handle)
-        .ok_or_else(|| unknown_handle(&handle))
+        .await
+        .map_err(TeamError::into_tool_error)
 }
 
 /// Records a run as a replayable JSON trace: the director's handoff, every tool call with its
@@ -235,7 +245,7 @@ fn agent_team_cancel(
 /// written atomically, so a crash never leaves a partial trace. Record a finished run (a
 /// running one is recorded as far as it got).
 #[buril::tool(family = "agent_team", off_thread, idempotent, title = "Record a run")]
-fn agent_team_record(
+async fn agent_team_record(
     /// The run's handle.
     handle: String,
     /// Where to write the trace, relative to the team's trace folder (the project), e.g.
@@ -245,10 +255,20 @@ fn agent_team_record(
 ) -> Result<Recording, ToolError> {
     let team = team(ctx)?;
     let path = team.trace_path(&output_path).map_err(ToolError::invalid)?;
-    let mut recording = team
+    let recorded = team
         .record(&handle, &path)
-        .map_err(|error| ToolError::runtime(error.to_string()))?
-        .ok_or_else(|| unknown_handle(&handle))?;
+        .map_err(|error| ToolError::runtime(error.to_string()))?;
+    let Some(mut recording) = recorded else {
+        // A run of another process (its task is in the team's store): only that process
+        // holds its trace.
+        return Err(match team.query(&handle).await {
+            Ok(_) => ToolError::invalid(format!(
+                "the run `{handle}` ran in another process, which holds its trace: record it \
+                 there"
+            )),
+            Err(_) => unknown_handle(&handle),
+        });
+    };
     recording.path = output_path;
     Ok(recording)
 }

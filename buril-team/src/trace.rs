@@ -40,9 +40,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use buril::JobStatus;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::team::wire::RunState;
 
 /// The trace format this build writes, and the newest it reads.
 pub const TRACE_VERSION: u32 = 1;
@@ -78,7 +79,7 @@ pub struct Trace {
     #[serde(default)]
     pub error: Option<String>,
     /// How the run ended (`running` when recorded before it ended).
-    pub status: JobStatus,
+    pub status: RunState,
     /// How long the run took, in milliseconds.
     #[serde(default)]
     pub duration_ms: u64,

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use buril::JobStatus;
+use buril_team::RunState;
 use buril_team::{ModelReply, OpenAiCompatible, Team};
 use common::{Fixture, WAIT};
 use serde_json::{Value, json};
@@ -213,7 +213,7 @@ fn a_run_over_http_sends_tools_model_temperature_and_key_and_reads_calls_then_th
         "temperature": 0.3,
     }));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Done, "{run:?}");
+    assert_eq!(run.status, RunState::Done, "{run:?}");
     assert_eq!(run.report.as_deref(), Some("The player is object 4."));
     assert_eq!(run.artifact, Some(json!({"player": 4})));
     let tools: Vec<&str> = run.calls.iter().map(|c| c.tool.as_str()).collect();
@@ -308,7 +308,7 @@ fn without_the_key_variable_no_authorization_is_sent_and_the_endpoint_model_is_u
     let fx = Fixture::with(Team::builder().model("default", client));
     let handle = fx.handoff(json!({"specialist": "console-reader", "brief": "Read."}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Done);
+    assert_eq!(run.status, RunState::Done);
     assert_eq!(run.report.as_deref(), Some("Nothing to do."));
     let received = server.received();
     assert_eq!(received[0].header("authorization"), None);
@@ -326,7 +326,7 @@ fn a_server_error_errors_the_run_with_its_message() {
     let fx = Fixture::with(Team::builder().model("default", client));
     let handle = fx.handoff(json!({"specialist": "console-reader", "brief": "Read."}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Errored);
+    assert_eq!(run.status, RunState::Errored);
     let error = run.error.unwrap();
     assert!(
         error.starts_with("the model failed: http://127.0.0.1:")
@@ -347,7 +347,7 @@ fn an_unreachable_or_silent_server_errors_within_the_timeout() {
     let fx = Fixture::with(Team::builder().model("default", client));
     let handle = fx.handoff(json!({"specialist": "console-reader", "brief": "Read."}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Errored);
+    assert_eq!(run.status, RunState::Errored);
     assert!(run.error.unwrap().contains("cannot connect"));
 
     // A server that never answers and holds the connection open as long as the test runs:
@@ -357,7 +357,7 @@ fn an_unreachable_or_silent_server_errors_within_the_timeout() {
     let fx = Fixture::with(Team::builder().model("default", client));
     let handle = fx.handoff(json!({"specialist": "console-reader", "brief": "Read."}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Errored);
+    assert_eq!(run.status, RunState::Errored);
     assert!(run.error.unwrap().contains("did not answer within 0.2 s"));
 }
 
@@ -377,7 +377,7 @@ fn cancelling_while_the_model_thinks_ends_the_run_at_once() {
     // can end the run.
     fx.ok("agent_team_cancel", json!({"handle": handle}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Cancelled);
+    assert_eq!(run.status, RunState::Cancelled);
 }
 
 #[test]

@@ -8,13 +8,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use buril::__private::{Args, Invoke};
-use buril::{
-    Annotations, Context, Dispatcher, JobStatus, Registry, SourceLocation, ToolDescriptor,
-    ToolError, ToolMeta,
-};
+use buril::{Context, Dispatcher, Registry, SourceLocation, ToolDescriptor, ToolError, ToolMeta};
 use buril_team::trace::{write_atomic, write_atomic_with};
 use buril_team::{
-    Drift, ReplayOptions, ReplayResult, ScriptedModel, Trace, TraceError, assert_replays,
+    Drift, ReplayOptions, ReplayResult, RunState, ScriptedModel, Trace, TraceError, assert_replays,
     assert_replays_with, replay, replay_file,
 };
 use common::{Fixture, fresh_project};
@@ -43,7 +40,7 @@ fn recorded_run() -> (Fixture, PathBuf, String) {
         "temperature": 0.2,
     }));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Done, "{run:?}");
+    assert_eq!(run.status, RunState::Done, "{run:?}");
     let recording = fx.ok(
         "agent_team_record",
         json!({"handle": handle, "output_path": "Assets/BurilTests/inspect.json"}),
@@ -187,7 +184,13 @@ fn a_changed_project_drifts_at_the_precise_field() {
     let (_fx, path, _) = recorded_run();
     let (_dir, dispatcher) = fresh_project();
     // The player is renamed before the replay.
-    let renamed = dispatcher.call("gameobject_rename", json!({"id": 4, "name": "Hero"}));
+    let renamed = dispatcher
+        .invoke(
+            "gameobject_rename",
+            json!({"id": 4, "name": "Hero"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(renamed["ok"], true, "{renamed}");
     // The first difference is the scene's unsaved-changes flag...
     let report = replay_file(&path, &dispatcher, &ReplayOptions::default()).unwrap();
@@ -198,7 +201,13 @@ fn a_changed_project_drifts_at_the_precise_field() {
     );
     // ...and past it, the player is no longer found.
     let (_dir, dispatcher) = fresh_project();
-    dispatcher.call("gameobject_rename", json!({"id": 4, "name": "Hero"}));
+    dispatcher
+        .invoke(
+            "gameobject_rename",
+            json!({"id": 4, "name": "Hero"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     let options = ReplayOptions::default().ignore("/data/scenes/*/dirty");
     let report = replay_file(&path, &dispatcher, &options).unwrap();
     assert_eq!(
@@ -222,7 +231,13 @@ fn a_changed_project_drifts_at_the_precise_field() {
 fn ignored_pointers_are_not_compared() {
     let (_fx, path, _) = recorded_run();
     let (_dir, dispatcher) = fresh_project();
-    dispatcher.call("gameobject_create", json!({"name": "Other"}));
+    dispatcher
+        .invoke(
+            "gameobject_create",
+            json!({"name": "Other"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     // The new enemy gets id 7 and the `get` of id 6 finds `Other`: ignoring both, it matches.
     let options = ReplayOptions::default()
         .ignore("/data/scenes/*/dirty")
@@ -234,7 +249,13 @@ fn ignored_pointers_are_not_compared() {
     assert!(report.is_match(), "{}", report.message);
     // A `*` segment stands for any one segment.
     let (_dir, dispatcher) = fresh_project();
-    dispatcher.call("gameobject_rename", json!({"id": 4, "name": "Hero"}));
+    dispatcher
+        .invoke(
+            "gameobject_rename",
+            json!({"id": 4, "name": "Hero"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     let options = ReplayOptions::default().ignore("/data/*");
     assert!(
         replay_file(&path, &dispatcher, &options)
@@ -342,7 +363,7 @@ fn a_tool_that_was_missing_when_recorded_replays_by_its_answer() {
         "brief": "Rig the jacket.",
         "tool_view": ["*"],
     }));
-    assert_eq!(fx.wait(&handle).status, JobStatus::Blocked);
+    assert_eq!(fx.wait(&handle).status, RunState::Blocked);
     let trace = fx.team.trace(&handle).unwrap();
     assert_eq!(trace.calls[0].envelope["type"], "not_found");
     // Still missing: the dispatcher answers as it did, so the call matches.
@@ -353,24 +374,30 @@ fn a_tool_that_was_missing_when_recorded_replays_by_its_answer() {
 }
 
 const fn meta(name: &'static str) -> ToolMeta {
-    ToolMeta::from_attribute(
+    ToolMeta::from_attribute(buril::__private::AttributeMeta {
         name,
-        "A stand-in for a changed tool.",
-        "scene",
-        &[],
-        Annotations::NONE,
-        // off_thread, inline, dangerous, returns_unit, confirm
-        [true, false, false, false, false, false],
-        SourceLocation {
+        description: "A stand-in for a changed tool.",
+        family: "scene",
+        aliases: &[],
+        title: None,
+        read_only: None,
+        destructive: None,
+        idempotent: None,
+        open_world: None,
+        threading: buril::Threading::OffThread,
+        dangerous: false,
+        returns_unit: false,
+        confirm: false,
+        location: SourceLocation {
             file: file!(),
             line: line!(),
             module: module_path!(),
         },
-        None,
-        &[],
-        &[],
-        buril::TaskSupport::Never,
-    )
+        fixed_name: None,
+        icons: &[],
+        meta: &[],
+        task: buril::TaskSupport::Never,
+    })
 }
 
 fn same_input_schema(_: &mut SchemaGenerator) -> Schema {
@@ -459,7 +486,13 @@ fn a_tool_that_answers_differently_or_changed_its_schema_drifts() {
 fn the_cargo_test_helper_panics_with_the_drift() {
     let (_fx, path, _) = recorded_run();
     let (_dir, dispatcher) = fresh_project();
-    dispatcher.call("gameobject_rename", json!({"id": 4, "name": "Hero"}));
+    dispatcher
+        .invoke(
+            "gameobject_rename",
+            json!({"id": 4, "name": "Hero"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     let options = ReplayOptions::default().ignore("/data/scenes/*/dirty");
     assert_replays_with(&path, &dispatcher, &options);
 }
@@ -471,10 +504,10 @@ fn failed_and_cancelled_calls_replay_too() {
         ScriptedModel::new().call("asset_read", json!({"path": "Assets/Missing.txt"})),
     );
     let handle = fx.handoff(json!({"specialist": "asset-librarian", "brief": "Read."}));
-    assert_eq!(fx.wait(&handle).status, JobStatus::Errored);
+    assert_eq!(fx.wait(&handle).status, RunState::Errored);
     let trace = fx.team.trace(&handle).unwrap();
     assert_eq!(trace.calls.len(), 2);
-    assert_eq!(trace.status, JobStatus::Errored);
+    assert_eq!(trace.status, RunState::Errored);
     let (_dir, dispatcher) = fresh_project();
     let report = replay(&trace, &dispatcher, &ReplayOptions::default()).unwrap();
     assert!(report.is_match(), "{}", report.message);
@@ -625,7 +658,7 @@ fn record_and_replay_paths_stay_in_the_trace_folder() {
     }
     let envelope = fx.call(
         "agent_team_record",
-        json!({"handle": "team_0000000", "output_path": "x.json"}),
+        json!({"handle": "task_00000000000000000000000000000000", "output_path": "x.json"}),
     );
     assert_eq!(envelope["type"], "validation");
     let envelope = fx.call("agent_team_replay", json!({"trace_path": "nothing.json"}));

@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use buril::{Context, JobStatus, Policy, ToolError, ToolPattern};
+use buril::policy::ToolPattern;
+use buril::{Context, Policy, ToolError};
+use buril_team::RunState;
 use buril_team::{
     HandoffRequest, ModelReply, ScriptedModel, Specialist, Team, TeamError, ToolCall,
 };
@@ -51,12 +53,12 @@ fn a_director_hands_off_to_the_scene_inspector_and_gets_its_report() {
     assert!(!tools.iter().any(|t| t.starts_with("asset_")), "{tools:?}");
     let handle = started["handle"].as_str().unwrap();
     assert!(
-        handle.starts_with("team_") && handle.len() == 12,
+        handle.starts_with("task_") && handle.len() == 37,
         "{handle}"
     );
 
     let run = fx.wait(handle);
-    assert_eq!(run.status, JobStatus::Done, "{run:?}");
+    assert_eq!(run.status, RunState::Done, "{run:?}");
     assert_eq!(run.report.as_deref(), Some("The player is object 4."));
     assert_eq!(run.artifact, Some(json!({"player": 4})));
     assert_eq!(run.tool_calls, 3);
@@ -117,7 +119,7 @@ fn a_view_pattern_that_matches_nothing_blocks_the_handoff() {
     );
 
     let run = fx.wait(started["handle"].as_str().unwrap());
-    assert_eq!(run.status, JobStatus::Blocked);
+    assert_eq!(run.status, RunState::Blocked);
     assert_eq!(run.tool_calls, 0);
     assert!(model.requests().is_empty(), "the model was never asked");
 }
@@ -161,7 +163,7 @@ fn a_call_outside_the_view_is_refused_by_the_dispatcher_and_blocks_the_run() {
         "tool_view": ["scene_list", "scene_list_gameobjects"],
     }));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Blocked, "{run:?}");
+    assert_eq!(run.status, RunState::Blocked, "{run:?}");
     let report = run.report.unwrap();
     assert!(
         report.contains("`gameobject_create`") && report.contains("outside"),
@@ -195,7 +197,7 @@ fn a_call_to_an_absent_tool_blocks_the_run() {
         "tool_view": ["*"],
     }));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Blocked);
+    assert_eq!(run.status, RunState::Blocked);
     assert!(
         run.report
             .unwrap()
@@ -223,7 +225,7 @@ fn a_failing_call_is_retried_once_then_its_error_reaches_the_report_verbatim() {
         "brief": "Read the jacket.",
     }));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Errored, "{run:?}");
+    assert_eq!(run.status, RunState::Errored, "{run:?}");
     assert_eq!(run.error.as_deref(), Some(message.as_str()));
     let report = run.report.unwrap();
     assert!(report.ends_with(&message), "{report}");
@@ -283,7 +285,7 @@ fn a_call_that_fails_once_succeeds_on_its_retry() {
     );
     let handle = fx.handoff(json!({"specialist": "flaky-tester", "brief": "Try."}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Done, "{run:?}");
+    assert_eq!(run.status, RunState::Done, "{run:?}");
     assert_eq!(run.tool_calls, 2);
     assert!(!run.calls[0].ok && run.calls[1].ok);
     assert_eq!(run.calls[1].attempt, 2);
@@ -402,7 +404,7 @@ fn cancelling_mid_run_reaches_the_running_tool_and_nothing_is_retried() {
     let cancel = fx.ok("agent_team_cancel", json!({"handle": handle}));
     assert_eq!(cancel["handle"], handle.as_str());
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Cancelled, "{run:?}");
+    assert_eq!(run.status, RunState::Cancelled, "{run:?}");
     // The run ends as soon as the dispatcher gives up on the call, with the tool still there:
     // it sees the cancellation at its next check of its context, and then stays until let go.
     assert!(
@@ -428,7 +430,7 @@ fn a_failing_model_or_one_that_never_reports_errors_the_run() {
     let fx = Fixture::new(ScriptedModel::new().fail("rate limited (429)"));
     let handle = fx.handoff(json!({"specialist": "console-reader", "brief": "Read."}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Errored);
+    assert_eq!(run.status, RunState::Errored);
     assert_eq!(
         run.error.as_deref(),
         Some("the model failed: rate limited (429)")
@@ -441,7 +443,7 @@ fn a_failing_model_or_one_that_never_reports_errors_the_run() {
     let fx = Fixture::with(Team::builder().model("default", endless).max_steps(2));
     let handle = fx.handoff(json!({"specialist": "console-reader", "brief": "Read."}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Errored);
+    assert_eq!(run.status, RunState::Errored);
     assert_eq!(run.tool_calls, 2);
     assert!(run.error.unwrap().contains("within 2 model steps"));
 }
@@ -521,9 +523,15 @@ fn bad_handoffs_are_validation_errors_naming_the_fix() {
         let error = envelope["error"].as_str().unwrap();
         assert!(error.starts_with(expected), "{input}: {error}");
     }
-    let envelope = fx.call("agent_team_query", json!({"handle": "team_0000000"}));
+    let envelope = fx.call(
+        "agent_team_query",
+        json!({"handle": "task_00000000000000000000000000000000"}),
+    );
     assert_eq!(envelope["type"], "validation");
-    let envelope = fx.call("agent_team_cancel", json!({"handle": "team_0000000"}));
+    let envelope = fx.call(
+        "agent_team_cancel",
+        json!({"handle": "task_00000000000000000000000000000000"}),
+    );
     assert_eq!(envelope["type"], "validation");
     // The input is closed, like every tool's.
     let envelope = fx.call(
@@ -651,7 +659,7 @@ async fn the_headless_api_hands_off_and_waits() {
         .await
         .unwrap();
     let run = fx.team.wait_for(&handle, WAIT).await.unwrap();
-    assert_eq!(run.status, JobStatus::Done);
+    assert_eq!(run.status, RunState::Done);
     assert_eq!(run.report.as_deref(), Some("found it"));
     assert_eq!(run.artifact, Some(json!({"id": 3})));
 
@@ -671,16 +679,18 @@ async fn the_headless_api_hands_off_and_waits() {
         .await
         .unwrap();
     match slow.team.wait_for(&handle, Duration::from_millis(50)).await {
-        Err(buril_team::WaitError::Timeout(run)) => assert_eq!(run.status, JobStatus::Running),
+        Err(buril_team::WaitError::Timeout(run)) => assert_eq!(run.status, RunState::Running),
         other => panic!("{other:?}"),
     }
-    slow.team.cancel(&handle).unwrap();
+    slow.team.cancel(&handle).await.unwrap();
     assert_eq!(
         slow.team.wait_for(&handle, WAIT).await.unwrap().status,
-        JobStatus::Cancelled
+        RunState::Cancelled
     );
     assert!(matches!(
-        slow.team.wait_for("team_0000000", WAIT).await,
+        slow.team
+            .wait_for("task_00000000000000000000000000000000", WAIT)
+            .await,
         Err(buril_team::WaitError::UnknownHandle(_))
     ));
 
@@ -791,7 +801,7 @@ fn the_scripted_model_answers_the_questions_tools_ask() {
         "tool_view": ["asset_delete"],
     }));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Done, "{run:?}");
+    assert_eq!(run.status, RunState::Done, "{run:?}");
     assert!(run.calls[0].ok, "{run:?}");
     assert!(!run.calls[1].ok, "{run:?}");
     assert_eq!(run.calls[1].error_type.as_deref(), Some("cancelled"));

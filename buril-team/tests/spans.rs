@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use buril::JobStatus;
+use buril_team::RunState;
 use buril_team::ScriptedModel;
 use common::{Fixture, shared};
 use serde_json::json;
@@ -93,7 +93,7 @@ fn a_run_is_an_invoke_agent_span_with_chat_and_execute_tool_spans_inside() {
     let fx = Fixture::new(Arc::clone(&model));
     let handle = fx.handoff(json!({"specialist": "scene-inspector", "brief": "Look around."}));
     let run = fx.wait(&handle);
-    assert_eq!(run.status, JobStatus::Errored, "{run:?}");
+    assert_eq!(run.status, RunState::Errored, "{run:?}");
 
     let spans = spans.lock().unwrap().clone();
     let named = |name: &str| -> Vec<(u64, Seen)> {

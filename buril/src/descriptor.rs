@@ -62,27 +62,6 @@ impl Annotations {
         open_world: None,
     };
 
-    /// The annotations the `#[tool]` attribute writes, in a `static`.
-    #[doc(hidden)]
-    pub const fn from_attribute(
-        title: Option<&'static str>,
-        read_only: Option<bool>,
-        destructive: Option<bool>,
-        idempotent: Option<bool>,
-        open_world: Option<bool>,
-    ) -> Self {
-        Annotations {
-            title: match title {
-                Some(title) => Some(Cow::Borrowed(title)),
-                None => None,
-            },
-            read_only,
-            destructive,
-            idempotent,
-            open_world,
-        }
-    }
-
     /// Whether no annotation is set.
     pub fn is_empty(&self) -> bool {
         *self == Annotations::NONE
@@ -140,20 +119,8 @@ pub struct ToolMeta {
     pub aliases: Cow<'static, [Cow<'static, str>]>,
     /// MCP annotations.
     pub annotations: Annotations,
-    /// The tool may run on any thread, not only the host's main thread.
-    pub off_thread: bool,
-    /// The tool returns quickly and never blocks: it runs on the thread or task that calls it,
-    /// instead of being handed to a thread of the pool (`#[tool(off_thread, inline)]`). Its
-    /// timeout cannot interrupt it; a result that comes after the deadline is answered as a
-    /// timeout. Only for sync tools that are `off_thread`.
-    pub inline: bool,
-    /// The tool may block its thread (network or disk IO, a lock, a long computation), however
-    /// quick its runs have been (`#[tool(off_thread, blocking)]`): its calls from async code
-    /// always go to a thread of the blocking pool, never into the caller's task, where the
-    /// dispatcher otherwise runs a sync tool whose runs have been quick (see
-    /// [`DispatcherBuilder::learn_pace`](crate::DispatcherBuilder::learn_pace)). Only for sync
-    /// tools that are `off_thread`, and not with `inline`.
-    pub blocking: bool,
+    /// Where the tool's calls run: the host's main thread, or off it ([`Threading`]).
+    pub threading: Threading,
     /// The tool stays off until the host enables it.
     pub dangerous: bool,
     /// The tool returns `()`: its data is the empty object.
@@ -177,11 +144,59 @@ pub struct ToolMeta {
     pub task: TaskSupport,
 }
 
+/// Where a tool's calls run, as the `#[tool]` attribute's keys `off_thread`, `inline` and
+/// `blocking` say.
+///
+/// | attribute | `Threading` | a call from sync code | a call from async code (the MCP server) |
+/// | --- | --- | --- | --- |
+/// | (none) | `Main` | the host's main thread, one call at a time, in order | the same |
+/// | `off_thread` | `OffThread` | the calling thread | a thread of the blocking pool; the caller's task once its runs have been quick (see [`DispatcherBuilder::learn_pace`](crate::DispatcherBuilder::learn_pace)) |
+/// | `off_thread, inline` | `Inline` | the calling thread | the caller's task: its timeout cannot interrupt it |
+/// | `off_thread, blocking` | `Blocking` | the calling thread | always a thread of the blocking pool |
+///
+/// An async tool runs as a task of the dispatcher's runtime whichever it says, unless it is
+/// `Main`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[non_exhaustive]
+pub enum Threading {
+    /// On the host's main thread (see [`MainThread`](crate::MainThread)): the default, for
+    /// tools that touch state only the main thread may touch.
+    #[default]
+    Main,
+    /// On any thread (`#[tool(off_thread)]`).
+    OffThread,
+    /// On the thread or task that calls it (`#[tool(off_thread, inline)]`), with no hand-off
+    /// to a pool: for sync tools that return quickly and never block. Its timeout cannot
+    /// interrupt it; a result that comes after the deadline is answered as a timeout.
+    Inline,
+    /// Off the main thread, and from async code always on a thread of the blocking pool,
+    /// however quick its runs have been (`#[tool(off_thread, blocking)]`): for sync tools that
+    /// may block their thread (network or disk IO, a lock, a long computation).
+    Blocking,
+}
+
+impl Threading {
+    /// Whether the tool may run off the host's main thread.
+    pub const fn is_off_thread(self) -> bool {
+        !matches!(self, Threading::Main)
+    }
+
+    /// The word `describe` shows: `main`, `off_thread`, `inline`, `blocking`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Threading::Main => "main",
+            Threading::OffThread => "off_thread",
+            Threading::Inline => "inline",
+            Threading::Blocking => "blocking",
+        }
+    }
+}
+
 /// Whether calls of a tool become tasks (`#[tool(task)]`): the call answers at once with a task
 /// the caller follows (polls, answers questions of, cancels) until the work ends.
 ///
 /// Over MCP a task is the tasks extension's (`io.modelcontextprotocol/tasks`); on the command
-/// line, `tools call --detach` and `tools jobs`. Where the caller cannot follow a task, an
+/// line, `tools call --detach` and `tools tasks`. Where the caller cannot follow a task, an
 /// `Optional` tool's call simply waits for the work, and a `Required` one's is refused (MCP's
 /// `-32021`, naming the extension), and a `Handle` one answers with the task's handle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -197,9 +212,9 @@ pub enum TaskSupport {
     /// (`#[tool(task = "required")]`).
     Required,
     /// A call is always a task; a caller who cannot follow one gets the task's handle as the
-    /// call's data (`{"handle": …, "status": "working"}`, the seed's job handle) and follows it
-    /// with the `job_get`, `job_wait` and `job_cancel` tools (`#[tool(task = "handle")]`;
-    /// [`job_tools!`](crate::job_tools) registers those).
+    /// call's data (`{"handle": …, "status": "working"}`, the seed's handle) and follows it
+    /// with the `task_get`, `task_wait` and `task_cancel` tools (`#[tool(task = "handle")]`;
+    /// [`task_tools!`](crate::task_tools) registers those).
     Handle,
     /// The call runs as a plain one (its questions asked of the caller as any call's, in MCP
     /// 2026-07-28's `input_required` rounds) until the tool calls
@@ -241,9 +256,7 @@ impl ToolMeta {
             family: Cow::Owned(family),
             aliases: Cow::Borrowed(&[]),
             annotations: Annotations::NONE,
-            off_thread: false,
-            inline: false,
-            blocking: false,
+            threading: Threading::Main,
             dangerous: false,
             returns_unit: false,
             confirm: false,
@@ -257,37 +270,43 @@ impl ToolMeta {
 
     /// The metadata the `#[tool]` attribute writes, in a `static`.
     #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
-    pub const fn from_attribute(
-        name: &'static str,
-        description: &'static str,
-        family: &'static str,
-        aliases: &'static [Cow<'static, str>],
-        annotations: Annotations,
-        flags: [bool; 6],
-        location: SourceLocation,
-        fixed_name: Option<&'static str>,
-        icons: &'static [Cow<'static, str>],
-        meta: &'static [(Cow<'static, str>, Cow<'static, str>)],
-        task: TaskSupport,
-    ) -> Self {
-        let [
-            off_thread,
-            inline,
+    pub const fn from_attribute(attribute: AttributeMeta) -> Self {
+        let AttributeMeta {
+            name,
+            description,
+            family,
+            aliases,
+            title,
+            read_only,
+            destructive,
+            idempotent,
+            open_world,
+            threading,
             dangerous,
             returns_unit,
             confirm,
-            blocking,
-        ] = flags;
+            location,
+            fixed_name,
+            icons,
+            meta,
+            task,
+        } = attribute;
         ToolMeta {
             name: Cow::Borrowed(name),
             description: Cow::Borrowed(description),
             family: Cow::Borrowed(family),
             aliases: Cow::Borrowed(aliases),
-            annotations,
-            off_thread,
-            inline,
-            blocking,
+            annotations: Annotations {
+                title: match title {
+                    Some(title) => Some(Cow::Borrowed(title)),
+                    None => None,
+                },
+                read_only,
+                destructive,
+                idempotent,
+                open_world,
+            },
+            threading,
             dangerous,
             returns_unit,
             confirm,
@@ -306,6 +325,31 @@ impl ToolMeta {
     pub fn alias_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.aliases.iter().map(|alias| alias.as_ref())
     }
+}
+
+/// What the `#[tool]` attribute knows of a tool, by name, for [`ToolMeta::from_attribute`]
+/// (the generated code's; not public API).
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct AttributeMeta {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub family: &'static str,
+    pub aliases: &'static [Cow<'static, str>],
+    pub title: Option<&'static str>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+    pub threading: Threading,
+    pub dangerous: bool,
+    pub returns_unit: bool,
+    pub confirm: bool,
+    pub location: SourceLocation,
+    pub fixed_name: Option<&'static str>,
+    pub icons: &'static [Cow<'static, str>],
+    pub meta: &'static [(Cow<'static, str>, Cow<'static, str>)],
+    pub task: TaskSupport,
 }
 
 /// One registered tool. The `#[tool]` attribute creates these in a `static`; schemas and the
@@ -373,21 +417,13 @@ impl ToolDescriptor {
         &self.meta.annotations
     }
 
-    /// Whether the tool may run off the main thread.
-    pub fn is_off_thread(&self) -> bool {
-        self.meta.off_thread
-    }
-
-    /// Whether the tool runs on the thread or task that calls it (see [`ToolMeta::inline`]).
-    /// Always false for a tool that is not `off_thread` or is async.
-    pub fn is_inline(&self) -> bool {
-        self.meta.inline && self.meta.off_thread && !self.is_async()
-    }
-
-    /// Whether the tool's calls from async code always go to the blocking pool (see
-    /// [`ToolMeta::blocking`]).
-    pub fn is_blocking(&self) -> bool {
-        self.meta.blocking
+    /// Where the tool's calls run ([`Threading`]); an async tool's `Inline` or `Blocking`
+    /// (which only sync tools can be) is `OffThread`.
+    pub fn threading(&self) -> Threading {
+        match self.meta.threading {
+            Threading::Inline | Threading::Blocking if self.is_async() => Threading::OffThread,
+            threading => threading,
+        }
     }
 
     /// Whether the tool stays off until the host enables it.

@@ -8,27 +8,47 @@ use serde_json::Value;
 
 use crate::error::{Problem, ToolError};
 
-/// The default of [`DispatcherBuilder::max_input_bytes`](super::DispatcherBuilder::max_input_bytes):
-/// 4 MiB.
-pub const DEFAULT_MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
+/// The former [`InputLimits::DEFAULT`]`.max_bytes`.
+#[doc(hidden)]
+#[deprecated(note = "use `InputLimits::DEFAULT.max_bytes`")]
+pub const DEFAULT_MAX_INPUT_BYTES: usize = InputLimits::DEFAULT.max_bytes;
 
-/// The default of [`DispatcherBuilder::max_input_depth`](super::DispatcherBuilder::max_input_depth):
-/// 64 levels of arrays and objects.
-pub const DEFAULT_MAX_INPUT_DEPTH: usize = 64;
+/// The former [`InputLimits::DEFAULT`]`.max_depth`.
+#[doc(hidden)]
+#[deprecated(note = "use `InputLimits::DEFAULT.max_depth`")]
+pub const DEFAULT_MAX_INPUT_DEPTH: usize = InputLimits::DEFAULT.max_depth;
 
-/// The limits a dispatcher applies to every call's input.
+/// The limits a dispatcher applies to every call's input before it is validated
+/// ([`Dispatcher::input_limits`](crate::Dispatcher::input_limits)): an input larger or deeper
+/// answers `validation` and nothing runs.
+///
+/// ```
+/// let limits = buril::Dispatcher::builder().max_input_depth(8).build().input_limits();
+/// assert_eq!(limits.max_depth, 8);
+/// assert_eq!(limits.max_bytes, buril::InputLimits::DEFAULT.max_bytes);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Limits {
-    pub(crate) max_bytes: usize,
-    pub(crate) max_depth: usize,
+#[non_exhaustive]
+pub struct InputLimits {
+    /// The largest input, in bytes of its compact JSON text
+    /// ([`DispatcherBuilder::max_input_bytes`](crate::DispatcherBuilder::max_input_bytes)).
+    pub max_bytes: usize,
+    /// The deepest nesting of arrays and objects
+    /// ([`DispatcherBuilder::max_input_depth`](crate::DispatcherBuilder::max_input_depth)).
+    pub max_depth: usize,
 }
 
-impl Default for Limits {
+impl InputLimits {
+    /// The defaults: 4 MiB, and 64 levels of arrays and objects.
+    pub const DEFAULT: InputLimits = InputLimits {
+        max_bytes: 4 * 1024 * 1024,
+        max_depth: 64,
+    };
+}
+
+impl Default for InputLimits {
     fn default() -> Self {
-        Limits {
-            max_bytes: DEFAULT_MAX_INPUT_BYTES,
-            max_depth: DEFAULT_MAX_INPUT_DEPTH,
-        }
+        InputLimits::DEFAULT
     }
 }
 
@@ -41,7 +61,7 @@ pub(crate) enum Exceeded {
     Bytes(usize),
 }
 
-impl Limits {
+impl InputLimits {
     /// Measures `value`, stopping as soon as a limit is passed.
     ///
     /// The size is that of the value's compact JSON text, not counting the escapes inside
@@ -223,7 +243,7 @@ mod tests {
 
     #[test]
     fn measures_compact_size() {
-        let limits = Limits {
+        let limits = InputLimits {
             max_bytes: 1 << 20,
             max_depth: 64,
         };
@@ -236,12 +256,12 @@ mod tests {
             json!(i64::MIN),
         ] {
             let exact = serde_json::to_string(&value).unwrap().len();
-            let tight = Limits {
+            let tight = InputLimits {
                 max_bytes: exact,
                 max_depth: 64,
             };
             assert_eq!(tight.check(&value), Ok(()), "{value}");
-            let under = Limits {
+            let under = InputLimits {
                 max_bytes: exact - 1,
                 max_depth: 64,
             };
@@ -255,7 +275,7 @@ mod tests {
 
     #[test]
     fn depth_counts_containers() {
-        let limits = Limits {
+        let limits = InputLimits {
             max_bytes: 1 << 20,
             max_depth: 3,
         };
@@ -270,10 +290,10 @@ mod tests {
     #[test]
     fn a_value_100_000_levels_deep_is_measured_and_dropped_without_recursion() {
         let value = deep(100_000);
-        let limits = Limits::default();
+        let limits = InputLimits::default();
         assert_eq!(
             limits.check(&value),
-            Err(Exceeded::Depth(DEFAULT_MAX_INPUT_DEPTH + 1))
+            Err(Exceeded::Depth(InputLimits::DEFAULT.max_depth + 1))
         );
         drop_iteratively(value);
     }

@@ -7,8 +7,10 @@
 //! function runs; and every call answers with one envelope.
 //!
 //! ```
-//! use serde::Serialize;
+//! use buril::{CallOptions, Dispatcher};
 //! use schemars::JsonSchema;
+//! use serde::Serialize;
+//! use serde_json::json;
 //!
 //! #[derive(Serialize, JsonSchema)]
 //! struct SceneInfo {
@@ -32,9 +34,11 @@
 //!
 //! let tool = buril::registry().get("scene_open").unwrap();
 //! assert_eq!(tool.family(), "scene");
-//! assert_eq!(tool.input_schema()["required"], serde_json::json!(["path"]));
+//! assert_eq!(tool.input_schema()["required"], json!(["path"]));
 //!
-//! let envelope = buril::call("scene_open", serde_json::json!({"path": "Assets/Main.scene"}));
+//! let dispatcher = Dispatcher::new();
+//! let input = json!({"path": "Assets/Main.scene"});
+//! let envelope = dispatcher.invoke("scene_open", input, CallOptions::default()).into_envelope();
 //! assert_eq!(envelope["ok"], true);
 //! assert_eq!(envelope["data"]["open_scenes"], 1);
 //! ```
@@ -48,12 +52,18 @@
 //! | `name = "..."` | the tool's name, instead of the function's |
 //! | `family = "..."` | the family, when it is more than the name's first segment (`agent_team`) |
 //! | `aliases = ["..."]` | former names: still callable, reported as deprecated |
-//! | `off_thread` | may run on any thread; otherwise the tool runs on the host's main thread |
-//! | `inline` | with `off_thread`, for sync tools that return quickly and never block: runs on the calling thread or task, no hand-off to the pool (see [Threads](#threads)) |
-//! | `blocking` | with `off_thread`, for sync tools that may block however quick their runs have been: calls from async code always go to the blocking pool (see [Threads](#threads)) |
+//! | `fixed_name = "why"` | the name was fixed by someone else (a protocol's test suite): exempt from the naming rule, not from MCP's |
+//! | `off_thread` | may run on any thread; otherwise the tool runs on the host's main thread ([`Threading`]) |
+//! | `inline` | with `off_thread`, for sync tools that return quickly and never block: runs on the calling thread or task, no hand-off to the pool |
+//! | `blocking` | with `off_thread`, for sync tools that may block however quick their runs have been: calls from async code always go to the blocking pool |
+//! | `task`, `task = "optional" \| "required" \| "handle" \| "deferred"` | calls become tasks the caller follows ([`TaskSupport`], [`tasks`]); needs `off_thread` |
 //! | `dangerous` | off until the host enables it |
+//! | `confirm` | each call asks the caller's user to allow it first, when the caller can ask ([`Context::confirm`]) |
 //! | `undocumented_params` | allows parameters without doc comments |
 //! | `title = "..."`, `read_only`, `destructive`, `idempotent`, `open_world` | MCP annotations; a flag may be written `key = false` |
+//! | `icons = ["https://..."]` | MCP's `icons`, by URI |
+//! | `meta = [("key", value)]` | MCP's `_meta` of the tool, each value any JSON |
+//! | `headers(param = "Name")` | mirrors a parameter into the `Mcp-Param-Name` HTTP header (MCP's `x-mcp-header`) |
 //! | `crate = path` | where to find `buril`, for crates that re-export it |
 //!
 //! Names follow `<family>_<verb>[_<noun>...]` in lowercase snake case, at most 64 characters;
@@ -64,52 +74,95 @@
 //! appears in the schema. A tool may instead take one [`Input<T>`] parameter whose struct is
 //! the whole input.
 //!
-//! A tool returns `T: Serialize + JsonSchema`, `Result<T, E>`, or `()`. The error `E` may be
-//! a [`ToolError`], any `std::error::Error`, or any other `Display` type (`anyhow::Error`,
-//! `eyre::Report`, `Box<dyn Error + Send + Sync>`, `String`, `&str`); aliases such as
-//! `anyhow::Result<T>` work too. See [`ToolError`] for how each is converted. Returning `Option` is rejected: never signal failure with null. An output that is not
-//! a JSON object reaches the caller as `{"result": value}`.
+//! A tool returns `T: Serialize + JsonSchema`, `Result<T, E>`, or `()`; `T` may be
+//! [`content::Rich<U>`] to answer with images, audio or resources beside its data. The error
+//! `E` may be a [`ToolError`], any `std::error::Error`, or any other `Display` type
+//! (`anyhow::Error`, `eyre::Report`, `Box<dyn Error + Send + Sync>`, `String`, `&str`);
+//! aliases such as `anyhow::Result<T>` work too. See [`ToolError`] for how each is converted.
+//! Returning `Option` is rejected: never signal failure with null. An output that is not a
+//! JSON object reaches the caller as `{"result": value}`.
 //!
 //! # Threads
 //!
-//! A tool runs on the host's main thread unless it is `off_thread`: see [`MainThread`].
+//! A tool runs on the host's main thread unless it is `off_thread`: see [`MainThread`] and
+//! [`Threading`].
 //!
-//! An `off_thread` sync tool called from async code (the MCP server, [`Dispatcher::call_async`])
-//! is handed to a thread of the dispatcher's blocking pool, so that a tool that blocks (file or
-//! network IO, a long computation) never stalls the server, and its timeout can answer the caller
-//! while it runs. Those runs are timed: a tool whose runs have been quick (8 in a row within
-//! 100 µs) runs in the caller's task instead while it stays quick, unless its call's deadline is
-//! less than a second away; a slow run there sends its calls back to the pool (see
-//! [`DispatcherBuilder::learn_pace`], which turns this off). A tool that may block however
-//! quick it has been says `#[buril::tool(off_thread, blocking)]` and always goes to the pool.
-//! A sync tool that returns in
-//! microseconds and never blocks can say
+//! An `off_thread` sync tool called from async code (the MCP server,
+//! [`Dispatcher::invoke_async`]) is handed to a thread of the dispatcher's blocking pool, so
+//! that a tool that blocks (file or network IO, a long computation) never stalls the server,
+//! and its timeout can answer the caller while it runs. Those runs are timed: a tool whose runs
+//! have been quick (8 in a row within 100 µs) runs in the caller's task instead while it stays
+//! quick, unless its call's deadline is less than a second away; a slow run there sends its
+//! calls back to the pool (see [`DispatcherBuilder::learn_pace`], which turns this off). A tool
+//! that may block however quick it has been says `#[buril::tool(off_thread, blocking)]` and
+//! always goes to the pool. A sync tool that returns in microseconds and never blocks can say
 //! `#[buril::tool(off_thread, inline)]` to run on the calling task instead, saving two thread
 //! wake-ups per call; its timeout then cannot interrupt it, and a result that comes after the
 //! deadline is answered as a timeout. `inline` on an async tool, or without `off_thread`, does
 //! not compile.
 
 #![warn(missing_docs)]
+//!
+//! # What the crate exports
+//!
+//! At the root, what a tool author and a host use every day:
+//!
+//! | item | what it is |
+//! | --- | --- |
+//! | [`tool`] | the attribute that makes a function a tool |
+//! | [`Context`] | what a tool may ask for while it runs: cancellation, progress, logs, host state, its caller |
+//! | [`ToolError`] | a tool's failure, and what a refused call reports |
+//! | [`ErrorKind`] | the envelope's `type`: `validation`, `runtime`, `timeout`, `cancelled`, … |
+//! | [`Problem`] | one problem with an input: a JSON pointer and a message |
+//! | [`Input`] | a tool's whole input as one struct |
+//! | [`Outcome`] | what a call produced; [`Outcome::into_envelope`] gives the envelope |
+//! | [`Dispatcher`] | runs tools by name: [`invoke`](Dispatcher::invoke) and [`invoke_async`](Dispatcher::invoke_async) |
+//! | [`DispatcherBuilder`] | a host's settings: state, policy, timeouts, layers, threads, input limits |
+//! | [`WeakDispatcher`] | a dispatcher handle that does not keep it alive |
+//! | [`CallOptions`] | what a caller may say about one call: timeout, cancellation, progress, view, who calls |
+//! | [`CancelToken`] | cancels a call; the tool sees it through its context |
+//! | [`MainThread`] | who runs the host's main thread: the dispatcher, or the host's own loop |
+//! | [`Threading`] | where a tool's calls run (`off_thread`, `inline`, `blocking`) |
+//! | [`Timeouts`] | the timeouts of calls that set none |
+//! | [`InputLimits`] | how large and deep an input may be |
+//! | [`Policy`] | which tools may run |
+//! | [`ToolView`] | the tools one caller (an agent) may see and call |
+//! | [`Principal`] | who calls, as a front end authorized them |
+//! | [`ToolMeta`] | what is known of a tool before it runs |
+//! | [`ToolDescriptor`] | a registered tool: its metadata, schemas and function |
+//! | [`Annotations`] | MCP's hints about a tool |
+//! | [`TaskSupport`] | whether a tool's calls become tasks |
+//! | [`SourceLocation`] | where a tool was defined |
+//! | [`Registry`], [`registry`], [`try_registry`] | the tools linked into the binary, by name |
+//! | [`Lookup`], [`RegistryError`] | a name's lookup, and why a registry could not be built |
+//!
+//! And in modules: [`content`] (images, audio, resources and `Rich<T>` results), [`context`]
+//! (questions to the caller, logs, progress, host state), [`policy`] (tool patterns),
+//! [`middleware`] (layers around every call), [`tasks`] (calls that outlive the call),
+//! [`profile`] (tool definitions for MCP, OpenAI, Anthropic and Gemini), and behind features
+//! `cli`, `server` (the MCP server), `telemetry` (`otel`) and `testing` (an in-memory MCP
+//! client for tool authors' tests).
 
 mod args;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod compiled;
 pub mod content;
-mod context;
+pub mod context;
 mod descriptor;
 mod dispatch;
 mod envelope;
 mod error;
 mod input_limits;
-mod jobs;
+#[doc(hidden)]
 pub mod metadata;
 pub mod middleware;
 mod output;
 mod pace;
 mod pattern;
+#[doc(hidden)]
 pub mod pointer;
-mod policy;
+pub mod policy;
 mod principal;
 pub mod profile;
 mod properties;
@@ -131,23 +184,23 @@ pub mod __private;
 
 pub use buril_macros::tool;
 
-pub use crate::content::{Audio, Content, Image, Resource, ResourceLink, Rich};
-pub use crate::context::{
-    Asked, CancelToken, Context, Elicited, InputKind, InputRequest, InputSource, LogLevel,
-    LogRecord, LogSink, Progress, ProgressSink, Root, Sampled, Sampling, State,
+pub use crate::context::{CancelToken, Context};
+pub use crate::descriptor::{
+    Annotations, SourceLocation, TaskSupport, Threading, ToolDescriptor, ToolMeta,
 };
-pub use crate::descriptor::{Annotations, SourceLocation, TaskSupport, ToolDescriptor, ToolMeta};
 pub use crate::dispatch::{
     CallOptions, Dispatcher, DispatcherBuilder, MainThread, Timeouts, WeakDispatcher,
 };
 pub use crate::envelope::Outcome;
 pub use crate::error::{ErrorKind, Problem, ToolError};
-pub use crate::input_limits::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH};
-pub use crate::jobs::{JobContext, JobId, JobOutcome, JobSnapshot, JobStatus, Jobs};
-pub use crate::pattern::{PatternError, ToolPattern, ToolView};
-pub use crate::policy::Policy;
+pub use crate::input_limits::InputLimits;
+pub use crate::policy::{Policy, ToolView};
 pub use crate::principal::Principal;
 pub use crate::registry::{Lookup, Registry, RegistryError, registry, try_registry};
+
+#[doc(hidden)]
+#[allow(deprecated)]
+pub use crate::input_limits::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH};
 
 /// The whole input of a tool that takes a single input struct instead of one parameter per
 /// property. The struct's field doc comments describe the properties.
@@ -175,8 +228,13 @@ pub use crate::registry::{Lookup, Registry, RegistryError, registry, try_registr
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Input<T>(pub T);
 
-/// Calls the tool `name` with `input` through the global [`Dispatcher`] and answers with the
-/// envelope: `{"ok": true, "data": …}` or `{"ok": false, "type": …, "error": …}`.
+/// The envelope of a call through the global [`Dispatcher`], with no options.
+#[doc(hidden)]
+#[deprecated(
+    note = "use `Dispatcher::global().invoke(name, input, CallOptions::default()).into_envelope()`"
+)]
 pub fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    Dispatcher::global().call(name, input)
+    Dispatcher::global()
+        .invoke(name, input, CallOptions::default())
+        .into_envelope()
 }

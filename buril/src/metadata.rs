@@ -13,10 +13,21 @@
 //!     format!("Hello, {name}!")
 //! }
 //!
+//! /// Says goodbye to someone.
+//! #[buril::tool]
+//! fn demo_part(
+//!     /// Who leaves.
+//!     name: String,
+//! ) -> String {
+//!     format!("Goodbye, {name}!")
+//! }
+//!
 //! let registry = buril::registry();
 //! assert_eq!(registry.metadata_hash().len(), 16);
-//! let tool = registry.get("demo_greet").unwrap();
-//! assert_ne!(tool.metadata_hash(), registry.metadata_hash());
+//! let greet = registry.get("demo_greet").unwrap();
+//! let part = registry.get("demo_part").unwrap();
+//! assert_ne!(greet.metadata_hash(), part.metadata_hash());
+//! assert_ne!(greet.metadata_hash(), registry.metadata_hash());
 //! ```
 
 use std::io::{self, Write};
@@ -115,7 +126,7 @@ fn write_json(
     out.write_all(b",\"outputSchema\":")?;
     schemas[1].write(&mut *out)?;
     field!(",\"dangerous\":", &meta.dangerous);
-    field!(",\"offThread\":", &meta.off_thread);
+    field!(",\"offThread\":", &meta.threading.is_off_thread());
     // Only for task tools, so that every other tool's hash stays what it was.
     if meta.task.is_task() {
         field!(",\"task\":", meta.task.as_str());
@@ -177,7 +188,7 @@ mod tests {
             "inputSchema": input,
             "outputSchema": output,
             "dangerous": meta.dangerous,
-            "offThread": meta.off_thread,
+            "offThread": meta.threading.is_off_thread(),
             "title": meta.annotations.title,
             "readOnly": meta.annotations.read_only,
             "destructive": meta.annotations.destructive,
@@ -216,7 +227,7 @@ mod tests {
         let mut meta = ToolMeta::new("scene_open");
         meta.description = "Opens a \"scene\".\nSecond line.".into();
         meta.aliases = Cow::Owned(vec!["scene_load".into()]);
-        meta.off_thread = true;
+        meta.threading = crate::descriptor::Threading::OffThread;
         meta.annotations.title = Some("Open".into());
         meta.annotations.destructive = Some(false);
         meta.annotations.idempotent = Some(true);
@@ -251,8 +262,7 @@ mod tests {
         let hash = |meta: &ToolMeta| hash([(meta, [text.as_str(), text.as_str()])]);
         let meta = described();
         let mut other = meta.clone();
-        other.inline = true;
-        other.blocking = true;
+        other.threading = crate::descriptor::Threading::Inline;
         other.returns_unit = true;
         other.location = crate::descriptor::SourceLocation {
             file: "elsewhere.rs",

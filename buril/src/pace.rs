@@ -1,6 +1,6 @@
 //! Pace: which sync `off_thread` tools run in their async caller's task.
 //!
-//! A sync tool called from async code (the MCP server, `call_async`) goes to a thread of the
+//! A sync tool called from async code (the MCP server, `invoke_async`) goes to a thread of the
 //! blocking pool, so that a tool that blocks never stalls the caller's runtime: two thread
 //! wake-ups a call, most of the cost of a quick tool's call. Most tools are quick, and say
 //! nothing (`inline` is an author's promise few make). So each tool's pace is learned: every

@@ -9,7 +9,7 @@ use std::str::FromStr;
 /// rejected rather than silently matching nothing.
 ///
 /// ```
-/// use buril::ToolPattern;
+/// use buril::policy::ToolPattern;
 ///
 /// let scene: ToolPattern = "scene_*".parse().unwrap();
 /// assert!(scene.matches("scene_open"));

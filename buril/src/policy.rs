@@ -1,8 +1,10 @@
-//! Which tools a host allows: the one place that decides.
+//! Which tools a host allows, the one place that decides ([`Policy`]), and the patterns that
+//! name tools in a policy, a tool view or a config file ([`ToolPattern`], [`ToolView`]).
+
+pub use crate::pattern::{PatternError, ToolPattern, ToolView};
 
 use crate::descriptor::ToolDescriptor;
 use crate::error::{ErrorKind, ToolError};
-use crate::pattern::ToolPattern;
 
 /// Which tools may run. `dangerous` tools are off until enabled, by
 /// [`allow_dangerous`](Self::allow_dangerous) or by an [`enable`](Self::enable) pattern that

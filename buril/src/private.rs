@@ -11,7 +11,8 @@ pub use serde_json::Value;
 pub use crate::args::{Args, taken};
 pub use crate::context::Context;
 pub use crate::descriptor::{
-    Annotations, BoxFuture, Invoke, SchemaFn, SourceLocation, TaskSupport, ToolDescriptor, ToolMeta,
+    AttributeMeta, BoxFuture, Invoke, SchemaFn, SourceLocation, TaskSupport, Threading,
+    ToolDescriptor, ToolMeta,
 };
 pub use crate::error::ToolError;
 pub use crate::output::{ToolResult, to_output};

@@ -6,10 +6,8 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use buril::{
-    Asked, CallOptions, Context, Dispatcher, Elicited, InputKind, InputRequest, InputSource,
-    Sampling, ToolError,
-};
+use buril::context::{Asked, Elicited, InputKind, InputRequest, InputSource, Sampling};
+use buril::{CallOptions, Context, Dispatcher, ToolError};
 use serde_json::{Value, json};
 
 /// What a form asks for.
@@ -83,7 +81,7 @@ fn answers_reach_the_tool_under_the_same_keys_each_run() {
     for _ in 0..2 {
         let source = Arc::new(Listed::default());
         *source.answers.lock().unwrap() = answers();
-        let outcome = dispatcher.invoke_with(
+        let outcome = dispatcher.invoke(
             "ask_three",
             json!({}),
             CallOptions::new().input(Arc::clone(&source) as Arc<dyn InputSource>),
@@ -108,7 +106,7 @@ fn answers_reach_the_tool_under_the_same_keys_each_run() {
 #[test]
 fn nobody_to_answer_is_an_error_at_once() {
     let dispatcher = Dispatcher::builder().build();
-    let outcome = dispatcher.invoke_with("ask_three", json!({}), CallOptions::new());
+    let outcome = dispatcher.invoke("ask_three", json!({}), CallOptions::new());
     let error = outcome.error().expect("an error");
     assert!(
         error
@@ -120,7 +118,7 @@ fn nobody_to_answer_is_an_error_at_once() {
     );
     // A source that refuses says why.
     let source = Arc::new(Listed::default());
-    let outcome = dispatcher.invoke_with(
+    let outcome = dispatcher.invoke(
         "ask_three",
         json!({}),
         CallOptions::new().input(source as Arc<dyn InputSource>),
@@ -168,7 +166,7 @@ fn an_async_tool_waiting_for_an_answer_does_not_stall_the_runtime() {
     let asking = {
         let dispatcher = dispatcher.clone();
         std::thread::spawn(move || {
-            dispatcher.invoke_with(
+            dispatcher.invoke(
                 "ask_async",
                 json!({}),
                 CallOptions::new().input(source as Arc<dyn InputSource>),
@@ -178,7 +176,7 @@ fn an_async_tool_waiting_for_an_answer_does_not_stall_the_runtime() {
     // Give the asking call time to reach its wait; the quick calls then run meanwhile.
     std::thread::sleep(Duration::from_millis(100));
     for _ in 0..5 {
-        let quick = dispatcher.invoke("ask_quick", json!({}));
+        let quick = dispatcher.invoke("ask_quick", json!({}), buril::CallOptions::default());
         assert_eq!(quick.data(), Some(&json!({"result": 7})), "{quick:?}");
     }
     go.send(()).unwrap();

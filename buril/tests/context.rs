@@ -4,10 +4,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use buril::{
-    CallOptions, Context, Dispatcher, LogLevel, LogRecord, LogSink, Progress, ProgressSink, State,
-    ToolError,
-};
+use buril::context::{LogLevel, LogRecord, LogSink, Progress, ProgressSink, State};
+use buril::{CallOptions, Context, Dispatcher, ToolError};
 use serde_json::json;
 
 /// The host's project.
@@ -121,15 +119,31 @@ fn tools_read_typed_host_state() {
         .state(Limit(3))
         .build();
     assert_eq!(
-        d.call("ctx_resolve", json!({"path": "Assets/Main.scene"})),
+        d.invoke(
+            "ctx_resolve",
+            json!({"path": "Assets/Main.scene"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope(),
         json!({"ok": true, "data": {"result": "/projects/demo/Assets/Main.scene"}})
     );
     assert_eq!(
-        d.call("ctx_resolve_async", json!({"path": "a"})),
+        d.invoke(
+            "ctx_resolve_async",
+            json!({"path": "a"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope(),
         json!({"ok": true, "data": {"result": "/projects/demo/a (limit 3)"}})
     );
     // The tool's name in the context is its own, even when called by an alias.
-    let envelope = d.call("ctx_locate", json!({"path": "b"}));
+    let envelope = d
+        .invoke(
+            "ctx_locate",
+            json!({"path": "b"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["ok"], true);
     assert_eq!(
         *log.0.lock().unwrap(),
@@ -148,7 +162,12 @@ fn a_later_value_of_the_same_type_replaces_the_earlier() {
         })
         .build();
     assert_eq!(
-        d.call("ctx_resolve", json!({"path": "x"}))["data"]["result"],
+        d.invoke(
+            "ctx_resolve",
+            json!({"path": "x"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["data"]["result"],
         "/new/x"
     );
 }
@@ -156,7 +175,13 @@ fn a_later_value_of_the_same_type_replaces_the_earlier() {
 #[test]
 fn missing_state_is_a_runtime_error_naming_the_type() {
     let d = Dispatcher::new();
-    let envelope = d.call("ctx_resolve", json!({"path": "x"}));
+    let envelope = d
+        .invoke(
+            "ctx_resolve",
+            json!({"path": "x"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(
         envelope,
         json!({
@@ -172,7 +197,13 @@ fn missing_state_is_a_runtime_error_naming_the_type() {
         envelope["error"].as_str().unwrap().contains("Project"),
         "{envelope}"
     );
-    let envelope = d.call("ctx_resolve_async", json!({"path": "x"}));
+    let envelope = d
+        .invoke(
+            "ctx_resolve_async",
+            json!({"path": "x"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["type"], "runtime");
     assert!(
         envelope["error"]
@@ -187,7 +218,7 @@ fn progress_reaches_the_callers_sink() {
     let d = Dispatcher::new();
     let (sink, seen) = recorder();
     let options = CallOptions::new().progress(sink);
-    let outcome = d.invoke_with("ctx_work", json!({"steps": 3}), options);
+    let outcome = d.invoke("ctx_work", json!({"steps": 3}), options);
     assert_eq!(outcome.data(), Some(&json!({"result": 3})));
     let expected: Vec<(&str, f64, Option<f64>, Option<String>)> = (1..=3)
         .map(|step| {
@@ -207,7 +238,7 @@ fn progress_reaches_the_callers_sink() {
     let options = CallOptions::new()
         .progress(sink)
         .timeout(Duration::from_secs(5));
-    let outcome = d.invoke_with("ctx_work_async", json!({"steps": 2}), options);
+    let outcome = d.invoke("ctx_work_async", json!({"steps": 2}), options);
     assert!(outcome.is_ok());
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 2);
@@ -216,7 +247,15 @@ fn progress_reaches_the_callers_sink() {
     assert_eq!(seen[1].message, None);
 
     // Without a sink, reporting does nothing.
-    assert_eq!(d.call("ctx_work", json!({"steps": 2}))["ok"], true);
+    assert_eq!(
+        d.invoke(
+            "ctx_work",
+            json!({"steps": 2}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["ok"],
+        true
+    );
 }
 
 /// Logs a warning and some JSON at debug.
@@ -233,7 +272,7 @@ fn log_messages_reach_the_callers_sink_in_order() {
     let seen = Arc::new(Mutex::new(Vec::<LogRecord>::new()));
     let kept = Arc::clone(&seen);
     let sink: LogSink = Arc::new(move |record| kept.lock().unwrap().push(record));
-    let outcome = d.invoke_with("ctx_note", json!({}), CallOptions::new().log(sink));
+    let outcome = d.invoke("ctx_note", json!({}), CallOptions::new().log(sink));
     assert_eq!(outcome.data(), Some(&json!({"result": 2})));
     let seen: Vec<_> = seen
         .lock()
@@ -257,7 +296,11 @@ fn log_messages_reach_the_callers_sink_in_order() {
         ]
     );
     // Without a sink, the messages go to `tracing` (no subscriber here): the call is the same.
-    assert_eq!(d.call("ctx_note", json!({}))["data"]["result"], 2);
+    assert_eq!(
+        d.invoke("ctx_note", json!({}), buril::CallOptions::default())
+            .into_envelope()["data"]["result"],
+        2
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -277,7 +320,9 @@ async fn progress_reaches_the_sink_of_an_async_call() {
 fn the_context_knows_the_tool_and_its_deadline() {
     let seen = Arc::new(SeenDeadline::default());
     let d = Dispatcher::builder().state(Arc::clone(&seen)).build();
-    let envelope = d.call("ctx_inspect", json!({}));
+    let envelope = d
+        .invoke("ctx_inspect", json!({}), buril::CallOptions::default())
+        .into_envelope();
     // A `Value` output may be anything, so it is always wrapped.
     assert_eq!(
         envelope["data"]["result"],
@@ -288,7 +333,7 @@ fn the_context_knows_the_tool_and_its_deadline() {
     // after the moment before the call and the timeout after the moment it answered.
     let timeout = Duration::from_secs(30);
     let before = Instant::now();
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "ctx_inspect",
         json!({}),
         CallOptions::new().timeout(timeout),

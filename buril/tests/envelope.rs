@@ -1,6 +1,7 @@
 //! The one envelope every call answers with, for every kind of outcome.
 
-use buril::{Dispatcher, ErrorKind, Outcome, Policy, Problem, ToolError, ToolPattern};
+use buril::policy::ToolPattern;
+use buril::{Dispatcher, ErrorKind, Outcome, Policy, Problem, ToolError};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -133,12 +134,16 @@ fn dispatcher(policy: Policy) -> Dispatcher {
 
 #[test]
 fn success_is_ok_and_data_only() {
-    let envelope = buril::call("env_greet", json!({"name": "Ada"}));
+    let envelope = call("env_greet", json!({"name": "Ada"}));
     assert_eq!(
         envelope,
         json!({"ok": true, "data": {"message": "hello, Ada"}})
     );
-    let outcome = Dispatcher::new().invoke("env_greet", json!({"name": "Ada"}));
+    let outcome = Dispatcher::new().invoke(
+        "env_greet",
+        json!({"name": "Ada"}),
+        buril::CallOptions::default(),
+    );
     assert!(outcome.is_ok());
     assert_eq!(outcome.data(), Some(&json!({"message": "hello, Ada"})));
     assert!(outcome.error().is_none() && outcome.error_kind().is_none());
@@ -147,7 +152,7 @@ fn success_is_ok_and_data_only() {
 
 #[test]
 fn validation_failure_carries_problems() {
-    let envelope = buril::call("env_greet", json!({"name": 1, "nme": "x"}));
+    let envelope = call("env_greet", json!({"name": 1, "nme": "x"}));
     let object = envelope.as_object().unwrap();
     let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
     keys.sort_unstable();
@@ -166,7 +171,7 @@ fn validation_failure_carries_problems() {
 #[test]
 fn runtime_failure_has_the_tools_message() {
     assert_eq!(
-        buril::call("env_fail", json!({})),
+        call("env_fail", json!({})),
         json!({
             "ok": false,
             "type": "runtime",
@@ -180,7 +185,7 @@ fn question_mark_on_an_io_error_is_a_runtime_failure_with_its_message() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.txt");
     let expected = std::fs::read_to_string(&missing).unwrap_err().to_string();
-    let envelope = buril::call("env_read", json!({"path": missing}));
+    let envelope = call("env_read", json!({"path": missing}));
     assert_eq!(
         envelope,
         json!({"ok": false, "type": "runtime", "error": expected})
@@ -189,14 +194,14 @@ fn question_mark_on_an_io_error_is_a_runtime_failure_with_its_message() {
     let present = dir.path().join("present.txt");
     std::fs::write(&present, "contents").unwrap();
     assert_eq!(
-        buril::call("env_read", json!({"path": present})),
+        call("env_read", json!({"path": present})),
         json!({"ok": true, "data": {"result": "contents"}})
     );
 }
 
 #[test]
 fn not_found_suggests_close_names() {
-    let envelope = buril::call("env_gret", json!({}));
+    let envelope = call("env_gret", json!({}));
     assert_eq!(
         envelope,
         json!({
@@ -207,7 +212,7 @@ fn not_found_suggests_close_names() {
         })
     );
 
-    let envelope = buril::call("qqqq_zzzz", json!({}));
+    let envelope = call("qqqq_zzzz", json!({}));
     assert_eq!(
         envelope,
         json!({
@@ -217,7 +222,7 @@ fn not_found_suggests_close_names() {
         })
     );
 
-    let envelope = buril::call("env_", json!({}));
+    let envelope = call("env_", json!({}));
     let suggestions = envelope["suggestions"].as_array().unwrap();
     assert!(
         (2..=3).contains(&suggestions.len()),
@@ -234,7 +239,7 @@ fn not_found_suggests_close_names() {
 
 #[test]
 fn dangerous_tools_are_disabled_by_default() {
-    let envelope = buril::call("x_wipe", json!({}));
+    let envelope = call("x_wipe", json!({}));
     assert_eq!(
         envelope,
         json!({
@@ -245,7 +250,7 @@ fn dangerous_tools_are_disabled_by_default() {
         })
     );
     // Also by its alias, which answers with the same refusal.
-    let envelope = buril::call("x_erase", json!({}));
+    let envelope = call("x_erase", json!({}));
     assert_eq!(envelope["type"], "disabled");
     assert!(
         envelope["error"].as_str().unwrap().contains("`x_wipe`"),
@@ -257,22 +262,47 @@ fn dangerous_tools_are_disabled_by_default() {
 fn dangerous_tools_run_once_allowed() {
     let d = dispatcher(Policy::new().allow_dangerous(true));
     assert_eq!(
-        d.call("x_wipe", json!({})),
+        d.invoke("x_wipe", json!({}), buril::CallOptions::default())
+            .into_envelope(),
         json!({"ok": true, "data": {"result": "wiped"}})
     );
-    assert_eq!(d.call("x_drop", json!({}))["ok"], true);
+    assert_eq!(
+        d.invoke("x_drop", json!({}), buril::CallOptions::default())
+            .into_envelope()["ok"],
+        true
+    );
 
     // An enable pattern turns on the tools it matches, and only those.
     let d = dispatcher(Policy::new().enable(pattern("x_*")));
-    assert_eq!(d.call("x_wipe", json!({}))["ok"], true);
-    assert_eq!(d.call("x_drop", json!({}))["ok"], true);
+    assert_eq!(
+        d.invoke("x_wipe", json!({}), buril::CallOptions::default())
+            .into_envelope()["ok"],
+        true
+    );
+    assert_eq!(
+        d.invoke("x_drop", json!({}), buril::CallOptions::default())
+            .into_envelope()["ok"],
+        true
+    );
     let d = dispatcher(Policy::new().enable(pattern("x_wipe")));
-    assert_eq!(d.call("x_wipe", json!({}))["ok"], true);
-    assert_eq!(d.call("x_drop", json!({}))["type"], "disabled");
+    assert_eq!(
+        d.invoke("x_wipe", json!({}), buril::CallOptions::default())
+            .into_envelope()["ok"],
+        true
+    );
+    assert_eq!(
+        d.invoke("x_drop", json!({}), buril::CallOptions::default())
+            .into_envelope()["type"],
+        "disabled"
+    );
 
     // Rules apply to the tool's own name: enabling an alias does not enable the tool.
     let d = dispatcher(Policy::new().enable(pattern("x_erase")));
-    assert_eq!(d.call("x_erase", json!({}))["type"], "disabled");
+    assert_eq!(
+        d.invoke("x_erase", json!({}), buril::CallOptions::default())
+            .into_envelope()["type"],
+        "disabled"
+    );
     assert!(!d.policy().allows(buril::registry().get("x_wipe").unwrap()));
 }
 
@@ -285,22 +315,38 @@ fn a_disable_pattern_wins() {
             .disable(pattern("x_wipe")),
     );
     assert_eq!(
-        d.call("x_wipe", json!({})),
+        d.invoke("x_wipe", json!({}), buril::CallOptions::default())
+            .into_envelope(),
         json!({
             "ok": false,
             "type": "disabled",
             "error": "the tool `x_wipe` is disabled by the host (rule `x_wipe`)"
         })
     );
-    assert_eq!(d.call("x_drop", json!({}))["ok"], true);
+    assert_eq!(
+        d.invoke("x_drop", json!({}), buril::CallOptions::default())
+            .into_envelope()["ok"],
+        true
+    );
 
     // Safe tools can be disabled too, and an alias does not escape the rule.
     let d = dispatcher(Policy::new().disable(pattern("env_*")));
     assert_eq!(
-        d.call("env_greet", json!({"name": "a"}))["type"],
+        d.invoke(
+            "env_greet",
+            json!({"name": "a"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["type"],
         "disabled"
     );
-    let envelope = d.call("env_retitle", json!({"to": "b"}));
+    let envelope = d
+        .invoke(
+            "env_retitle",
+            json!({"to": "b"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["type"], "disabled");
     assert!(
         envelope["error"]
@@ -311,7 +357,12 @@ fn a_disable_pattern_wins() {
     );
     let d = dispatcher(Policy::new().disable(pattern("*")));
     assert_eq!(
-        d.call("env_greet", json!({"name": "a"}))["type"],
+        d.invoke(
+            "env_greet",
+            json!({"name": "a"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["type"],
         "disabled"
     );
 }
@@ -319,37 +370,89 @@ fn a_disable_pattern_wins() {
 #[test]
 fn a_replaced_policy_applies_to_the_next_call() {
     let d = dispatcher(Policy::new());
-    assert_eq!(d.call("env_greet", json!({"name": "a"}))["ok"], true);
+    assert_eq!(
+        d.invoke(
+            "env_greet",
+            json!({"name": "a"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["ok"],
+        true
+    );
     // From a policy that disables nothing to one that disables the tool, and back.
     let previous = d.set_policy(Policy::new().disable(pattern("env_*")));
     assert_eq!(*previous, Policy::new());
     assert_eq!(
-        d.call("env_greet", json!({"name": "a"}))["type"],
+        d.invoke(
+            "env_greet",
+            json!({"name": "a"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["type"],
         "disabled"
     );
     let clone = d.clone();
     assert_eq!(
-        clone.call("env_greet", json!({"name": "a"}))["type"],
+        clone
+            .invoke(
+                "env_greet",
+                json!({"name": "a"}),
+                buril::CallOptions::default()
+            )
+            .into_envelope()["type"],
         "disabled"
     );
     d.set_policy(Policy::new());
-    assert_eq!(d.call("env_greet", json!({"name": "a"}))["ok"], true);
-    assert_eq!(clone.call("env_greet", json!({"name": "a"}))["ok"], true);
+    assert_eq!(
+        d.invoke(
+            "env_greet",
+            json!({"name": "a"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["ok"],
+        true
+    );
+    assert_eq!(
+        clone
+            .invoke(
+                "env_greet",
+                json!({"name": "a"}),
+                buril::CallOptions::default()
+            )
+            .into_envelope()["ok"],
+        true
+    );
     // Dangerous tools stay off under a policy that disables nothing.
-    assert_eq!(d.call("x_wipe", json!({}))["type"], "disabled");
+    assert_eq!(
+        d.invoke("x_wipe", json!({}), buril::CallOptions::default())
+            .into_envelope()["type"],
+        "disabled"
+    );
     d.set_policy(Policy::new().allow_dangerous(true));
-    assert_eq!(d.call("x_wipe", json!({}))["ok"], true);
+    assert_eq!(
+        d.invoke("x_wipe", json!({}), buril::CallOptions::default())
+            .into_envelope()["ok"],
+        true
+    );
 }
 
 #[test]
 fn the_policy_is_checked_before_the_input() {
     let d = dispatcher(Policy::new().disable(pattern("env_greet")));
-    assert_eq!(d.call("env_greet", json!({"name": 3}))["type"], "disabled");
+    assert_eq!(
+        d.invoke(
+            "env_greet",
+            json!({"name": 3}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["type"],
+        "disabled"
+    );
 }
 
 #[test]
 fn an_alias_call_succeeds_with_a_warning() {
-    let envelope = buril::call("env_retitle", json!({"to": "new"}));
+    let envelope = call("env_retitle", json!({"to": "new"}));
     assert_eq!(
         envelope,
         json!({
@@ -361,11 +464,11 @@ fn an_alias_call_succeeds_with_a_warning() {
         })
     );
     // The canonical name has no warning.
-    let envelope = buril::call("env_rename", json!({"to": "new"}));
+    let envelope = call("env_rename", json!({"to": "new"}));
     assert!(envelope.get("warnings").is_none());
     // A failure of the tool itself keeps the warning.
     assert_eq!(
-        buril::call("env_crash", json!({})),
+        call("env_crash", json!({})),
         json!({
             "ok": false,
             "type": "runtime",
@@ -378,7 +481,7 @@ fn an_alias_call_succeeds_with_a_warning() {
 #[test]
 
 fn an_alias_call_that_fails_validation_keeps_the_warning() {
-    let envelope = buril::call("env_retitle", json!({}));
+    let envelope = call("env_retitle", json!({}));
     assert_eq!(envelope["type"], "validation");
     assert_eq!(
         envelope["warnings"],
@@ -404,7 +507,7 @@ fn no_envelope_has_null_data() {
         ("nothing_here", json!({})),
     ];
     for (name, input) in calls {
-        let envelope = buril::call(name, input);
+        let envelope = call(name, input);
         let object = envelope.as_object().unwrap();
         match object["ok"] {
             Value::Bool(true) => {
@@ -421,16 +524,13 @@ fn no_envelope_has_null_data() {
             _ => panic!("`ok` must be a boolean: {envelope}"),
         }
     }
+    assert_eq!(call("env_noop", json!({})), json!({"ok": true, "data": {}}));
     assert_eq!(
-        buril::call("env_noop", json!({})),
-        json!({"ok": true, "data": {}})
-    );
-    assert_eq!(
-        buril::call("env_none", json!({})),
+        call("env_none", json!({})),
         json!({"ok": true, "data": {"result": []}})
     );
     assert_eq!(
-        buril::call("env_null", json!({})),
+        call("env_null", json!({})),
         json!({"ok": true, "data": {"result": null}})
     );
 }
@@ -455,7 +555,7 @@ fn outcome_serializes_with_ok_first() {
 
     // A real call, with problems and with suggestions.
     let d = Dispatcher::new();
-    let outcome = d.invoke("env_greet", json!({}));
+    let outcome = d.invoke("env_greet", json!({}), buril::CallOptions::default());
     let text = serde_json::to_string(&outcome).unwrap();
     assert!(
         text.starts_with(r#"{"ok":false,"type":"validation","error":"#),
@@ -464,14 +564,18 @@ fn outcome_serializes_with_ok_first() {
     assert!(
         text.ends_with(r#","problems":[{"path":"/name","message":"missing required property"}]}"#)
     );
-    let outcome = d.invoke("env_gret", json!({}));
+    let outcome = d.invoke("env_gret", json!({}), buril::CallOptions::default());
     let text = serde_json::to_string(&outcome).unwrap();
     assert!(
         text.starts_with(r#"{"ok":false,"type":"not_found","#),
         "{text}"
     );
     assert!(text.ends_with(r#","suggestions":["env_greet"]}"#), "{text}");
-    let outcome = d.invoke("env_retitle", json!({"to": "t"}));
+    let outcome = d.invoke(
+        "env_retitle",
+        json!({"to": "t"}),
+        buril::CallOptions::default(),
+    );
     let text = serde_json::to_string(&outcome).unwrap();
     assert!(text.starts_with(r#"{"ok":true,"data":{"result":"t"},"warnings":["#));
 }
@@ -487,17 +591,29 @@ fn the_wire_forms_agree() {
         ("env_fail", json!({})),
     ];
     for (name, input) in inputs {
-        let outcome = d.invoke(name, input.clone());
+        let outcome = d.invoke(name, input.clone(), buril::CallOptions::default());
         let by_serde = serde_json::to_value(&outcome).unwrap();
         assert_eq!(outcome.to_envelope(), by_serde, "{name}");
         assert_eq!(outcome.clone().into_envelope(), by_serde, "{name}");
-        assert_eq!(d.call(name, input.clone()), by_serde, "{name}");
+        assert_eq!(
+            d.invoke(name, input.clone(), buril::CallOptions::default())
+                .into_envelope(),
+            by_serde,
+            "{name}"
+        );
         // The same entries in the same order (`Value`'s equality does not see the order).
         let text = serde_json::to_string(&outcome).unwrap();
         let text_of = |envelope: Value| serde_json::to_string(&envelope).unwrap();
         assert_eq!(text_of(outcome.to_envelope()), text, "{name}");
         assert_eq!(text_of(outcome.clone().into_envelope()), text, "{name}");
-        assert_eq!(text_of(d.call(name, input)), text, "{name}");
+        assert_eq!(
+            text_of(
+                d.invoke(name, input, buril::CallOptions::default())
+                    .into_envelope()
+            ),
+            text,
+            "{name}"
+        );
     }
     // Problems and suggestions both, and warnings: every entry the envelope can have.
     let problems = vec![Problem::new("/a", "expected a string, got 1")];
@@ -529,7 +645,7 @@ fn the_wire_forms_agree() {
 #[test]
 fn outcome_accessors_report_the_failure() {
     let d = Dispatcher::new();
-    let outcome = d.invoke("env_fail", json!({}));
+    let outcome = d.invoke("env_fail", json!({}), buril::CallOptions::default());
     assert!(!outcome.is_ok());
     assert_eq!(outcome.error_kind(), Some(ErrorKind::Runtime));
     assert!(outcome.data().is_none());
@@ -543,7 +659,11 @@ fn outcome_accessors_report_the_failure() {
         "runtime: the disk is full; free some space and retry"
     );
 
-    let outcome = d.invoke("env_retitle", json!({"to": "t"}));
+    let outcome = d.invoke(
+        "env_retitle",
+        json!({"to": "t"}),
+        buril::CallOptions::default(),
+    );
     assert_eq!(outcome.warnings().len(), 1);
     let kinds = [
         (ErrorKind::Validation, "validation"),
@@ -563,7 +683,7 @@ fn outcome_accessors_report_the_failure() {
 #[test]
 fn an_output_that_cannot_be_serialized_is_a_runtime_failure() {
     assert_eq!(
-        buril::call("env_unserializable", json!({})),
+        call("env_unserializable", json!({})),
         json!({
             "ok": false,
             "type": "runtime",
@@ -575,11 +695,18 @@ fn an_output_that_cannot_be_serialized_is_a_runtime_failure() {
 #[test]
 fn an_error_reports_its_causes() {
     assert_eq!(
-        buril::call("env_config", json!({})),
+        call("env_config", json!({})),
         json!({
             "ok": false,
             "type": "runtime",
             "error": "the config could not be loaded: permission denied"
         })
     );
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -123,7 +123,9 @@ fn layers_run_as_an_onion_and_a_refusal_is_seen_by_the_layers_outside_it() {
         .layer(Named("inner", Arc::clone(&seen)))
         .layer(Strip)
         .build();
-    let envelope = dispatcher.call("note_read", json!({"id": 2}));
+    let envelope = dispatcher
+        .invoke("note_read", json!({"id": 2}), buril::CallOptions::default())
+        .into_envelope();
     assert_eq!(envelope, json!({"ok": true, "data": {"result": "note 2"}}));
     assert_eq!(
         *seen.lock().unwrap(),
@@ -136,7 +138,13 @@ fn layers_run_as_an_onion_and_a_refusal_is_seen_by_the_layers_outside_it() {
     );
 
     seen.lock().unwrap().clear();
-    let envelope = dispatcher.call("note_read", json!({"id": 2, "refuse_at": "inner"}));
+    let envelope = dispatcher
+        .invoke(
+            "note_read",
+            json!({"id": 2, "refuse_at": "inner"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["type"], "runtime");
     assert_eq!(envelope["error"], "inner refused");
     assert_eq!(
@@ -151,12 +159,24 @@ fn layers_run_as_an_onion_and_a_refusal_is_seen_by_the_layers_outside_it() {
     // What the layers leave is validated: `Strip` took out the key the other layers read,
     // which the tool's schema does not have.
     seen.lock().unwrap().clear();
-    let envelope = dispatcher.call("note_read", json!({"id": 3, "refuse_at": "nobody"}));
+    let envelope = dispatcher
+        .invoke(
+            "note_read",
+            json!({"id": 3, "refuse_at": "nobody"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope, json!({"ok": true, "data": {"result": "note 3"}}));
 
     // Invalid input is refused after the layers passed it: they see the refusal.
     seen.lock().unwrap().clear();
-    let envelope = dispatcher.call("note_read", json!({"id": "three"}));
+    let envelope = dispatcher
+        .invoke(
+            "note_read",
+            json!({"id": "three"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["type"], "validation");
     assert_eq!(
         *seen.lock().unwrap(),
@@ -186,7 +206,13 @@ impl Layer for Rewrite {
 #[test]
 fn a_layer_rewrites_the_input_before_it_is_validated_and_the_outcome_after() {
     let dispatcher = Dispatcher::builder().layer(Rewrite).build();
-    let envelope = dispatcher.call("note_read", json!({"id": "not a number"}));
+    let envelope = dispatcher
+        .invoke(
+            "note_read",
+            json!({"id": "not a number"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["ok"], true, "{envelope}");
     assert_eq!(envelope["data"]["result"], "note 7");
     assert_eq!(envelope["warnings"], json!(["rewritten"]));
@@ -202,16 +228,16 @@ fn the_principal_reaches_layers_and_the_tool() {
         }))
         .build();
     let alice = CallOptions::new().principal(Principal::new("alice"));
-    let outcome = dispatcher.invoke_with("note_whoami", json!({}), alice);
+    let outcome = dispatcher.invoke("note_whoami", json!({}), alice);
     assert_eq!(outcome.data(), Some(&json!({"result": "alice"})));
-    let outcome = dispatcher.invoke("note_whoami", json!({}));
+    let outcome = dispatcher.invoke("note_whoami", json!({}), buril::CallOptions::default());
     assert_eq!(outcome.data(), Some(&json!({"result": "nobody"})));
     assert_eq!(*subjects.lock().unwrap(), [Some("alice".to_owned()), None]);
 
     // Without layers, too.
     let plain = Dispatcher::new();
     let bob = CallOptions::new().principal(Principal::new("bob"));
-    let outcome = plain.invoke_with("note_whoami", json!({}), bob);
+    let outcome = plain.invoke("note_whoami", json!({}), bob);
     assert_eq!(outcome.data(), Some(&json!({"result": "bob"})));
 }
 
@@ -227,10 +253,10 @@ fn the_audit_log_has_a_line_for_allowed_refused_and_failed_calls_without_inputs(
         .build();
     let reader = || CallOptions::new().principal(Principal::new("alice").with_scopes(["notes"]));
     let outsider = CallOptions::new().principal(Principal::new("eve"));
-    dispatcher.invoke_with("note_keep", json!({"text": "hunter2"}), reader());
-    dispatcher.invoke_with("note_read", json!({"id": 0}), reader());
-    dispatcher.invoke_with("note_read", json!({"id": 1}), outsider);
-    dispatcher.invoke_with("note_read", json!({"id": -1}), reader());
+    dispatcher.invoke("note_keep", json!({"text": "hunter2"}), reader());
+    dispatcher.invoke("note_read", json!({"id": 0}), reader());
+    dispatcher.invoke("note_read", json!({"id": 1}), outsider);
+    dispatcher.invoke("note_read", json!({"id": -1}), reader());
 
     let records = records.lock().unwrap();
     let lines: Vec<Value> = records
@@ -290,7 +316,9 @@ fn the_audit_log_keeps_inputs_when_told() {
     let dispatcher = Dispatcher::builder()
         .layer(AuditLog::to(move |record| sink.lock().unwrap().push(record.clone())).with_inputs())
         .build();
-    dispatcher.call("note_read", json!({"id": 4}));
+    dispatcher
+        .invoke("note_read", json!({"id": 4}), buril::CallOptions::default())
+        .into_envelope();
     assert_eq!(records.lock().unwrap()[0].input, Some(json!({"id": 4})));
 }
 
@@ -327,19 +355,19 @@ fn scopes_hide_and_refuse_the_tools_a_principal_may_not_use() {
     assert!(!dispatcher.visible_to(read, None), "no principal, no tools");
 
     let as_reader = || CallOptions::new().principal(reader.clone());
-    let outcome = dispatcher.invoke_with("note_read", json!({"id": 1}), as_reader());
+    let outcome = dispatcher.invoke("note_read", json!({"id": 1}), as_reader());
     assert!(outcome.is_ok());
-    let outcome = dispatcher.invoke_with("note_delete", json!({"id": 1}), as_reader());
+    let outcome = dispatcher.invoke("note_delete", json!({"id": 1}), as_reader());
     assert_eq!(outcome.error_kind(), Some(ErrorKind::Disabled));
     assert_eq!(
         outcome.error().unwrap().message(),
         "the tool `note_delete` needs the scope `admin`, which `alice` was not granted"
     );
-    let outcome = dispatcher.invoke("note_read", json!({"id": 1}));
+    let outcome = dispatcher.invoke("note_read", json!({"id": 1}), buril::CallOptions::default());
     assert_eq!(outcome.error_kind(), Some(ErrorKind::Disabled));
 
     let admin = Principal::new("root").with_scopes(["mcp", "notes:read", "admin"]);
-    let outcome = dispatcher.invoke_with(
+    let outcome = dispatcher.invoke(
         "note_delete",
         json!({"id": 5}),
         CallOptions::new().principal(admin),
@@ -368,7 +396,7 @@ fn a_rate_limit_per_principal_holds_under_eight_threads() {
                 start.wait();
                 for _ in 0..10 {
                     let options = CallOptions::new().principal(Principal::new(who));
-                    let outcome = dispatcher.invoke_with("note_read", json!({"id": 1}), options);
+                    let outcome = dispatcher.invoke("note_read", json!({"id": 1}), options);
                     match outcome.error_kind() {
                         None => allowed.lock().unwrap().push(who.to_owned()),
                         Some(ErrorKind::Limited) => {
@@ -400,18 +428,34 @@ fn a_rate_limit_per_tool_counts_only_its_tools_and_refills() {
     let dispatcher = Dispatcher::builder()
         .layer(RateLimit::per_tool(2, Duration::from_millis(200)).only("note_read"))
         .build();
-    assert!(dispatcher.invoke("note_read", json!({"id": 1})).is_ok());
-    assert!(dispatcher.invoke("note_read", json!({"id": 1})).is_ok());
-    let third = dispatcher.invoke("note_read", json!({"id": 1}));
+    assert!(
+        dispatcher
+            .invoke("note_read", json!({"id": 1}), buril::CallOptions::default())
+            .is_ok()
+    );
+    assert!(
+        dispatcher
+            .invoke("note_read", json!({"id": 1}), buril::CallOptions::default())
+            .is_ok()
+    );
+    let third = dispatcher.invoke("note_read", json!({"id": 1}), buril::CallOptions::default());
     assert_eq!(third.error_kind(), Some(ErrorKind::Limited));
     assert!(third.error().unwrap().message().contains("try again in"));
     // Other tools are not counted.
     for _ in 0..5 {
-        assert!(dispatcher.invoke("note_whoami", json!({})).is_ok());
+        assert!(
+            dispatcher
+                .invoke("note_whoami", json!({}), buril::CallOptions::default())
+                .is_ok()
+        );
     }
     // One interval (100 ms) later there is room for one more.
     std::thread::sleep(Duration::from_millis(120));
-    assert!(dispatcher.invoke("note_read", json!({"id": 1})).is_ok());
+    assert!(
+        dispatcher
+            .invoke("note_read", json!({"id": 1}), buril::CallOptions::default())
+            .is_ok()
+    );
 }
 
 #[test]
@@ -431,7 +475,11 @@ fn a_concurrency_limit_holds_under_eight_threads_and_frees_its_places() {
             std::thread::spawn(move || {
                 start.wait();
                 for _ in 0..5 {
-                    let outcome = dispatcher.invoke("slow_wait", json!({"ms": 30}));
+                    let outcome = dispatcher.invoke(
+                        "slow_wait",
+                        json!({"ms": 30}),
+                        buril::CallOptions::default(),
+                    );
                     match outcome.error_kind() {
                         None => ran.fetch_add(1, Ordering::SeqCst),
                         Some(ErrorKind::Limited) => limited.fetch_add(1, Ordering::SeqCst),
@@ -455,7 +503,11 @@ fn a_concurrency_limit_holds_under_eight_threads_and_frees_its_places() {
     );
     // Every place was given back.
     for _ in 0..3 {
-        assert!(dispatcher.invoke("slow_wait", json!({"ms": 1})).is_ok());
+        assert!(
+            dispatcher
+                .invoke("slow_wait", json!({"ms": 1}), buril::CallOptions::default())
+                .is_ok()
+        );
     }
 }
 
@@ -464,24 +516,32 @@ fn a_concurrency_place_is_held_while_a_timed_out_tool_goes_on() {
     let dispatcher = Dispatcher::builder()
         .layer(ConcurrencyLimit::tools().tool("slow_nap", 1))
         .build();
-    let first = dispatcher.invoke_with(
+    let first = dispatcher.invoke(
         "slow_nap",
         json!({"ms": 300}),
         CallOptions::new().timeout(Duration::from_millis(20)),
     );
     assert_eq!(first.error_kind(), Some(ErrorKind::Timeout));
     // The tool still sleeps: its place is still taken.
-    let second = dispatcher.invoke("slow_nap", json!({"ms": 1}));
+    let second = dispatcher.invoke("slow_nap", json!({"ms": 1}), buril::CallOptions::default());
     assert_eq!(second.error_kind(), Some(ErrorKind::Limited));
     std::thread::sleep(Duration::from_millis(400));
-    assert!(dispatcher.invoke("slow_nap", json!({"ms": 1})).is_ok());
+    assert!(
+        dispatcher
+            .invoke("slow_nap", json!({"ms": 1}), buril::CallOptions::default())
+            .is_ok()
+    );
 }
 
 #[test]
 fn a_layer_added_at_run_time_applies_to_later_calls() {
     let dispatcher = Dispatcher::new();
-    assert!(dispatcher.invoke("note_read", json!({"id": 1})).is_ok());
+    assert!(
+        dispatcher
+            .invoke("note_read", json!({"id": 1}), buril::CallOptions::default())
+            .is_ok()
+    );
     dispatcher.add_layer(RequireScopes::new(ScopeRules::new().every("x")));
-    let outcome = dispatcher.invoke("note_read", json!({"id": 1}));
+    let outcome = dispatcher.invoke("note_read", json!({"id": 1}), buril::CallOptions::default());
     assert_eq!(outcome.error_kind(), Some(ErrorKind::Disabled));
 }

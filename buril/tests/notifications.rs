@@ -18,15 +18,15 @@ fn note_flood(
     count: u32,
     ctx: &buril::Context,
 ) -> u32 {
-    ctx.log(buril::LogLevel::Info, "start");
+    ctx.log(buril::context::LogLevel::Info, "start");
     for item in 1..=count {
         ctx.report_progress(f64::from(item), Some(f64::from(count)), None);
         if item == count / 2 {
-            ctx.log(buril::LogLevel::Info, "half");
+            ctx.log(buril::context::LogLevel::Info, "half");
         }
     }
-    ctx.log(buril::LogLevel::Debug, "below the level");
-    ctx.log(buril::LogLevel::Warning, "end");
+    ctx.log(buril::context::LogLevel::Debug, "below the level");
+    ctx.log(buril::context::LogLevel::Warning, "end");
     count
 }
 

@@ -86,7 +86,10 @@ fn pace_nap(
 async fn calls_until_in_place(d: &Dispatcher, tool: &str, input: Value) -> usize {
     let here = here();
     for away in 0..MOST_CALLS {
-        let answer = d.call_async(tool, input.clone()).await;
+        let answer = d
+            .invoke_async(tool, input.clone(), buril::CallOptions::default())
+            .await
+            .into_envelope();
         if result(&answer) == here {
             return away;
         }
@@ -102,12 +105,18 @@ async fn a_quick_tool_runs_in_its_async_callers_task_after_quick_runs_away() {
     // And stays there while it is quick.
     for _ in 0..50 {
         assert_eq!(
-            result(&d.call_async("pace_where_first", json!({})).await),
+            result(
+                &d.invoke_async("pace_where_first", json!({}), buril::CallOptions::default())
+                    .await
+                    .into_envelope()
+            ),
             here()
         );
     }
     // A blocking caller runs a call without a deadline itself, as before.
-    let blocking = d.call("pace_where_first", json!({}));
+    let blocking = d
+        .invoke("pace_where_first", json!({}), buril::CallOptions::default())
+        .into_envelope();
     assert_eq!(result(&blocking), here());
 }
 
@@ -116,7 +125,14 @@ async fn a_slow_run_in_place_sends_the_next_calls_away_and_asks_more_proof() {
     let d = Dispatcher::new();
     calls_until_in_place(&d, "pace_nap", json!({"nap_ms": 0})).await;
     // In place, the slow call stalls this task (what learning costs, once).
-    let slow = d.call_async("pace_nap", json!({"nap_ms": 3})).await;
+    let slow = d
+        .invoke_async(
+            "pace_nap",
+            json!({"nap_ms": 3}),
+            buril::CallOptions::default(),
+        )
+        .await
+        .into_envelope();
     assert_eq!(result(&slow), here());
     // The next calls go away, twice as many quick ones as the first time.
     let away = calls_until_in_place(&d, "pace_nap", json!({"nap_ms": 0})).await;
@@ -163,11 +179,25 @@ async fn a_dispatcher_that_does_not_learn_pace_sends_every_call_away() {
     // The tool has shown itself quick; a dispatcher built not to learn still sends it away.
     let d = Dispatcher::builder().learn_pace(false).build();
     for _ in 0..(4 * FIRST_PROOF) {
-        let answer = d.call_async("pace_where_unlearned", json!({})).await;
+        let answer = d
+            .invoke_async(
+                "pace_where_unlearned",
+                json!({}),
+                buril::CallOptions::default(),
+            )
+            .await
+            .into_envelope();
         assert_ne!(result(&answer), here());
     }
     // The learning one runs it in place still.
-    let answer = learning.call_async("pace_where_unlearned", json!({})).await;
+    let answer = learning
+        .invoke_async(
+            "pace_where_unlearned",
+            json!({}),
+            buril::CallOptions::default(),
+        )
+        .await
+        .into_envelope();
     assert_eq!(result(&answer), here());
 }
 
@@ -175,23 +205,36 @@ async fn a_dispatcher_that_does_not_learn_pace_sends_every_call_away() {
 async fn a_blocking_tool_never_runs_in_place_however_quick() {
     let d = Dispatcher::new();
     for _ in 0..(20 * FIRST_PROOF) {
-        let answer = d.call_async("pace_where_blocking", json!({})).await;
+        let answer = d
+            .invoke_async(
+                "pace_where_blocking",
+                json!({}),
+                buril::CallOptions::default(),
+            )
+            .await
+            .into_envelope();
         assert_ne!(result(&answer), here());
     }
     assert!(
-        d.registry()
-            .get("pace_where_blocking")
-            .unwrap()
-            .is_blocking()
+        d.registry().get("pace_where_blocking").unwrap().threading() == buril::Threading::Blocking
     );
-    assert!(!d.registry().get("pace_where_first").unwrap().is_blocking());
+    assert!(
+        d.registry().get("pace_where_first").unwrap().threading() != buril::Threading::Blocking
+    );
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_tool_that_blocks_on_a_runtime_in_place_fails_once_and_never_runs_in_place_again() {
     let d = Dispatcher::new();
     calls_until_in_place(&d, "pace_nest", json!({"nest": false})).await;
-    let refused = d.call_async("pace_nest", json!({"nest": true})).await;
+    let refused = d
+        .invoke_async(
+            "pace_nest",
+            json!({"nest": true}),
+            buril::CallOptions::default(),
+        )
+        .await
+        .into_envelope();
     assert_eq!(refused["ok"], false, "{refused}");
     assert_eq!(refused["type"], "panic", "{refused}");
     let message = refused["error"].as_str().unwrap();
@@ -201,10 +244,57 @@ async fn a_tool_that_blocks_on_a_runtime_in_place_fails_once_and_never_runs_in_p
         "{message}"
     );
     // The same call on the pool works; and no call runs in place again, however quick.
-    let again = d.call_async("pace_nest", json!({"nest": true})).await;
+    let again = d
+        .invoke_async(
+            "pace_nest",
+            json!({"nest": true}),
+            buril::CallOptions::default(),
+        )
+        .await
+        .into_envelope();
     assert_ne!(result(&again), here());
     for _ in 0..(20 * FIRST_PROOF) {
-        let quick = d.call_async("pace_nest", json!({"nest": false})).await;
+        let quick = d
+            .invoke_async(
+                "pace_nest",
+                json!({"nest": false}),
+                buril::CallOptions::default(),
+            )
+            .await
+            .into_envelope();
         assert_ne!(result(&quick), here());
     }
+}
+
+#[test]
+fn a_blocking_caller_with_a_deadline_waits_on_the_pool_even_for_a_quick_tool() {
+    let d = Dispatcher::new();
+    // Shown quick to async callers first.
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(calls_until_in_place(&d, "pace_where_far", json!({})));
+    // A blocking caller with a far deadline: the tool runs away from it, where the deadline
+    // can answer the caller while the tool runs; without one, the caller runs it itself.
+    for _ in 0..20 {
+        let timed = d
+            .invoke(
+                "pace_where_far",
+                json!({}),
+                CallOptions::new().timeout(Duration::from_secs(60)),
+            )
+            .into_envelope();
+        assert_ne!(result(&timed), here(), "{timed}");
+        let plain = d
+            .invoke("pace_where_far", json!({}), CallOptions::default())
+            .into_envelope();
+        assert_eq!(result(&plain), here(), "{plain}");
+    }
+}
+
+/// Says which thread it runs on.
+#[buril::tool(off_thread)]
+fn pace_where_far() -> String {
+    here()
 }

@@ -392,7 +392,8 @@ fn saw_cancel_if_it_ran(tag: &str) {
 fn panicking_sync_tools_answer_panic_and_the_dispatcher_keeps_serving() {
     let d = Dispatcher::new();
     assert_eq!(
-        d.call("pt_boom", json!({})),
+        d.invoke("pt_boom", json!({}), buril::CallOptions::default())
+            .into_envelope(),
         json!({
             "ok": false,
             "type": "panic",
@@ -400,9 +401,18 @@ fn panicking_sync_tools_answer_panic_and_the_dispatcher_keeps_serving() {
         })
     );
     // The owned main thread survived.
-    assert_eq!(d.call("pt_echo", json!({"n": 1}))["data"]["result"], 1);
     assert_eq!(
-        d.call("pt_boom_fmt", json!({"n": 7})),
+        d.invoke("pt_echo", json!({"n": 1}), buril::CallOptions::default())
+            .into_envelope()["data"]["result"],
+        1
+    );
+    assert_eq!(
+        d.invoke(
+            "pt_boom_fmt",
+            json!({"n": 7}),
+            buril::CallOptions::default()
+        )
+        .into_envelope(),
         json!({
             "ok": false,
             "type": "panic",
@@ -410,18 +420,31 @@ fn panicking_sync_tools_answer_panic_and_the_dispatcher_keeps_serving() {
         })
     );
     assert_eq!(
-        d.call("pt_boom_any", json!({}))["error"],
+        d.invoke("pt_boom_any", json!({}), buril::CallOptions::default())
+            .into_envelope()["error"],
         "the tool `pt_boom_any` panicked: no message"
     );
     // Off the main thread on a worker (a call with a timeout).
-    let outcome = d.invoke_with("pt_boom_fmt", json!({"n": 8}), with_long_timeout());
+    let outcome = d.invoke("pt_boom_fmt", json!({"n": 8}), with_long_timeout());
     assert_eq!(
         outcome.error().unwrap().message(),
         "the tool `pt_boom_fmt` panicked: bad number 8"
     );
     for n in 0..5 {
-        assert_eq!(d.call("pt_echo", json!({"n": n}))["data"]["result"], n);
-        assert_eq!(d.call("pt_echo_off", json!({"n": n}))["data"]["result"], n);
+        assert_eq!(
+            d.invoke("pt_echo", json!({"n": n}), buril::CallOptions::default())
+                .into_envelope()["data"]["result"],
+            n
+        );
+        assert_eq!(
+            d.invoke(
+                "pt_echo_off",
+                json!({"n": n}),
+                buril::CallOptions::default()
+            )
+            .into_envelope()["data"]["result"],
+            n
+        );
     }
 }
 
@@ -429,7 +452,12 @@ fn panicking_sync_tools_answer_panic_and_the_dispatcher_keeps_serving() {
 fn panicking_async_tools_answer_panic_and_the_dispatcher_keeps_serving() {
     let d = Dispatcher::new();
     assert_eq!(
-        d.call("pt_boom_async", json!({"really": true})),
+        d.invoke(
+            "pt_boom_async",
+            json!({"really": true}),
+            buril::CallOptions::default()
+        )
+        .into_envelope(),
         json!({
             "ok": false,
             "type": "panic",
@@ -437,7 +465,12 @@ fn panicking_async_tools_answer_panic_and_the_dispatcher_keeps_serving() {
         })
     );
     assert_eq!(
-        d.call("pt_boom_async_main", json!({})),
+        d.invoke(
+            "pt_boom_async_main",
+            json!({}),
+            buril::CallOptions::default()
+        )
+        .into_envelope(),
         json!({
             "ok": false,
             "type": "panic",
@@ -445,27 +478,56 @@ fn panicking_async_tools_answer_panic_and_the_dispatcher_keeps_serving() {
         })
     );
     assert_eq!(
-        d.call("pt_boom_async", json!({"really": false})),
+        d.invoke(
+            "pt_boom_async",
+            json!({"really": false}),
+            buril::CallOptions::default()
+        )
+        .into_envelope(),
         json!({"ok": true, "data": {"result": 1}})
     );
-    assert_eq!(d.call("pt_echo", json!({"n": 2}))["data"]["result"], 2);
+    assert_eq!(
+        d.invoke("pt_echo", json!({"n": 2}), buril::CallOptions::default())
+            .into_envelope()["data"]["result"],
+        2
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn panics_are_contained_in_async_calls_too() {
     let d = Dispatcher::new();
     for name in ["pt_boom", "pt_boom_async_main"] {
-        let envelope = d.call_async(name, json!({})).await;
+        let envelope = d
+            .invoke_async(name, json!({}), buril::CallOptions::default())
+            .await
+            .into_envelope();
         assert_eq!(kind(&envelope), "panic", "{envelope}");
     }
-    let envelope = d.call_async("pt_boom_fmt", json!({"n": 3})).await;
+    let envelope = d
+        .invoke_async(
+            "pt_boom_fmt",
+            json!({"n": 3}),
+            buril::CallOptions::default(),
+        )
+        .await
+        .into_envelope();
     assert_eq!(
         envelope["error"],
         "the tool `pt_boom_fmt` panicked: bad number 3"
     );
-    let envelope = d.call_async("pt_boom_async", json!({"really": true})).await;
+    let envelope = d
+        .invoke_async(
+            "pt_boom_async",
+            json!({"really": true}),
+            buril::CallOptions::default(),
+        )
+        .await
+        .into_envelope();
     assert_eq!(kind(&envelope), "panic");
-    let envelope = d.call_async("pt_echo", json!({"n": 4})).await;
+    let envelope = d
+        .invoke_async("pt_echo", json!({"n": 4}), buril::CallOptions::default())
+        .await
+        .into_envelope();
     assert_eq!(envelope["data"]["result"], 4);
 }
 
@@ -474,7 +536,13 @@ fn an_off_thread_tool_past_its_timeout_answers_before_it_ends() {
     let d = Dispatcher::builder()
         .timeout(Duration::from_millis(50))
         .build();
-    let envelope = d.call("pt_block", json!({"tag": "default-off"}));
+    let envelope = d
+        .invoke(
+            "pt_block",
+            json!({"tag": "default-off"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(
         envelope,
         json!({
@@ -489,7 +557,9 @@ fn an_off_thread_tool_past_its_timeout_answers_before_it_ends() {
     // near, so that this does not depend on how fast the machine is).
     let roomy = Dispatcher::builder().timeout(LONG).build();
     assert_eq!(
-        roomy.call("pt_sleep", json!({"ms": 1}))["data"]["result"],
+        roomy
+            .invoke("pt_sleep", json!({"ms": 1}), buril::CallOptions::default())
+            .into_envelope()["data"]["result"],
         1
     );
 }
@@ -497,14 +567,14 @@ fn an_off_thread_tool_past_its_timeout_answers_before_it_ends() {
 #[test]
 fn an_async_tool_past_its_timeout_answers_before_it_ends() {
     let d = Dispatcher::new();
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_block_async",
         json!({"tag": "async-off"}),
         with_timeout(50),
     );
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
     answered_while_held("async-off");
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_block_async_main",
         json!({"tag": "async-main"}),
         with_timeout(50),
@@ -516,7 +586,7 @@ fn an_async_tool_past_its_timeout_answers_before_it_ends() {
 #[test]
 fn a_main_thread_tool_past_its_timeout_answers_before_it_ends() {
     let d = Dispatcher::new();
-    let outcome = d.invoke_with("pt_block_main", json!({"tag": "main"}), with_timeout(50));
+    let outcome = d.invoke("pt_block_main", json!({"tag": "main"}), with_timeout(50));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
     answered_while_held("main");
 }
@@ -526,17 +596,30 @@ fn a_queued_main_thread_call_whose_timeout_passes_never_runs() {
     let d = Dispatcher::new();
     let busy = {
         let d = d.clone();
-        thread::spawn(move || d.call("pt_block_main", json!({"tag": "hog"})))
+        thread::spawn(move || {
+            d.invoke(
+                "pt_block_main",
+                json!({"tag": "hog"}),
+                buril::CallOptions::default(),
+            )
+            .into_envelope()
+        })
     };
     // The long call occupies the main thread first, and keeps it until the test lets it go.
     assert!(wait_for(Event::Entered, "hog"), "the call never started");
-    let outcome = d.invoke_with("pt_count_main", json!({"slot": 0}), with_timeout(40));
+    let outcome = d.invoke("pt_count_main", json!({"slot": 0}), with_timeout(40));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
     assert!(!happened(Event::Ended, "hog"));
     open("hog");
     assert_eq!(busy.join().unwrap()["ok"], true);
     // The main thread is free again: the next call runs, the timed-out one never did.
-    let after = d.call("pt_count_main", json!({"slot": 0}));
+    let after = d
+        .invoke(
+            "pt_count_main",
+            json!({"slot": 0}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(after, json!({"ok": true, "data": {"result": 1}}));
     assert_eq!(d.pending_main_thread_calls(), 0);
     assert_eq!(RUNS[0].load(Ordering::SeqCst), 1);
@@ -545,7 +628,7 @@ fn a_queued_main_thread_call_whose_timeout_passes_never_runs() {
 #[test]
 fn a_main_thread_call_on_the_main_thread_itself_answers_timeout_when_it_ends_late() {
     let d = Dispatcher::builder().main_thread(MainThread::Host).build();
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_outlast_main",
         json!({"tag": "inline-late", "overrun": true}),
         with_timeout(20),
@@ -554,7 +637,7 @@ fn a_main_thread_call_on_the_main_thread_itself_answers_timeout_when_it_ends_lat
     // then was the call answered, as a timeout.
     assert!(happened(Event::Ended, "inline-late"));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_outlast_main",
         json!({"tag": "inline-in-time", "overrun": false}),
         with_long_timeout(),
@@ -575,19 +658,33 @@ fn timeouts_are_chosen_per_call_then_per_tool_then_default() {
 
     // The per-tool timeout applies to that tool only: a call of it past 40 ms times out, a call
     // of another tool that runs longer than 40 ms does not.
-    let envelope = d.call("pt_block", json!({"tag": "per-tool"}));
+    let envelope = d
+        .invoke(
+            "pt_block",
+            json!({"tag": "per-tool"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(kind(&envelope), "timeout");
     assert!(
         envelope["error"].as_str().unwrap().contains("within 40 ms"),
         "{envelope}"
     );
     answered_while_held("per-tool");
-    assert_eq!(d.call("pt_sleep_main", json!({"ms": 60}))["ok"], true);
+    assert_eq!(
+        d.invoke(
+            "pt_sleep_main",
+            json!({"ms": 60}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["ok"],
+        true
+    );
 
     // A per-call timeout overrides the tool's, both ways.
-    let outcome = d.invoke_with("pt_sleep", json!({"ms": 80}), with_long_timeout());
+    let outcome = d.invoke("pt_sleep", json!({"ms": 80}), with_long_timeout());
     assert!(outcome.is_ok(), "{outcome:?}");
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_block_main",
         json!({"tag": "per-call"}),
         with_timeout(30),
@@ -603,11 +700,11 @@ fn timeouts_are_chosen_per_call_then_per_tool_then_default() {
 #[test]
 fn a_timed_out_tool_sees_its_cancellation() {
     let d = Dispatcher::new();
-    let outcome = d.invoke_with("pt_watch", json!({"tag": "sync-off"}), with_timeout(50));
+    let outcome = d.invoke("pt_watch", json!({"tag": "sync-off"}), with_timeout(50));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
     saw_cancel_if_it_ran("sync-off");
 
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_watch_main",
         json!({"tag": "sync-main"}),
         with_timeout(50),
@@ -616,7 +713,7 @@ fn a_timed_out_tool_sees_its_cancellation() {
     saw_cancel_if_it_ran("sync-main");
 
     // An async tool is always run, even past its deadline, and sees it at once.
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_watch_async",
         json!({"tag": "async-watch"}),
         with_timeout(50),
@@ -627,7 +724,7 @@ fn a_timed_out_tool_sees_its_cancellation() {
     // Without a timeout nothing is cancelled.
     let token = CancelToken::new();
     let options = CallOptions::new().cancel(token.clone());
-    let outcome = d.invoke_with("pt_echo", json!({"n": 1}), options);
+    let outcome = d.invoke("pt_echo", json!({"n": 1}), options);
     assert!(outcome.is_ok());
     assert!(!token.is_cancelled());
 }
@@ -660,7 +757,7 @@ fn a_cancel_token_cancels_the_call() {
     // A main-thread tool that ignores cancellation: the caller stops waiting.
     let (token, canceller) = cancel_once_started("token-main");
     let envelope = d
-        .invoke_with(
+        .invoke(
             "pt_block_main",
             json!({"tag": "token-main"}),
             with_cancel(&token),
@@ -675,14 +772,14 @@ fn a_cancel_token_cancels_the_call() {
 
     // An off-thread tool that checks its context stops itself.
     let (token, canceller) = cancel_once_started("token-off");
-    let outcome = d.invoke_with("pt_watch", json!({"tag": "token-off"}), with_cancel(&token));
+    let outcome = d.invoke("pt_watch", json!({"tag": "token-off"}), with_cancel(&token));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Cancelled));
     assert!(wait_for(Event::SawCancel, "token-off"));
     canceller.join().unwrap();
 
     // An async tool that ignores cancellation.
     let (token, canceller) = cancel_once_started("token-async");
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_block_async",
         json!({"tag": "token-async"}),
         with_cancel(&token),
@@ -694,11 +791,17 @@ fn a_cancel_token_cancels_the_call() {
     // A token cancelled before the call: the tool never starts.
     let token = CancelToken::new();
     token.cancel();
-    let outcome = d.invoke_with("pt_count_main", json!({"slot": 1}), with_cancel(&token));
+    let outcome = d.invoke("pt_count_main", json!({"slot": 1}), with_cancel(&token));
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Cancelled));
     // Main-thread calls run in the order they were queued: had the cancelled call been queued
     // and run, it would have run before this one, which would count 2.
-    let after = d.call("pt_count_main", json!({"slot": 1}));
+    let after = d
+        .invoke(
+            "pt_count_main",
+            json!({"slot": 1}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(after, json!({"ok": true, "data": {"result": 1}}));
     assert_eq!(RUNS[1].load(Ordering::SeqCst), 1);
 }
@@ -796,14 +899,14 @@ fn a_timeout_does_not_cancel_the_callers_token() {
     let options = CallOptions::new()
         .timeout(Duration::from_millis(30))
         .cancel(session.clone());
-    let outcome = d.invoke_with("pt_block", json!({"tag": "session"}), options);
+    let outcome = d.invoke("pt_block", json!({"tag": "session"}), options);
     assert_eq!(outcome.error_kind(), Some(buril::ErrorKind::Timeout));
     assert!(
         !session.is_cancelled(),
         "the caller's token was cancelled by a timeout"
     );
     answered_while_held("session");
-    let outcome = d.invoke_with("pt_echo", json!({"n": 5}), with_cancel(&session));
+    let outcome = d.invoke("pt_echo", json!({"n": 5}), with_cancel(&session));
     assert!(outcome.is_ok(), "{outcome:?}");
 }
 
@@ -839,7 +942,7 @@ fn a_tool_that_stops_at_its_deadline_is_reported_as_timeout() {
     let mut kinds = Vec::new();
     for _ in 0..5 {
         kinds.push(
-            d.invoke_with("pt_spin", json!({}), with_timeout(30))
+            d.invoke("pt_spin", json!({}), with_timeout(30))
                 .error_kind(),
         );
         let outcome = runtime.block_on(d.invoke_async("pt_spin", json!({}), with_timeout(30)));
@@ -858,7 +961,7 @@ fn a_tool_that_stops_at_its_deadline_is_reported_as_timeout() {
 fn a_dropped_dispatcher_lets_a_cancelled_tool_wind_down() {
     let d = Dispatcher::new();
     let (token, canceller) = cancel_once_started("wind-down");
-    let outcome = d.invoke_with(
+    let outcome = d.invoke(
         "pt_wind_down_async",
         json!({"tag": "wind-down"}),
         with_cancel(&token),

@@ -327,7 +327,7 @@ fn hand(name: &'static str, input: fn(&mut SchemaGenerator) -> Schema) -> &'stat
     let mut meta = ToolMeta::new(name);
     meta.description = "A hand-built tool.".into();
     meta.family = "hand".into();
-    meta.off_thread = true;
+    meta.threading = buril::Threading::OffThread;
     meta.returns_unit = true;
     meta.location = SourceLocation {
         file: file!(),
@@ -351,11 +351,13 @@ fn tool(name: &str) -> &'static ToolDescriptor {
 }
 
 fn rendered(profile: Profile, name: &str) -> Value {
-    profile::definition(profile, tool(name)).unwrap_or_else(|e| panic!("{e}"))
+    profile::render(profile, tool(name))
+        .map(|rendered| rendered.value)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn rejected(profile: Profile, descriptor: &ToolDescriptor) -> ProfileError {
-    match profile::definition(profile, descriptor) {
+    match profile::render(profile, descriptor).map(|rendered| rendered.value) {
         Ok(value) => panic!("{profile} accepted `{}`: {value:#}", descriptor.name()),
         Err(error) => error,
     }
@@ -482,7 +484,7 @@ fn profiles_parse_and_print_their_names() {
 #[test]
 fn every_tool_is_either_defined_or_reported_by_every_profile() {
     for profile in Profile::ALL {
-        let (definitions, errors) = profile::definitions(profile, buril::registry());
+        let (definitions, errors) = definitions(profile, buril::registry());
         let mut names: Vec<String> = definitions
             .iter()
             .map(|d| d["name"].as_str().expect("a name").to_owned())
@@ -545,7 +547,7 @@ fn mcp_gives_the_tool_object_of_tools_list() {
 
 #[test]
 fn mcp_names_may_have_dots_but_at_most_128_characters() {
-    assert!(profile::definition(Profile::Mcp, hand("pf.dotted", empty_input)).is_ok());
+    assert!(profile::render(Profile::Mcp, hand("pf.dotted", empty_input)).is_ok());
     let long: &'static str = Box::leak(format!("pf_{}", "x".repeat(126)).into_boxed_str());
     let error = rejected(Profile::Mcp, hand(long, empty_input));
     assert_eq!(error.tool, long);
@@ -906,12 +908,12 @@ fn anthropic_rejects_a_root_one_of_and_keeps_the_other_tools() {
     assert!(error.reason.contains("root `oneOf`"), "{error}");
 
     let registry = registry_of(vec![either, hand("pf_fine", empty_input)]);
-    let (definitions, errors) = profile::definitions(Profile::Anthropic, registry);
+    let (definitions, errors) = definitions(Profile::Anthropic, registry);
     assert_eq!(definitions.len(), 1);
     assert_eq!(definitions[0]["name"], "pf_fine");
     assert_eq!(errors, vec![error]);
     // MCP has no such rule.
-    assert!(profile::definition(Profile::Mcp, either).is_ok());
+    assert!(profile::render(Profile::Mcp, either).is_ok());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -968,7 +970,7 @@ fn gemini_gives_an_openapi_subset_with_refs_inlined() {
 
 #[test]
 fn gemini_output_has_no_refs_consts_schema_keys_or_type_arrays() {
-    let (definitions, _) = profile::definitions(Profile::Gemini, buril::registry());
+    let (definitions, _) = definitions(Profile::Gemini, buril::registry());
     let subset: Vec<&Value> = definitions
         .iter()
         .filter(|d| d.get("parametersJsonSchema").is_none())
@@ -1132,7 +1134,7 @@ fn gemini_checks_depth_enum_values_and_names() {
         error.reason.contains("must start with a letter or `_`"),
         "{error}"
     );
-    assert!(profile::definition(Profile::Gemini, hand("pf.dotted:ok", empty_input)).is_ok());
+    assert!(profile::render(Profile::Gemini, hand("pf.dotted:ok", empty_input)).is_ok());
     let long: &'static str = Box::leak(format!("pf_{}", "x".repeat(62)).into_boxed_str());
     assert!(
         rejected(Profile::Gemini, hand(long, empty_input))
@@ -1166,7 +1168,7 @@ fn schema_prints_mcp_definitions_by_default() {
     assert_eq!(code, ExitCode::SUCCESS, "{err}");
     assert_eq!(err, "");
     let printed: Value = serde_json::from_str(&out).unwrap();
-    let (expected, _) = profile::definitions(Profile::Mcp, buril::registry());
+    let (expected, _) = definitions(Profile::Mcp, buril::registry());
     assert_eq!(printed, Value::Array(expected));
 }
 
@@ -1302,4 +1304,20 @@ fn schema_usage_errors() {
     assert_eq!(code, ExitCode::from(1));
     assert_eq!(out, "");
     assert!(err.contains("did you mean `pf_greet`"), "{err}");
+}
+
+/// The tool objects of every tool of `registry` that `profile` can express, and the errors of
+/// those it cannot.
+fn definitions(
+    profile: Profile,
+    registry: &buril::Registry,
+) -> (Vec<Value>, Vec<buril::profile::ProfileError>) {
+    let (rendered, errors) = profile::render_all(profile, registry);
+    (
+        rendered
+            .into_iter()
+            .map(|definition| definition.value)
+            .collect(),
+        errors,
+    )
 }

@@ -42,7 +42,7 @@ fn meta(name: &'static str, aliases: &'static [&'static str], file: &'static str
     meta.description = "A hand-built tool.".into();
     meta.family = "hand".into();
     meta.aliases = aliases.iter().map(|alias| (*alias).into()).collect();
-    meta.off_thread = true;
+    meta.threading = buril::Threading::OffThread;
     meta.location = SourceLocation {
         file,
         line: 7,
@@ -137,7 +137,7 @@ fn descriptors_carry_what_the_attribute_says() {
     let open = buril::registry().get("reg_open").unwrap();
     assert_eq!(open.description(), "Opens a thing.");
     assert_eq!(open.family(), "reg");
-    assert!(open.is_off_thread() && !open.is_dangerous() && !open.is_async());
+    assert!(open.threading().is_off_thread() && !open.is_dangerous() && !open.is_async());
     assert_eq!(open.annotations().title.as_deref(), Some("Open"));
     assert_eq!(open.annotations().read_only, Some(true));
     assert_eq!(open.annotations().destructive, None);
@@ -147,7 +147,7 @@ fn descriptors_carry_what_the_attribute_says() {
 
     let close = buril::registry().get("reg_close").unwrap();
     assert_eq!(close.aliases(), ["reg_shut", "reg_end"]);
-    assert!(!close.is_off_thread());
+    assert!(!close.threading().is_off_thread());
     assert!(close.meta().returns_unit);
 
     let handoff = buril::registry().get("agent_team_handoff").unwrap();
@@ -240,7 +240,7 @@ fn a_dispatcher_serves_a_custom_registry() {
             leak(ToolDescriptor::new(
                 {
                     let mut meta = meta("hand_shout", &[], "shout.rs");
-                    meta.off_thread = false;
+                    meta.threading = buril::Threading::Main;
                     meta
                 },
                 Invoke::Async(shout),
@@ -263,23 +263,50 @@ fn a_dispatcher_serves_a_custom_registry() {
     let d = Dispatcher::builder().registry(registry).build();
     assert!(std::ptr::eq(d.registry(), registry));
     assert_eq!(
-        d.call("hand_echo", json!({"text": "hi"})),
+        d.invoke(
+            "hand_echo",
+            json!({"text": "hi"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope(),
         json!({"ok": true, "data": {"result": "hi"}})
     );
     assert_eq!(
-        d.call("hand_shout", json!({"text": "hi"})),
+        d.invoke(
+            "hand_shout",
+            json!({"text": "hi"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope(),
         json!({"ok": true, "data": {"result": "HI"}})
     );
-    let envelope = d.call("hand_say", json!({"text": "x"}));
+    let envelope = d
+        .invoke(
+            "hand_say",
+            json!({"text": "x"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["data"]["result"], "x");
     assert_eq!(envelope["warnings"].as_array().unwrap().len(), 1);
     // Validation uses the hand-written schema.
-    let envelope = d.call("hand_echo", json!({"txt": "hi"}));
+    let envelope = d
+        .invoke(
+            "hand_echo",
+            json!({"txt": "hi"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["type"], "validation");
     assert_eq!(envelope["problems"].as_array().unwrap().len(), 2);
     // The policy applies to hand-built tools.
     assert_eq!(
-        d.call("hand_danger", json!({"text": "x"}))["type"],
+        d.invoke(
+            "hand_danger",
+            json!({"text": "x"}),
+            buril::CallOptions::default()
+        )
+        .into_envelope()["type"],
         "disabled"
     );
     let allowed = Dispatcher::builder()
@@ -287,17 +314,26 @@ fn a_dispatcher_serves_a_custom_registry() {
         .policy(Policy::new().allow_dangerous(true))
         .build();
     assert_eq!(
-        allowed.call("hand_danger", json!({"text": "x"}))["ok"],
+        allowed
+            .invoke(
+                "hand_danger",
+                json!({"text": "x"}),
+                buril::CallOptions::default()
+            )
+            .into_envelope()["ok"],
         true
     );
     // The binary's own tools are not in it.
-    let envelope = d.call("reg_open", json!({"what": "x"}));
+    let envelope = d
+        .invoke(
+            "reg_open",
+            json!({"what": "x"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["type"], "not_found");
     // And the binary's dispatcher does not know the hand-built tools.
-    assert_eq!(
-        buril::call("hand_echo", json!({"text": "x"}))["type"],
-        "not_found"
-    );
+    assert_eq!(call("hand_echo", json!({"text": "x"}))["type"], "not_found");
 }
 
 #[test]
@@ -312,7 +348,13 @@ fn a_tool_whose_input_schema_is_not_an_object_is_reported_as_misconfigured() {
         .unwrap(),
     ));
     let d = Dispatcher::builder().registry(registry).build();
-    let envelope = d.call("hand_bad", json!({"text": "x"}));
+    let envelope = d
+        .invoke(
+            "hand_bad",
+            json!({"text": "x"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_eq!(envelope["type"], "runtime");
     let error = envelope["error"].as_str().unwrap();
     assert!(error.starts_with("the tool is misconfigured: "), "{error}");
@@ -338,10 +380,15 @@ fn a_tool_without_parameters_accepts_only_the_empty_object() {
     ));
     let d = Dispatcher::builder().registry(registry).build();
     assert_eq!(
-        d.call("hand_none", json!({})),
+        d.invoke("hand_none", json!({}), buril::CallOptions::default())
+            .into_envelope(),
         json!({"ok": true, "data": {"result": "done"}})
     );
-    assert_eq!(d.call("hand_none", json!({"x": 1}))["type"], "validation");
+    assert_eq!(
+        d.invoke("hand_none", json!({"x": 1}), buril::CallOptions::default())
+            .into_envelope()["type"],
+        "validation"
+    );
 }
 
 #[test]
@@ -350,7 +397,14 @@ fn the_global_dispatcher_cannot_be_replaced_once_used() {
     assert!(std::ptr::eq(global.registry(), buril::registry()));
     assert!(Dispatcher::new().install_global().is_err());
     assert_eq!(
-        buril::call("reg_open", json!({"what": "door"})),
+        call("reg_open", json!({"what": "door"})),
         json!({"ok": true, "data": {"result": "opened door"}})
     );
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

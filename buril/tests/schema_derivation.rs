@@ -487,7 +487,7 @@ fn a_long_parameter_list_keeps_its_order_in_the_schema_and_the_call() {
     );
 
     assert_eq!(
-        buril::call("tst_many", many_input()),
+        call("tst_many", many_input()),
         json!({"ok": true, "data": {"result": [
             1, null, 3, "tst_many", "four", 5, 6, 7, 8, 9, 10, 11, null, 13, "fourteen", 15
         ]}})
@@ -497,7 +497,7 @@ fn a_long_parameter_list_keeps_its_order_in_the_schema_and_the_call() {
     input["p12"] = json!(12);
     input["p14"] = json!(null);
     assert_eq!(
-        buril::call("tst_many", input),
+        call("tst_many", input),
         json!({"ok": true, "data": {"result": [
             1, 2, 3, "tst_many", "four", 5, 6, 7, 8, 9, 10, 11, 12, 13, null, 15
         ]}})
@@ -621,7 +621,7 @@ fn serde_rename_and_default_shape_the_fields() {
     // Serializing: the field is always there.
     assert_eq!(output["required"], json!(["displayName", "count"]));
 
-    let envelope = buril::call("tst_relabel", json!({"item": {"displayName": "abc"}}));
+    let envelope = call("tst_relabel", json!({"item": {"displayName": "abc"}}));
     assert_eq!(
         envelope,
         json!({"ok": true, "data": {"displayName": "ABC", "count": 1}})
@@ -637,7 +637,7 @@ fn raw_identifier_parameters_use_the_plain_name() {
     assert_eq!(keys, ["match", "type"]);
     assert_eq!(input["required"], json!(["type"]));
     assert_eq!(
-        buril::call("tst_keywords", json!({"type": "t", "match": 4})),
+        call("tst_keywords", json!({"type": "t", "match": 4})),
         json!({"ok": true, "data": {"result": "t:4"}})
     );
 }
@@ -655,7 +655,7 @@ fn the_context_parameter_is_not_in_the_schema() {
         })
     );
     assert_eq!(
-        buril::call("tst_contextual", json!({"label": "l"})),
+        call("tst_contextual", json!({"label": "l"})),
         json!({"ok": true, "data": {"result": "l@tst_contextual"}})
     );
 }
@@ -675,7 +675,7 @@ fn an_input_struct_is_the_whole_input_schema() {
     );
     assert_eq!(output["required"], json!(["id", "noted"]));
     assert_eq!(
-        buril::call("tst_whole", json!({"id": 9})),
+        call("tst_whole", json!({"id": 9})),
         json!({"ok": true, "data": {"id": 9, "noted": false}})
     );
 }
@@ -686,7 +686,7 @@ fn an_input_struct_rejects_unknown_properties_like_parameters_do() {
     let (input, _) = schemas_of("tst_whole");
     assert_eq!(input["additionalProperties"], false, "{input:#}");
     // A misspelt optional property must not be dropped silently.
-    let envelope = buril::call("tst_whole", json!({"id": 1, "notes": "typo"}));
+    let envelope = call("tst_whole", json!({"id": 1, "notes": "typo"}));
     assert_eq!(envelope["ok"], false, "{envelope:#}");
     assert_eq!(envelope["type"], "validation");
     assert_eq!(envelope["problems"][0]["path"], "/notes");
@@ -704,7 +704,7 @@ fn unit_outputs_are_the_empty_object() {
         // No parameters: an empty object, and no `required`.
         assert_eq!(input, &buril::__private::empty_object_schema(), "{name}");
         assert_eq!(
-            buril::call(name, json!({})),
+            call(name, json!({})),
             json!({"ok": true, "data": {}}),
             "{name}"
         );
@@ -724,7 +724,7 @@ fn non_object_outputs_are_wrapped_as_result() {
         })
     );
     assert_eq!(
-        buril::call("tst_count", json!({"to": 5})),
+        call("tst_count", json!({"to": 5})),
         json!({"ok": true, "data": {"result": 5}})
     );
 
@@ -736,7 +736,7 @@ fn non_object_outputs_are_wrapped_as_result() {
     );
     assert!(output["$defs"]["Point"].is_object());
     assert_eq!(
-        buril::call("tst_points", json!({"n": 2})),
+        call("tst_points", json!({"n": 2})),
         json!({"ok": true, "data": {"result": [{"x": 0.0, "y": 0.0}, {"x": 1.0, "y": 0.0}]}})
     );
 }
@@ -767,7 +767,7 @@ fn every_schema_compiles_and_describes_what_the_tool_accepts_and_returns() {
             compile(input_schema).is_valid(&input),
             "{name}: sample input does not match its schema"
         );
-        let envelope = buril::call(name, input);
+        let envelope = call(name, input);
         assert_eq!(envelope["ok"], true, "{name}: {envelope}");
         let data = &envelope["data"];
         assert!(
@@ -850,4 +850,11 @@ fn golden_schemas() {
             r#""additionalProperties":false}"#
         )
     );
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

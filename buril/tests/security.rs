@@ -5,7 +5,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use buril::{CallOptions, Dispatcher, Policy, ToolPattern, ToolView};
+use buril::policy::ToolPattern;
+use buril::{CallOptions, Dispatcher, Policy, ToolView};
 use serde_json::json;
 
 /// How many times `sec_wipe` actually ran.
@@ -30,7 +31,9 @@ const WIPE_NAMES: [&str; 3] = ["sec_wipe", "view_wipe", "sec_clear"];
 fn dangerous_tools_are_off_by_default_under_every_name() {
     let dispatcher = Dispatcher::new();
     for name in WIPE_NAMES {
-        let envelope = dispatcher.call(name, json!({}));
+        let envelope = dispatcher
+            .invoke(name, json!({}), buril::CallOptions::default())
+            .into_envelope();
         assert_eq!(envelope["type"], "disabled", "{name}: {envelope}");
     }
     for name in [
@@ -42,7 +45,9 @@ fn dangerous_tools_are_off_by_default_under_every_name() {
         "sec_*",
         "*",
     ] {
-        let envelope = dispatcher.call(name, json!({}));
+        let envelope = dispatcher
+            .invoke(name, json!({}), buril::CallOptions::default())
+            .into_envelope();
         assert_eq!(envelope["type"], "not_found", "{name:?}: {envelope}");
     }
     assert_eq!(WIPES.load(Ordering::SeqCst), 0);
@@ -56,13 +61,20 @@ fn a_disable_rule_holds_against_aliases_and_wins_over_enable() {
         .disable("sec_wipe".parse().unwrap());
     let dispatcher = Dispatcher::builder().policy(policy).build();
     for name in WIPE_NAMES {
-        let envelope = dispatcher.call(name, json!({}));
+        let envelope = dispatcher
+            .invoke(name, json!({}), buril::CallOptions::default())
+            .into_envelope();
         assert_eq!(envelope["type"], "disabled", "{name}: {envelope}");
     }
     // Enabling by an alias's prefix does not enable the tool: rules match its own name.
     let policy = Policy::new().enable("view_*".parse().unwrap());
     let dispatcher = Dispatcher::builder().policy(policy).build();
-    assert_eq!(dispatcher.call("view_wipe", json!({}))["type"], "disabled");
+    assert_eq!(
+        dispatcher
+            .invoke("view_wipe", json!({}), buril::CallOptions::default())
+            .into_envelope()["type"],
+        "disabled"
+    );
     assert_eq!(WIPES.load(Ordering::SeqCst), 0);
 }
 
@@ -73,9 +85,7 @@ fn tool_views_cannot_be_escaped() {
         .build();
     let call = |view: &ToolView, name: &str| {
         let options = CallOptions::new().view(Arc::new(view.clone()));
-        dispatcher
-            .invoke_with(name, json!({}), options)
-            .into_envelope()
+        dispatcher.invoke(name, json!({}), options).into_envelope()
     };
     // A view naming the alias prefix, the reader, or the reader's family.
     for patterns in [

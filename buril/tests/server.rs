@@ -168,7 +168,9 @@ fn the_server_owns_the_dispatcher_policy() {
         server.enabled_tools(),
         ["note_purge", "note_read", "wait_for"]
     );
-    let envelope = dispatcher.call("note_purge", json!({}));
+    let envelope = dispatcher
+        .invoke("note_purge", json!({}), buril::CallOptions::default())
+        .into_envelope();
     assert_eq!(envelope["ok"], true, "{envelope}");
 }
 
@@ -192,7 +194,9 @@ async fn listed_definitions_are_the_mcp_profile_of_their_tools() {
     for listed in tools {
         let name = listed["name"].as_str().unwrap();
         let tool = buril::registry().get(name).unwrap();
-        let profiled = buril::profile::definition(buril::profile::Profile::Mcp, tool).unwrap();
+        let profiled = buril::profile::render(buril::profile::Profile::Mcp, tool)
+            .map(|rendered| rendered.value)
+            .unwrap();
         assert_eq!(listed, &profiled, "{name}");
         assert_eq!(listed["outputSchema"]["type"], "object", "{name}");
     }

@@ -205,7 +205,9 @@ fn eight_threads_make_100_000_mixed_calls_each_answered_once_with_its_own_answer
                     for n in 0..CALLS_PER_THREAD {
                         let id = thread * CALLS_PER_THREAD + n;
                         let (tool, input, check) = mixed(id);
-                        let envelope = dispatcher.call(tool, input);
+                        let envelope = dispatcher
+                            .invoke(tool, input, buril::CallOptions::default())
+                            .into_envelope();
                         assert!(check(&envelope), "call {id} to {tool}: {envelope}");
                         answered.push(id);
                     }
@@ -269,12 +271,20 @@ fn never_returning_panicking_and_main_thread_hogging_tools_do_not_stop_other_cal
         let stuck: Vec<_> = (0..4)
             .map(|_| {
                 let dispatcher = dispatcher.clone();
-                scope.spawn(move || dispatcher.call("st_forever", json!({})))
+                scope.spawn(move || {
+                    dispatcher
+                        .invoke("st_forever", json!({}), buril::CallOptions::default())
+                        .into_envelope()
+                })
             })
             .collect();
         let hog = {
             let dispatcher = dispatcher.clone();
-            scope.spawn(move || dispatcher.call("st_hold_main", json!({})))
+            scope.spawn(move || {
+                dispatcher
+                    .invoke("st_hold_main", json!({}), buril::CallOptions::default())
+                    .into_envelope()
+            })
         };
         wait_until("the stuck calls' start", || {
             FOREVER_STARTED.load(Ordering::SeqCst) == 4 && HOLDING.load(Ordering::SeqCst)
@@ -282,9 +292,17 @@ fn never_returning_panicking_and_main_thread_hogging_tools_do_not_stop_other_cal
         // Meanwhile, every other off-thread call is served, panics included, without waiting
         // for the stuck ones.
         for id in 0..200u64 {
-            let envelope = dispatcher.call("st_echo_off", json!({"id": id}));
+            let envelope = dispatcher
+                .invoke(
+                    "st_echo_off",
+                    json!({"id": id}),
+                    buril::CallOptions::default(),
+                )
+                .into_envelope();
             assert_eq!(envelope["data"]["result"], id);
-            let envelope = dispatcher.call("st_panic", json!({"id": id}));
+            let envelope = dispatcher
+                .invoke("st_panic", json!({"id": id}), buril::CallOptions::default())
+                .into_envelope();
             assert_eq!(envelope["type"], "panic");
         }
         assert!(
@@ -306,7 +324,11 @@ fn never_returning_panicking_and_main_thread_hogging_tools_do_not_stop_other_cal
         // are served once it ends.
         let queued = {
             let dispatcher = dispatcher.clone();
-            scope.spawn(move || dispatcher.call("st_after_hold", json!({})))
+            scope.spawn(move || {
+                dispatcher
+                    .invoke("st_after_hold", json!({}), buril::CallOptions::default())
+                    .into_envelope()
+            })
         };
         wait_until("the main-thread call's queueing", || {
             dispatcher.pending_main_thread_calls() == 1
@@ -318,7 +340,13 @@ fn never_returning_panicking_and_main_thread_hogging_tools_do_not_stop_other_cal
         HOG_GATE.open();
         let envelope = queued.join().unwrap();
         assert_eq!(envelope["data"]["result"], true, "{envelope}");
-        let envelope = dispatcher.call("st_echo_main", json!({"id": 7}));
+        let envelope = dispatcher
+            .invoke(
+                "st_echo_main",
+                json!({"id": 7}),
+                buril::CallOptions::default(),
+            )
+            .into_envelope();
         assert_eq!(envelope["data"]["result"], 7);
     });
     FOREVER_GATE.open();

@@ -186,10 +186,30 @@ fn th_outer(
     n: i64,
 ) -> Result<i64, ToolError> {
     let d = nested();
-    let sum = d.call("th_add", json!({"a": n, "b": 1}));
-    let product = d.call("th_mul", json!({"a": n, "b": 2}));
-    let negated = d.call("th_neg", json!({"n": n}));
-    let joined = d.call("th_concat", json!({"a": "x", "b": "y"}));
+    let sum = d
+        .invoke(
+            "th_add",
+            json!({"a": n, "b": 1}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
+    let product = d
+        .invoke(
+            "th_mul",
+            json!({"a": n, "b": 2}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
+    let negated = d
+        .invoke("th_neg", json!({"n": n}), buril::CallOptions::default())
+        .into_envelope();
+    let joined = d
+        .invoke(
+            "th_concat",
+            json!({"a": "x", "b": "y"}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     let results = [&sum, &product, &negated];
     let mut total = 0;
     for envelope in results {
@@ -210,8 +230,16 @@ async fn th_outer_async(
     n: i64,
 ) -> Result<i64, ToolError> {
     let d = nested();
-    let sum = d.call("th_add", json!({"a": n, "b": 1}));
-    let negated = d.call("th_neg", json!({"n": n}));
+    let sum = d
+        .invoke(
+            "th_add",
+            json!({"a": n, "b": 1}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
+    let negated = d
+        .invoke("th_neg", json!({"n": n}), buril::CallOptions::default())
+        .into_envelope();
     let mut total = 0;
     for envelope in [&sum, &negated] {
         total += envelope["data"]["result"]
@@ -222,8 +250,16 @@ async fn th_outer_async(
 }
 
 fn tracked_dispatcher() -> (Dispatcher, Arc<Tracker>) {
+    tracked_dispatcher_spinning(true)
+}
+
+/// A dispatcher whose threads watch for each other before sleeping (`spin`), or never do.
+fn tracked_dispatcher_spinning(spin: bool) -> (Dispatcher, Arc<Tracker>) {
     let tracker = Arc::new(Tracker::default());
-    let d = Dispatcher::builder().state(Arc::clone(&tracker)).build();
+    let d = Dispatcher::builder()
+        .state(Arc::clone(&tracker))
+        .spin(spin)
+        .build();
     (d, tracker)
 }
 
@@ -240,8 +276,24 @@ fn main_thread_tools_run_on_one_thread_one_at_a_time() {
             let d = d.clone();
             thread::spawn(move || {
                 for i in 0..30 {
-                    assert_eq!(result(&d.call("th_add", json!({"a": t, "b": i}))), t + i);
-                    assert_eq!(result(&d.call("th_neg", json!({"n": i}))), -i);
+                    assert_eq!(
+                        result(
+                            &d.invoke(
+                                "th_add",
+                                json!({"a": t, "b": i}),
+                                buril::CallOptions::default()
+                            )
+                            .into_envelope()
+                        ),
+                        t + i
+                    );
+                    assert_eq!(
+                        result(
+                            &d.invoke("th_neg", json!({"n": i}), buril::CallOptions::default())
+                                .into_envelope()
+                        ),
+                        -i
+                    );
                 }
                 thread::current().id()
             })
@@ -266,7 +318,14 @@ fn off_thread_tools_run_concurrently() {
     let callers: Vec<_> = (0..3)
         .map(|_| {
             let d = d.clone();
-            thread::spawn(move || d.call("th_meet", json!({"count": 3})))
+            thread::spawn(move || {
+                d.invoke(
+                    "th_meet",
+                    json!({"count": 3}),
+                    buril::CallOptions::default(),
+                )
+                .into_envelope()
+            })
         })
         .collect();
     for caller in callers {
@@ -281,7 +340,7 @@ fn off_thread_tools_run_concurrently() {
             let d = d.clone();
             thread::spawn(move || {
                 let options = CallOptions::new().timeout(LONG);
-                d.invoke_with("th_meet", json!({"count": 2}), options)
+                d.invoke("th_meet", json!({"count": 2}), options)
                     .into_envelope()
             })
         })
@@ -294,7 +353,16 @@ fn off_thread_tools_run_concurrently() {
 
 #[test]
 fn eight_threads_of_mixed_calls_all_answer_correctly() {
-    let (d, tracker) = tracked_dispatcher();
+    mixed_calls_from_eight_threads(true);
+}
+
+#[test]
+fn eight_threads_of_mixed_calls_all_answer_correctly_when_nobody_spins() {
+    mixed_calls_from_eight_threads(false);
+}
+
+fn mixed_calls_from_eight_threads(spin: bool) {
+    let (d, tracker) = tracked_dispatcher_spinning(spin);
     let answered = Arc::new(AtomicUsize::new(0));
     let callers: Vec<_> = (0..8_i64)
         .map(|t| {
@@ -303,19 +371,45 @@ fn eight_threads_of_mixed_calls_all_answer_correctly() {
             thread::spawn(move || {
                 for i in 0..200_i64 {
                     let (envelope, expected) = match i % 5 {
-                        0 => (d.call("th_add", json!({"a": t, "b": i})), json!(t + i)),
-                        1 => (d.call("th_mul", json!({"a": t, "b": i})), json!(t * i)),
+                        0 => (
+                            d.invoke(
+                                "th_add",
+                                json!({"a": t, "b": i}),
+                                buril::CallOptions::default(),
+                            )
+                            .into_envelope(),
+                            json!(t + i),
+                        ),
+                        1 => (
+                            d.invoke(
+                                "th_mul",
+                                json!({"a": t, "b": i}),
+                                buril::CallOptions::default(),
+                            )
+                            .into_envelope(),
+                            json!(t * i),
+                        ),
                         2 => (
-                            d.call("th_concat", json!({"a": t.to_string(), "b": i.to_string()})),
+                            d.invoke(
+                                "th_concat",
+                                json!({"a": t.to_string(), "b": i.to_string()}),
+                                buril::CallOptions::default(),
+                            )
+                            .into_envelope(),
                             json!(format!("{t}{i}")),
                         ),
                         3 => (
-                            d.call("th_neg", json!({"n": t * 1000 + i})),
+                            d.invoke(
+                                "th_neg",
+                                json!({"n": t * 1000 + i}),
+                                buril::CallOptions::default(),
+                            )
+                            .into_envelope(),
                             json!(-(t * 1000 + i)),
                         ),
                         _ => {
                             let options = CallOptions::new().timeout(LONG);
-                            let outcome = d.invoke_with("th_mul", json!({"a": i, "b": 3}), options);
+                            let outcome = d.invoke("th_mul", json!({"a": i, "b": 3}), options);
                             (outcome.into_envelope(), json!(i * 3))
                         }
                     };
@@ -344,14 +438,29 @@ fn host_mode_runs_other_threads_calls_when_pumped() {
     let here = format!("{:?}", thread::current().id());
 
     // On the main thread itself: inline, at once.
-    assert_eq!(*result(&d.call("th_where", json!({}))), here);
-    assert_eq!(*result(&d.call("th_where_async", json!({}))), here);
+    assert_eq!(
+        *result(
+            &d.invoke("th_where", json!({}), buril::CallOptions::default())
+                .into_envelope()
+        ),
+        here
+    );
+    assert_eq!(
+        *result(
+            &d.invoke("th_where_async", json!({}), buril::CallOptions::default())
+                .into_envelope()
+        ),
+        here
+    );
     assert_eq!(d.pump(), 0);
 
     // From another thread: queued until pumped, then run by the pump, on this thread.
     let caller = {
         let d = d.clone();
-        thread::spawn(move || d.call("th_where", json!({})))
+        thread::spawn(move || {
+            d.invoke("th_where", json!({}), buril::CallOptions::default())
+                .into_envelope()
+        })
     };
     wait_until("the call's queueing", || d.pending_main_thread_calls() == 1);
     assert!(!caller.is_finished(), "the call answered without a pump");
@@ -362,7 +471,14 @@ fn host_mode_runs_other_threads_calls_when_pumped() {
     // Off-thread tools do not wait for the pump.
     let caller = {
         let d = d.clone();
-        thread::spawn(move || d.call("th_mul", json!({"a": 2, "b": 3})))
+        thread::spawn(move || {
+            d.invoke(
+                "th_mul",
+                json!({"a": 2, "b": 3}),
+                buril::CallOptions::default(),
+            )
+            .into_envelope()
+        })
     };
     assert_eq!(*result(&caller.join().unwrap()), 6);
 
@@ -371,7 +487,10 @@ fn host_mode_runs_other_threads_calls_when_pumped() {
         .map(|i| {
             let caller = {
                 let d = d.clone();
-                thread::spawn(move || d.call("th_record", json!({"n": i})))
+                thread::spawn(move || {
+                    d.invoke("th_record", json!({"n": i}), buril::CallOptions::default())
+                        .into_envelope()
+                })
             };
             wait_until("the call's queueing", || {
                 d.pending_main_thread_calls() == i as usize + 1
@@ -403,7 +522,10 @@ fn a_main_thread_tool_can_call_tools_through_the_dispatcher() {
     let d = nested();
     let (tx, rx) = std::sync::mpsc::channel();
     thread::spawn(move || {
-        let _ = tx.send(d.call("th_outer", json!({"n": 5})));
+        let _ = tx.send(
+            d.invoke("th_outer", json!({"n": 5}), buril::CallOptions::default())
+                .into_envelope(),
+        );
     });
     let envelope = rx.recv_timeout(WAIT).expect("a nested call deadlocked");
     // (5 + 1) + (5 * 2) + (-5)
@@ -416,7 +538,14 @@ fn an_async_main_thread_tool_can_call_tools_through_the_dispatcher() {
     let d = nested();
     let (tx, rx) = std::sync::mpsc::channel();
     thread::spawn(move || {
-        let _ = tx.send(d.call("th_outer_async", json!({"n": 5})));
+        let _ = tx.send(
+            d.invoke(
+                "th_outer_async",
+                json!({"n": 5}),
+                buril::CallOptions::default(),
+            )
+            .into_envelope(),
+        );
     });
     let envelope = rx.recv_timeout(WAIT).expect("a nested call deadlocked");
     // (5 + 1) + (-5)
@@ -436,8 +565,14 @@ async fn invoke_async_serves_every_kind_of_tool() {
         let outcome = d.invoke_async(name, input, CallOptions::default()).await;
         assert_eq!(outcome.data(), Some(&json!({"result": expected})), "{name}");
     }
-    let where_sync = d.call_async("th_where", json!({})).await;
-    let where_async = d.call_async("th_where_async", json!({})).await;
+    let where_sync = d
+        .invoke_async("th_where", json!({}), buril::CallOptions::default())
+        .await
+        .into_envelope();
+    let where_async = d
+        .invoke_async("th_where_async", json!({}), buril::CallOptions::default())
+        .await
+        .into_envelope();
     assert_eq!(result(&where_sync), result(&where_async));
     assert_ne!(
         *result(&where_sync),
@@ -463,7 +598,10 @@ async fn a_hundred_concurrent_async_calls() {
                     2 => ("th_add", json!({"a": i, "b": 1}), json!(i + 1)),
                     _ => ("th_neg", json!({"n": i}), json!(-i)),
                 };
-                let envelope = d.call_async(name, input).await;
+                let envelope = d
+                    .invoke_async(name, input, buril::CallOptions::default())
+                    .await
+                    .into_envelope();
                 assert_eq!(envelope, json!({"ok": true, "data": {"result": expected}}));
                 i
             })
@@ -523,27 +661,33 @@ fn with_timeout(timeout: Duration) -> CallOptions {
 async fn an_inline_tool_runs_in_the_calling_task() {
     let d = Dispatcher::new();
     let here = format!("{:?}", thread::current().id());
-    let inline = d.call_async("th_where_inline", json!({})).await;
+    let inline = d
+        .invoke_async("th_where_inline", json!({}), buril::CallOptions::default())
+        .await
+        .into_envelope();
     assert_eq!(*result(&inline), here);
     let timed = d
         .invoke_async("th_where_inline", json!({}), with_timeout(LONG))
         .await;
     assert_eq!(timed.data(), Some(&json!({"result": here})));
     // The same tool without `inline` is handed to the blocking pool.
-    let pooled = d.call_async("th_where_pooled", json!({})).await;
+    let pooled = d
+        .invoke_async("th_where_pooled", json!({}), buril::CallOptions::default())
+        .await
+        .into_envelope();
     assert_ne!(*result(&pooled), here);
-    assert!(d.registry().get("th_where_inline").unwrap().is_inline());
-    assert!(!d.registry().get("th_where_pooled").unwrap().is_inline());
+    assert!(d.registry().get("th_where_inline").unwrap().threading() == buril::Threading::Inline);
+    assert!(d.registry().get("th_where_pooled").unwrap().threading() != buril::Threading::Inline);
 }
 
 #[test]
 fn an_inline_tool_with_a_timeout_runs_on_the_calling_thread() {
     let d = Dispatcher::new();
     let here = format!("{:?}", thread::current().id());
-    let inline = d.invoke_with("th_where_inline", json!({}), with_timeout(LONG));
+    let inline = d.invoke("th_where_inline", json!({}), with_timeout(LONG));
     assert_eq!(inline.data(), Some(&json!({"result": here})));
     // Without `inline`, a call with a timeout runs on a worker so that the timeout can answer.
-    let pooled = d.invoke_with("th_where_pooled", json!({}), with_timeout(LONG));
+    let pooled = d.invoke("th_where_pooled", json!({}), with_timeout(LONG));
     assert_ne!(pooled.data(), Some(&json!({"result": here})));
 }
 
@@ -580,7 +724,10 @@ async fn an_inline_tool_past_its_deadline_is_answered_as_a_timeout_when_it_retur
 #[tokio::test(flavor = "current_thread")]
 async fn an_inline_tool_that_panics_answers_an_error_and_the_task_goes_on() {
     let d = Dispatcher::new();
-    let envelope = d.call_async("th_boom_inline", json!({})).await;
+    let envelope = d
+        .invoke_async("th_boom_inline", json!({}), buril::CallOptions::default())
+        .await
+        .into_envelope();
     assert_eq!(
         envelope,
         json!({
@@ -591,7 +738,11 @@ async fn an_inline_tool_that_panics_answers_an_error_and_the_task_goes_on() {
     );
     let here = format!("{:?}", thread::current().id());
     assert_eq!(
-        *result(&d.call_async("th_where_inline", json!({})).await),
+        *result(
+            &d.invoke_async("th_where_inline", json!({}), buril::CallOptions::default())
+                .await
+                .into_envelope()
+        ),
         here
     );
 }

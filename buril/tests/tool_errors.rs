@@ -129,7 +129,7 @@ fn no_such_file() -> String {
 }
 
 fn failure(name: &str, input: Value) -> (String, String) {
-    let envelope = buril::call(name, input);
+    let envelope = call(name, input);
     assert_eq!(envelope["ok"], false, "{envelope}");
     (
         envelope["type"].as_str().unwrap().to_owned(),
@@ -200,7 +200,11 @@ fn a_huge_error_message_is_cut_to_a_preview() {
         format!("{}… [{cut} more characters cut]", &full[..kept])
     );
     // The dispatcher's own outcome is cut too, not only its wire form.
-    let outcome = buril::Dispatcher::new().invoke("err_long", json!({ "handle": handle }));
+    let outcome = buril::Dispatcher::new().invoke(
+        "err_long",
+        json!({ "handle": handle }),
+        buril::CallOptions::default(),
+    );
     assert_eq!(outcome.error().unwrap().message(), message);
 }
 
@@ -214,4 +218,11 @@ fn an_error_message_is_cut_on_a_character_boundary_and_only_past_the_limit() {
         message,
         format!("{}… [1 more character cut]", "é".repeat(2_000))
     );
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -180,7 +180,7 @@ fn message_at(problems: &[(String, String)], path: &str) -> String {
 
 #[test]
 fn a_valid_call_runs_the_tool() {
-    let envelope = buril::call(
+    let envelope = call(
         "val_move",
         json!({"path": "a", "count": 2, "mode": "run", "additive": true}),
     );
@@ -192,7 +192,7 @@ fn a_valid_call_runs_the_tool() {
 
 #[test]
 fn a_wrong_type_names_the_expected_and_the_given_value() {
-    let envelope = buril::call("val_move", json!({"path": 3, "count": 1, "mode": "walk"}));
+    let envelope = call("val_move", json!({"path": 3, "count": 1, "mode": "walk"}));
     let problems = problems_in(&envelope);
     assert_eq!(
         problems,
@@ -234,7 +234,7 @@ fn a_wrong_type_names_the_expected_and_the_given_value() {
 }
 
 fn problems_of(input: Value) -> Vec<(String, String)> {
-    problems_in(&buril::call("val_move", input))
+    problems_in(&call("val_move", input))
 }
 
 #[test]
@@ -245,7 +245,7 @@ fn a_missing_required_property_is_located_at_its_name() {
         [("/count".to_owned(), "missing required property".to_owned())]
     );
     // An optional parameter may be missing or null.
-    let envelope = buril::call(
+    let envelope = call(
         "val_move",
         json!({"path": "p", "count": 1, "mode": "walk", "additive": null}),
     );
@@ -292,7 +292,7 @@ fn an_unknown_property_without_a_suggestion_reads_as_two_sentences() {
 
 #[test]
 fn an_unknown_property_of_a_closed_nested_struct_suggests_the_nearest() {
-    let envelope = buril::call(
+    let envelope = call(
         "val_configure",
         json!({"settings": {"verbos": true, "depth": 1}}),
     );
@@ -317,7 +317,7 @@ fn an_unknown_property_of_a_closed_nested_struct_suggests_the_nearest() {
 
 fn an_optional_struct_reports_the_problems_of_the_struct_not_expected_null() {
     let before = NESTED_RUNS.load(Ordering::SeqCst);
-    let envelope = buril::call(
+    let envelope = call(
         "val_nested",
         json!({"a": {"b": []}, "settings": {"verbos": true, "depth": 1}}),
     );
@@ -331,7 +331,7 @@ fn an_optional_struct_reports_the_problems_of_the_struct_not_expected_null() {
     let message = message_at(&problems, "/settings/verbos");
     assert!(message.contains("did you mean `verbose`?"), "{message}");
 
-    let envelope = buril::call(
+    let envelope = call(
         "val_nested",
         json!({"a": {"b": []}, "settings": {"verbose": "no", "depth": 1}}),
     );
@@ -346,7 +346,7 @@ fn an_optional_struct_reports_the_problems_of_the_struct_not_expected_null() {
 #[test]
 fn several_problems_are_reported_at_once_with_json_pointers() {
     let before = NESTED_RUNS.load(Ordering::SeqCst);
-    let envelope = buril::call(
+    let envelope = call(
         "val_nested",
         json!({"a": {"b": [1, "two", -3], "label": 5}, "zzz": 0}),
     );
@@ -377,18 +377,18 @@ fn several_problems_are_reported_at_once_with_json_pointers() {
     assert_eq!(NESTED_RUNS.load(Ordering::SeqCst), before);
 
     // Through a reference: a wrong type and a missing property of a nested struct.
-    let envelope = buril::call("val_configure", json!({"settings": {"verbose": "no"}}));
+    let envelope = call("val_configure", json!({"settings": {"verbose": "no"}}));
     assert_eq!(
         problems_list_paths(&envelope),
         ["/settings/depth", "/settings/verbose"]
     );
 
     // The first element of a nested array.
-    let envelope = buril::call("val_nested", json!({"a": {"b": ["x"]}}));
+    let envelope = call("val_nested", json!({"a": {"b": ["x"]}}));
     assert_eq!(problems_list_paths(&envelope), ["/a/b/0"], "{envelope:#}");
 
     // A nested required property.
-    let envelope = buril::call("val_nested", json!({"a": {}}));
+    let envelope = call("val_nested", json!({"a": {}}));
     assert_eq!(
         problems_in(&envelope),
         [("/a/b".to_owned(), "missing required property".to_owned())]
@@ -401,7 +401,7 @@ fn problems_list_paths(envelope: &Value) -> Vec<String> {
 
 #[test]
 fn wrong_types_missing_and_unknown_together() {
-    let envelope = buril::call("val_move", json!({"path": 3, "mode": "fly", "additiv": 1}));
+    let envelope = call("val_move", json!({"path": 3, "mode": "fly", "additiv": 1}));
     let problems = problems_in(&envelope);
     let paths: Vec<&str> = problems.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(paths, ["/additiv", "/count", "/mode", "/path"]);
@@ -422,7 +422,7 @@ fn too_many_problems_are_counted_not_listed() {
     for i in 0..40 {
         input.insert(format!("extra{i:02}"), json!(i));
     }
-    let envelope = buril::call("val_empty", Value::Object(input));
+    let envelope = call("val_empty", Value::Object(input));
     let list = envelope["problems"].as_array().unwrap();
     assert_eq!(list.len(), 33, "{envelope:#}");
     assert_eq!(
@@ -434,11 +434,11 @@ fn too_many_problems_are_counted_not_listed() {
 #[test]
 fn null_input_is_the_empty_object() {
     assert_eq!(
-        buril::call("val_empty", Value::Null),
+        call("val_empty", Value::Null),
         json!({"ok": true, "data": {"result": 1}})
     );
     // For a tool with required parameters, null reports them as missing.
-    let problems = problems_in(&buril::call("val_move", Value::Null));
+    let problems = problems_in(&call("val_move", Value::Null));
     let paths: Vec<&str> = problems.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(paths, ["/count", "/mode", "/path"]);
 }
@@ -451,7 +451,7 @@ fn input_that_is_not_an_object_is_rejected() {
         (json!(7), "the number 7"),
         (json!(true), "true"),
     ] {
-        let envelope = buril::call("val_guard_object", input.clone());
+        let envelope = call("val_guard_object", input.clone());
         assert_eq!(
             problems_in(&envelope),
             [(
@@ -481,12 +481,12 @@ fn the_body_does_not_run_when_validation_fails() {
         Value::Null,
     ];
     for input in invalid {
-        let envelope = buril::call("val_guard_body", input.clone());
+        let envelope = call("val_guard_body", input.clone());
         assert_eq!(envelope["type"], "validation", "{input}: {envelope}");
     }
     assert_eq!(GUARD_BODY_RUNS.load(Ordering::SeqCst), 0);
     // And it does run on valid input (the counter is live).
-    let envelope = buril::call(
+    let envelope = call(
         "val_guard_body",
         json!({"path": "p", "count": 1, "mode": "walk"}),
     );
@@ -499,15 +499,15 @@ fn integer_valued_numbers_reach_an_integer_parameter() {
     // JSON Schema counts `2.0`, `2e0` and `-0` as integers, so the published schema accepts
     // them; the tool must get them.
     for count in [json!(2.0), json!(2e0), json!(2)] {
-        let envelope = buril::call("val_steps", json!({"count": count}));
+        let envelope = call("val_steps", json!({"count": count}));
         assert_eq!(envelope["data"]["result"], 2, "{count}: {envelope}");
     }
-    let envelope = buril::call("val_steps", json!({"count": -0.0}));
+    let envelope = call("val_steps", json!({"count": -0.0}));
     assert_eq!(envelope["data"]["result"], 0, "{envelope}");
     // The largest `u32`, as a float too; one more is out of the published range.
-    let envelope = buril::call("val_steps", json!({"count": 4_294_967_295.0}));
+    let envelope = call("val_steps", json!({"count": 4_294_967_295.0}));
     assert_eq!(envelope["data"]["result"], 4_294_967_295u64, "{envelope}");
-    let envelope = buril::call("val_steps", json!({"count": 4_294_967_296.0}));
+    let envelope = call("val_steps", json!({"count": 4_294_967_296.0}));
     assert_eq!(
         message_at(&problems_in(&envelope), "/count"),
         "expected an integer from 0 to 4294967295, got the number 4294967296.0"
@@ -518,10 +518,10 @@ fn integer_valued_numbers_reach_an_integer_parameter() {
 fn null_input_is_no_input() {
     // MCP sends an object or no `arguments` at all; `null` is taken as no input, `{}`.
     assert_eq!(
-        buril::call("val_guard_body", Value::Null),
-        buril::call("val_guard_body", json!({}))
+        call("val_guard_body", Value::Null),
+        call("val_guard_body", json!({}))
     );
-    let missing = problems_in(&buril::call("val_guard_body", Value::Null));
+    let missing = problems_in(&call("val_guard_body", Value::Null));
     let paths: Vec<&str> = missing.iter().map(|(path, _)| path.as_str()).collect();
     assert_eq!(paths, ["/count", "/mode", "/path"], "{missing:?}");
     assert!(
@@ -535,7 +535,7 @@ fn null_input_is_no_input() {
 fn input_the_schema_allows_but_serde_rejects_is_a_validation_problem() {
     // `format: ip` is an annotation only; the parameter's own deserialization catches it.
     let before = PING_RUNS.load(Ordering::SeqCst);
-    let envelope = buril::call("val_ping", json!({"addr": "not-an-address"}));
+    let envelope = call("val_ping", json!({"addr": "not-an-address"}));
     let problems = problems_in(&envelope);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].0, "/addr");
@@ -546,14 +546,14 @@ fn input_the_schema_allows_but_serde_rejects_is_a_validation_problem() {
     );
     assert_eq!(PING_RUNS.load(Ordering::SeqCst), before);
     assert_eq!(
-        buril::call("val_ping", json!({"addr": "127.0.0.1"})),
+        call("val_ping", json!({"addr": "127.0.0.1"})),
         json!({"ok": true, "data": {"result": "127.0.0.1"}})
     );
 }
 
 #[test]
 fn a_tool_may_reject_input_itself_with_an_actionable_message() {
-    let envelope = buril::call("val_even", json!({"n": 3}));
+    let envelope = call("val_even", json!({"n": 3}));
     assert_eq!(
         envelope,
         json!({
@@ -563,14 +563,14 @@ fn a_tool_may_reject_input_itself_with_an_actionable_message() {
         })
     );
     assert_eq!(
-        buril::call("val_even", json!({"n": 8})),
+        call("val_even", json!({"n": 8})),
         json!({"ok": true, "data": {"result": 4}})
     );
 }
 
 #[test]
 fn messages_are_worded_for_a_model() {
-    let envelope = buril::call(
+    let envelope = call(
         "val_move",
         json!({"path": 3, "count": 1, "mode": "walk", "additiv": true}),
     );
@@ -589,7 +589,7 @@ fn messages_are_worded_for_a_model() {
 
 #[test]
 fn pointers_escape_slashes_and_tildes_in_names() {
-    let envelope = buril::call(
+    let envelope = call(
         "val_weights",
         json!({"weights": {"a/b": "heavy", "c~d": 1.0, "e": "light"}, "x/y": 1}),
     );
@@ -605,7 +605,7 @@ fn pointers_escape_slashes_and_tildes_in_names() {
     );
     // Any value is fine where the schema allows anything, null included.
     for extra in [json!(null), json!([1, "two"]), json!({"k": {}}), json!("s")] {
-        let envelope = buril::call("val_weights", json!({"weights": {}, "extra": extra}));
+        let envelope = call("val_weights", json!({"weights": {}, "extra": extra}));
         assert_eq!(envelope["ok"], true, "{envelope}");
     }
     let schema = buril::registry().get("val_weights").unwrap().input_schema();
@@ -614,4 +614,11 @@ fn pointers_escape_slashes_and_tildes_in_names() {
         "Anything at all."
     );
     assert_eq!(schema["required"], json!(["weights"]));
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

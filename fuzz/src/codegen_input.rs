@@ -35,7 +35,7 @@ pub fn tool_from(data: &[u8]) -> ToolSource {
     let mut source = ToolSource::new(name.clone(), input_schema, output_schema);
     source.meta.description = description.into();
     source.meta.aliases = vec![format!("{name}_old").into()].into();
-    source.meta.off_thread = true;
+    source.meta.threading = buril::Threading::OffThread;
     source.meta.annotations.title = Some(property_description.into());
     source
 }

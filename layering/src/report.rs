@@ -51,6 +51,16 @@ fn write_crate(f: &mut fmt::Formatter<'_>, check: &CrateCheck, base: &Path) -> f
         counted(check.files.len(), "file"),
         counted(check.edges.len(), "edge")
     )?;
+    for edge in &check.allowed {
+        writeln!(
+            f,
+            "  allowed: {}:{} -> {}  via `{}`",
+            shown(&edge.from),
+            edge.line,
+            shown(&edge.to),
+            edge.path
+        )?;
+    }
     for (n, cycle) in check.cycles.iter().enumerate() {
         writeln!(
             f,

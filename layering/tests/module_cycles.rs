@@ -4,12 +4,22 @@
 
 use std::path::Path;
 
+/// The edges left out of the check: each a ring of types that refer to each other, which no
+/// order of files can break.
+const ALLOWED: &[layering::Allowed] = &[layering::Allowed {
+    from: "buril/src/context/env.rs",
+    to: "buril/src/dispatch/core.rs",
+    why: "a call's context holds the dispatcher that made it (`Context::dispatcher`), whose \
+          registry's tools are functions of contexts",
+}];
+
 #[test]
 fn no_crate_of_the_workspace_has_an_import_cycle() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("the layering crate is in the workspace's directory");
-    let check = layering::check_workspace(workspace).unwrap_or_else(|e| panic!("{e}"));
+    let check =
+        layering::check_workspace_allowing(workspace, ALLOWED).unwrap_or_else(|e| panic!("{e}"));
 
     // The check read the crates it is meant to read, `#[path]` modules included.
     for root in [

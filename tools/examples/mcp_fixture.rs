@@ -154,12 +154,12 @@ struct Asked {
 #[buril::tool(off_thread, read_only)]
 fn fixture_survey(ctx: &buril::Context) -> Result<Asked, ToolError> {
     let name = match ctx.elicit::<Visitor>("Who is there?")? {
-        buril::Elicited::Accepted(visitor) => visitor.name,
-        buril::Elicited::Declined => "declined".to_owned(),
-        buril::Elicited::Cancelled => "cancelled".to_owned(),
+        buril::context::Elicited::Accepted(visitor) => visitor.name,
+        buril::context::Elicited::Declined => "declined".to_owned(),
+        buril::context::Elicited::Cancelled => "cancelled".to_owned(),
     };
     let greeting = ctx
-        .sample(buril::Sampling::prompt(format!("Greet {name}.")).max_tokens(20))?
+        .sample(buril::context::Sampling::prompt(format!("Greet {name}.")).max_tokens(20))?
         .text;
     let roots = ctx.roots()?.into_iter().map(|root| root.uri).collect();
     Ok(Asked {

@@ -4,7 +4,8 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use buril::{CallOptions, CancelToken, Progress};
+use buril::context::Progress;
+use buril::{CallOptions, CancelToken};
 use common::{Fixture, MAIN};
 use serde_json::{Value, json};
 
@@ -355,7 +356,7 @@ fn search_reports_progress_for_each_file() {
     let options = CallOptions::new().progress(Arc::new(move |p| sink.lock().unwrap().push(p)));
     let outcome = fx
         .dispatcher
-        .invoke_with("asset_search", json!({"query": "Player"}), options);
+        .invoke("asset_search", json!({"query": "Player"}), options);
     assert!(outcome.is_ok(), "{:?}", outcome.error());
     let reports = reports.lock().unwrap();
     assert_eq!(reports.len(), 9, "one per file, then done");
@@ -383,7 +384,7 @@ fn search_stops_when_cancelled() {
         }));
     let envelope = fx
         .dispatcher
-        .invoke_with("asset_search", json!({"query": "Player"}), options)
+        .invoke("asset_search", json!({"query": "Player"}), options)
         .into_envelope();
     assert_eq!(envelope["ok"], false);
     assert_eq!(envelope["type"], "cancelled");
@@ -434,5 +435,5 @@ fn symbolic_links_cannot_lead_outside_the_project() {
 fn read_is_an_async_tool() {
     let tool = buril::registry().get("asset_read").unwrap();
     assert!(tool.is_async());
-    assert!(tool.is_off_thread());
+    assert!(tool.threading().is_off_thread());
 }

@@ -12,7 +12,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use buril::{Dispatcher, JobStatus};
+use buril::Dispatcher;
+use buril_team::RunState;
 use buril_team::{HandoffRequest, ScriptedModel, Team, assert_replays};
 use serde_json::json;
 use tempfile::TempDir;
@@ -86,11 +87,13 @@ fn record_all() {
     for (file, request, model) in scenarios() {
         let team = Team::builder().model("default", model).build().unwrap();
         let (_dir, dispatcher) = project(Some(&team));
-        let handoff = team.start(&dispatcher, request).unwrap();
+        // The run is a task of the team's, on this runtime, which lives until it ends.
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let handoff = runtime.block_on(team.start(&dispatcher, request)).unwrap();
         let run = team
             .wait_for_blocking(&handoff.handle, Duration::from_secs(20))
             .unwrap();
-        assert_eq!(run.status, JobStatus::Done, "{file}: {run:?}");
+        assert_eq!(run.status, RunState::Done, "{file}: {run:?}");
         team.record(&handoff.handle, &traces().join(file))
             .unwrap()
             .unwrap();

@@ -41,7 +41,9 @@ fn validation_agrees_with_ajv_on_every_example_tool() {
     let mut schemas = Map::new();
     let mut cases: Vec<(String, Value)> = Vec::new();
     for tool in registry.iter() {
-        let definition = profile::definition(Profile::Mcp, tool).unwrap();
+        let definition = profile::render(Profile::Mcp, tool)
+            .map(|rendered| rendered.value)
+            .unwrap();
         let schema = definition["inputSchema"].clone();
         for input in inputs(&schema) {
             cases.push((tool.name().to_owned(), input));
@@ -54,7 +56,9 @@ fn validation_agrees_with_ajv_on_every_example_tool() {
     let mut failures = Vec::new();
     let (mut valid, mut invalid) = (0, 0);
     for ((tool, input), verdict) in cases.iter().zip(&verdicts) {
-        let envelope = dispatcher.call(tool, input.clone());
+        let envelope = dispatcher
+            .invoke(tool, input.clone(), buril::CallOptions::default())
+            .into_envelope();
         let refused = envelope["type"] == "validation";
         let problems: Vec<String> = envelope["problems"]
             .as_array()
@@ -115,11 +119,17 @@ fn inputs_past_the_depth_limit_are_refused_by_every_tool() {
         .policy(Policy::new().allow_dangerous(true))
         .build();
     let mut deep = json!(1);
-    for _ in 0..buril::DEFAULT_MAX_INPUT_DEPTH + 1 {
+    for _ in 0..buril::InputLimits::DEFAULT.max_depth + 1 {
         deep = json!([deep]);
     }
     for tool in buril::registry().iter() {
-        let envelope = dispatcher.call(tool.name(), json!({"nested": deep.clone()}));
+        let envelope = dispatcher
+            .invoke(
+                tool.name(),
+                json!({"nested": deep.clone()}),
+                buril::CallOptions::default(),
+            )
+            .into_envelope();
         assert_eq!(
             envelope["type"],
             "validation",

@@ -14,7 +14,10 @@ use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use buril::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH, Dispatcher};
+use buril::{Dispatcher, InputLimits};
+
+const DEFAULT_MAX_INPUT_BYTES: usize = InputLimits::DEFAULT.max_bytes;
+const DEFAULT_MAX_INPUT_DEPTH: usize = InputLimits::DEFAULT.max_depth;
 use common::Fixture;
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -133,10 +136,28 @@ fn the_dispatcher_refuses_deep_and_huge_values_without_overflowing() {
         .max_input_bytes(64)
         .max_input_depth(2)
         .build();
-    assert_eq!(strict.input_limits(), (64, 2));
-    let envelope = strict.call("scene_list", json!({"a": [[1]]}));
+    assert_eq!(
+        (
+            strict.input_limits().max_bytes,
+            strict.input_limits().max_depth
+        ),
+        (64, 2)
+    );
+    let envelope = strict
+        .invoke(
+            "scene_list",
+            json!({"a": [[1]]}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_refused(&envelope, "3 levels under a limit of 2");
-    let envelope = strict.call("scene_list", json!({"a": "b".repeat(100)}));
+    let envelope = strict
+        .invoke(
+            "scene_list",
+            json!({"a": "b".repeat(100)}),
+            buril::CallOptions::default(),
+        )
+        .into_envelope();
     assert_refused(&envelope, "over 64 bytes");
     // Within the limits, calls go on as before.
     assert_eq!(fixture.call("scene_list", json!({}))["ok"], true);

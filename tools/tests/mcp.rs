@@ -688,7 +688,7 @@ fn rich_results_reach_both_sdk_clients() {
         let image = &map["content"][1];
         assert_eq!(image["type"], "image", "{map}");
         assert_eq!(image["mimeType"], "image/png");
-        let png = buril::Image::from_base64("image/png", image["data"].as_str().unwrap())
+        let png = buril::content::Image::from_base64("image/png", image["data"].as_str().unwrap())
             .bytes()
             .unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");

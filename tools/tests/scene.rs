@@ -264,15 +264,20 @@ fn open_scenes_are_remembered_between_runs() {
     {
         let project = Project::open_or_create(dir.path()).unwrap();
         let dispatcher = buril::Dispatcher::builder().state(project).build();
-        let envelope = dispatcher.call(
-            "scene_create",
-            json!({"path": "Assets/Scenes/Two.scene", "open": true}),
-        );
+        let envelope = dispatcher
+            .invoke(
+                "scene_create",
+                json!({"path": "Assets/Scenes/Two.scene", "open": true}),
+                buril::CallOptions::default(),
+            )
+            .into_envelope();
         assert_eq!(envelope["ok"], true, "{envelope}");
     }
     let project = Project::open(dir.path()).unwrap();
     let dispatcher = buril::Dispatcher::builder().state(project).build();
-    let state = dispatcher.call("editor_state", json!({}));
+    let state = dispatcher
+        .invoke("editor_state", json!({}), buril::CallOptions::default())
+        .into_envelope();
     assert_eq!(state["data"]["active_scene"], "Two");
     let names: Vec<&str> = state["data"]["open_scenes"]
         .as_array()

@@ -52,18 +52,20 @@ fn main() -> ExitCode {
     };
     let variant = case.split_once('/').map_or("", |(v, _)| v);
     // Warm up: the lazily built schemas and validators.
-    let warm = buril::call(tool, input.clone());
+    let warm = call(tool, input.clone());
     black_box(warm);
     for _ in 0..calls {
         let input = input.clone();
         match variant {
             "floor" if tool == "bench_place" => drop(black_box(floor::place(black_box(input)))),
             "floor" => drop(black_box(floor::spawn(black_box(input)))),
-            "buril" => drop(black_box(buril::call(black_box(tool), black_box(input)))),
+            "buril" => drop(black_box(call(black_box(tool), black_box(input)))),
             // The call without its envelope as a `Value` (what a caller that writes bytes uses).
-            "outcome" => drop(black_box(
-                buril::Dispatcher::global().invoke(black_box(tool), black_box(input)),
-            )),
+            "outcome" => drop(black_box(buril::Dispatcher::global().invoke(
+                black_box(tool),
+                black_box(input),
+                buril::CallOptions::default(),
+            ))),
             "rmcp" => drop(black_box(
                 harness.call(black_box(tool), black_box(peer::object(input))),
             )),
@@ -92,7 +94,7 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
     };
     steady_heap();
     let harness = peer::Harness::new();
-    black_box(buril::call(tool, input.clone()));
+    black_box(call(tool, input.clone()));
     // Time per call, in ns, of each variant in each round: [floor, buril, rmcp], results kept
     // and results dropped.
     let mut kept: [Vec<f64>; 3] = Default::default();
@@ -106,7 +108,7 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
             let start = std::time::Instant::now();
             match variant {
                 0 => outputs.extend(inputs.into_iter().map(|i| floor(black_box(i)))),
-                1 => outputs.extend(inputs.into_iter().map(|i| buril::call(black_box(tool), i))),
+                1 => outputs.extend(inputs.into_iter().map(|i| call(black_box(tool), i))),
                 _ => results.extend(
                     inputs
                         .into_iter()
@@ -124,7 +126,7 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
                     .for_each(|i| drop(black_box(floor(black_box(i))))),
                 1 => inputs
                     .into_iter()
-                    .for_each(|i| drop(black_box(buril::call(black_box(tool), i)))),
+                    .for_each(|i| drop(black_box(call(black_box(tool), i)))),
                 _ => inputs
                     .into_iter()
                     .for_each(|i| drop(black_box(harness.call(black_box(tool), peer::object(i))))),
@@ -192,8 +194,8 @@ fn paired_main_thread(rounds: usize) -> ExitCode {
     const BLOCK: usize = 1_000;
     let input = spawn_input();
     steady_heap();
-    black_box(buril::call("bench_spawn", input.clone()));
-    black_box(buril::call("bench_spawn_main", input.clone()));
+    black_box(call("bench_spawn", input.clone()));
+    black_box(call("bench_spawn_main", input.clone()));
     // Time per call, in ns: [off_thread, main thread].
     let mut samples: [Vec<f64>; 2] = Default::default();
     let mut outputs = Vec::with_capacity(BLOCK);
@@ -203,7 +205,7 @@ fn paired_main_thread(rounds: usize) -> ExitCode {
             let tool = ["bench_spawn", "bench_spawn_main"][variant];
             let inputs: Vec<_> = (0..BLOCK).map(|_| input.clone()).collect();
             let start = std::time::Instant::now();
-            outputs.extend(inputs.into_iter().map(|i| buril::call(black_box(tool), i)));
+            outputs.extend(inputs.into_iter().map(|i| call(black_box(tool), i)));
             let elapsed = start.elapsed();
             outputs.clear();
             if round > 0 {
@@ -425,4 +427,12 @@ fn usage() -> ExitCode {
          calls codegen-once/(csharp|typescript) [TOOLS]"
     );
     ExitCode::from(2)
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+#[inline]
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

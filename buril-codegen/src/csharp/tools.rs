@@ -35,7 +35,7 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef, class: &str) {
         notes.push(format!("Deprecated former names: {}.", aliases.join(", ")));
     }
     remarks(w, &notes);
-    if meta.off_thread {
+    if meta.threading.is_off_thread() {
         w.line("[OffThreadAttribute]");
     }
     w.line_fmt(format_args!(
@@ -148,7 +148,7 @@ fn write_catalog(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_>) {
         w.line_fmt(format_args!("{class}.InputSchema,"));
         w.line_fmt(format_args!("{class}.OutputSchema,"));
         w.line_fmt(format_args!("{},", meta.dangerous));
-        w.line_fmt(format_args!("{}),", meta.off_thread));
+        w.line_fmt(format_args!("{}),", meta.threading.is_off_thread()));
         w.dedent();
     }
     w.dedent();

@@ -105,7 +105,7 @@ pub fn samples() -> Vec<Sample> {
         .build();
     let mut out = Vec::new();
     for (tool, input) in calls() {
-        let outcome = dispatcher.invoke(tool, input.clone());
+        let outcome = dispatcher.invoke(tool, input.clone(), buril::CallOptions::default());
         let data = match outcome.data() {
             Some(data) => data.clone(),
             None => panic!("sample call {tool} {input} failed: {:?}", outcome.error()),

@@ -66,7 +66,7 @@ fn hostile_sources() -> Vec<ToolSource> {
     meta.description = HOSTILE.into();
     meta.aliases = vec!["hostile_old".into()].into();
     meta.dangerous = true;
-    meta.off_thread = true;
+    meta.threading = buril::Threading::OffThread;
     meta.annotations.title = Some(HOSTILE.into());
     meta.annotations.read_only = Some(true);
     vec![source]

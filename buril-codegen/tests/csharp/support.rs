@@ -206,8 +206,16 @@ pub fn check_catalog(catalog: &Value, sources: &[ToolSource]) {
         assert_eq!(tool["family"], json!(meta.family), "{name}");
         assert_eq!(tool["aliases"], json!(meta.aliases), "{name}");
         assert_eq!(tool["dangerous"], json!(meta.dangerous), "{name}");
-        assert_eq!(tool["offThread"], json!(meta.off_thread), "{name}");
-        assert_eq!(tool["offThreadAttribute"], json!(meta.off_thread), "{name}");
+        assert_eq!(
+            tool["offThread"],
+            json!(meta.threading.is_off_thread()),
+            "{name}"
+        );
+        assert_eq!(
+            tool["offThreadAttribute"],
+            json!(meta.threading.is_off_thread()),
+            "{name}"
+        );
         assert_eq!(
             tool["inputSchema"].as_str(),
             Some(source.input_schema.to_string().as_str()),

@@ -6,7 +6,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use buril::InputSource;
+use buril::context::InputSource;
 use buril::profile::Profile;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

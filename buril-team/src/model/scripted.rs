@@ -4,7 +4,8 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use buril::{Asked, Context, InputKind, InputRequest, InputSource};
+use buril::Context;
+use buril::context::{Asked, InputKind, InputRequest, InputSource};
 use serde_json::Value;
 
 use super::interface::{

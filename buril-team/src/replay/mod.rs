@@ -8,7 +8,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use buril::{CallOptions, CancelToken, Dispatcher, ErrorKind, PatternError, ToolView};
+use buril::policy::PatternError;
+use buril::{CallOptions, CancelToken, Dispatcher, ErrorKind, ToolView};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -267,7 +268,7 @@ pub fn replay(
         if let Some(drift) = schema_drift(trace, index, dispatcher) {
             return Ok(report(replayed, skipped, Some(drift)));
         }
-        let outcome = dispatcher.invoke_with(&call.tool, call.input.clone(), {
+        let outcome = dispatcher.invoke(&call.tool, call.input.clone(), {
             let mut call = CallOptions::new().view(Arc::clone(&view));
             call.timeout = options.call_timeout;
             call.cancel = options.cancel.clone();

@@ -1,12 +1,13 @@
-//! Building a team: specialists (declared, added or from a config), model endpoints, the jobs
-//! and the limits of its runs.
+//! Building a team: specialists (declared, added or from a config), model endpoints, the tasks
+//! its runs are and the limits of its runs.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use buril::{Jobs, WeakDispatcher};
+use buril::WeakDispatcher;
+use buril::tasks::Tasks;
 
 use super::error::TeamError;
 use super::state::{Team, TeamState};
@@ -26,7 +27,8 @@ pub struct TeamBuilder {
     specialists: Vec<Specialist>,
     models: Vec<(String, Arc<dyn Model>)>,
     default_model: Option<Arc<dyn Model>>,
-    jobs: Option<Jobs>,
+    tasks: Option<Tasks>,
+    runtime: Option<tokio::runtime::Handle>,
     trace_dir: PathBuf,
     max_steps: usize,
     call_timeout: Option<Duration>,
@@ -40,7 +42,8 @@ impl Default for TeamBuilder {
             specialists: Vec::new(),
             models: Vec::new(),
             default_model: None,
-            jobs: None,
+            tasks: None,
+            runtime: None,
             trace_dir: PathBuf::from("."),
             max_steps: 32,
             call_timeout: None,
@@ -92,10 +95,20 @@ impl TeamBuilder {
         self
     }
 
-    /// Runs handoffs as jobs of `jobs` (to share them with other long-running tools).
-    /// Default: jobs of its own, with handles like `team_8f4a2c1`.
-    pub fn jobs(mut self, jobs: Jobs) -> Self {
-        self.jobs = Some(jobs);
+    /// Runs handoffs as tasks of `tasks`: give the server's (or any store shared by the
+    /// processes that follow the runs) so that a run's handle is followed like any task's
+    /// (`tasks/get`, `task_get`, `tools tasks get`) and outlives the process that asked for it.
+    /// Default: tasks of its own, in this process's memory.
+    pub fn tasks(mut self, tasks: Tasks) -> Self {
+        self.tasks = Some(tasks);
+        self
+    }
+
+    /// Runs the handoffs on the runtime behind `handle` (which must have IO and time enabled,
+    /// for models over HTTP). Default: a runtime of the team's own, two worker threads named
+    /// `buril-team`, started by the first handoff.
+    pub fn runtime(mut self, handle: tokio::runtime::Handle) -> Self {
+        self.runtime = Some(handle);
         self
     }
 
@@ -155,8 +168,13 @@ impl TeamBuilder {
                 specialists,
                 models,
                 default_model: self.default_model,
-                jobs: self.jobs.unwrap_or_else(|| Jobs::with_prefix("team")),
-                traces: Mutex::new(HashMap::new()),
+                tasks: self.tasks.unwrap_or_else(Tasks::in_memory),
+                runs: Mutex::new(HashMap::new()),
+                started: std::sync::atomic::AtomicU64::new(0),
+                runtime: self
+                    .runtime
+                    .map(super::runtime::RunRuntime::host)
+                    .unwrap_or_default(),
                 dispatcher: RwLock::new(WeakDispatcher::default()),
                 trace_dir: self.trace_dir,
                 max_steps: self.max_steps,

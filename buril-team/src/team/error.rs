@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use buril::{PatternError, ToolError};
+use buril::ToolError;
+use buril::policy::PatternError;
 
 use super::wire::RunStatus;
 use crate::replay::ReplayError;
@@ -34,6 +35,12 @@ pub enum TeamError {
     NoDispatcher,
     /// A specialist or config entry is not valid.
     Config(String),
+    /// No run has that handle (in this process, or in the team's task store).
+    UnknownHandle(String),
+    /// The run's task expired: it ended longer ago than its TTL.
+    Expired(String),
+    /// The team's task store could not be used; the words say why.
+    Store(String),
 }
 
 impl fmt::Display for TeamError {
@@ -72,6 +79,16 @@ impl fmt::Display for TeamError {
                 "the team has no dispatcher for its calls; attach one with Team::attach",
             ),
             TeamError::Config(message) => f.write_str(message),
+            TeamError::UnknownHandle(handle) => write!(
+                f,
+                "no run has the handle `{handle}`; `agent_team_handoff` answers with the handle \
+                 of each run it starts"
+            ),
+            TeamError::Expired(handle) => write!(
+                f,
+                "the run `{handle}` ended longer ago than its task is kept, and is forgotten"
+            ),
+            TeamError::Store(message) => f.write_str(message),
         }
     }
 }
@@ -83,7 +100,9 @@ impl TeamError {
     /// otherwise.
     pub fn into_tool_error(self) -> ToolError {
         match self {
-            TeamError::NoDispatcher | TeamError::Config(_) => ToolError::runtime(self.to_string()),
+            TeamError::NoDispatcher | TeamError::Config(_) | TeamError::Store(_) => {
+                ToolError::runtime(self.to_string())
+            }
             other => ToolError::invalid(other.to_string()),
         }
     }
@@ -96,6 +115,17 @@ pub enum WaitError {
     UnknownHandle(String),
     /// The run was still going at the timeout; here it is as it was.
     Timeout(Box<RunStatus>),
+    /// The run's task is gone (expired), or the task store could not be used.
+    Store(String),
+}
+
+impl From<TeamError> for WaitError {
+    fn from(error: TeamError) -> Self {
+        match error {
+            TeamError::UnknownHandle(handle) => WaitError::UnknownHandle(handle),
+            other => WaitError::Store(other.to_string()),
+        }
+    }
 }
 
 impl fmt::Display for WaitError {
@@ -107,6 +137,7 @@ impl fmt::Display for WaitError {
                 "the run `{}` was still running after the timeout ({} tool calls so far)",
                 run.handle, run.tool_calls
             ),
+            WaitError::Store(message) => f.write_str(message),
         }
     }
 }

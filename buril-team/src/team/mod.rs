@@ -1,31 +1,37 @@
-//! The team: specialists, models, jobs, runs and their traces, and the dispatcher their calls
-//! go through. This module hands work off, reports on runs, waits for them, records and
+//! The team: specialists, models, runs (each a task) and their traces, and the dispatcher their
+//! calls go through. This module hands work off, reports on runs, waits for them, records and
 //! replays them; its children hold the rest:
 //!
 //! - `state`: the [`Team`] and what its clones share;
 //! - `builder`: [`TeamBuilder`];
+//! - `run`: a run of this process, and a run as its task has it;
 //! - `view`: [`resolve_view`], the tools a view lists;
 //! - `wire`: what the verbs take and answer;
 //! - `error`: why they fail.
 
 mod builder;
 mod error;
+pub(crate) mod run;
+mod runtime;
 mod state;
 mod view;
-mod wire;
+pub(crate) mod wire;
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use buril::{Dispatcher, JobOutcome, JobStatus, ToolView};
+use buril::tasks::{TaskError, now_ms};
+use buril::{Dispatcher, ToolView};
 use serde_json::{Value, json};
 
 pub use self::builder::TeamBuilder;
 pub use self::error::{TeamError, TeamReplayError, WaitError};
 pub use self::state::Team;
 pub use self::view::resolve_view;
-pub use self::wire::{CallSummary, Handoff, HandoffRequest, Recording, RunStatus};
+pub use self::wire::{CallSummary, Handoff, HandoffRequest, Recording, RunState, RunStatus};
+
+use self::run::{Run, detail, status_of_task};
 
 use crate::model::ModelRequest;
 use crate::replay::{self, ReplayOptions, ReplayReport};
@@ -40,10 +46,10 @@ pub const REPORT_PROTOCOL: &str = "Work only through the tools you are given. Wh
 
 impl Team {
     /// Hands `request` off: resolves the specialist, the view (now, against `dispatcher`'s
-    /// registry and policy) and the model, starts the run as a job and answers at once. A
-    /// view with a pattern that matches no available tool gives a run that is already
-    /// `blocked`, with a handle like any other.
-    pub fn start(
+    /// registry and policy) and the model, starts the run as a task of the team's
+    /// [`Tasks`](buril::tasks::Tasks) and answers at once. A view with a pattern that matches
+    /// no available tool gives a run that is already `blocked`, with a handle like any other.
+    pub async fn start(
         &self,
         dispatcher: &Dispatcher,
         request: HandoffRequest,
@@ -78,8 +84,8 @@ impl Team {
         let mut notes = Vec::new();
         let mut definitions = Vec::new();
         for tool in &tools {
-            match buril::profile::definition(profile, tool) {
-                Ok(definition) => definitions.push(definition),
+            match buril::profile::render(profile, tool) {
+                Ok(definition) => definitions.push(definition.value),
                 Err(error) => notes.push(format!(
                     "`{}` is not offered to the model: the {profile} profile cannot express \
                      it: {error}",
@@ -87,9 +93,16 @@ impl Team {
                 )),
             }
         }
+        let tasks = &self.state.tasks;
+        let start = tasks
+            .prepare()
+            .map_err(|error| TeamError::Store(error.to_string()))?;
+        let handle = start.id().to_owned();
+        let label = run_label(&specialist.name, &request.brief);
+        let start = start.with_detail(detail(&specialist.name, &model_name, &label));
         let trace = Trace {
             version: TRACE_VERSION,
-            handle: String::new(),
+            handle: handle.clone(),
             specialist: specialist.name.clone(),
             brief: request.brief.clone(),
             model: model_name.clone(),
@@ -100,7 +113,7 @@ impl Team {
             report: None,
             artifact: None,
             error: None,
-            status: JobStatus::Running,
+            status: RunState::Running,
             duration_ms: 0,
             tool_calls: 0,
             schemas: tools
@@ -109,39 +122,11 @@ impl Team {
                 .collect(),
             notes,
         };
-        let label = job_label(&specialist.name, &request.brief);
         let tool_names: Vec<String> = tools.iter().map(|t| t.name().to_owned()).collect();
+        let run = Arc::new(Run::new(trace));
 
-        let (handle, status, report) = if missing.is_empty() {
-            let model_request = ModelRequest {
-                specialist: specialist.name.clone(),
-                model: model_id,
-                temperature: request.temperature,
-                system_prompt: system_prompt(&specialist.system_prompt),
-                brief: request.brief.clone(),
-                tools: definitions,
-                history: Vec::new(),
-            };
-            let team = self.clone();
-            let dispatcher = dispatcher.clone();
-            let view = Arc::new(view);
-            let id = self.state.jobs.spawn(label, move |job| {
-                let trace = team.register(job.id(), trace);
-                Runner {
-                    job,
-                    dispatcher,
-                    model,
-                    request: model_request,
-                    view,
-                    trace,
-                    max_steps: team.state.max_steps,
-                    call_timeout: team.state.call_timeout,
-                }
-                .run()
-            });
-            (id, JobStatus::Running, None)
-        } else {
-            let reason = format!(
+        let blocked = (!missing.is_empty()).then(|| {
+            format!(
                 "blocked: the tool view {view} needs tools that are not available: {} \
                  matches no tool the host offers",
                 missing
@@ -149,33 +134,85 @@ impl Team {
                     .map(|p| format!("`{p}`"))
                     .collect::<Vec<_>>()
                     .join(", ")
-            );
-            let id = self
-                .state
-                .jobs
-                .finished(label, JobOutcome::blocked(reason.clone()));
-            let live = self.register(&id, trace);
-            let mut trace = live.lock();
-            trace.status = JobStatus::Blocked;
-            trace.report = Some(reason.clone());
-            trace.error = Some(reason.clone());
-            (id, JobStatus::Blocked, Some(reason))
+            )
+        });
+        let runner = match &blocked {
+            None => Some(Runner {
+                cancel: start.cancel_token().clone(),
+                progress: start.progress(),
+                run: Arc::clone(&run),
+                dispatcher: dispatcher.clone(),
+                model,
+                request: ModelRequest {
+                    specialist: specialist.name.clone(),
+                    model: model_id,
+                    temperature: request.temperature,
+                    system_prompt: system_prompt(&specialist.system_prompt),
+                    brief: request.brief.clone(),
+                    tools: definitions,
+                    history: Vec::new(),
+                },
+                view: Arc::new(view),
+                max_steps: self.state.max_steps,
+                call_timeout: self.state.call_timeout,
+            }),
+            Some(reason) => {
+                let mut trace = run.trace.lock();
+                trace.status = RunState::Blocked;
+                trace.report = Some(reason.clone());
+                trace.error = Some(reason.clone());
+                None
+            }
         };
         let handoff = Handoff {
-            handle: handle.to_string(),
-            status,
+            handle: handle.clone(),
+            status: if blocked.is_some() {
+                RunState::Blocked
+            } else {
+                RunState::Running
+            },
             specialist: specialist.name.clone(),
             model: model_name,
             tools: tool_names,
             missing,
-            report,
+            report: blocked,
         };
-        if let Some(live) = self.live_trace(handle.as_str()) {
-            live.lock().director = Some(DirectorCall {
-                tool: "agent_team_handoff".to_owned(),
-                input: serde_json::to_value(&request).unwrap_or(Value::Null),
-                envelope: json!({"ok": true, "data": handoff}),
-            });
+        run.trace.lock().director = Some(DirectorCall {
+            tool: "agent_team_handoff".to_owned(),
+            input: serde_json::to_value(&request).unwrap_or(Value::Null),
+            envelope: json!({"ok": true, "data": handoff}),
+        });
+        self.register(&handle, Arc::clone(&run));
+        let ran = Arc::clone(&run);
+        let work = async move {
+            if let Some(runner) = runner {
+                // The run on a task of its own, so that a panic in it (a model's, say) ends
+                // the run as errored rather than leaving it running.
+                if let Err(joined) = tokio::spawn(runner.run()).await {
+                    ran.ended_by_panic(joined);
+                }
+            }
+            ran.end();
+            ran.task_end()
+        };
+        // Launched on the team's runtime, where the run then runs (whatever runtime, if any,
+        // the caller's is).
+        let launching = {
+            let tasks = tasks.clone();
+            self.state
+                .runtime
+                .handle()
+                .spawn(async move { tasks.launch(start, HANDOFF_TOOL, None, work).await })
+        };
+        let launched = match launching.await {
+            Ok(launched) => launched.map_err(|error| TeamError::Store(error.to_string())),
+            Err(_) => Err(TeamError::Store(
+                "the team's runtime stopped before the run was stored".to_owned(),
+            )),
+        };
+        if let Err(error) = launched {
+            self.forget(&handle);
+            return Err(error);
         }
         Ok(handoff)
     }
@@ -184,64 +221,61 @@ impl Team {
     pub async fn handoff(&self, request: HandoffRequest) -> Result<String, TeamError> {
         let dispatcher = self.dispatcher().ok_or(TeamError::NoDispatcher)?;
         self.start(&dispatcher, request)
+            .await
             .map(|handoff| handoff.handle)
     }
 
-    /// The run with handle `handle`, as it is now.
-    pub fn query(&self, handle: &str) -> Option<RunStatus> {
-        let live = self.live_trace(handle)?;
-        let job = self.state.jobs.get(handle)?;
-        let trace = live.lock();
-        Some(RunStatus {
-            handle: handle.to_owned(),
-            status: job.status,
-            specialist: trace.specialist.clone(),
-            model: trace.model.clone(),
-            tool_calls: job.tool_calls,
-            duration_ms: u64::try_from(job.duration.as_millis()).unwrap_or(u64::MAX),
-            calls: trace
-                .calls
-                .iter()
-                .map(|call| {
-                    let ok = call.envelope.get("ok") == Some(&Value::Bool(true));
-                    CallSummary {
-                        tool: call.tool.clone(),
-                        ok,
-                        error_type: call
-                            .envelope
-                            .get("type")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
-                        attempt: call.attempt,
-                        duration_ms: call.duration_ms,
-                    }
-                })
-                .collect(),
-            report: trace.report.clone(),
-            artifact: trace.artifact.clone(),
-            error: trace.error.clone().or(job.error),
-        })
+    /// The run with handle `handle`, as it is now: a run of this process from its live trace,
+    /// with every call so far; a run of another process from its task (its calls once it
+    /// ended, their count while it runs).
+    pub async fn query(&self, handle: &str) -> Result<RunStatus, TeamError> {
+        if let Some(run) = self.run(handle) {
+            return Ok(run.status());
+        }
+        let record = self
+            .state
+            .tasks
+            .get(handle, None)
+            .await
+            .map_err(|error| of_task(handle, error))?;
+        if record.tool != HANDOFF_TOOL {
+            return Err(TeamError::UnknownHandle(handle.to_owned()));
+        }
+        Ok(status_of_task(&record, now_ms()))
     }
 
-    /// Cancels the run cooperatively: the call in flight sees it through its context, and no
-    /// further call or retry is made. Returns the run as it is right after (it may still be
-    /// `running` while it stops); `None` for an unknown handle.
-    pub fn cancel(&self, handle: &str) -> Option<RunStatus> {
-        self.live_trace(handle)?;
-        self.state.jobs.cancel(handle)?;
-        self.query(handle)
+    /// Cancels the run cooperatively, wherever it runs: the call in flight sees it through its
+    /// context, and no further call or retry is made. Returns the run as it is right after (it
+    /// may still be `running` while it stops).
+    pub async fn cancel(&self, handle: &str) -> Result<RunStatus, TeamError> {
+        self.query(handle).await?;
+        self.state
+            .tasks
+            .cancel(handle, None)
+            .await
+            .map_err(|error| of_task(handle, error))?;
+        self.query(handle).await
     }
 
     /// Waits until the run ends, or `timeout` passes. Works from any executor.
     pub async fn wait_for(&self, handle: &str, timeout: Duration) -> Result<RunStatus, WaitError> {
-        let unknown = || WaitError::UnknownHandle(handle.to_owned());
-        self.live_trace(handle).ok_or_else(unknown)?;
-        self.state
-            .jobs
-            .wait(handle, timeout)
-            .await
-            .ok_or_else(unknown)?;
-        let run = self.query(handle).ok_or_else(unknown)?;
+        let tasks = &self.state.tasks;
+        match self.run(handle) {
+            Some(run) => {
+                if tokio::time::timeout(timeout, run.ended()).await.is_ok() {
+                    // Its task ends right after, as its runner records it.
+                    let _ = tasks.wait(handle, None, Some(Duration::from_secs(2))).await;
+                }
+            }
+            None => {
+                self.query(handle).await.map_err(WaitError::from)?;
+                tasks
+                    .wait(handle, None, Some(timeout))
+                    .await
+                    .map_err(|error| WaitError::from(of_task(handle, error)))?;
+            }
+        }
+        let run = self.query(handle).await.map_err(WaitError::from)?;
         if run.status.is_finished() {
             Ok(run)
         } else {
@@ -255,37 +289,39 @@ impl Team {
         handle: &str,
         timeout: Duration,
     ) -> Result<RunStatus, WaitError> {
-        let unknown = || WaitError::UnknownHandle(handle.to_owned());
-        self.live_trace(handle).ok_or_else(unknown)?;
-        self.state
-            .jobs
-            .wait_for(handle, timeout)
-            .ok_or_else(unknown)?;
-        let run = self.query(handle).ok_or_else(unknown)?;
-        if run.status.is_finished() {
-            Ok(run)
-        } else {
-            Err(WaitError::Timeout(Box::new(run)))
+        if let Some(run) = self.run(handle) {
+            let status = if run.wait_blocking(timeout) {
+                run.status()
+            } else {
+                return Err(WaitError::Timeout(Box::new(run.status())));
+            };
+            return Ok(status);
         }
+        // A run of another process: its task is read from the store, on a runtime of this
+        // call's own (on a thread of its own, so that a caller inside a runtime is not
+        // blocked by nesting one).
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .map_err(|error| WaitError::Store(error.to_string()))?;
+                    runtime.block_on(self.wait_for(handle, timeout))
+                })
+                .join()
+                .unwrap_or_else(|_| Err(WaitError::Store("the wait panicked".to_owned())))
+        })
     }
 
-    /// The run's trace as it is now (complete once the run ended).
+    /// The run's trace as it is now (complete once the run ended); `None` for a run this
+    /// process does not run (only the process that ran a run holds its trace).
     pub fn trace(&self, handle: &str) -> Option<Trace> {
-        let mut trace = self.live_trace(handle)?.lock().clone();
-        if let Some(job) = self.state.jobs.get(handle) {
-            // A run whose work died (a panic) ends as its job did.
-            if trace.status == JobStatus::Running && job.status.is_finished() {
-                trace.status = job.status;
-                trace.error = trace.error.or(job.error);
-            }
-            trace.tool_calls = job.tool_calls;
-            trace.duration_ms = u64::try_from(job.duration.as_millis()).unwrap_or(u64::MAX);
-        }
-        Some(trace)
+        self.run(handle).map(|run| run.trace())
     }
 
     /// Writes the run's trace to `path` (as given: absolute, or relative to the current
-    /// folder), atomically; `Ok(None)` for an unknown handle.
+    /// folder), atomically; `Ok(None)` for a run this process does not hold.
     pub fn record(&self, handle: &str, path: &Path) -> Result<Option<Recording>, TraceError> {
         let Some(trace) = self.trace(handle) else {
             return Ok(None);
@@ -311,6 +347,18 @@ impl Team {
     }
 }
 
+/// The tool a run's task names: the handoff that started it.
+const HANDOFF_TOOL: &str = "agent_team_handoff";
+
+/// A task store's refusal, as the team's.
+fn of_task(handle: &str, error: TaskError) -> TeamError {
+    match error {
+        TaskError::Unknown(_) => TeamError::UnknownHandle(handle.to_owned()),
+        TaskError::Expired(_) => TeamError::Expired(handle.to_owned()),
+        other => TeamError::Store(other.to_string()),
+    }
+}
+
 fn system_prompt(own: &str) -> String {
     if own.trim().is_empty() {
         REPORT_PROTOCOL.to_owned()
@@ -319,9 +367,8 @@ fn system_prompt(own: &str) -> String {
     }
 }
 
-/// The label of a run's job: the specialist and the first line of the brief, cut to 80
-/// characters.
-fn job_label(specialist: &str, brief: &str) -> String {
+/// A run's label: the specialist and the first line of the brief, cut to 80 characters.
+fn run_label(specialist: &str, brief: &str) -> String {
     let line = brief.lines().next().unwrap_or_default();
     if line.chars().count() > 80 {
         let cut: String = line.chars().take(79).collect();

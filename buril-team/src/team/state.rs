@@ -1,5 +1,5 @@
-//! The team itself: what it was built with (specialists, model endpoints, limits), the jobs its
-//! runs are, the live trace of each run, and the dispatcher it is attached to.
+//! The team itself: what it was built with (specialists, model endpoints, limits), the tasks
+//! its runs are, the runs of this process, and the dispatcher it is attached to.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -7,15 +7,20 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
-use buril::{Dispatcher, JobId, Jobs, WeakDispatcher};
+use buril::tasks::Tasks;
+use buril::{Dispatcher, WeakDispatcher};
 
 use super::error::TeamError;
+use super::run::Run;
 use crate::model::Model;
 use crate::specialist::Specialist;
-use crate::trace::{LiveTrace, Trace};
 
-/// An agent team: specialists, the models behind them, the runs of handoffs (as [`Jobs`]),
-/// their traces, and the dispatcher the specialists' tool calls go through.
+/// How many ended runs of this process keep their live trace (older ones are forgotten
+/// first; their tasks stay in the task store for their TTL).
+const KEEP_ENDED: usize = 256;
+
+/// An agent team: specialists, the models behind them, the runs of handoffs (each a task of
+/// its [`Tasks`]), their traces, and the dispatcher the specialists' tool calls go through.
 ///
 /// A host builds one, gives it to its dispatcher as state (so that the `agent_team_*` tools
 /// reach it), and attaches that dispatcher (for the headless API; the tools use the dispatcher
@@ -71,9 +76,15 @@ pub(super) struct TeamState {
     pub(super) models: BTreeMap<String, Arc<dyn Model>>,
     /// The endpoint for model names that name no endpoint.
     pub(super) default_model: Option<Arc<dyn Model>>,
-    pub(super) jobs: Jobs,
-    /// The trace of each run, by handle.
-    pub(super) traces: Mutex<HashMap<String, Arc<LiveTrace>>>,
+    /// The tasks the runs are: in memory unless the host gives a store that outlives the
+    /// process or is shared by replicas ([`TeamBuilder::tasks`](crate::TeamBuilder::tasks)).
+    pub(super) tasks: Tasks,
+    /// The runs of this process, by handle, in start order.
+    pub(super) runs: Mutex<HashMap<String, (u64, Arc<Run>)>>,
+    /// How many runs this process started.
+    pub(super) started: std::sync::atomic::AtomicU64,
+    /// Where the runs run.
+    pub(super) runtime: super::runtime::RunRuntime,
     pub(super) dispatcher: RwLock<WeakDispatcher>,
     pub(super) trace_dir: PathBuf,
     pub(super) max_steps: usize,
@@ -129,9 +140,9 @@ impl Team {
         self.state.models.keys().map(String::as_str).collect()
     }
 
-    /// The jobs the runs are.
-    pub fn jobs(&self) -> &Jobs {
-        &self.state.jobs
+    /// The tasks the runs are.
+    pub fn tasks(&self) -> &Tasks {
+        &self.state.tasks
     }
 
     /// The folder relative trace paths are resolved in.
@@ -187,24 +198,39 @@ impl Team {
         }
     }
 
-    fn traces(&self) -> MutexGuard<'_, HashMap<String, Arc<LiveTrace>>> {
-        self.state.traces.lock().unwrap_or_else(|e| e.into_inner())
+    fn runs(&self) -> MutexGuard<'_, HashMap<String, (u64, Arc<Run>)>> {
+        self.state.runs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The live trace of the run with handle `handle`.
-    pub(super) fn live_trace(&self, handle: &str) -> Option<Arc<LiveTrace>> {
-        self.traces().get(handle).cloned()
+    /// The run of this process with handle `handle`.
+    pub(super) fn run(&self, handle: &str) -> Option<Arc<Run>> {
+        self.runs().get(handle).map(|(_, run)| Arc::clone(run))
     }
 
-    /// Starts keeping the live trace of the run `id`.
-    pub(super) fn register(&self, id: &JobId, mut trace: Trace) -> Arc<LiveTrace> {
-        trace.handle = id.to_string();
-        let live = Arc::new(LiveTrace::new(trace));
-        let mut traces = self.traces();
-        // Forget the traces of the runs whose jobs were forgotten.
-        let jobs = &self.state.jobs;
-        traces.retain(|handle, _| jobs.get(handle).is_some());
-        traces.insert(id.to_string(), Arc::clone(&live));
-        live
+    /// Keeps the run `handle` of this process; forgets the oldest ended runs past
+    /// [`KEEP_ENDED`].
+    pub(super) fn register(&self, handle: &str, run: Arc<Run>) {
+        let order = self
+            .state
+            .started
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut runs = self.runs();
+        runs.insert(handle.to_owned(), (order, run));
+        let mut ended: Vec<(u64, String)> = runs
+            .iter()
+            .filter(|(_, (_, run))| run.trace.lock().status.is_finished())
+            .map(|(handle, (order, _))| (*order, handle.clone()))
+            .collect();
+        if ended.len() > KEEP_ENDED {
+            ended.sort();
+            for (_, handle) in &ended[..ended.len() - KEEP_ENDED] {
+                runs.remove(handle);
+            }
+        }
+    }
+
+    /// Forgets a run that never started (its task could not be stored).
+    pub(super) fn forget(&self, handle: &str) {
+        self.runs().remove(handle);
     }
 }

@@ -2,10 +2,55 @@
 //! run's status with its calls, and what recording wrote. Their JSON Schemas are the
 //! `agent_team_*` tools' schemas.
 
-use buril::JobStatus;
+use std::fmt;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// Where a run is: still running, or how it ended. These are the `agent_team_*` tools' words;
+/// the run's task, read with `tasks/get` or `task_get`, has MCP's (`working`, then
+/// `completed` for a run that ended done, errored or blocked, with this word in its data;
+/// `cancelled`; `failed` when the run panicked or its process died).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "TeamRunState")]
+pub enum RunState {
+    /// The run is still working.
+    Running,
+    /// The run finished its work.
+    Done,
+    /// The run failed: a call it depended on failed twice, or the model failed.
+    Errored,
+    /// The run could not go on: a tool it needs is missing or outside its view.
+    Blocked,
+    /// The run stopped because it was cancelled.
+    Cancelled,
+}
+
+impl RunState {
+    /// The wire word: `running`, `done`, `errored`, `blocked` or `cancelled`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RunState::Running => "running",
+            RunState::Done => "done",
+            RunState::Errored => "errored",
+            RunState::Blocked => "blocked",
+            RunState::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether the run has ended (any state but `running`).
+    pub const fn is_finished(self) -> bool {
+        !matches!(self, RunState::Running)
+    }
+}
+
+impl fmt::Display for RunState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// A director → specialist handoff: who, what, with which tools and which model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -72,7 +117,7 @@ pub struct Handoff {
     /// The run's handle, for `agent_team_query`, `agent_team_cancel` and `agent_team_record`.
     pub handle: String,
     /// `running`, or `blocked` when the view names tools that are missing.
-    pub status: JobStatus,
+    pub status: RunState,
     /// The specialist.
     pub specialist: String,
     /// The model, as named.
@@ -108,7 +153,7 @@ pub struct RunStatus {
     /// The run's handle.
     pub handle: String,
     /// `running`, `done`, `errored`, `blocked` or `cancelled`.
-    pub status: JobStatus,
+    pub status: RunState,
     /// The specialist.
     pub specialist: String,
     /// The model, as named.
@@ -137,7 +182,7 @@ pub struct Recording {
     /// The file written.
     pub path: String,
     /// The run's status when recorded.
-    pub status: JobStatus,
+    pub status: RunState,
     /// How many calls the trace holds.
     pub calls: usize,
     /// The file's size in bytes.

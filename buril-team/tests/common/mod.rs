@@ -64,7 +64,9 @@ impl Fixture {
 
     /// The envelope of a call.
     pub fn call(&self, name: &str, input: Value) -> Value {
-        self.dispatcher.call(name, input)
+        self.dispatcher
+            .invoke(name, input, buril::CallOptions::default())
+            .into_envelope()
     }
 
     /// The data of a call that must succeed.

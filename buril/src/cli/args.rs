@@ -63,7 +63,7 @@ pub(crate) enum Command {
         #[arg(long)]
         no_input: bool,
         /// Run the call as a task in the background and print its handle at once; follow it
-        /// with `jobs get|wait|cancel|answer` from any later command.
+        /// with `tasks get|wait|cancel|answer` from any later command.
         #[arg(long)]
         detach: bool,
         /// Where detached calls' tasks are kept (default `.buril/tasks`, or
@@ -72,9 +72,10 @@ pub(crate) enum Command {
         tasks_dir: Option<std::path::PathBuf>,
     },
     /// Follows the tasks of detached calls (`call --detach`).
-    Jobs {
+    #[command(alias = "jobs")]
+    Tasks {
         #[command(subcommand)]
-        action: JobsCommand,
+        action: TasksCommand,
         /// Where the tasks are kept (default `.buril/tasks`, or `BURIL_TASKS_DIR`).
         #[arg(long, value_name = "DIR", global = true)]
         tasks_dir: Option<std::path::PathBuf>,
@@ -108,9 +109,9 @@ fn profile_parser() -> impl clap::builder::TypedValueParser<Value = Profile> {
     PossibleValuesParser::new(Profile::NAMES).try_map(|name| name.parse::<Profile>())
 }
 
-/// What `jobs` does.
+/// What `tasks` does.
 #[derive(Subcommand, Debug)]
-pub(crate) enum JobsCommand {
+pub(crate) enum TasksCommand {
     /// Lists the tasks that have not expired, newest first.
     List {
         /// Print a JSON array of the tasks.
@@ -136,7 +137,7 @@ pub(crate) enum JobsCommand {
         /// The task's handle.
         handle: String,
     },
-    /// Answers a question the task waits on (`jobs get` shows them, by key).
+    /// Answers a question the task waits on (`tasks get` shows them, by key).
     Answer {
         /// The task's handle.
         handle: String,

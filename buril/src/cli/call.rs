@@ -58,7 +58,7 @@ pub(crate) fn call(
         Terminal::new()
     };
     let mut options = CallOptions::default().input(Arc::new(terminal));
-    // The `job_*` tools follow the tasks of detached calls.
+    // The `task_*` tools follow the tasks of detached calls.
     if let Ok(store) = crate::tasks::FileStore::open(&flags.tasks_dir) {
         options = options.follow_tasks(crate::tasks::Tasks::new(store), None);
     }
@@ -67,7 +67,7 @@ pub(crate) fn call(
         Err(message) => return usage(err, &message),
     }
     let outcome = match parse_input(input, &dispatcher) {
-        Ok(input) => dispatcher.invoke_with(name, input, options),
+        Ok(input) => dispatcher.invoke(name, input, options),
         Err(error) => Outcome::err(error),
     };
     let code = if outcome.is_ok() {
@@ -152,7 +152,7 @@ pub(crate) fn parse_input(
     let text = match input {
         None => return Ok(Value::Object(Map::new())),
         Some("-") => {
-            let (max_bytes, _) = dispatcher.input_limits();
+            let max_bytes = dispatcher.input_limits().max_bytes;
             let mut bytes = Vec::new();
             io::stdin()
                 .take(

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use super::messages::unknown_tool;
+use crate::descriptor::{TaskSupport, Threading};
 use crate::profile::mcp;
 use crate::registry::Registry;
 
@@ -25,9 +26,12 @@ pub(crate) fn describe(
         if let Value::Object(map) = &mut value {
             map.insert("family".into(), tool.family().into());
             map.insert("aliases".into(), json!(tool.aliases()));
-            map.insert("offThread".into(), tool.is_off_thread().into());
-            map.insert("inline".into(), tool.is_inline().into());
-            map.insert("blocking".into(), tool.is_blocking().into());
+            let threading = tool.threading();
+            map.insert("threading".into(), threading.as_str().into());
+            map.insert("offThread".into(), threading.is_off_thread().into());
+            map.insert("inline".into(), (threading == Threading::Inline).into());
+            map.insert("blocking".into(), (threading == Threading::Blocking).into());
+            map.insert("task".into(), tool.meta().task.as_str().into());
             map.insert("dangerous".into(), tool.is_dangerous().into());
             map.insert("confirm".into(), tool.meta().confirm.into());
             map.insert("async".into(), tool.is_async().into());
@@ -60,16 +64,37 @@ pub(crate) fn describe(
             "name:      fixed by someone else, exempt from the naming rule: {reason}"
         )?;
     }
-    let thread = if tool.is_inline() {
-        "the calling thread (off_thread, inline)"
-    } else if tool.is_off_thread() && tool.is_blocking() {
-        "a thread of the blocking pool when called from async code (off_thread, blocking)"
-    } else if tool.is_off_thread() {
-        "any thread (off_thread)"
-    } else {
-        "main thread"
+    let thread = match tool.threading() {
+        Threading::Inline => "the calling thread (off_thread, inline)",
+        Threading::Blocking => {
+            "a thread of the blocking pool when called from async code (off_thread, blocking)"
+        }
+        Threading::OffThread => "any thread (off_thread)",
+        _ => "main thread",
     };
     writeln!(out, "runs on:   {thread}")?;
+    let task = match tool.meta().task {
+        TaskSupport::Optional => Some(
+            "a task where the caller can follow one (MCP's tasks extension, `call --detach`); \
+             otherwise the call waits for the work",
+        ),
+        TaskSupport::Required => Some(
+            "always a task; a caller that cannot follow tasks is refused (`call --detach` \
+             follows it)",
+        ),
+        TaskSupport::Handle => Some(
+            "always a task; a caller that cannot follow tasks gets its handle and follows it \
+             with `task_get`, `task_wait`, `task_cancel`",
+        ),
+        TaskSupport::Deferred => Some(
+            "a plain call until the tool starts its task, then a task where the caller can \
+             follow one",
+        ),
+        _ => None,
+    };
+    if let Some(task) = task {
+        writeln!(out, "task:      {task}")?;
+    }
     if tool.is_async() {
         writeln!(out, "async:     yes")?;
     }

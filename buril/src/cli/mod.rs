@@ -22,11 +22,11 @@ mod ask;
 mod call;
 mod describe;
 mod extension;
-mod jobs;
 mod list;
 mod messages;
 mod pipe;
 mod schema;
+mod tasks;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -34,7 +34,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 
-use self::args::{Args, Command, JobsCommand};
+use self::args::{Args, Command, TasksCommand};
 use self::call::{CallFlags, Configure, call};
 use self::describe::describe;
 pub use self::extension::{Extension, Invocation};
@@ -205,11 +205,11 @@ impl Cli {
                     compact,
                     binary_dir: (!inline_binary).then_some(output_dir),
                     no_input,
-                    tasks_dir: jobs::tasks_dir(tasks_dir),
+                    tasks_dir: tasks::tasks_dir(tasks_dir),
                 };
                 if detach {
                     return finish(
-                        jobs::detach(
+                        tasks::detach(
                             self.configure,
                             registry,
                             &name,
@@ -232,25 +232,25 @@ impl Cli {
                     err,
                 )
             }
-            Command::Jobs { action, tasks_dir } => {
-                let dir = jobs::tasks_dir(tasks_dir);
+            Command::Tasks { action, tasks_dir } => {
+                let dir = tasks::tasks_dir(tasks_dir);
                 let (action, json) = match action {
-                    JobsCommand::List { json } => (jobs::JobsAction::List, json),
-                    JobsCommand::Get { handle } => (jobs::JobsAction::Get(handle), false),
-                    JobsCommand::Wait { handle, timeout } => {
-                        (jobs::JobsAction::Wait(handle, timeout), false)
+                    TasksCommand::List { json } => (tasks::TasksAction::List, json),
+                    TasksCommand::Get { handle } => (tasks::TasksAction::Get(handle), false),
+                    TasksCommand::Wait { handle, timeout } => {
+                        (tasks::TasksAction::Wait(handle, timeout), false)
                     }
-                    JobsCommand::Cancel { handle } => (jobs::JobsAction::Cancel(handle), false),
-                    JobsCommand::Answer {
+                    TasksCommand::Cancel { handle } => (tasks::TasksAction::Cancel(handle), false),
+                    TasksCommand::Answer {
                         handle,
                         key,
                         answer,
-                    } => (jobs::JobsAction::Answer(handle, key, answer), false),
+                    } => (tasks::TasksAction::Answer(handle, key, answer), false),
                 };
-                jobs::jobs(action, dir, json, out, err)
+                tasks::tasks(action, dir, json, out, err)
             }
             Command::RunTask { dir, id } => {
-                jobs::run_detached(self.configure, registry, &dir, &id, err)
+                tasks::run_detached(self.configure, registry, &dir, &id, err)
             }
             Command::Schema {
                 profile,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// An image: its bytes (base64 on the wire) and MIME type. MCP's `ImageContent`.
 ///
 /// ```
-/// let image = buril::Image::png(vec![0x89, b'P', b'N', b'G']);
+/// let image = buril::content::Image::png(vec![0x89, b'P', b'N', b'G']);
 /// assert_eq!(image.mime_type(), "image/png");
 /// assert_eq!(image.bytes().unwrap(), [0x89, b'P', b'N', b'G']);
 /// ```
@@ -215,7 +215,7 @@ impl ResourceLink {
 /// MCP's `ContentBlock` (tagged by `type`).
 ///
 /// ```
-/// use buril::{Content, Image};
+/// use buril::content::{Content, Image};
 ///
 /// let blocks: Vec<Content> = vec!["A red pixel:".into(), Image::png([0u8; 4]).into()];
 /// let json = serde_json::to_value(&blocks).unwrap();
@@ -307,7 +307,7 @@ impl From<ResourceLink> for Content {
 /// T, "content": [...]}`.
 ///
 /// ```
-/// use buril::{Image, Rich};
+/// use buril::content::{Image, Rich};
 ///
 /// let rich = Rich::new(serde_json::json!({"objects": 3})).with(Image::png([0u8; 4]));
 /// let json = serde_json::to_value(&rich).unwrap();

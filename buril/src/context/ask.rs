@@ -137,7 +137,7 @@ impl InputRequest {
 /// A sampling request: messages for the client's model, and how long an answer may be.
 ///
 /// ```
-/// let sampling = buril::Sampling::prompt("Name a colour.").max_tokens(20);
+/// let sampling = buril::context::Sampling::prompt("Name a colour.").max_tokens(20);
 /// # let _ = sampling;
 /// ```
 #[derive(Debug, Clone, PartialEq)]

@@ -1,18 +1,18 @@
 //! What every call of one dispatcher shares, as its calls' contexts hold it.
 
-use std::any::Any;
 use std::sync::{Arc, Weak};
 
 use super::state::State;
+// The one name of a file above: a call's context leads back to the dispatcher that made it,
+// whose registry's tools take contexts, a ring of types no order of files can break (the
+// `layering` test allows this edge and no other).
+pub(crate) use crate::dispatch::core::{Core, Dispatcher};
 
 /// What every call of one dispatcher shares: its host state, and a handle to the dispatcher that
-/// does not keep it alive. The handle is type-erased so that contexts need not know the
-/// dispatcher's type (the dispatch module, which does, gives [`Context::dispatcher`]).
-///
-/// [`Context::dispatcher`]: super::Context::dispatcher
+/// does not keep it alive.
 pub(crate) struct Env {
     pub(crate) state: State,
-    pub(crate) dispatcher: Weak<dyn Any + Send + Sync>,
+    pub(crate) dispatcher: Weak<Core>,
 }
 
 impl Env {
@@ -20,11 +20,15 @@ impl Env {
     pub(crate) fn detached(state: State) -> Self {
         Env {
             state,
-            dispatcher: Weak::<()>::new(),
+            dispatcher: Weak::new(),
         }
     }
-}
 
+    /// The dispatcher, while any clone of it is alive.
+    pub(crate) fn dispatcher(&self) -> Option<Dispatcher> {
+        self.dispatcher.upgrade().map(|core| Dispatcher { core })
+    }
+}
 /// How a context holds its dispatcher's [`Env`]: counted, or borrowed for good from the
 /// process-wide dispatcher, which is never dropped (no reference count per call then).
 #[derive(Clone)]

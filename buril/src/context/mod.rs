@@ -7,6 +7,7 @@ mod env;
 mod log;
 mod progress;
 mod state;
+pub(crate) mod tasks;
 
 use std::any::type_name;
 use std::fmt;
@@ -21,6 +22,7 @@ pub(crate) use env::{Env, EnvRef};
 pub use log::{LogLevel, LogRecord, LogSink};
 pub use progress::{Progress, ProgressSink};
 pub use state::State;
+pub(crate) use tasks::CallerTasks;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -113,9 +115,8 @@ struct Inner {
     env: EnvRef,
     /// The call runs as a task.
     task: bool,
-    /// The tasks of the front end that called (for the `job_*` tools): a `tasks::TaskAccess`,
-    /// held without naming its type (the tasks module names this one).
-    tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// The tasks of the front end that called (for the `task_*` tools).
+    tasks: Option<Arc<dyn CallerTasks>>,
     /// Turns the call into a task (`task = "deferred"` tools, a caller that follows tasks).
     starter: Option<TaskStarter>,
     /// Who calls, as the front end authorized them.
@@ -140,8 +141,8 @@ pub(crate) struct Parts {
     pub(crate) env: EnvRef,
     /// The call runs as a task.
     pub(crate) task: bool,
-    /// The caller's tasks (a `tasks::TaskAccess`).
-    pub(crate) tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// The caller's tasks.
+    pub(crate) tasks: Option<Arc<dyn CallerTasks>>,
     pub(crate) starter: Option<TaskStarter>,
     pub(crate) principal: Option<Arc<Principal>>,
     /// What the layers hold while the tool runs.
@@ -197,7 +198,6 @@ impl Context {
         self.inner.principal.as_deref()
     }
 
-    /// The context with what turns its call into a task.
     /// Makes the call a task from here on, for a `#[tool(task = "deferred")]` tool whose caller
     /// follows tasks: the caller gets the task at once and follows it while the tool goes on;
     /// questions asked from here on go into the task. Answers whether the call is a task now
@@ -210,9 +210,8 @@ impl Context {
         self.inner.starter.as_ref().is_some_and(|start| start())
     }
 
-    /// The context with the caller's tasks.
     /// The caller's tasks, as admission gave them ([`Parts::tasks`]).
-    pub(crate) fn tasks_of_caller(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
+    pub(crate) fn tasks_of_caller(&self) -> Option<&dyn CallerTasks> {
         self.inner.tasks.as_deref()
     }
 
@@ -241,6 +240,18 @@ impl Context {
             principal: None,
             held: Vec::new(),
         })
+    }
+
+    /// The dispatcher running this call, for a tool that calls other tools (or starts work that
+    /// does) with the same registry, policy, host state and main thread. `None` for a
+    /// [`detached`](Self::detached) context, or once every clone of the dispatcher is gone.
+    ///
+    /// Calls made through it follow the usual threading rules: from a main-thread tool, other
+    /// main-thread tools run at once on the same thread; from an off-thread tool, they wait for
+    /// the main thread, so an off-thread tool must not wait on them while the host's main thread
+    /// waits on it.
+    pub fn dispatcher(&self) -> Option<env::Dispatcher> {
+        self.env().dispatcher()
     }
 
     /// The name of the tool being called.
@@ -314,7 +325,8 @@ impl Context {
     /// command line shows them).
     ///
     /// ```
-    /// # use buril::{Context, LogLevel};
+    /// # use buril::Context;
+    /// # use buril::context::LogLevel;
     /// # fn import(ctx: &Context, skipped: usize) {
     /// ctx.log(LogLevel::Warning, format!("{skipped} files were too large to read"));
     /// # }
@@ -352,7 +364,8 @@ impl Context {
     /// return, when nobody can answer.
     ///
     /// ```
-    /// # use buril::{Context, Elicited, ToolError};
+    /// # use buril::{Context, ToolError};
+    /// # use buril::context::Elicited;
     /// /// What to call the new scene.
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct SceneName {

@@ -18,3 +18,23 @@ pub struct Progress {
     /// What the tool is doing now.
     pub message: Option<String>,
 }
+
+impl Progress {
+    /// A report of `progress` for `tool`, with no total and no message. A tool reports
+    /// through [`Context::report_progress`](crate::Context::report_progress); this is for work
+    /// that runs outside a tool, as an agent team's run does.
+    pub fn new(tool: &'static str, progress: f64) -> Self {
+        Progress {
+            tool,
+            progress,
+            total: None,
+            message: None,
+        }
+    }
+
+    /// The same report, with what the work is doing now.
+    pub fn message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+}

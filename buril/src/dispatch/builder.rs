@@ -4,10 +4,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::core::{Core, CoreParts, Dispatcher};
+use super::hot::MAX_SPIN;
 use super::main_thread::{MainQueue, MainThread};
 use super::rules::{Rules, Timeouts};
 use crate::context::State;
-use crate::input_limits::Limits;
+use crate::input_limits::InputLimits;
 use crate::middleware::Layer;
 use crate::policy::Policy;
 use crate::registry::{Registry, registry};
@@ -20,9 +21,10 @@ pub struct DispatcherBuilder {
     timeouts: Timeouts,
     main_thread: MainThread,
     worker_threads: usize,
-    limits: Limits,
+    limits: InputLimits,
     layers: Vec<Arc<dyn Layer>>,
     learn_pace: bool,
+    spin: bool,
 }
 
 impl Default for DispatcherBuilder {
@@ -34,9 +36,10 @@ impl Default for DispatcherBuilder {
             timeouts: Timeouts::new(),
             main_thread: MainThread::Owned,
             worker_threads: 2,
-            limits: Limits::default(),
+            limits: InputLimits::default(),
             layers: Vec::new(),
             learn_pace: true,
+            spin: true,
         }
     }
 }
@@ -120,12 +123,27 @@ impl DispatcherBuilder {
         self
     }
 
+    /// Whether threads that hand calls to each other watch for a moment before they sleep.
+    /// Default: yes, on a machine of two cores or more.
+    ///
+    /// Waking a sleeping thread costs several microseconds each way; so the thread that runs
+    /// main-thread tools, the one that takes sync tools' calls first, and a caller waiting for
+    /// either's answer watch for the other side for up to 50 µs, learning per place how long is
+    /// worth it (long for calls back to back, short for sparse calls and slow tools, nothing on
+    /// a crowded machine). With `false` nobody watches: a host that counts its CPU time more
+    /// than its calls' latency, or shares its cores with work of its own, saves what the
+    /// watching costs; sync tools' calls then go straight to the blocking pool.
+    pub fn spin(mut self, spin: bool) -> Self {
+        self.spin = spin;
+        self
+    }
+
     /// The largest input a call may have, in bytes of its compact JSON text (escapes inside
     /// strings, and a float's digits past its first decimal, not counted). A larger input
-    /// answers `validation` before it is validated. Default: [`DEFAULT_MAX_INPUT_BYTES`]
+    /// answers `validation` before it is validated. Default: [`InputLimits::DEFAULT`]
     /// (4 MiB). The CLI and the MCP server apply it to the raw text they read, before parsing.
     ///
-    /// [`DEFAULT_MAX_INPUT_BYTES`]: crate::DEFAULT_MAX_INPUT_BYTES
+    /// [`InputLimits::DEFAULT`]: crate::InputLimits::DEFAULT
     pub fn max_input_bytes(mut self, bytes: usize) -> Self {
         self.limits.max_bytes = bytes;
         self
@@ -133,10 +151,10 @@ impl DispatcherBuilder {
 
     /// The deepest nesting of arrays and objects a call's input may have (`{}` is one level).
     /// A deeper input answers `validation` before it is validated, and is measured and freed
-    /// without recursion. Default: [`DEFAULT_MAX_INPUT_DEPTH`] (64); at most 100 is useful, as
+    /// without recursion. Default: [`InputLimits::DEFAULT`] (64); at most 100 is useful, as
     /// validation and JSON parsing recurse once per level.
     ///
-    /// [`DEFAULT_MAX_INPUT_DEPTH`]: crate::DEFAULT_MAX_INPUT_DEPTH
+    /// [`InputLimits::DEFAULT`]: crate::InputLimits::DEFAULT
     pub fn max_input_depth(mut self, depth: usize) -> Self {
         self.limits.max_depth = depth;
         self
@@ -152,6 +170,7 @@ impl DispatcherBuilder {
     /// The dispatcher. With [`MainThread::Host`], the calling thread becomes the main thread.
     pub fn build(self) -> Dispatcher {
         let registry = self.registry.unwrap_or_else(registry);
+        let spin = if self.spin { MAX_SPIN } else { Duration::ZERO };
         let dispatcher = Dispatcher {
             core: Core::new(CoreParts {
                 registry,
@@ -160,7 +179,8 @@ impl DispatcherBuilder {
                     timeouts: Timeouts::new(),
                 },
                 state: self.state,
-                main: MainQueue::new(self.main_thread),
+                main: MainQueue::new(self.main_thread, spin),
+                spin,
                 worker_threads: self.worker_threads,
                 limits: self.limits,
                 layers: self.layers,

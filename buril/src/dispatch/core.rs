@@ -1,6 +1,5 @@
 //! What every clone of a dispatcher shares, and the handles to it.
 
-use std::any::Any;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, Weak};
@@ -10,8 +9,8 @@ use tokio::runtime::Runtime;
 use super::hot::SyncLane;
 use super::main_thread::MainQueue;
 use super::rules::{Rules, Timeouts};
-use crate::context::{Context, Env, EnvRef};
-use crate::input_limits::Limits;
+use crate::context::{Env, EnvRef};
+use crate::input_limits::InputLimits;
 use crate::middleware::{Layer, Layers};
 use crate::policy::Policy;
 use crate::registry::Registry;
@@ -26,6 +25,7 @@ use crate::registry::Registry;
 /// already running runs to its end; dropping never waits for them.
 ///
 /// ```
+/// use buril::CallOptions;
 /// use serde_json::json;
 ///
 /// /// Adds two numbers.
@@ -40,10 +40,11 @@ use crate::registry::Registry;
 /// }
 ///
 /// let dispatcher = buril::Dispatcher::new();
-/// let envelope = dispatcher.call("math_add", json!({"a": 1, "b": 2.5}));
+/// let call = |input| dispatcher.invoke("math_add", input, CallOptions::default()).into_envelope();
+/// let envelope = call(json!({"a": 1, "b": 2.5}));
 /// assert_eq!(envelope, json!({"ok": true, "data": {"result": 3.5}}));
 ///
-/// let envelope = dispatcher.call("math_add", json!({"a": "one"}));
+/// let envelope = call(json!({"a": "one"}));
 /// assert_eq!(envelope["type"], "validation");
 /// assert_eq!(envelope["problems"].as_array().unwrap().len(), 2);
 /// ```
@@ -68,7 +69,7 @@ pub(crate) struct Core {
     pub(crate) sync_lane: SyncLane,
     runtime: OnceLock<Runtime>,
     worker_threads: usize,
-    pub(crate) limits: Limits,
+    pub(crate) limits: InputLimits,
     /// The layers around every call.
     pub(crate) layers: Layers,
     /// Whether quick sync tools run in their async caller's task (`pace.rs`).
@@ -82,15 +83,17 @@ pub(crate) struct CoreParts {
     pub(crate) state: crate::context::State,
     pub(crate) main: Arc<MainQueue>,
     pub(crate) worker_threads: usize,
-    pub(crate) limits: Limits,
+    pub(crate) limits: InputLimits,
     pub(crate) layers: Vec<Arc<dyn Layer>>,
     pub(crate) learn_pace: bool,
+    /// How long threads handing calls to each other watch before they sleep (`hot.rs`).
+    pub(crate) spin: std::time::Duration,
 }
 
 impl Core {
     pub(crate) fn new(parts: CoreParts) -> Arc<Core> {
         Arc::new_cyclic(|core: &Weak<Core>| {
-            let handle: Weak<dyn Any + Send + Sync> = core.clone();
+            let handle = core.clone();
             Core {
                 registry: parts.registry,
                 rules_open: AtomicBool::new(parts.rules.are_open()),
@@ -100,7 +103,7 @@ impl Core {
                     dispatcher: handle,
                 }),
                 main: parts.main,
-                sync_lane: SyncLane::new(),
+                sync_lane: SyncLane::new(parts.spin),
                 runtime: OnceLock::new(),
                 worker_threads: parts.worker_threads,
                 limits: parts.limits,
@@ -264,10 +267,9 @@ impl Dispatcher {
         self.core.rules().timeouts.for_tool(name)
     }
 
-    /// The input limits: (max_input_bytes, max_input_depth).
-    pub fn input_limits(&self) -> (usize, usize) {
-        let limits = self.core.limits;
-        (limits.max_bytes, limits.max_depth)
+    /// The limits every call's input is measured against before it is validated.
+    pub fn input_limits(&self) -> InputLimits {
+        self.core.limits
     }
 
     /// Checks the raw JSON text of an input against the input limits before it is parsed (its
@@ -286,13 +288,18 @@ impl Dispatcher {
     }
 
     /// Adds a layer around every call admitted from now on, innermost (after the layers there
-    /// are), for every clone of this dispatcher. See [`middleware`](crate::middleware).
+    /// are), for every clone of this dispatcher: for front ends that add their own (the
+    /// server's authorization). A host adds its layers with
+    /// [`DispatcherBuilder::layer`](crate::DispatcherBuilder::layer).
+    #[doc(hidden)]
     pub fn add_layer(&self, layer: impl Layer) {
         self.core.layers.push(Arc::new(layer), false);
     }
 
     /// Adds a layer around every call admitted from now on, outermost (before the layers
-    /// there are, so that it sees what they refuse): an audit log added to a host's dispatcher.
+    /// there are, so that it sees what they refuse): an audit log a front end adds to a host's
+    /// dispatcher.
+    #[doc(hidden)]
     pub fn add_outer_layer(&self, layer: impl Layer) {
         self.core.layers.push(Arc::new(layer), true);
     }
@@ -310,7 +317,7 @@ impl Dispatcher {
     }
 
     /// A handle that does not keep the dispatcher alive: host state that needs the dispatcher
-    /// it lives in (a job system starting calls of its own, say) holds this, so that the two do
+    /// it lives in (a task runner starting calls of its own, say) holds this, so that the two do
     /// not keep each other alive.
     pub fn downgrade(&self) -> WeakDispatcher {
         WeakDispatcher {
@@ -318,31 +325,16 @@ impl Dispatcher {
         }
     }
 
-    /// The process-wide dispatcher behind [`crate::call`]: the one installed with
+    /// The process-wide dispatcher: the one installed with
     /// [`install_global`](Self::install_global), or a default one.
     pub fn global() -> &'static Dispatcher {
         GLOBAL.get_or_init(Dispatcher::new)
     }
 
-    /// Makes this dispatcher the one [`crate::call`] uses. Fails (giving it back) when the
-    /// global dispatcher was already set or used.
+    /// Makes this dispatcher the process-wide one ([`global`](Self::global)). Fails (giving it
+    /// back) when the global dispatcher was already set or used.
     pub fn install_global(self) -> Result<(), Dispatcher> {
         GLOBAL.set(self)
-    }
-}
-
-impl Context {
-    /// The dispatcher running this call, for a tool that calls other tools (or starts work that
-    /// does) with the same registry, policy, host state and main thread. `None` for a
-    /// [`detached`](Self::detached) context, or once every clone of the dispatcher is gone.
-    ///
-    /// Calls made through it follow the usual threading rules: from a main-thread tool, other
-    /// main-thread tools run at once on the same thread; from an off-thread tool, they wait for
-    /// the main thread, so an off-thread tool must not wait on them while the host's main thread
-    /// waits on it.
-    pub fn dispatcher(&self) -> Option<Dispatcher> {
-        let core = self.env().dispatcher.upgrade()?.downcast::<Core>().ok()?;
-        Some(Dispatcher { core })
     }
 }
 

@@ -241,3 +241,66 @@ impl Drop for CancelOnDrop {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    use super::*;
+
+    /// What `work` panicked with.
+    fn panic_text(work: impl FnOnce()) -> String {
+        let payload = catch_unwind(AssertUnwindSafe(work)).expect_err("it should panic");
+        payload
+            .downcast_ref::<&str>()
+            .map(|text| (*text).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .expect("a text")
+    }
+
+    /// The words of Tokio's refusals to block a thread that drives async tasks, which
+    /// `blocked_on_a_runtime` reads to send a tool back to the blocking pool: a Tokio that
+    /// words them otherwise fails here, not in a user's server.
+    #[test]
+    fn tokio_words_its_refusals_to_block_as_the_waiter_reads_them() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let texts = runtime.block_on(async {
+            let handle = tokio::runtime::Handle::current();
+            vec![
+                // A runtime started and blocked on inside a task.
+                panic_text(|| {
+                    let inner = tokio::runtime::Builder::new_current_thread()
+                        .build()
+                        .unwrap();
+                    inner.block_on(async {});
+                }),
+                // The task's own runtime blocked on.
+                panic_text(|| handle.block_on(async {})),
+                // A blocking receive.
+                panic_text(|| {
+                    let (_tx, mut rx) = tokio::sync::mpsc::channel::<()>(1);
+                    rx.blocking_recv();
+                }),
+                // A runtime dropped inside a task.
+                panic_text(|| {
+                    drop(
+                        tokio::runtime::Builder::new_multi_thread()
+                            .worker_threads(1)
+                            .build()
+                            .unwrap(),
+                    );
+                }),
+            ]
+        });
+        for text in texts {
+            let error = ToolError::new(ErrorKind::Panic, text.clone());
+            assert!(blocked_on_a_runtime(&error), "not recognised: {text}");
+        }
+        // Any other panic is the tool's own.
+        let other = ToolError::new(ErrorKind::Panic, "index out of bounds");
+        assert!(!blocked_on_a_runtime(&other));
+    }
+}

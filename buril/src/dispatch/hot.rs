@@ -5,7 +5,7 @@
 //! it sleeps: waking a sleeping thread is a system call on one side and a trip through the
 //! scheduler on the other, several microseconds each way (on the virtual machines buril is
 //! measured on, a hand-off and back cost 10 to 16 µs, against about 2 µs between threads that
-//! watch). So a thread that runs calls watches its queue for a while after its last job before
+//! watch). So a thread that runs calls watches its queue for a while after its last errand before
 //! it sleeps, and a caller waiting for an answer watches for it before it sleeps.
 //!
 //! How long is learnt, per place ([`Spin`]), from how long its waits took, watching and
@@ -17,7 +17,8 @@
 //! from running, and loses the scheduler's favour for threads that wake) drops the window to the
 //! least and holds it there for 20 ms, twice as long at each preemption that follows the last
 //! one closely, up to a second: a passing hiccup costs little, a crowded machine soon stops the
-//! watching altogether. On one core nobody watches.
+//! watching altogether. On one core nobody watches, nor where the host said not to
+//! ([`DispatcherBuilder::spin`](crate::DispatcherBuilder::spin)).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -25,10 +26,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
 
-/// A job for a hot thread.
-pub(crate) type Job = Box<dyn FnOnce() + Send + 'static>;
+/// An errand for a hot thread.
+pub(crate) type Errand = Box<dyn FnOnce() + Send + 'static>;
 
-/// The longest a caller watches for an answer, and a hot thread for its next job, unless
+/// The longest a caller watches for an answer, and a hot thread for its next errand, unless
 /// told otherwise.
 pub(crate) const MAX_SPIN: Duration = Duration::from_micros(50);
 
@@ -102,7 +103,7 @@ impl Spin {
     pub(crate) fn watch(&self, other: &CpuOf, done: impl FnMut() -> bool) -> Wait<'_> {
         let started = Instant::now();
         let window = self.window_ns.load(Ordering::Relaxed);
-        if cores_to_watch_on() {
+        if self.max_ns > 0 && cores_to_watch_on() {
             match watch(Duration::from_nanos(window.into()), done) {
                 Watched::Seen => {}
                 // Watching for a thread that runs on this CPU keeps it from running: two
@@ -226,23 +227,23 @@ fn watch(window: Duration, mut done: impl FnMut() -> bool) -> Watched {
     }
 }
 
-/// Jobs run one at a time, in order, by whoever takes them: a hot thread of its own
+/// Errands run one at a time, in order, by whoever takes them: a hot thread of its own
 /// ([`run_hot`](Self::run_hot)) or a host that pumps them.
-pub(crate) struct JobQueue {
+pub(crate) struct ErrandQueue {
     state: Mutex<QueueState>,
     ready: Condvar,
-    /// How many jobs are queued, read without the lock by a thread watching the queue.
+    /// How many errands are queued, read without the lock by a thread watching the queue.
     queued: AtomicUsize,
     /// How long the thread running the queue watches it before it sleeps.
     spin: Spin,
-    /// Where the thread running the queue runs, and where jobs come from.
+    /// Where the thread running the queue runs, and where errands come from.
     runner: CpuOf,
     callers: CpuOf,
-    /// How long a caller watches for the answer of a job it queued.
+    /// How long a caller watches for the answer of an errand it queued.
     replies: Spin,
 }
 
-/// Where a caller watches for the answer of a job it queued on a hot thread.
+/// Where a caller watches for the answer of an errand it queued on a hot thread.
 #[derive(Clone, Copy)]
 pub(crate) struct Replies<'a> {
     spin: &'a Spin,
@@ -258,23 +259,24 @@ impl<'a> Replies<'a> {
 
 #[derive(Default)]
 struct QueueState {
-    jobs: VecDeque<Job>,
+    errands: VecDeque<Errand>,
     closed: bool,
-    /// The thread running the queue sleeps on `ready`: a new job must wake it.
+    /// The thread running the queue sleeps on `ready`: a new errand must wake it.
     sleeping: bool,
 }
 
-impl JobQueue {
-    /// A queue whose thread watches for its next job for at most `between_jobs`.
-    pub(crate) fn new(between_jobs: Duration) -> Self {
-        JobQueue {
+impl ErrandQueue {
+    /// A queue whose thread watches for its next errand, and whose callers watch for their
+    /// answers, for at most `spin` (zero: nobody watches, everybody sleeps).
+    pub(crate) fn new(spin: Duration) -> Self {
+        ErrandQueue {
             state: Mutex::new(QueueState::default()),
             ready: Condvar::new(),
             queued: AtomicUsize::new(0),
-            spin: Spin::new(between_jobs),
+            spin: Spin::new(spin),
             runner: CpuOf::new(),
             callers: CpuOf::new(),
-            replies: Spin::new(MAX_SPIN),
+            replies: Spin::new(spin),
         }
     }
 
@@ -282,7 +284,7 @@ impl JobQueue {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Where a caller watches for the answer of a job it queued.
+    /// Where a caller watches for the answer of an errand it queued.
     pub(crate) fn replies(&self) -> Replies<'_> {
         Replies {
             spin: &self.replies,
@@ -290,11 +292,11 @@ impl JobQueue {
         }
     }
 
-    /// Queues `job`; wakes the thread running the queue only when it sleeps.
-    pub(crate) fn push(&self, job: Job) {
+    /// Queues `errand`; wakes the thread running the queue only when it sleeps.
+    pub(crate) fn push(&self, errand: Errand) {
         self.callers.note();
         let mut state = self.lock();
-        state.jobs.push_back(job);
+        state.errands.push_back(errand);
         self.queued.fetch_add(1, Ordering::Release);
         let sleeping = state.sleeping;
         drop(state);
@@ -303,22 +305,22 @@ impl JobQueue {
         }
     }
 
-    fn pop(&self, state: &mut QueueState) -> Option<Job> {
-        let job = state.jobs.pop_front();
-        if job.is_some() {
+    fn pop(&self, state: &mut QueueState) -> Option<Errand> {
+        let errand = state.errands.pop_front();
+        if errand.is_some() {
             self.queued.fetch_sub(1, Ordering::Relaxed);
         }
-        job
+        errand
     }
 
-    /// Takes the next job without waiting.
-    pub(crate) fn try_pop(&self) -> Option<Job> {
+    /// Takes the next errand without waiting.
+    pub(crate) fn try_pop(&self) -> Option<Errand> {
         self.pop(&mut self.lock())
     }
 
-    /// How many jobs are queued.
+    /// How many errands are queued.
     pub(crate) fn len(&self) -> usize {
-        self.lock().jobs.len()
+        self.lock().errands.len()
     }
 
     /// Stops [`run_hot`](Self::run_hot) once the queue is empty.
@@ -327,7 +329,7 @@ impl JobQueue {
         self.ready.notify_all();
     }
 
-    /// Runs jobs until the queue is closed and empty, watching the queue for a while after each
+    /// Runs errands until the queue is closed and empty, watching the queue for a while after each
     /// before sleeping.
     pub(crate) fn run_hot(&self) {
         loop {
@@ -335,11 +337,11 @@ impl JobQueue {
             let wait = self
                 .spin
                 .watch(&self.callers, || self.queued.load(Ordering::Acquire) > 0);
-            let job = {
+            let errand = {
                 let mut state = self.lock();
                 loop {
-                    if let Some(job) = self.pop(&mut state) {
-                        break job;
+                    if let Some(errand) = self.pop(&mut state) {
+                        break errand;
                     }
                     if state.closed {
                         return;
@@ -350,7 +352,7 @@ impl JobQueue {
                 }
             };
             wait.over();
-            job();
+            errand();
         }
     }
 
@@ -372,39 +374,46 @@ impl JobQueue {
 /// blocking pool. So a server taking calls one after the other hands each to an awake thread,
 /// and a busy one spreads them over the pool as before.
 pub(crate) struct SyncLane {
-    queue: Arc<JobQueue>,
+    queue: Arc<ErrandQueue>,
     busy: Arc<AtomicBool>,
     started: OnceLock<()>,
+    /// Whether the lane is used at all: a thread that sleeps between calls saves nothing over
+    /// the pool's.
+    open: bool,
 }
 
 impl SyncLane {
-    pub(crate) fn new() -> Self {
+    /// A lane whose thread watches for its next call for at most `spin`; none (every call to
+    /// the pool) with zero.
+    pub(crate) fn new(spin: Duration) -> Self {
         SyncLane {
-            queue: Arc::new(JobQueue::new(MAX_SPIN)),
+            queue: Arc::new(ErrandQueue::new(spin)),
             busy: Arc::new(AtomicBool::new(false)),
             started: OnceLock::new(),
+            open: !spin.is_zero(),
         }
     }
 
-    /// Runs `job` on the lane's thread when it is free; gives `job` back when it is not. `job`
+    /// Runs `errand` on the lane's thread when it is free; gives `errand` back when it is not. `errand`
     /// gets the lane's release, which it calls as soon as its tool has returned.
-    pub(crate) fn try_run<F>(&self, job: F) -> Result<(), F>
+    pub(crate) fn try_run<F>(&self, errand: F) -> Result<(), F>
     where
         F: FnOnce(LaneRelease) + Send + 'static,
     {
-        if !cores_to_watch_on()
+        if !self.open
+            || !cores_to_watch_on()
             || self
                 .busy
                 .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
                 .is_err()
         {
-            return Err(job);
+            return Err(errand);
         }
         self.started.get_or_init(|| {
             self.queue.start_thread("buril-sync");
         });
         let release = LaneRelease(Some(Arc::clone(&self.busy)));
-        self.queue.push(Box::new(move || job(release)));
+        self.queue.push(Box::new(move || errand(release)));
         Ok(())
     }
 
@@ -418,11 +427,11 @@ impl SyncLane {
     }
 }
 
-/// Frees the lane for the next call when dropped (a job that panics still frees it).
+/// Frees the lane for the next call when dropped (an errand that panics still frees it).
 pub(crate) struct LaneRelease(Option<Arc<AtomicBool>>);
 
 impl LaneRelease {
-    /// The release of a job that did not take the lane: frees nothing.
+    /// The release of an errand that did not take the lane: frees nothing.
     pub(crate) fn none() -> Self {
         LaneRelease(None)
     }
@@ -499,8 +508,8 @@ mod tests {
     }
 
     #[test]
-    fn a_hot_thread_runs_its_jobs_in_order_then_stops_when_closed() {
-        let queue = Arc::new(JobQueue::new(MAX_SPIN));
+    fn a_hot_thread_runs_its_errands_in_order_then_stops_when_closed() {
+        let queue = Arc::new(ErrandQueue::new(MAX_SPIN));
         let (tx, rx) = mpsc::channel();
         let thread = queue.start_thread("buril-test-hot");
         for i in 0..100 {
@@ -518,7 +527,7 @@ mod tests {
             ran.iter().all(|(_, id)| *id == thread),
             "one thread runs them all"
         );
-        // A job queued while the thread sleeps wakes it.
+        // An errand queued while the thread sleeps wakes it.
         std::thread::sleep(Duration::from_millis(20));
         let tx2 = tx.clone();
         queue.push(Box::new(move || {
@@ -535,10 +544,10 @@ mod tests {
     fn the_lane_takes_one_call_at_a_time_and_is_freed_when_its_tool_returns() {
         if !cores_to_watch_on() {
             // One core: calls go to the blocking pool, and the lane takes none.
-            assert!(SyncLane::new().try_run(|_| {}).is_err());
+            assert!(SyncLane::new(MAX_SPIN).try_run(|_| {}).is_err());
             return;
         }
-        let lane = SyncLane::new();
+        let lane = SyncLane::new(MAX_SPIN);
         let (release_tx, release_rx) = mpsc::channel::<()>();
         let (done_tx, done_rx) = mpsc::channel();
         lane.try_run(move |release| {
@@ -558,5 +567,21 @@ mod tests {
             .unwrap_or_else(|_| panic!("a freed lane takes the next call"));
         rx.recv().unwrap();
         lane.close();
+    }
+
+    /// A host that said not to spin: the lane takes no call (they go to the pool), and a watch
+    /// looks once and gives up, whatever it waits for.
+    #[test]
+    fn without_spinning_nobody_watches_and_the_lane_is_closed() {
+        let lane = SyncLane::new(Duration::ZERO);
+        assert!(lane.try_run(|_| {}).is_err());
+        let spin = Spin::new(Duration::ZERO);
+        let mut looks = 0;
+        spin.watch(&CpuOf::new(), || {
+            looks += 1;
+            false
+        })
+        .over();
+        assert_eq!(looks, 0);
     }
 }

@@ -3,7 +3,9 @@
 use std::sync::{Arc, OnceLock};
 use std::thread::{self, ThreadId};
 
-use super::hot::{Job, JobQueue, MAX_SPIN, Replies};
+use std::time::Duration;
+
+use super::hot::{Errand, ErrandQueue, Replies};
 
 /// Who runs the main-thread tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -21,15 +23,17 @@ pub enum MainThread {
 pub(crate) struct MainQueue {
     mode: MainThread,
     owner: OnceLock<ThreadId>,
-    queue: Arc<JobQueue>,
+    queue: Arc<ErrandQueue>,
 }
 
 impl MainQueue {
-    pub(crate) fn new(mode: MainThread) -> Arc<Self> {
+    /// The main thread's queue, whose thread watches for its next call (and whose callers
+    /// for their answers) for at most `spin`.
+    pub(crate) fn new(mode: MainThread, spin: Duration) -> Arc<Self> {
         let queue = Arc::new(MainQueue {
             mode,
             owner: OnceLock::new(),
-            queue: Arc::new(JobQueue::new(MAX_SPIN)),
+            queue: Arc::new(ErrandQueue::new(spin)),
         });
         if mode == MainThread::Host {
             let _ = queue.owner.set(thread::current().id());
@@ -46,14 +50,14 @@ impl MainQueue {
         self.owner.get() == Some(&thread::current().id())
     }
 
-    /// Queues a job for the main thread, starting the owned thread (which stays awake between
+    /// Queues an errand for the main thread, starting the owned thread (which stays awake between
     /// calls that come close together: `hot.rs`) on first use.
-    pub(crate) fn submit(&self, job: Job) {
+    pub(crate) fn submit(&self, errand: Errand) {
         if self.mode == MainThread::Owned {
             self.owner
                 .get_or_init(|| self.queue.start_thread("buril-main"));
         }
-        self.queue.push(job);
+        self.queue.push(errand);
     }
 
     /// Where a caller watches for the answer of a call it queued.
@@ -61,17 +65,17 @@ impl MainQueue {
         self.queue.replies()
     }
 
-    /// Runs every queued job on the calling thread (the host's main thread); returns how many.
+    /// Runs every queued errand on the calling thread (the host's main thread); returns how many.
     pub(crate) fn pump(&self) -> usize {
         let mut count = 0;
-        while let Some(job) = self.queue.try_pop() {
-            job();
+        while let Some(errand) = self.queue.try_pop() {
+            errand();
             count += 1;
         }
         count
     }
 
-    /// How many jobs wait for the main thread.
+    /// How many errands wait for the main thread.
     pub(crate) fn pending(&self) -> usize {
         self.queue.len()
     }

@@ -18,7 +18,7 @@
 
 mod admit;
 mod builder;
-mod core;
+pub(crate) mod core;
 mod execute;
 mod hot;
 mod main_thread;
@@ -70,20 +70,30 @@ impl Finished {
 }
 
 impl Dispatcher {
-    /// Calls `name` with `input` and answers with the envelope:
-    /// `{"ok": true, "data": …}` or `{"ok": false, "type": …, "error": …}`.
-    pub fn call(&self, name: &str, input: Value) -> Value {
-        self.invoke(name, input).into_envelope()
-    }
-
-    /// Calls `name` with `input`.
-    pub fn invoke(&self, name: &str, input: Value) -> Outcome {
-        self.invoke_with(name, input, CallOptions::default())
-    }
-
-    /// Calls `name` with `input` and per-call options, blocking until the call ends or its
-    /// timeout passes.
-    pub fn invoke_with(&self, name: &str, input: Value, options: CallOptions) -> Outcome {
+    /// Calls `name` with `input`, blocking until the call ends or its timeout passes.
+    /// [`Outcome::into_envelope`] gives the envelope: `{"ok": true, "data": …}` or
+    /// `{"ok": false, "type": …, "error": …}`.
+    ///
+    /// ```
+    /// use buril::CallOptions;
+    /// use serde_json::json;
+    ///
+    /// /// Adds two numbers.
+    /// #[buril::tool]
+    /// fn math_add(
+    ///     /// The first addend.
+    ///     a: f64,
+    ///     /// The second addend.
+    ///     b: f64,
+    /// ) -> f64 {
+    ///     a + b
+    /// }
+    ///
+    /// let dispatcher = buril::Dispatcher::new();
+    /// let outcome = dispatcher.invoke("math_add", json!({"a": 1, "b": 2.5}), CallOptions::default());
+    /// assert_eq!(outcome.data(), Some(&json!({"result": 3.5})));
+    /// ```
+    pub fn invoke(&self, name: &str, input: Value, options: CallOptions) -> Outcome {
         // The stages themselves, not `run`: an `Outcome` moved through `Finished` costs the
         // blocking path some 5% (the paired dispatch benchmark).
         match admit::admit(&self.core, name, input, options) {
@@ -100,6 +110,32 @@ impl Dispatcher {
             Ok((call, settle)) => self.execute_and_settle(call, settle).await,
             Err(refused) => refused.outcome,
         }
+    }
+
+    /// The envelope of [`invoke`](Self::invoke) with no options.
+    #[doc(hidden)]
+    #[deprecated(note = "use `invoke(name, input, CallOptions::default()).into_envelope()`")]
+    pub fn call(&self, name: &str, input: Value) -> Value {
+        self.invoke(name, input, CallOptions::default())
+            .into_envelope()
+    }
+
+    /// [`invoke`](Self::invoke), under its former name.
+    #[doc(hidden)]
+    #[deprecated(note = "renamed `invoke`, which takes the options")]
+    pub fn invoke_with(&self, name: &str, input: Value, options: CallOptions) -> Outcome {
+        self.invoke(name, input, options)
+    }
+
+    /// The envelope of [`invoke_async`](Self::invoke_async) with no options.
+    #[doc(hidden)]
+    #[deprecated(
+        note = "use `invoke_async(name, input, CallOptions::default()).await.into_envelope()`"
+    )]
+    pub async fn call_async(&self, name: &str, input: Value) -> Value {
+        self.invoke_async(name, input, CallOptions::default())
+            .await
+            .into_envelope()
     }
 
     /// The pipeline, async, for front ends that map more than the outcome: admit, place,
@@ -156,29 +192,28 @@ impl Dispatcher {
         settle.outcome(result)
     }
 
-    /// `invoke_async`, answering with the envelope.
-    pub async fn call_async(&self, name: &str, input: Value) -> Value {
-        self.invoke_async(name, input, CallOptions::default())
-            .await
-            .into_envelope()
-    }
-
     /// Up to three names close to `name` among the tools a caller may call now (under the
-    /// policy, and within `view` when given), best first: what a front end suggests for a name
-    /// that is unknown or not callable.
-    pub fn suggest_callable(&self, name: &str, view: Option<&ToolView>) -> Vec<String> {
-        admit::callable_suggestions(&self.core, name, view, None)
-    }
-
-    /// [`suggest_callable`](Self::suggest_callable) for `principal`: among the tools no layer
-    /// hides from it.
-    pub fn suggest_callable_by(
+    /// policy; within `view` when given; among the tools no layer hides from `principal`),
+    /// best first: what a front end suggests for a name that is unknown or not callable.
+    pub fn suggest_callable(
         &self,
         name: &str,
         view: Option<&ToolView>,
         principal: Option<&crate::principal::Principal>,
     ) -> Vec<String> {
         admit::callable_suggestions(&self.core, name, view, principal)
+    }
+
+    /// [`suggest_callable`](Self::suggest_callable), under its former name.
+    #[doc(hidden)]
+    #[deprecated(note = "use `suggest_callable`, which takes the principal")]
+    pub fn suggest_callable_by(
+        &self,
+        name: &str,
+        view: Option<&ToolView>,
+        principal: Option<&crate::principal::Principal>,
+    ) -> Vec<String> {
+        self.suggest_callable(name, view, principal)
     }
 
     /// Runs the main-thread calls waiting in the queue, on the calling thread, and returns how

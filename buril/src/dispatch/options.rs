@@ -4,11 +4,12 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::context::{CancelToken, InputSource, LogSink, ProgressSink};
+use crate::context::{CallerTasks, CancelToken, InputSource, LogSink, ProgressSink};
 use crate::pattern::ToolView;
 use crate::principal::Principal;
+use crate::tasks::{TaskAccess, TaskStart, Tasks};
 
-/// Per-call settings for [`Dispatcher::invoke_with`] and [`Dispatcher::invoke_async`].
+/// Per-call settings for [`Dispatcher::invoke`] and [`Dispatcher::invoke_async`].
 ///
 /// ```
 /// use std::time::Duration;
@@ -20,7 +21,7 @@ use crate::principal::Principal;
 /// assert_eq!(options.timeout, Some(Duration::from_secs(5)));
 /// ```
 ///
-/// [`Dispatcher::invoke_with`]: crate::Dispatcher::invoke_with
+/// [`Dispatcher::invoke`]: crate::Dispatcher::invoke_with
 /// [`Dispatcher::invoke_async`]: crate::Dispatcher::invoke_async
 #[derive(Clone, Default)]
 #[non_exhaustive]
@@ -45,8 +46,8 @@ pub struct CallOptions {
     /// The call runs as a task: only a timeout set for its tool bounds it (a task's work is
     /// longer than a call's default timeout was made for).
     pub(crate) task: bool,
-    /// The caller's tasks, for the `job_*` tools (a `tasks::TaskAccess`).
-    pub(crate) tasks: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// The caller's tasks, for the `task_*` tools.
+    pub(crate) tasks: Option<Arc<dyn CallerTasks>>,
     /// Turns the call into a task (`Context::start_task`).
     pub(crate) starter: Option<crate::context::TaskStarter>,
 }
@@ -97,6 +98,32 @@ impl CallOptions {
     /// Restricts the call to the tools of `view`.
     pub fn view(mut self, view: Arc<ToolView>) -> Self {
         self.view = Some(view);
+        self
+    }
+
+    /// The options of a call that runs as the task `start`: the task's cancellation, its
+    /// questions' way to whoever follows the task, and its progress, which the task keeps.
+    /// Add the rest (a view, a log sink, who calls) to them, then
+    /// [`launch`](crate::tasks::Tasks::launch) the task with the call.
+    pub fn of_task(start: &TaskStart) -> Self {
+        let mut options = CallOptions::new()
+            .cancel(start.cancel_token().clone())
+            .input(start.task_input())
+            .progress(start.progress());
+        options.task = true;
+        options
+    }
+
+    /// Lets the call's tools reach `tasks` as `owner` (the session or principal calling): what
+    /// the `task_*` tools read. The MCP server and the command line give every call theirs.
+    pub fn follow_tasks(self, tasks: Tasks, owner: Option<String>) -> Self {
+        self.with_task_access(Arc::new(TaskAccess::new(tasks, owner)))
+    }
+
+    /// [`follow_tasks`](Self::follow_tasks) with an access made once, so that a front end
+    /// giving every call the same one allocates nothing per call.
+    pub(crate) fn with_task_access(mut self, access: Arc<dyn CallerTasks>) -> Self {
+        self.tasks = Some(access);
         self
     }
 }

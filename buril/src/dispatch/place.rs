@@ -6,9 +6,9 @@
 //! | main-thread, caller on the main thread | here | the main queue |
 //! | main-thread, any other caller | the main queue | the main queue |
 //! | sync `off_thread`, `inline` | here | here |
-//! | sync `off_thread`, not `blocking`, shown quick, no deadline or a far one | here | here, while quick |
-//! | sync `off_thread`, no deadline | here | the blocking pool |
-//! | sync `off_thread`, with a deadline | the blocking pool | the blocking pool |
+//! | sync `off_thread`, no deadline | here | here while quick (not `blocking`, shown quick), else the blocking pool |
+//! | sync `off_thread`, a deadline a second or more away | the blocking pool | here while quick (not `blocking`, shown quick), else the blocking pool |
+//! | sync `off_thread`, a nearer deadline | the blocking pool | the blocking pool |
 //! | async `off_thread` | a task | a task |
 //!
 //! A call placed on the blocking pool runs on the sync lane instead when the lane is free
@@ -30,7 +30,7 @@ use super::core::Core;
 use super::hot::{LaneRelease, Replies};
 use super::run::{run_async, run_here, run_sync};
 use super::settle::CallResult;
-use crate::descriptor::Invoke;
+use crate::descriptor::{Invoke, Threading};
 use crate::pace::FAR;
 
 /// Where a call runs.
@@ -52,7 +52,7 @@ pub(crate) enum Place {
 /// Who waits for the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Waiter {
-    /// A thread that blocks until the call ends (`invoke_with`).
+    /// A thread that blocks until the call ends (`invoke`).
     Blocking,
     /// A future awaited on any executor (`invoke_async`).
     Async,
@@ -61,22 +61,25 @@ pub(crate) enum Waiter {
 /// Where `call` runs when `waiter` waits for it.
 pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
     let tool = call.tool;
-    if !tool.is_off_thread() {
+    let threading = tool.threading();
+    if !threading.is_off_thread() {
         return match waiter {
             Waiter::Blocking if core.main.is_current() => Place::Here,
             _ => Place::MainQueue,
         };
     }
     match tool.invoke() {
-        Invoke::Sync(_) if tool.is_inline() => Place::Here,
+        Invoke::Sync(_) if threading == Threading::Inline => Place::Here,
         // No deadline to keep: a blocking caller may as well run it itself.
         Invoke::Sync(_) if waiter == Waiter::Blocking && call.deadline.is_none() => Place::Here,
         // An async caller, a tool whose runs have been quick, and no deadline a quick run
-        // could come near (`pace.rs`).
+        // could come near (`pace.rs`). A blocking caller with a deadline waits on the pool,
+        // where the deadline can answer it while the tool runs.
         Invoke::Sync(_)
-            if core.learn_pace
+            if waiter == Waiter::Async
+                && core.learn_pace
                 && tool.pace.runs_in_place()
-                && !tool.is_blocking()
+                && threading != Threading::Blocking
                 && call.deadline.is_none_or(|deadline| {
                     deadline.at.saturating_duration_since(Instant::now()) >= FAR
                 }) =>
@@ -164,6 +167,10 @@ pub(crate) fn start<'a>(
     } = call;
     let name = tool.name();
     let invoke = tool.invoke();
+    debug_assert!(
+        !matches!(place, Place::Here | Place::HereWhileQuick),
+        "a call placed here runs in its waiter, not through `start`"
+    );
     match (place, invoke) {
         (Place::MainQueue, invoke) => {
             // The runtime an async tool needs on the main thread (none for a sync tool, so that
@@ -184,7 +191,7 @@ pub(crate) fn start<'a>(
         }
         (_, Invoke::Sync(function)) => {
             // Timed, so that a quick tool can run in its async callers' tasks (`pace.rs`).
-            let learn = core.learn_pace && !tool.is_blocking();
+            let learn = core.learn_pace && tool.threading() != Threading::Blocking;
             let on_lane = core.sync_lane.try_run(move |release| {
                 let started = learn.then(Instant::now);
                 let result = run_sync(name, function, &ctx, args);
@@ -196,9 +203,9 @@ pub(crate) fn start<'a>(
             });
             let replies = match on_lane {
                 Ok(()) => Some(core.sync_lane.replies()),
-                Err(job) => {
+                Err(errand) => {
                     core.runtime()
-                        .spawn_blocking(move || job(LaneRelease::none()));
+                        .spawn_blocking(move || errand(LaneRelease::none()));
                     None
                 }
             };

@@ -12,11 +12,10 @@ use crate::envelope::Outcome;
 use crate::error::ToolError;
 use crate::principal::Principal;
 
-/// Code around every call of a dispatcher ([`DispatcherBuilder::layer`],
-/// [`Dispatcher::add_layer`]). Both methods have defaults that do nothing.
+/// Code around every call of a dispatcher, added with [`DispatcherBuilder::layer`]. Both
+/// methods have defaults that do nothing.
 ///
 /// [`DispatcherBuilder::layer`]: crate::DispatcherBuilder::layer
-/// [`Dispatcher::add_layer`]: crate::Dispatcher::add_layer
 pub trait Layer: Send + Sync + 'static {
     /// Before the call: `Err` refuses it with that error (nothing runs).
     fn before(&self, call: &mut Call<'_>) -> Result<(), ToolError> {

@@ -34,12 +34,13 @@
 //! }
 //!
 //! let tool = buril::registry().get("text_count_words").unwrap();
-//! let openai = profile::definition(Profile::OpenAi, tool).unwrap();
+//! let openai = profile::render(Profile::OpenAi, tool).unwrap().value;
 //! assert_eq!(openai["strict"], true);
 //! assert_eq!(openai["parameters"]["required"], serde_json::json!(["text", "min_length"]));
 //!
-//! let gemini = profile::definition(Profile::Gemini, tool).unwrap();
-//! assert_eq!(gemini["parameters"]["properties"]["min_length"]["nullable"], true);
+//! let gemini = profile::render(Profile::Gemini, tool).unwrap();
+//! assert_eq!(gemini.value["parameters"]["properties"]["min_length"]["nullable"], true);
+//! assert_eq!(gemini.notes, vec![]);
 //! ```
 
 use serde_json::Value;
@@ -73,7 +74,8 @@ pub struct Definition {
     pub notes: Vec<Note>,
 }
 
-/// Renders `tool` for `profile`, with notes; fails when the profile cannot express it.
+/// Renders `tool` for `profile`: the tool object the provider expects
+/// ([`Definition::value`]), with notes; fails when the profile cannot express it.
 pub fn render(profile: Profile, tool: &ToolDescriptor) -> Result<Definition, ProfileError> {
     let rendered = match profile {
         Profile::Mcp => mcp::render(tool).map(|value| (value, Vec::new())),
@@ -99,6 +101,8 @@ pub(crate) fn check_mcp(tool: &ToolDescriptor) -> Result<(), ProfileError> {
 }
 
 /// The tool object `profile` expects for `tool`, or why the profile cannot express it.
+#[doc(hidden)]
+#[deprecated(note = "use `render(profile, tool)`, whose `value` is the tool object")]
 pub fn definition(profile: Profile, tool: &ToolDescriptor) -> Result<Value, ProfileError> {
     render(profile, tool).map(|rendered| rendered.value)
 }
@@ -119,6 +123,10 @@ pub fn render_all(profile: Profile, registry: &Registry) -> (Vec<Definition>, Ve
 
 /// The tool objects of every tool in `registry` that `profile` can express, in the registry's
 /// order, and one error for each tool it cannot.
+#[doc(hidden)]
+#[deprecated(
+    note = "use `render_all(profile, registry)`, whose definitions' `value`s are the tool objects"
+)]
 pub fn definitions(profile: Profile, registry: &Registry) -> (Vec<Value>, Vec<ProfileError>) {
     let (rendered, errors) = render_all(profile, registry);
     (rendered.into_iter().map(|d| d.value).collect(), errors)

@@ -99,7 +99,7 @@ impl Handler {
         let suggestions = self
             .state
             .dispatcher
-            .suggest_callable_by(name, None, principal);
+            .suggest_callable(name, None, principal);
         ErrorData::invalid_params(crate::suggest::unknown_tool(name, &suggestions), None)
     }
 
@@ -117,7 +117,7 @@ impl Handler {
         let start = tasks
             .prepare()
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
-        let mut options = start.options();
+        let mut options = CallOptions::of_task(&start);
         let principal = super::auth::principal_of(context);
         options.principal = principal.clone();
         let (tool, call) = match self.state.dispatcher.admit_detached(name, input, options) {
@@ -278,7 +278,7 @@ impl Handler {
         if let Some(start) = start {
             // Its questions and progress are the call's until it becomes a task, the task's after.
             let switch = Arc::new(tasks::Switch::new(own_input, start.task_input()));
-            let task_progress = start.task_progress();
+            let task_progress = start.progress();
             let now_task = Arc::clone(&switch);
             options = options
                 .input(Arc::clone(&switch) as Arc<dyn InputSource>)

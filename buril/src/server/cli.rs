@@ -340,7 +340,7 @@ fn run(
 /// `--task-lease` (opened here: a Redis store connects now, so that a wrong URL stops the
 /// server before it serves).
 async fn with_tasks(options: ServerOptions, matches: &ArgMatches) -> Result<ServerOptions, String> {
-    use crate::tasks::{FileStore, JobStore, MemoryStore, TaskSettings, Tasks};
+    use crate::tasks::{FileStore, MemoryStore, TaskSettings, TaskStore, Tasks};
     let seconds = |name: &str| -> Result<Option<Duration>, String> {
         match matches.get_one::<f64>(name) {
             None => Ok(None),
@@ -366,7 +366,7 @@ async fn with_tasks(options: ServerOptions, matches: &ArgMatches) -> Result<Serv
                 .filter(|s| !s.trim().is_empty())
         })
         .unwrap_or_else(|| "memory".to_owned());
-    let store: std::sync::Arc<dyn JobStore> = if spec == "memory" {
+    let store: std::sync::Arc<dyn TaskStore> = if spec == "memory" {
         std::sync::Arc::new(MemoryStore::new())
     } else if let Some(dir) = spec.strip_prefix("file:") {
         std::sync::Arc::new(FileStore::open(dir).map_err(|error| error.to_string())?)
@@ -384,7 +384,7 @@ async fn with_tasks(options: ServerOptions, matches: &ArgMatches) -> Result<Serv
 }
 
 #[cfg(feature = "redis")]
-async fn redis_store(url: &str) -> Result<std::sync::Arc<dyn crate::tasks::JobStore>, String> {
+async fn redis_store(url: &str) -> Result<std::sync::Arc<dyn crate::tasks::TaskStore>, String> {
     let store = crate::tasks::RedisStore::connect(url)
         .await
         .map_err(|error| format!("cannot use {url} for tasks: {error}"))?;
@@ -392,7 +392,7 @@ async fn redis_store(url: &str) -> Result<std::sync::Arc<dyn crate::tasks::JobSt
 }
 
 #[cfg(not(feature = "redis"))]
-async fn redis_store(url: &str) -> Result<std::sync::Arc<dyn crate::tasks::JobStore>, String> {
+async fn redis_store(url: &str) -> Result<std::sync::Arc<dyn crate::tasks::TaskStore>, String> {
     Err(format!(
         "cannot use {url} for tasks: this binary was built without buril's `redis` feature"
     ))

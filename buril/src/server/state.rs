@@ -55,12 +55,12 @@ pub(crate) struct ServerState {
     pub request_states: RequestStates,
     /// The skills served over the skills extension (none: the extension is not declared).
     pub skills: Option<SkillCatalog>,
-    /// The tasks of task tools (and of the `job_*` tools that follow them).
+    /// The tasks of task tools (and of the `task_*` tools that follow them).
     pub tasks: crate::tasks::Tasks,
     /// Whether some tool is a task tool: the tasks extension is declared only then.
     pub task_tools: bool,
     /// The tasks as a caller with no session sees them, made once for every such call.
-    pub task_access: Arc<dyn std::any::Any + Send + Sync>,
+    pub task_access: Arc<dyn crate::context::CallerTasks>,
     messages: MessageSink,
     /// The host's policy when the server was built: the bottom layer.
     base: Policy,
@@ -193,7 +193,7 @@ impl ServerState {
                 None => None,
             },
             tasks: tasks.clone(),
-            task_access: crate::tasks::task_access(tasks, None),
+            task_access: Arc::new(crate::tasks::TaskAccess::new(tasks, None)),
             task_tools: registry.iter().any(|tool| tool.meta().task.is_task()),
             messages: Arc::clone(&options.messages),
             options: Settings {
@@ -249,7 +249,7 @@ impl ServerState {
     /// The largest message a client may send, over stdio (one line) or HTTP (one body): the
     /// largest input the dispatcher accepts plus the JSON-RPC request around it.
     pub fn max_frame_bytes(&self) -> usize {
-        let (max_input, _) = self.dispatcher.input_limits();
+        let max_input = self.dispatcher.input_limits().max_bytes;
         max_input.saturating_add(FRAME_OVERHEAD)
     }
 
@@ -340,8 +340,9 @@ impl ServerState {
 /// description, inputSchema, outputSchema, annotations?}`.
 fn definition(tool: &ToolDescriptor) -> Tool {
     // Checked as the server was built: only a broken profile could fail here.
-    let mut value = profile::definition(Profile::Mcp, tool)
-        .unwrap_or_else(|error| panic!("the MCP definition of a checked tool failed: {error}"));
+    let mut value = profile::render(Profile::Mcp, tool)
+        .unwrap_or_else(|error| panic!("the MCP definition of a checked tool failed: {error}"))
+        .value;
     // The schemas move into the definition as they are (read through serde, every map of them
     // would be built again: a quarter of the start of a server of 10,000 tools); the rest is
     // read as usual.

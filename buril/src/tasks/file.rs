@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::clock::now_ms;
 use super::record::TaskRecord;
-use super::store::{Change, JobStore, StoreError, StoreFuture, sweep};
+use super::store::{Change, StoreError, StoreFuture, TaskStore, sweep};
 
 /// Tasks as files of a folder. Every change takes the folder's lock (`.lock`, an advisory
 /// lock of the operating system, released when the process dies), reads the task's file,
@@ -184,7 +184,7 @@ impl FileStore {
     }
 }
 
-impl JobStore for FileStore {
+impl TaskStore for FileStore {
     fn kind(&self) -> &'static str {
         "file"
     }

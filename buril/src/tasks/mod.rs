@@ -4,11 +4,11 @@
 //! A tool marked `#[buril::tool(task)]` ([`TaskSupport`](crate::TaskSupport)) becomes a task
 //! where its caller can follow one: over MCP, the tasks extension
 //! (`io.modelcontextprotocol/tasks`: `tasks/get`, `tasks/update`, `tasks/cancel`); on the
-//! command line, `tools call --detach` and `tools jobs`. The tool itself is an ordinary
+//! command line, `tools call --detach` and `tools tasks`. The tool itself is an ordinary
 //! `async fn` (or an `off_thread` sync one) that reports progress, asks questions and watches
 //! for cancellation through its [`Context`](crate::Context), as any tool does.
 //!
-//! A task's state lives in a [`JobStore`]: in this process's memory ([`MemoryStore`], the
+//! A task's state lives in a [`TaskStore`]: in this process's memory ([`MemoryStore`], the
 //! default), in files of a project folder ([`FileStore`], which the CLI uses, so that a handle
 //! outlives the process that printed it), or in Redis (`RedisStore`, feature `redis`, which
 //! lets any of many servers answer for a task another runs). [`Tasks`] runs tasks over a
@@ -20,20 +20,20 @@
 
 mod access;
 mod clock;
-mod error;
+pub(crate) mod error;
 mod file;
 mod input;
-mod record;
+pub(crate) mod record;
 #[cfg(feature = "redis")]
 mod redis;
 mod runner;
 mod service;
 mod settings;
 mod store;
+mod tools;
 
-#[cfg(feature = "server")]
-pub(crate) use self::access::task_access;
-pub use self::access::{job_cancel, job_get, job_wait};
+pub(crate) use self::access::TaskAccess;
+#[doc(hidden)]
 pub use self::clock::{iso, now_ms};
 pub use self::error::TaskError;
 pub use self::file::FileStore;
@@ -42,4 +42,11 @@ pub use self::record::{Lease, TaskEnd, TaskRecord, TaskState, TaskSummary};
 pub use self::redis::RedisStore;
 pub use self::service::{TaskStart, Tasks};
 pub use self::settings::TaskSettings;
-pub use self::store::{Change, JobStore, MemoryStore, StoreError, StoreFuture, TOMBSTONE_MS};
+#[doc(hidden)]
+pub use self::store::TOMBSTONE_MS;
+/// The former name of [`TaskStore`].
+#[doc(hidden)]
+pub use self::store::TaskStore as JobStore;
+pub use self::store::{Change, MemoryStore, StoreError, StoreFuture, TaskStore};
+#[doc(hidden)]
+pub use self::tools::{task_cancel, task_get, task_wait};

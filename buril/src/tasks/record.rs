@@ -57,6 +57,9 @@ pub struct TaskSummary {
     pub handle: String,
     /// The tool it runs.
     pub tool: String,
+    /// What its starter says of it (an agent team's run: the specialist and model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Value>,
     /// `working`, `input_required`, `completed`, `failed` or `cancelled`.
     pub status: TaskState,
     /// What it is doing, or why it ended.
@@ -157,6 +160,10 @@ pub struct TaskRecord {
     /// the handle.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// What its starter says of it, for people and for the starter in another process (an
+    /// agent team's run: the specialist and model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Value>,
     /// Where the task is.
     pub status: TaskState,
     /// What the task is doing or why it ended, for people.
@@ -206,6 +213,7 @@ impl TaskRecord {
             id,
             tool,
             owner,
+            detail: None,
             status: TaskState::Working,
             message: None,
             created_ms: now_ms,
@@ -344,12 +352,13 @@ impl TaskRecord {
         self.finish(&end, now_ms)
     }
 
-    /// The task as its followers see it (what `tools jobs get` prints and the `job_*` tools
+    /// The task as its followers see it (what `tools tasks get` prints and the `task_*` tools
     /// answer).
     pub fn summary(&self, now_ms: u64) -> TaskSummary {
         TaskSummary {
             handle: self.id.clone(),
             tool: self.tool.clone(),
+            detail: self.detail.clone(),
             status: self.status,
             message: self.message.clone(),
             created_at: super::clock::iso(self.created_ms),

@@ -12,7 +12,7 @@ use tokio::sync::broadcast;
 
 use super::clock::now_ms;
 use super::record::TaskRecord;
-use super::store::{Change, JobStore, StoreError, StoreFuture, TOMBSTONE_MS};
+use super::store::{Change, StoreError, StoreFuture, TOMBSTONE_MS, TaskStore};
 
 /// Compare-and-set of one task: writes the new record only if the stored one is still the one
 /// the change was made from, so that no two replicas' changes overwrite each other.
@@ -215,7 +215,7 @@ async fn listen(
     }
 }
 
-impl JobStore for RedisStore {
+impl TaskStore for RedisStore {
     fn kind(&self) -> &'static str {
         "redis"
     }

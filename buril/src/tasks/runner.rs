@@ -15,12 +15,12 @@ use super::clock::now_ms;
 use super::input::Question;
 use super::record::{Lease, TaskEnd, TaskRecord, TaskState};
 use super::settings::{TaskSettings, millis};
-use super::store::{JobStore, StoreError};
+use super::store::{StoreError, TaskStore};
 use crate::context::CancelToken;
 
 /// What every clone of a `Tasks`, and every runner of its tasks, share.
 pub(super) struct Shared {
-    pub(super) store: Arc<dyn JobStore>,
+    pub(super) store: Arc<dyn TaskStore>,
     pub(super) settings: TaskSettings,
     /// This process, as leases name it.
     pub(super) holder: String,

@@ -16,9 +16,8 @@ use super::input::{Question, TaskInput};
 use super::record::{Lease, TaskEnd, TaskRecord};
 use super::runner::{Local, Runner, Shared};
 use super::settings::{TaskSettings, millis};
-use super::store::{JobStore, MemoryStore, StoreError};
+use super::store::{MemoryStore, StoreError, TaskStore};
 use crate::context::{CancelToken, InputSource, Progress, ProgressSink};
-use crate::dispatch::CallOptions;
 
 /// Tasks over one store: cheap to clone (clones share the store and the tasks this process
 /// runs).
@@ -56,8 +55,8 @@ impl fmt::Debug for Tasks {
     }
 }
 
-/// A task about to start: give its call [`options`](Self::options), then
-/// [`launch`](Tasks::launch) it.
+/// A task about to start: give its call the task's options
+/// ([`CallOptions::of_task`](crate::CallOptions::of_task)), then [`launch`](Tasks::launch) it.
 pub struct TaskStart {
     id: String,
     cancel: CancelToken,
@@ -65,6 +64,7 @@ pub struct TaskStart {
     progress: ProgressSink,
     questions: mpsc::UnboundedReceiver<Question>,
     reports: watch::Receiver<Option<Value>>,
+    detail: Option<Value>,
 }
 
 impl fmt::Debug for TaskStart {
@@ -84,28 +84,36 @@ impl TaskStart {
         &self.cancel
     }
 
+    /// Where the task's progress goes: the task keeps the latest report, which its followers
+    /// read (`progress` in [`TaskSummary`](super::TaskSummary)).
+    pub fn progress(&self) -> ProgressSink {
+        Arc::clone(&self.progress)
+    }
+
     /// Where the task's questions go (its followers answer them).
-    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn task_input(&self) -> Arc<dyn InputSource> {
         Arc::clone(&self.input) as Arc<dyn InputSource>
     }
 
-    /// Where the task's progress goes (it keeps the latest).
-    #[cfg_attr(not(feature = "server"), allow(dead_code))]
-    pub(crate) fn task_progress(&self) -> ProgressSink {
-        Arc::clone(&self.progress)
+    /// Says what the task is, for people and for the starter reading it in another process:
+    /// stored with the task ([`TaskRecord::detail`]).
+    pub fn with_detail(mut self, detail: Value) -> Self {
+        self.detail = Some(detail);
+        self
     }
+}
 
-    /// The call's options: the task's cancellation, its questions' way to the caller, and its
-    /// progress, which the task keeps. Add the rest (a view, a log sink) to them.
-    pub fn options(&self) -> CallOptions {
-        let mut options = CallOptions::new()
-            .cancel(self.cancel.clone())
-            .input(Arc::clone(&self.input) as Arc<dyn InputSource>)
-            .progress(Arc::clone(&self.progress));
-        options.task = true;
-        options
+/// What a task's work said when it panicked.
+fn panic_text(joined: tokio::task::JoinError) -> String {
+    if !joined.is_panic() {
+        return "it was stopped before it ended".to_owned();
     }
+    let payload = joined.into_panic();
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned())
 }
 
 /// A handle no one can guess: `task_` and 32 hex digits (128 random bits).
@@ -124,12 +132,12 @@ fn new_handle() -> Result<String, StoreError> {
 
 impl Tasks {
     /// Tasks over `store`, with the default [`TaskSettings`].
-    pub fn new(store: impl JobStore) -> Self {
+    pub fn new(store: impl TaskStore) -> Self {
         Self::with_settings(Arc::new(store), TaskSettings::default())
     }
 
     /// Tasks over a shared `store`, with `settings`.
-    pub fn with_settings(store: Arc<dyn JobStore>, settings: TaskSettings) -> Self {
+    pub fn with_settings(store: Arc<dyn TaskStore>, settings: TaskSettings) -> Self {
         let holder = match new_handle() {
             Ok(handle) => format!("{}-{}", std::process::id(), &handle[5..13]),
             Err(_) => format!("{}", std::process::id()),
@@ -156,7 +164,7 @@ impl Tasks {
     }
 
     /// The store.
-    pub fn store(&self) -> &Arc<dyn JobStore> {
+    pub fn store(&self) -> &Arc<dyn TaskStore> {
         &self.inner.store
     }
 
@@ -200,6 +208,7 @@ impl Tasks {
             progress,
             questions,
             reports,
+            detail: None,
         }
     }
 
@@ -209,7 +218,7 @@ impl Tasks {
     }
 
     /// Stores the task (once this returns, anyone with the store finds it) and runs `work`
-    /// (the call, started with [`TaskStart::options`]) in the background, keeping the task's
+    /// (the call, started with [`CallOptions::of_task`](crate::CallOptions::of_task)) in the background, keeping the task's
     /// lease and recording how it ends. Must be called within a Tokio runtime.
     pub async fn launch<F>(
         &self,
@@ -224,6 +233,7 @@ impl Tasks {
         let settings = &self.inner.settings;
         let now = now_ms();
         let mut record = TaskRecord::new(start.id.clone(), tool.to_owned(), owner, now);
+        record.detail = start.detail;
         record.ttl_ms = millis(settings.ttl);
         record.poll_interval_ms = millis(settings.poll_interval).max(1);
         record.lease = Some(Lease {
@@ -247,6 +257,20 @@ impl Tasks {
             waiting: HashMap::new(),
             reports: start.reports,
             report_changed: false,
+        };
+        // The work on a task of its own, so that a panic in it fails the task (saying so)
+        // rather than leaving it working until its lease lapses.
+        let work = async move {
+            match tokio::spawn(work).await {
+                Ok(end) => end,
+                Err(joined) => {
+                    let message = format!("the task's work panicked: {}", panic_text(joined));
+                    TaskEnd::Failed {
+                        error: json!({"code": -32603, "message": message}),
+                        envelope: json!({"ok": false, "type": "panic", "error": message}),
+                    }
+                }
+            }
         };
         tokio::spawn(runner.drive(Box::pin(work), start.questions, nudge));
         Ok(record)
@@ -485,7 +509,7 @@ mod tests {
     #[test]
     fn an_expired_task_says_so() {
         runtime().block_on(async {
-            let store: Arc<dyn JobStore> = Arc::new(MemoryStore::new());
+            let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
             let tasks = Tasks::with_settings(
                 store,
                 TaskSettings::new()
@@ -538,7 +562,7 @@ mod tests {
     #[test]
     fn a_task_of_a_runner_that_stopped_fails_after_its_lease() {
         runtime().block_on(async {
-            let store: Arc<dyn JobStore> = Arc::new(MemoryStore::new());
+            let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
             let settings = TaskSettings::new()
                 .lease(Duration::from_millis(40))
                 .skew(Duration::from_millis(10));

@@ -1,4 +1,4 @@
-//! Where tasks are kept: the [`JobStore`] trait, its errors, and the store in memory.
+//! Where tasks are kept: the [`TaskStore`] trait, its errors, and the store in memory.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -23,7 +23,7 @@ pub type Change<'a> = &'a (dyn Fn(&mut TaskRecord) -> bool + Send + Sync);
 /// a lapsed lease fails it, answers only to waiting questions) are [`TaskRecord`]'s and the
 /// same for every store. A store forgets a record some time after it expired (it keeps its
 /// tombstone at least an hour, so that a late caller hears "expired" rather than "unknown").
-pub trait JobStore: Send + Sync + 'static {
+pub trait TaskStore: Send + Sync + 'static {
     /// A short name for messages: `memory`, `file`, `redis`.
     fn kind(&self) -> &'static str;
 
@@ -140,7 +140,7 @@ pub(crate) fn sweep(records: &mut HashMap<String, TaskRecord>, now_ms: u64) {
     });
 }
 
-impl JobStore for MemoryStore {
+impl TaskStore for MemoryStore {
     fn kind(&self) -> &'static str {
         "memory"
     }

@@ -747,7 +747,7 @@ pub(super) mod tests {
 
     #[test]
     fn measures_an_input_as_the_input_limits_do() {
-        use crate::input_limits::{Exceeded, Limits};
+        use crate::input_limits::{Exceeded, InputLimits};
         let schema = schemars_scalars();
         let shape = Shape::of(&schema).expect("a shape");
         let mut measured = 0;
@@ -757,13 +757,13 @@ pub(super) mod tests {
             };
             measured += 1;
             // The limits walk accepts the input at exactly that many bytes, and not one fewer.
-            let at = Limits {
+            let at = InputLimits {
                 max_bytes: len,
                 max_depth: 1,
             };
             assert_eq!(at.check(&input), Ok(()), "{input}");
             assert!(at.admits_flat(len));
-            let under = Limits {
+            let under = InputLimits {
                 max_bytes: len - 1,
                 max_depth: 1,
             };
@@ -772,7 +772,7 @@ pub(super) mod tests {
                 "{input}"
             );
             assert!(!under.admits_flat(len));
-            let flat = Limits {
+            let flat = InputLimits {
                 max_bytes: len,
                 max_depth: 0,
             };

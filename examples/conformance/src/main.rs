@@ -15,10 +15,9 @@
 
 mod tasks;
 
-use buril::{
-    Audio, Content, Context, Elicited, Image, InputKind, InputRequest, LogLevel, Resource, Root,
-    Sampled, Sampling, ToolError,
-};
+use buril::content::{Audio, Content, Image, Resource};
+use buril::context::{Elicited, InputKind, InputRequest, LogLevel, Root, Sampled, Sampling};
+use buril::{Context, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -3,7 +3,8 @@
 //! asks first and becomes a task after (`deferred`), and one that answers a handle to callers
 //! that cannot follow tasks, with the `job_*` tools that follow it.
 
-use buril::{Context, Elicited, InputRequest, ToolError};
+use buril::context::{Elicited, InputRequest};
+use buril::{Context, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -132,4 +133,4 @@ async fn background_count(
     to
 }
 
-buril::job_tools!();
+buril::task_tools!();

@@ -134,7 +134,7 @@ fn asset_search(
         // Said to the client that asked for log messages (or the host's log): the result
         // counts them, this says why.
         ctx.log(
-            buril::LogLevel::Notice,
+            buril::context::LogLevel::Notice,
             format!(
                 "{} files were not searched: not UTF-8 text, or larger than {} MiB",
                 result.files_skipped,

@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use buril::{Image, Rich, ToolError};
+use buril::ToolError;
+use buril::content::{Image, Rich};
 use image::{ImageFormat, Rgb, RgbImage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -12,10 +12,17 @@ fn main() {
     assert_eq!(lookup.tool.name(), "scene_open");
     assert_eq!(lookup.tool.aliases(), ["scene_load", "level_load"]);
 
-    let envelope = buril::call("level_load", json!({}));
+    let envelope = call("level_load", json!({}));
     assert_eq!(envelope["data"]["result"], 7);
     let warning = envelope["warnings"][0].as_str().unwrap();
     assert!(warning.contains("deprecated"), "{warning}");
-    let envelope = buril::call("scene_open", json!({}));
+    let envelope = call("scene_open", json!({}));
     assert!(envelope.get("warnings").is_none());
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -24,5 +24,5 @@ fn main() {
     expected.idempotent = Some(true);
     expected.open_world = Some(false);
     assert_eq!(*tool.annotations(), expected);
-    assert!(!tool.is_off_thread() && !tool.is_dangerous());
+    assert!(!tool.threading().is_off_thread() && !tool.is_dangerous());
 }

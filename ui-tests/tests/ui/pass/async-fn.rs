@@ -14,6 +14,13 @@ async fn math_double_later(
 fn main() {
     let tool = buril::registry().get("math_double_later").unwrap();
     assert!(tool.is_async());
-    let envelope = buril::call("math_double_later", json!({"n": 21}));
+    let envelope = call("math_double_later", json!({"n": 21}));
     assert_eq!(envelope, json!({"ok": true, "data": {"result": 42}}));
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -14,6 +14,13 @@ fn main() {
     let tool = buril::registry().get("debug_whoami").unwrap();
     let properties = tool.input_schema()["properties"].as_object().unwrap();
     assert_eq!(properties.keys().collect::<Vec<_>>(), ["suffix"]);
-    let envelope = buril::call("debug_whoami", json!({"suffix": "!"}));
+    let envelope = call("debug_whoami", json!({"suffix": "!"}));
     assert_eq!(envelope["data"]["result"], "debug_whoami!");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -5,6 +5,13 @@ fn text_hello() -> &'static str {
 }
 
 fn main() {
-    let envelope = buril::call("text_hello", serde_json::json!({}));
+    let envelope = call("text_hello", serde_json::json!({}));
     assert_eq!(envelope["data"]["result"], "hello");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

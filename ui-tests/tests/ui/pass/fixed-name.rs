@@ -16,6 +16,13 @@ fn main() {
         tool.meta().fixed_name.as_deref(),
         Some("a test suite calls it `greet`")
     );
-    let envelope = buril::call("greet", json!({"name": "World"}));
+    let envelope = call("greet", json!({"name": "World"}));
     assert_eq!(envelope["data"]["result"], "Hello, World!");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

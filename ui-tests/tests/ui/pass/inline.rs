@@ -23,11 +23,18 @@ fn math_sub(
 fn main() {
     let registry = buril::registry();
     let add = registry.get("math_add").unwrap();
-    assert!(add.is_inline() && add.is_off_thread() && add.meta().inline);
+    assert!(add.threading() == buril::Threading::Inline && add.threading().is_off_thread() && add.meta().threading == buril::Threading::Inline);
     let sub = registry.get("math_sub").unwrap();
-    assert!(!sub.is_inline() && sub.is_off_thread());
+    assert!(sub.threading() != buril::Threading::Inline && sub.threading().is_off_thread());
     let here = std::thread::current().id();
-    let answer = buril::call("math_add", serde_json::json!({"a": 2, "b": 3}));
+    let answer = call("math_add", serde_json::json!({"a": 2, "b": 3}));
     assert_eq!(answer, serde_json::json!({"ok": true, "data": {"result": 5}}));
     assert_eq!(std::thread::current().id(), here);
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -18,6 +18,13 @@ fn object_move(buril::Input(args): buril::Input<MoveArgs>) -> f64 {
 fn main() {
     let schema = buril::registry().get("object_move").unwrap().input_schema();
     assert_eq!(schema["properties"]["x"]["description"], "Metres along x.");
-    let envelope = buril::call("object_move", json!({"id": 1, "x": 0.5}));
+    let envelope = call("object_move", json!({"id": 1, "x": 0.5}));
     assert_eq!(envelope["data"]["result"], 1.5);
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -15,6 +15,13 @@ fn main() {
     let schema = buril::registry().get("text_greet").unwrap().input_schema();
     assert_eq!(schema["required"], json!(["name"]));
     assert!(schema["properties"].get("emphasis").is_some());
-    let envelope = buril::call("text_greet", json!({"name": "Ada"}));
+    let envelope = call("text_greet", json!({"name": "Ada"}));
     assert_eq!(envelope["data"]["result"], "Hello, Ada!");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -18,6 +18,13 @@ fn main() {
     let a = &tool.input_schema()["properties"]["a"];
     assert_eq!(a["description"], "The first addend.");
     assert_eq!(tool.input_schema()["required"], json!(["a", "b"]));
-    let envelope = buril::call("math_add", json!({"a": 1, "b": 2.5}));
+    let envelope = call("math_add", json!({"a": 1, "b": 2.5}));
     assert_eq!(envelope, json!({"ok": true, "data": {"result": 3.5}}));
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

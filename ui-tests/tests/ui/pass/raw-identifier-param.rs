@@ -12,6 +12,13 @@ fn asset_create(
 fn main() {
     let tool = buril::registry().get("asset_create").unwrap();
     assert_eq!(tool.input_schema()["required"], json!(["type"]));
-    let envelope = buril::call("asset_create", json!({"type": "mesh"}));
+    let envelope = call("asset_create", json!({"type": "mesh"}));
     assert_eq!(envelope["data"]["result"], "mesh");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

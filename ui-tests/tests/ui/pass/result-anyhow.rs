@@ -24,10 +24,17 @@ async fn file_read_later(
 }
 
 fn main() {
-    let envelope = buril::call("file_read", json!({"path": "/no/such/file"}));
+    let envelope = call("file_read", json!({"path": "/no/such/file"}));
     assert_eq!(envelope["type"], "runtime");
     let message = envelope["error"].as_str().unwrap();
     assert!(message.starts_with("reading /no/such/file: "), "{message}");
-    let envelope = buril::call("file_read_later", json!({"path": ""}));
+    let envelope = call("file_read_later", json!({"path": ""}));
     assert_eq!(envelope["error"], "the path is empty");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -24,10 +24,17 @@ fn port_check(
 }
 
 fn main() {
-    let envelope = buril::call("port_parse", json!({"text": ""}));
+    let envelope = call("port_parse", json!({"text": ""}));
     assert_eq!(envelope["error"], "the text is empty");
-    let envelope = buril::call("port_parse", json!({"text": "x"}));
+    let envelope = call("port_parse", json!({"text": "x"}));
     assert_eq!(envelope["error"], "invalid digit found in string");
-    let envelope = buril::call("port_check", json!({"text": "99999"}));
+    let envelope = call("port_check", json!({"text": "99999"}));
     assert_eq!(envelope["error"], "number too large to fit in target type");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -22,9 +22,16 @@ fn level_check(
 }
 
 fn main() {
-    let envelope = buril::call("file_read", json!({"path": "/no/such/file"}));
+    let envelope = call("file_read", json!({"path": "/no/such/file"}));
     let message = envelope["error"].as_str().unwrap();
     assert!(message.starts_with("reading the file: "), "{message}");
-    let envelope = buril::call("level_check", json!({"level": 12}));
+    let envelope = call("level_check", json!({"level": 12}));
     assert_eq!(envelope["error"], "there are 10 levels, not 12");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -11,10 +11,17 @@ fn file_read(
 }
 
 fn main() {
-    let envelope = buril::call("file_read", json!({"path": "/no/such/file"}));
+    let envelope = call("file_read", json!({"path": "/no/such/file"}));
     assert_eq!(envelope["ok"], false);
     assert_eq!(envelope["type"], "runtime");
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-    let text = &buril::call("file_read", json!({ "path": path }))["data"]["result"];
+    let text = &call("file_read", json!({ "path": path }))["data"]["result"];
     assert!(text.as_str().unwrap().contains("[package]"));
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

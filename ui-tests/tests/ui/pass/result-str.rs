@@ -13,8 +13,15 @@ fn scene_lock(
 }
 
 fn main() {
-    let envelope = buril::call("scene_lock", json!({"locked": true}));
+    let envelope = call("scene_lock", json!({"locked": true}));
     assert_eq!(envelope["type"], "runtime");
     assert_eq!(envelope["error"], "the scene is already locked");
-    assert_eq!(buril::call("scene_lock", json!({"locked": false}))["ok"], true);
+    assert_eq!(call("scene_lock", json!({"locked": false}))["ok"], true);
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

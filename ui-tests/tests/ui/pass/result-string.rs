@@ -15,11 +15,18 @@ fn lookup(name: &str) -> Option<u32> {
 }
 
 fn main() {
-    let envelope = buril::call("object_find", json!({"name": "Sphere"}));
+    let envelope = call("object_find", json!({"name": "Sphere"}));
     assert_eq!(envelope["type"], "runtime");
     assert_eq!(envelope["error"], "no object is named `Sphere`");
-    assert_eq!(buril::call("object_find", json!({"name": "Cube"}))["data"]["result"], 1);
+    assert_eq!(call("object_find", json!({"name": "Cube"}))["data"]["result"], 1);
     // What the tool answers is what `ToolError::runtime` or `from_display` makes.
     let error = buril::ToolError::runtime(String::from("made by hand"));
     assert_eq!(error.message(), "made by hand");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

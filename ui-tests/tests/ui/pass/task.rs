@@ -35,7 +35,7 @@ fn asset_count() -> u32 {
     1
 }
 
-buril::job_tools!();
+buril::task_tools!();
 
 fn main() {
     let registry = buril::registry();
@@ -46,14 +46,21 @@ fn main() {
     assert_eq!(task("asset_count"), TaskSupport::Never);
     assert_eq!(task("lighting_rebake"), TaskSupport::Deferred);
     assert_eq!(
-        buril::call("lighting_rebake", serde_json::json!({})),
+        call("lighting_rebake", serde_json::json!({})),
         serde_json::json!({"ok": true, "data": {"result": 5}})
     );
     assert_eq!(task("job_wait"), TaskSupport::Never);
     // Called plainly (no caller that follows tasks), a task tool's call waits for its work.
-    let answer = buril::call("player_build", serde_json::json!({"target": "linux"}));
+    let answer = call("player_build", serde_json::json!({"target": "linux"}));
     assert_eq!(answer, serde_json::json!({"ok": true, "data": {"result": "built for linux"}}));
     // Task tools hash differently from the same tool without `task`.
     let hash = registry.get("lighting_bake").unwrap().metadata_hash().to_owned();
     assert_eq!(hash.len(), 16);
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -9,6 +9,13 @@ fn math_mul(a: i64, b: i64) -> i64 {
 fn main() {
     let schema = buril::registry().get("math_mul").unwrap().input_schema();
     assert!(schema["properties"]["a"].get("description").is_none());
-    let envelope = buril::call("math_mul", json!({"a": 6, "b": 7}));
+    let envelope = call("math_mul", json!({"a": 6, "b": 7}));
     assert_eq!(envelope["data"]["result"], 42);
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

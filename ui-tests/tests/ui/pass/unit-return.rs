@@ -7,8 +7,15 @@ fn debug_noop(verbose: Option<bool>) {
 }
 
 fn main() {
-    let envelope = buril::call("debug_noop", json!({"verbose": true}));
+    let envelope = call("debug_noop", json!({"verbose": true}));
     assert_eq!(envelope, json!({"ok": true, "data": {}}));
     let schema = buril::registry().get("debug_noop").unwrap().output_schema();
     assert_eq!(schema["type"], "object");
+}
+
+/// Calls `name` through the process-wide dispatcher and answers with the envelope.
+fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
+    buril::Dispatcher::global()
+        .invoke(name, input, buril::CallOptions::default())
+        .into_envelope()
 }

@@ -1,5 +1,5 @@
 //! Calls that outlive the command: `call --detach` starts the call as a task in a detached
-//! process of this binary and prints its handle; `jobs list|get|wait|cancel|answer` follow
+//! process of this binary and prints its handle; `tasks list|get|wait|cancel|answer` follow
 //! the tasks from any later process. Tasks live in files (`.buril/tasks` unless
 //! `--tasks-dir` or `BURIL_TASKS_DIR` says otherwise), so they survive the processes that
 //! started and followed them.
@@ -200,7 +200,7 @@ pub(crate) fn run_detached(
     let store = FileStore::open(dir).map_err(io::Error::other)?;
     let tasks = Tasks::new(store);
     let start = tasks.prepare_with_id(id.to_owned());
-    let mut options = start.options();
+    let mut options = crate::dispatch::CallOptions::of_task(&start);
     options.timeout = timeout_of(flags.timeout).map_err(io::Error::other)?;
     let (tool, call) = match dispatcher.admit_detached(&detached.name, detached.input, options) {
         Ok(admitted) => admitted,
@@ -226,8 +226,8 @@ pub(crate) fn run_detached(
     Ok(ExitCode::SUCCESS)
 }
 
-/// What `jobs` does.
-pub(crate) enum JobsAction {
+/// What `tasks` does.
+pub(crate) enum TasksAction {
     List,
     Get(String),
     Wait(String, Option<f64>),
@@ -235,9 +235,9 @@ pub(crate) enum JobsAction {
     Answer(String, String, String),
 }
 
-/// `jobs …`: the tasks of the folder.
-pub(crate) fn jobs(
-    action: JobsAction,
+/// `tasks …`: the tasks of the folder.
+pub(crate) fn tasks(
+    action: TasksAction,
     dir: PathBuf,
     json_lines: bool,
     out: &mut dyn Write,
@@ -254,7 +254,7 @@ pub(crate) fn jobs(
         Ok(ExitCode::from(1))
     };
     match action {
-        JobsAction::List => {
+        TasksAction::List => {
             let records = match rt.block_on(tasks.list(None)) {
                 Ok(records) => records,
                 Err(error) => return failed(err, error),
@@ -282,21 +282,21 @@ pub(crate) fn jobs(
             }
             Ok(ExitCode::SUCCESS)
         }
-        JobsAction::Get(id) => match rt.block_on(tasks.get(&id, None)) {
+        TasksAction::Get(id) => match rt.block_on(tasks.get(&id, None)) {
             Ok(record) => {
                 print(out, &json!(record.summary(now_ms())), false)?;
                 Ok(ExitCode::SUCCESS)
             }
             Err(error) => failed(err, error),
         },
-        JobsAction::Cancel(id) => match rt.block_on(tasks.cancel(&id, None)) {
+        TasksAction::Cancel(id) => match rt.block_on(tasks.cancel(&id, None)) {
             Ok(record) => {
                 print(out, &json!(record.summary(now_ms())), false)?;
                 Ok(ExitCode::SUCCESS)
             }
             Err(error) => failed(err, error),
         },
-        JobsAction::Answer(id, key, answer) => {
+        TasksAction::Answer(id, key, answer) => {
             let answer: Value = match serde_json::from_str(&answer) {
                 Ok(answer) => answer,
                 Err(error) => return usage(err, &format!("the answer is not JSON: {error}")),
@@ -319,7 +319,7 @@ pub(crate) fn jobs(
                 Err(error) => failed(err, error),
             }
         }
-        JobsAction::Wait(id, timeout) => {
+        TasksAction::Wait(id, timeout) => {
             let timeout = match timeout_of(timeout) {
                 Ok(timeout) => timeout,
                 Err(message) => return usage(err, &message),

@@ -1,5 +1,5 @@
 //! A handoff as a task that outlives its process: `tools call agent_team_handoff --detach` in
-//! one process, `tools jobs get|wait` in others, the run itself in the detached process, with
+//! one process, `tools tasks get|wait` in others (and its former name, `jobs`), the run itself in the detached process, with
 //! its model a small OpenAI-compatible server in this test (a tool call, then a report).
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -116,7 +116,7 @@ fn a_detached_handoff_is_followed_and_finished_from_other_processes() {
     let (envelope, code, stderr) = tools(
         dir.path(),
         &model,
-        &["jobs", "wait", &handle, "--timeout", "60"],
+        &["tasks", "wait", &handle, "--timeout", "60"],
     );
     assert_eq!(code, 0, "{envelope}{stderr}");
     let data = &envelope["data"];
@@ -125,7 +125,8 @@ fn a_detached_handoff_is_followed_and_finished_from_other_processes() {
     assert_eq!(data["report"], "The console holds no errors.");
     assert_eq!(data["tools"], json!(["console_read"]));
 
-    // And a third reads it, as any later process can until its TTL passes.
+    // And a third reads it, as any later process can until its TTL passes (here through the
+    // command's former name, `jobs`).
     let (task, _, _) = tools(dir.path(), &model, &["jobs", "get", &handle]);
     assert_eq!(task["status"], "completed", "{task}");
     assert_eq!(task["tool"], "agent_team_handoff");
@@ -166,7 +167,7 @@ fn a_plain_handoff_still_answers_at_once_with_its_run_handle() {
         envelope["data"]["handle"]
             .as_str()
             .unwrap()
-            .starts_with("team_"),
+            .starts_with("task_"),
         "{envelope}"
     );
     assert_eq!(envelope["data"]["status"], "running");
