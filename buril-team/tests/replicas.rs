@@ -43,11 +43,7 @@ fn team(tasks: Tasks, ms: u64) -> (Team, Dispatcher) {
 }
 
 /// [`team`], its runs on the runtime behind `runtime` when given.
-fn team_on(
-    tasks: Tasks,
-    ms: u64,
-    runtime: Option<tokio::runtime::Handle>,
-) -> (Team, Dispatcher) {
+fn team_on(tasks: Tasks, ms: u64, runtime: Option<tokio::runtime::Handle>) -> (Team, Dispatcher) {
     let model = ScriptedModel::new()
         .call("replica_wait", json!({"ms": ms}))
         .report("Waited.");
@@ -130,7 +126,11 @@ fn another_process_cancels_a_run_and_the_run_stops() {
         assert_eq!(ended.status, RunState::Cancelled, "{ended:?}");
         let own = first.wait_for(&handle, WAIT).await.unwrap();
         assert_eq!(own.status, RunState::Cancelled, "{own:?}");
-        assert!(own.report.unwrap().starts_with("cancelled after 1 tool calls"));
+        assert!(
+            own.report
+                .unwrap()
+                .starts_with("cancelled after 1 tool calls")
+        );
     });
 }
 
@@ -157,7 +157,10 @@ fn the_task_tools_read_a_run_as_a_task() {
     );
     let handle = started["data"]["handle"].as_str().unwrap().to_owned();
     team.wait_for_blocking(&handle, WAIT).unwrap();
-    let task = call("task_wait", json!({"handle": handle, "timeout_seconds": 20}));
+    let task = call(
+        "task_wait",
+        json!({"handle": handle, "timeout_seconds": 20}),
+    );
     assert_eq!(task["ok"], true, "{task}");
     assert_eq!(task["data"]["tool"], "agent_team_handoff");
     assert_eq!(task["data"]["status"], "completed", "{task}");
@@ -168,7 +171,10 @@ fn the_task_tools_read_a_run_as_a_task() {
     // The former name of the tool still answers, with a word that it is deprecated.
     let old = call("job_get", json!({"handle": handle}));
     assert_eq!(old["data"]["status"], "completed", "{old}");
-    assert!(old["warnings"][0].as_str().unwrap().contains("task_get"), "{old}");
+    assert!(
+        old["warnings"][0].as_str().unwrap().contains("task_get"),
+        "{old}"
+    );
 }
 
 #[test]
@@ -182,8 +188,11 @@ fn a_run_whose_process_is_gone_fails_when_its_lease_lapses() {
     let handle = {
         // The first process's runtime runs its runs and renews their leases.
         let process = runtime();
-        let (first, _dispatcher) =
-            team_on(tasks_in(&dir, settings), 60_000, Some(process.handle().clone()));
+        let (first, _dispatcher) = team_on(
+            tasks_in(&dir, settings),
+            60_000,
+            Some(process.handle().clone()),
+        );
         let handle = process
             .block_on(first.handoff(HandoffRequest::new("waiter", "Wait for ever.")))
             .unwrap();

@@ -37,6 +37,16 @@ fn http_progress(ctx: &buril::Context) -> u32 {
 
 /// A server on loopback, run by a runtime of its own.
 fn serve() -> SocketAddr {
+    serve_with(ServerOptions::new())
+}
+
+/// A server whose fast paths are on, whatever `BURIL_FAST_PATHS` says: for the tests of the
+/// HTTP fast path itself.
+fn serve_fast() -> SocketAddr {
+    serve_with(ServerOptions::new().fast_paths(true))
+}
+
+fn serve_with(options: ServerOptions) -> SocketAddr {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -45,7 +55,7 @@ fn serve() -> SocketAddr {
             .build()
             .unwrap();
         runtime.block_on(async move {
-            let options = ServerOptions::new().timeout(Duration::from_secs(30));
+            let options = options.timeout(Duration::from_secs(30));
             let server = Server::new(Dispatcher::new(), options).unwrap();
             let bound = server
                 .bind_http("127.0.0.1:0".parse().unwrap())
@@ -158,7 +168,7 @@ fn call(id: u64, tool: &str, arguments: Value) -> String {
 
 #[test]
 fn a_plain_call_is_answered_as_json_with_the_result_the_sdk_gives() {
-    let addr = serve();
+    let addr = serve_fast();
     let session = open(addr, json!({}));
     let body = call(1, "http_greet", json!({"name": "Ada"}));
     let direct = post(addr, Some(&session), &[], &body);
@@ -245,7 +255,7 @@ fn a_call_keeps_the_checks_of_the_transport() {
 
 #[test]
 fn notifications_cancelled_cancels_a_call_answered_on_its_connection() {
-    let addr = serve();
+    let addr = serve_fast();
     let session = open(addr, json!({}));
     let waiting = {
         let session = session.clone();

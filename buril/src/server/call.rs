@@ -1,5 +1,5 @@
-//! `tools/call`: a call through the dispatcher (or as a task, for task tools), in its span,
-//! and its answer as MCP has it.
+//! `tools/call`: a call through the dispatcher, the way its plan says (`plan.rs`: plain, a
+//! task, a task's handle, refused, or deferred), in its span, and its answer as MCP has it.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -12,22 +12,36 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::call_notes::{Notifier, level_of_code, log_level_of};
+use super::era::Era;
 use super::handler::Handler;
 use super::http_sessions::SESSION_HEADER;
-use super::input::{Abilities, Live, ROUNDS_SINCE, Rounds};
+use super::input::{Abilities, Live, Rounds};
+use super::plan::CallPlan;
 use super::results::{call_result, server_meta};
 use super::{handshake, tasks};
 use crate::context::{CancelToken, InputSource};
-use crate::descriptor::{TaskSupport, ToolDescriptor};
+use crate::descriptor::ToolDescriptor;
 use crate::dispatch::CallOptions;
 use crate::envelope::Outcome;
 use crate::error::ErrorKind;
 use crate::principal::Principal;
 
 impl Handler {
-    /// `tools/call` in its span (see [`call_span`]), with `error.type` recorded from the answer.
+    /// The plan of a `tools/call` that came through the SDK ([`CallPlan::of`]).
+    pub(super) fn plan_of(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> CallPlan {
+        let follows = tasks::client_follows_tasks(context);
+        CallPlan::of(&self.state, request.name.as_ref(), follows)
+    }
+
+    /// `tools/call` answered the way `plan` says, in its span (see [`call_span`]), with
+    /// `error.type` recorded from the answer.
     pub(super) async fn call_in_span(
         &self,
+        plan: CallPlan,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
@@ -59,7 +73,7 @@ impl Handler {
         // callgrind: 67,500 boxed, 161,700 unboxed). The rare branches (a call as a task, a
         // deferred task) are boxed where they are taken, so that they do not size every call's
         // future (84,700 before).
-        let answer = Box::pin(self.call(request, context))
+        let answer = Box::pin(self.follow(plan, request, context))
             .instrument(span.clone())
             .await;
         let error_type = match &answer {
@@ -106,13 +120,14 @@ impl Handler {
     /// A task tool's call as a task: admitted (a refused call answers at once, as any call
     /// does), stored, started. A client that follows tasks gets the `CreateTaskResult`; one
     /// that does not (a `handle` tool) gets the task's handle as the call's text.
-    async fn call_as_task(
+    async fn as_task(
         &self,
-        name: &str,
-        input: Value,
+        request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
         follows: bool,
     ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.as_ref();
+        let input = request.arguments.map_or(Value::Null, Value::Object);
         let tasks = self.tasks()?;
         let start = tasks
             .prepare()
@@ -174,14 +189,33 @@ impl Handler {
         }
     }
 
-    /// `tools/call`, in its span.
-    async fn call(
+    /// Answers a `tools/call` the way `plan` says. The rare plans are boxed where they are
+    /// taken, so that they do not size every call's future.
+    pub(super) async fn follow(
         &self,
+        plan: CallPlan,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let name = request.name.as_ref();
+        match plan {
+            CallPlan::Plain => self.plain(request, context).await,
+            CallPlan::Task => Box::pin(self.as_task(request, &context, true)).await,
+            CallPlan::Handle => Box::pin(self.as_task(request, &context, false)).await,
+            CallPlan::Refused => Err(tasks::tasks_required()),
+            CallPlan::Deferred => Box::pin(self.deferred(request, context)).await,
+        }
+    }
 
+    /// What a call that runs here needs, whatever its plan: who calls, the bindings' staleness,
+    /// the way its questions reach the client (rounds under 2026-07-28, mid-call before), its
+    /// progress and log notifications, and its options so far.
+    fn prepare(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        cancel: &CancelToken,
+    ) -> Result<Prepared, ErrorData> {
+        let name = request.name.to_string();
         // The request's own `_meta` (where the SDKs put it), else the context's.
         let stale = handshake::stale_bindings(
             request.meta.as_ref().map(|meta| &meta.0.0),
@@ -189,58 +223,18 @@ impl Handler {
             self.state.registry,
         );
         let input = request.arguments.map_or(Value::Null, Value::Object);
-        // A task tool's call is a task where the client can follow one; elsewhere an optional
-        // one waits, a required one is refused, and a `handle` one answers with the handle.
-        let mut deferred = false;
-        if let Some(found) = self.state.registry.lookup(name)
-            && found.tool.meta().task.is_task()
-        {
-            let follows = tasks::client_follows_tasks(&context);
-            match found.tool.meta().task {
-                // A plain call until the tool says it is a task (below).
-                TaskSupport::Deferred => deferred = follows,
-                _ if follows => {
-                    return Box::pin(self.call_as_task(name, input, &context, true)).await;
-                }
-                TaskSupport::Handle => {
-                    return Box::pin(self.call_as_task(name, input, &context, false)).await;
-                }
-                TaskSupport::Required if self.state.dispatcher.allows(found.tool) => {
-                    return Err(tasks::tasks_required());
-                }
-                _ => {}
-            }
-        }
-        // A deferred task tool's call: the task it may become, whose cancellation is the call's.
-        let start = if deferred {
-            Some(
-                self.state
-                    .tasks
-                    .prepare()
-                    .map_err(|error| ErrorData::internal_error(error.to_string(), None))?,
-            )
-        } else {
-            None
-        };
-        let cancel = start
-            .as_ref()
-            .map_or_else(CancelToken::new, |start| start.cancel_token().clone());
-        // Under 2026-07-28 a tool's questions end the call with an `input_required` result and
-        // come back answered in the next round; before, they go to the client mid-call.
         let abilities = Abilities::of(context.client_capabilities().as_ref());
-        let principal = super::auth::principal_of(&context);
-        let rounds = match context.protocol_version() {
-            Some(version) if version.to_string().as_str() >= ROUNDS_SINCE => {
-                Some(Arc::new(Rounds::new(
-                    &self.state.request_states,
-                    name,
-                    &input,
-                    principal.as_deref().map(super::auth::principal_key),
-                    request.request_state.as_deref(),
-                    request.input_responses,
-                    abilities,
-                )?))
-            }
+        let principal = super::auth::principal_of(context);
+        let rounds = match context.protocol_version().as_ref().map(Era::of) {
+            Some(Era::Stateless) => Some(Arc::new(Rounds::new(
+                &self.state.request_states,
+                &name,
+                &input,
+                principal.as_deref().map(super::auth::principal_key),
+                request.request_state.as_deref(),
+                request.input_responses,
+                abilities,
+            )?)),
             _ => None,
         };
         // The arguments the next round's state is sealed for: kept only when the tool could ask
@@ -256,10 +250,10 @@ impl Handler {
             .log_level()
             .map(log_level_of)
             .or_else(|| level_of_code(self.log_level.load(Ordering::Relaxed)));
-        let notifier = Notifier::start(&context, log_level);
+        let notifier = Notifier::start(context, log_level);
         let mut options = CallOptions::new().cancel(cancel.clone());
         options.principal = principal.clone();
-        options = match tasks::owner_of(&context) {
+        options = match tasks::owner_of(context) {
             None => options.with_task_access(Arc::clone(&self.state.task_access)),
             owner => options.follow_tasks(self.state.tasks.clone(), owner),
         };
@@ -275,62 +269,47 @@ impl Handler {
         {
             options = options.log(sink.clone());
         }
-        if let Some(start) = start {
-            // Its questions and progress are the call's until it becomes a task, the task's after.
-            let switch = Arc::new(tasks::Switch::new(own_input, start.task_input()));
-            let task_progress = start.progress();
-            let now_task = Arc::clone(&switch);
-            options = options
-                .input(Arc::clone(&switch) as Arc<dyn InputSource>)
-                .progress(Arc::new(move |report| {
-                    if now_task.is_started() {
-                        task_progress(report);
-                    } else if let Some(sink) = &progress {
-                        sink(report);
-                    }
-                }));
-            let became = Arc::new(tokio::sync::Notify::new());
-            let starting = Arc::clone(&became);
-            options.starter = Some(Arc::new(move || {
-                if switch.start() {
-                    starting.notify_one();
-                }
-                true
-            }));
-            options.task = true;
-            let finished = match Box::pin(
-                self.run_deferred(name, input, options, start, became, &cancel, &context),
-            )
-            .await?
-            {
-                Ok(task) => {
-                    if let Some(notifier) = notifier {
-                        notifier.finish().await;
-                    }
-                    return Ok(task);
-                }
-                Err(finished) => finished,
-            };
-            if let Some(notifier) = notifier {
-                notifier.finish().await;
-            }
-            return self.answer(
-                name,
-                finished,
-                rounds.as_deref(),
-                arguments.as_ref(),
-                stale,
-                principal.as_deref(),
-            );
-        }
+        Ok(Prepared {
+            name,
+            input,
+            stale,
+            rounds,
+            arguments,
+            principal,
+            notifier,
+            options,
+            own_input,
+            progress,
+        })
+    }
+
+    /// A plain call: run now, answered when it ends. `notifications/cancelled` cancels the
+    /// call's context; the call then answers (as cancelled, or with what the tool returned if
+    /// it finished first).
+    async fn plain(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let cancel = CancelToken::new();
+        let Prepared {
+            name,
+            input,
+            stale,
+            rounds,
+            arguments,
+            principal,
+            notifier,
+            mut options,
+            own_input,
+            progress,
+        } = self.prepare(request, &context, &cancel)?;
         options = options.input(own_input);
         if let Some(sink) = progress {
             options = options.progress(sink);
         }
-        let call = self.state.dispatcher.run_async(name, input, options);
+        let call = self.state.dispatcher.run_async(&name, input, options);
         tokio::pin!(call);
-        // `notifications/cancelled` cancels the call's context; the call then answers (as
-        // cancelled, or with what the tool returned if it finished first).
         let finished = tokio::select! {
             biased;
             finished = &mut call => finished,
@@ -344,13 +323,79 @@ impl Handler {
             notifier.finish().await;
         }
         self.answer(
-            name,
+            &name,
             finished,
             rounds.as_deref(),
             arguments.as_ref(),
             stale,
             principal.as_deref(),
         )
+    }
+
+    /// A deferred task tool's call from a client that follows tasks: a plain call whose
+    /// questions and progress are the call's until the tool starts its task, the task's after,
+    /// and whose cancellation is the task's.
+    async fn deferred(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let start = self
+            .state
+            .tasks
+            .prepare()
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+        let cancel = start.cancel_token().clone();
+        let Prepared {
+            name,
+            input,
+            stale,
+            rounds,
+            arguments,
+            principal,
+            notifier,
+            mut options,
+            own_input,
+            progress,
+        } = self.prepare(request, &context, &cancel)?;
+        let switch = Arc::new(tasks::Switch::new(own_input, start.task_input()));
+        let task_progress = start.progress();
+        let now_task = Arc::clone(&switch);
+        options = options
+            .input(Arc::clone(&switch) as Arc<dyn InputSource>)
+            .progress(Arc::new(move |report| {
+                if now_task.is_started() {
+                    task_progress(report);
+                } else if let Some(sink) = &progress {
+                    sink(report);
+                }
+            }));
+        let became = Arc::new(tokio::sync::Notify::new());
+        let starting = Arc::clone(&became);
+        options.starter = Some(Arc::new(move || {
+            if switch.start() {
+                starting.notify_one();
+            }
+            true
+        }));
+        options.task = true;
+        let ran = self
+            .run_deferred(&name, input, options, start, became, &cancel, &context)
+            .await;
+        if let Some(notifier) = notifier {
+            notifier.finish().await;
+        }
+        match ran? {
+            Ok(task) => Ok(task),
+            Err(finished) => self.answer(
+                &name,
+                finished,
+                rounds.as_deref(),
+                arguments.as_ref(),
+                stale,
+                principal.as_deref(),
+            ),
+        }
     }
 
     /// A call's answer: the protocol error of an unknown or disabled tool (worded the same for
@@ -424,6 +469,20 @@ impl Handler {
         };
         Ok(Err(crate::dispatch::Finished::ran(tool, outcome)))
     }
+}
+
+/// What [`Handler::prepare`] makes of a call.
+struct Prepared {
+    name: String,
+    input: Value,
+    stale: Option<handshake::StaleBindings>,
+    rounds: Option<Arc<Rounds>>,
+    arguments: Option<Value>,
+    principal: Option<Arc<Principal>>,
+    notifier: Option<Notifier>,
+    options: CallOptions,
+    own_input: Arc<dyn InputSource>,
+    progress: Option<crate::context::ProgressSink>,
 }
 
 /// The span of a `tools/call`, as OpenTelemetry's semantic conventions for MCP name it

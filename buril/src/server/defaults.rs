@@ -19,3 +19,12 @@ pub const DEFAULT_CONFIG_FILE: &str = ".buril/server.toml";
 
 /// The default number of tools on one page of `tools/list`.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// The environment variable that turns the fast paths (`fast_path/`) off for servers that do
+/// not say (`off`), as the test script does to run every server test both ways.
+pub(crate) const FAST_PATHS_VARIABLE: &str = "BURIL_FAST_PATHS";
+
+/// Whether the fast paths are on by default: unless [`FAST_PATHS_VARIABLE`] says `off`.
+pub(crate) fn fast_paths_by_default() -> bool {
+    std::env::var(FAST_PATHS_VARIABLE).map_or(true, |value| value != "off")
+}

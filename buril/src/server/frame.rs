@@ -11,11 +11,12 @@
 //!
 //! Messages are parsed by rmcp's own codec, except `tools/call` frames with just a name,
 //! arguments and `_meta` (what the generated clients and most SDKs send), which are parsed
-//! straight into rmcp's message type (`fast_call.rs`). Once the client finished `initialize`,
-//! such a call that needs nothing of the SDK's service loop (`fast_call::takes`: no progress,
-//! no log messages, no questions to the client, not a task) is run here, on a task of its own,
-//! and its answer queued for the writer: the loop's channel to the handler's task and back
-//! were two hand-offs between threads a call. Every other message goes to the SDK. The frame
+//! straight into rmcp's message type (`fast_path/`). Once the client finished `initialize`,
+//! such a call that needs nothing of the SDK's service loop (`fast_path::takes`: a plain call,
+//! no progress, no log messages, no questions to the client) is run here, on a task of its
+//! own, and its answer queued for the writer: the loop's channel to the handler's task and back
+//! were two hand-offs between threads a call. With the fast paths off, every frame goes to the
+//! SDK. Every other message goes to the SDK. The frame
 //! after `notifications/initialized` waits for the handler to have seen it, so that every call
 //! after it takes the same path. When the input ends, such calls still running have as long to
 //! answer as the SDK's loop gives its own (5 s); then they are cancelled and the output closed,
@@ -41,7 +42,7 @@ use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
 use tokio_util::task::TaskTracker;
 
-use super::fast_call::{self, FastCall};
+use super::fast_path::{self, FastCall};
 use super::http_sessions::{StdioSession, may_cancel};
 use super::lines::{Line, Lines};
 use super::state::ServerState;
@@ -90,6 +91,8 @@ pub(crate) struct LineTransport<R> {
     deciding: bool,
     /// When the input ended.
     ended: Option<Instant>,
+    /// Whether `tools/call` frames are parsed straight into their type (`fast_path/parse.rs`).
+    fast_parse: bool,
 }
 
 impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
@@ -144,12 +147,19 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             calls,
             deciding: false,
             ended: None,
+            fast_parse: true,
         }
+    }
+
+    /// Parses every frame with rmcp's own codec (the fast paths off).
+    pub(crate) fn parsing_every_frame_generically(mut self) -> Self {
+        self.fast_parse = false;
+        self
     }
 
     /// Answers the plain calls of the client `session` records (once it finished
     /// `initialize`) itself, each on a task of its own, instead of passing them to the SDK's
-    /// service loop (`fast_call.rs` says which calls; the rest pass as before).
+    /// service loop (`fast_path::takes` says which calls; the rest pass as before).
     pub(crate) fn answering_plain_calls(
         mut self,
         state: Arc<ServerState>,
@@ -168,17 +178,18 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         let Some(session) = stdio.get() else {
             return Some(call);
         };
-        if !fast_call::takes(state, session, &call) {
+        let Some(plan) = fast_path::takes(state, session, &call) else {
             return Some(call);
-        }
+        };
         let call = call.into_parts(self.registry);
-        let (token, registered) = fast_call::register(session, &call);
+        let (token, registered) = fast_path::register(session, &call);
         // The task does not keep the writer going: once the transport closes, a call that
         // ignores its cancellation must not hold the server open.
         let (state, session, outbox) = (state.clone(), session.clone(), self.outbox.downgrade());
         self.calls.spawn(async move {
             let _registered = registered;
-            let (message, cancelled) = fast_call::answer(&state, &session, call, None, token).await;
+            let (message, cancelled) =
+                fast_path::answer(&state, &session, plan, call, None, token).await;
             // A call the client cancelled gets no answer, as through the SDK's service loop.
             // The writer is gone only when the output failed or the transport closed: nobody
             // to answer.
@@ -213,7 +224,9 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             return None;
         }
         // The frame nearly every session is made of, parsed straight into its type.
-        if let Ok(call) = serde_json::from_slice::<FastCall>(text) {
+        if self.fast_parse
+            && let Ok(call) = serde_json::from_slice::<FastCall>(text)
+        {
             self.streak = 0;
             let call = self.answer_plain(call)?;
             return Some(call.into_message(self.registry));
@@ -345,7 +358,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
 
 /// One line of the answer `message`.
 fn encode(message: &TxJsonRpcMessage<RoleServer>) -> Vec<u8> {
-    let mut bytes = fast_call::encode(message);
+    let mut bytes = fast_path::encode(message);
     bytes.push(b'\n');
     bytes
 }

@@ -34,7 +34,7 @@ pub(crate) struct Handler {
     /// `call_notes::level_code` has it; 0 until it asks: no log messages are sent before.
     pub(super) log_level: Arc<AtomicU8>,
     /// A stdio session's record of its client, filled at `notifications/initialized`, whose
-    /// plain calls the transport then answers itself (`fast_call.rs`).
+    /// plain calls the transport then answers itself (`fast_path/`).
     stdio: Option<Arc<StdioSession>>,
 }
 
@@ -44,7 +44,7 @@ impl Handler {
     }
 
     /// A handler of the session whose log level is `log_level` (for a call answered outside
-    /// the session's own service loop: `http_call.rs`).
+    /// the session's own service loop: `fast_path/`).
     pub fn of_session(state: Arc<ServerState>, log_level: Arc<AtomicU8>) -> Self {
         Handler {
             state,
@@ -204,7 +204,8 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call_in_span(request, context).await
+        let plan = self.plan_of(&request, &context);
+        self.call_in_span(plan, request, context).await
     }
 
     #[allow(deprecated)]

@@ -13,6 +13,7 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
+use hyper::http::request::Parts;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
@@ -24,9 +25,9 @@ use tokio::net::TcpListener;
 
 use super::auth::{self, Authorization, BoxBody};
 use super::error::ServerError;
+use super::fast_path::{Fast, Hosts};
 use super::frame;
 use super::handler::Handler;
-use super::http_call::{Fast, Hosts};
 use super::state::ServerState;
 
 /// The path of the MCP endpoint.
@@ -214,16 +215,16 @@ impl HttpServer {
 }
 
 impl Endpoint {
-    fn fast(&self) -> Fast<'_> {
-        Fast {
+    /// What answers a call on its connection, unless the fast paths are off.
+    fn fast(&self) -> Option<Fast<'_>> {
+        self.state.fast_paths.then_some(Fast {
             state: &self.state,
             sessions: &self.sessions,
             hosts: &self.hosts,
-        }
+        })
     }
 
     async fn route(&self, request: Request<Incoming>) -> Response<BoxBody> {
-        let service = &self.service;
         if let Some(auth) = &self.auth
             && auth.is_metadata_path(request.uri().path())
         {
@@ -237,28 +238,17 @@ impl Endpoint {
         }
         let limit = self.state.max_frame_bytes();
         if let Some(auth) = &self.auth {
+            // Authorization reads the body whole, to check the scopes of the tool it calls.
             return match auth::gate(auth, &self.state.dispatcher, limit, request).await {
-                Ok((request, body)) => {
-                    let (parts, full) = request.into_parts();
-                    let post = parts.method == Method::POST;
-                    let json = is_json(&parts);
-                    if post && let Some(answer) = self.fast().answer(&parts, &body).await {
-                        return answer;
-                    }
-                    let response = service.handle(Request::from_parts(parts, full)).await;
-                    if post && response.status().is_client_error() {
-                        return answer_unreadable(response, &Seen::whole(body, json)).await;
-                    }
-                    response
-                }
+                Ok((request, body)) => self.answer_read(request.into_parts().0, body).await,
                 Err(refusal) => refusal,
             };
         }
         if request.method() != Method::POST {
-            return service.handle(request).await;
+            return self.service.handle(request).await;
         }
         // A body of known length within the limit is read here, for a call that can be
-        // answered without the SDK's session worker (`http_call.rs`); a longer one goes to the
+        // answered without the SDK's session worker (`fast_path/`); a longer one goes to the
         // SDK, which answers 413 before reading it.
         let known = request
             .headers()
@@ -267,37 +257,48 @@ impl Endpoint {
             .is_some_and(|length| length <= limit);
         if known {
             let (parts, body) = request.into_parts();
-            let body = match body.collect().await {
-                Ok(collected) => collected.to_bytes(),
-                Err(error) => {
-                    return plain(
-                        StatusCode::BAD_REQUEST,
-                        format!("Bad Request: the body could not be read: {error}\n"),
-                    );
-                }
+            return match body.collect().await {
+                Ok(collected) => self.answer_read(parts, collected.to_bytes()).await,
+                Err(error) => plain(
+                    StatusCode::BAD_REQUEST,
+                    format!("Bad Request: the body could not be read: {error}\n"),
+                ),
             };
-            if let Some(answer) = self.fast().answer(&parts, &body).await {
-                return answer;
-            }
-            let json = is_json(&parts);
-            let response = service
-                .handle(Request::from_parts(parts, Full::new(body.clone())))
-                .await;
-            if response.status().is_client_error() {
-                return answer_unreadable(response, &Seen::whole(body, json)).await;
-            }
-            return response;
         }
         // The body is kept (as the frames the SDK reads, not copied) to answer a message that
         // cannot be read as the stdio transport does.
         let (parts, body) = request.into_parts();
         let recorded = Recorded::new(body);
         let seen = Arc::clone(&recorded.seen);
-        let response = service.handle(Request::from_parts(parts, recorded)).await;
+        let response = self
+            .service
+            .handle(Request::from_parts(parts, recorded))
+            .await;
         if response.status().is_client_error() {
             let seen =
                 std::mem::take(&mut *seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
             return answer_unreadable(response, &seen).await;
+        }
+        response
+    }
+
+    /// A request whose body was read whole: a call taken by the fast path, or the SDK's answer
+    /// (a POST's client error answered as the stdio transport answers a frame it cannot read).
+    async fn answer_read(&self, parts: Parts, body: Bytes) -> Response<BoxBody> {
+        let post = parts.method == Method::POST;
+        if post
+            && let Some(fast) = self.fast()
+            && let Some(answer) = fast.answer(&parts, &body).await
+        {
+            return answer;
+        }
+        let json = is_json(&parts);
+        let response = self
+            .service
+            .handle(Request::from_parts(parts, Full::new(body.clone())))
+            .await;
+        if post && response.status().is_client_error() {
+            return answer_unreadable(response, &Seen::whole(body, json)).await;
         }
         response
     }
@@ -388,7 +389,7 @@ impl Seen {
 }
 
 /// Whether a request says its body is JSON, as the SDK reads `Content-Type`.
-fn is_json(parts: &hyper::http::request::Parts) -> bool {
+fn is_json(parts: &Parts) -> bool {
     parts
         .headers
         .get(CONTENT_TYPE)

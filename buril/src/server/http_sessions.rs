@@ -1,7 +1,6 @@
 //! The sessions whose plain calls may be answered outside the SDK's service loop
-//! (`fast_call.rs`): Streamable HTTP sessions, which `http_call.rs` answers on their
-//! connection, and a stdio session, whose transport (`frame.rs`) answers them on a task of
-//! their own. Registered by the handler when a client says `notifications/initialized`, read
+//! (`fast_path/`): Streamable HTTP sessions, whose calls are answered on their connection, and
+//! a stdio session, whose transport (`frame.rs`) answers them on a task of their own. Registered by the handler when a client says `notifications/initialized`, read
 //! by the transports. Kept apart from both so that the server's state, which holds the HTTP
 //! table, names neither.
 
@@ -10,12 +9,13 @@ use std::sync::atomic::AtomicU8;
 use std::sync::{Arc, Mutex, RwLock};
 
 use hyper::http::request::Parts;
-use rmcp::model::{ProtocolVersion, RequestId};
+use rmcp::model::RequestId;
 use rmcp::service::{NotificationContext, Peer, RoleServer};
 use serde::Deserialize;
 use tokio::sync::SetOnce;
 use tokio_util::sync::CancellationToken;
 
+use super::era::Era;
 use super::input::Abilities;
 
 /// The header naming a request's session.
@@ -35,25 +35,30 @@ pub(super) struct Session {
     pub log_level: Arc<AtomicU8>,
     /// Whether its client can answer nothing the server could ask mid-call.
     pub asks_nothing: bool,
+    /// Whether its client follows tasks (it declared MCP's tasks extension).
+    pub follows_tasks: bool,
     pub calls: Mutex<HashMap<RequestId, CancellationToken>>,
 }
 
 impl Session {
     /// The session of a client that finished `initialize`, with its handler's log level, when
     /// its calls may be answered outside the service loop: a session of the lifecycle whose
-    /// results the SDK answers in their legacy shape (`fast_call::answer` shapes them so; a
+    /// results the SDK answers in their legacy shape (`fast_path::answer` shapes them so; a
     /// session that said `initialized` was made by `initialize`, which negotiates one of its
     /// versions).
     fn of(log_level: &Arc<AtomicU8>, context: &NotificationContext<RoleServer>) -> Option<Self> {
         let info = context.peer.peer_info();
-        let asks_nothing = !Abilities::of(info.as_deref().map(|info| &info.capabilities)).any();
-        let legacy = info.as_deref().is_some_and(|info| {
-            info.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str()
-        });
+        let capabilities = info.as_deref().map(|info| &info.capabilities);
+        let asks_nothing = !Abilities::of(capabilities).any();
+        let follows_tasks = capabilities.is_some_and(|capabilities| capabilities.supports_tasks());
+        let legacy = info
+            .as_deref()
+            .is_some_and(|info| Era::of(&info.protocol_version) == Era::Sessions);
         legacy.then(|| Session {
             peer: context.peer.clone(),
             log_level: log_level.clone(),
             asks_nothing,
+            follows_tasks,
             calls: Mutex::default(),
         })
     }

@@ -22,9 +22,6 @@ use crate::context::{Asked, Context, InputKind, InputRequest, InputSource};
 /// How long the answers of a round stay valid in a `requestState`.
 const STATE_TTL: Duration = Duration::from_secs(10 * 60);
 
-/// The first protocol version whose input requests are `input_required` results.
-pub(crate) const ROUNDS_SINCE: &str = "2026-07-28";
-
 /// Which input requests a client can answer, from the capabilities it declared.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Abilities {

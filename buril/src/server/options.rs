@@ -39,6 +39,7 @@ pub struct ServerOptions {
     pub(crate) skills_dir: Option<PathBuf>,
     pub(crate) tasks: Option<crate::tasks::Tasks>,
     pub(crate) input_watch: Duration,
+    pub(crate) fast_paths: bool,
 }
 
 impl Default for ServerOptions {
@@ -66,6 +67,7 @@ impl Default for ServerOptions {
             skills_dir: None,
             tasks: None,
             input_watch: super::watch::DEFAULT_INPUT_WATCH,
+            fast_paths: super::defaults::fast_paths_by_default(),
         }
     }
 }
@@ -259,6 +261,15 @@ impl ServerOptions {
     /// standard input is a pipe (as when an MCP client starts the server), never over HTTP.
     pub fn input_watch(mut self, watch: Duration) -> Self {
         self.input_watch = watch;
+        self
+    }
+
+    /// Whether plain calls may be answered without the SDK's machinery around them (the fast
+    /// paths: `fast_path/`). Default: yes, unless the environment variable `BURIL_FAST_PATHS`
+    /// is `off`. For the tests that run every server both ways; the answers are the same.
+    #[doc(hidden)]
+    pub fn fast_paths(mut self, on: bool) -> Self {
+        self.fast_paths = on;
         self
     }
 

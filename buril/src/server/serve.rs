@@ -100,11 +100,16 @@ impl Server {
             ended: ended.clone(),
         };
         // The client, once it finished `initialize`: the transport answers its plain calls
-        // itself (`fast_call.rs`).
+        // itself (`fast_path/`).
         let client = Arc::new(StdioSession::default());
-        let transport =
-            frame::LineTransport::new(reader, writer, max_frame, self.state.registry, watch)
-                .answering_plain_calls(Arc::clone(&self.state), Arc::clone(&client));
+        let mut transport =
+            frame::LineTransport::new(reader, writer, max_frame, self.state.registry, watch);
+        if self.state.fast_paths {
+            transport =
+                transport.answering_plain_calls(Arc::clone(&self.state), Arc::clone(&client));
+        } else {
+            transport = transport.parsing_every_frame_generically();
+        }
         let handler = Handler::new(Arc::clone(&self.state))
             .ending_with(ended)
             .recording_in(client);

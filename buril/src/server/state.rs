@@ -48,6 +48,8 @@ pub(crate) struct ServerState {
     pub trace_content: bool,
     /// How long the stdio transport watches its input after writing (`ServerOptions::input_watch`).
     pub input_watch: Duration,
+    /// Whether plain calls may take the fast paths (`fast_path/`).
+    pub fast_paths: bool,
     pub listeners: Listeners,
     /// The HTTP sessions whose plain calls are answered without the SDK's session worker.
     pub http_sessions: super::http_sessions::Sessions,
@@ -179,6 +181,7 @@ impl ServerState {
             auth,
             trace_content: options.trace_content,
             input_watch: options.input_watch,
+            fast_paths: options.fast_paths,
             listeners: Listeners::default(),
             http_sessions: Default::default(),
             request_states: RequestStates::new(options.request_state_key.as_deref())

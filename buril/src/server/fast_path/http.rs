@@ -1,4 +1,5 @@
-//! `tools/call` over Streamable HTTP, answered on the connection's own task.
+//! The HTTP fast path: a `tools/call` over Streamable HTTP, answered on the connection's own
+//! task.
 //!
 //! The SDK's Streamable HTTP service hands every request of a session to the session's worker
 //! task, which hands it to the session's service loop, which spawns the handler; the answer
@@ -39,14 +40,16 @@ use http_body_util::{BodyExt, Full};
 use hyper::header::{ACCEPT, CONTENT_TYPE, HOST, HeaderValue, ORIGIN};
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
-use rmcp::model::ProtocolVersion;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-use super::auth::BoxBody;
-use super::fast_call::{self, FastCall};
-use super::http_sessions::{SESSION_HEADER, Session, may_cancel};
-use super::state::ServerState;
+use super::call::{answer as run, encode, register, takes};
+use super::parse::FastCall;
+use crate::server::auth::BoxBody;
+use crate::server::era::Era;
+use crate::server::http_sessions::{SESSION_HEADER, Session, may_cancel};
+use crate::server::plan::CallPlan;
+use crate::server::state::ServerState;
 
 const VERSION_HEADER: &str = "mcp-protocol-version";
 
@@ -135,14 +138,12 @@ impl Fast<'_> {
             self.state.http_sessions.remove(id);
             return None;
         }
-        if !fast_call::takes(self.state, &session, &call) {
-            return None;
-        }
+        let plan = takes(self.state, &session, &call)?;
         // The SDK's own word on the session: one that was closed (`DELETE`) answers 404 there.
         if !matches!(self.sessions.has_session(&Arc::from(id)).await, Ok(true)) {
             return None;
         }
-        Some(answer(self.state, &session, call, parts.clone()).await)
+        Some(answer(self.state, &session, plan, call, parts.clone()).await)
     }
 
     /// The session id of a request that passes the checks the SDK's service would make of it,
@@ -182,14 +183,10 @@ impl Fast<'_> {
         if !(json && sse) {
             return None;
         }
-        if let Some(version) = headers.get(VERSION_HEADER) {
-            let version = version.to_str().ok()?;
-            let known = ProtocolVersion::KNOWN_VERSIONS
-                .iter()
-                .any(|known| known.as_str() == version);
-            if !known || version >= ProtocolVersion::STANDARD_HEADERS.as_str() {
-                return None;
-            }
+        if let Some(version) = headers.get(VERSION_HEADER)
+            && Era::of_known(version.to_str().ok()?) != Some(Era::Sessions)
+        {
+            return None;
         }
         if headers.keys().any(|name| {
             let name = name.as_str();
@@ -208,14 +205,15 @@ impl Fast<'_> {
 async fn answer(
     state: &Arc<ServerState>,
     session: &Arc<Session>,
+    plan: CallPlan,
     call: FastCall<'_>,
     parts: Parts,
 ) -> Response<BoxBody> {
     let call = call.into_parts(state.registry);
-    let (token, _registered) = fast_call::register(session, &call);
+    let (token, _registered) = register(session, &call);
     // A cancelled call is answered all the same: its request waits for a body.
-    let (message, _) = fast_call::answer(state, session, call, Some(parts), token).await;
-    let mut response = Response::new(Full::new(Bytes::from(fast_call::encode(&message))).boxed());
+    let (message, _) = run(state, session, plan, call, Some(parts), token).await;
+    let mut response = Response::new(Full::new(Bytes::from(encode(&message))).boxed());
     *response.status_mut() = StatusCode::OK;
     response
         .headers_mut()

@@ -1,7 +1,7 @@
 //! `tools/call` frames with just a name, arguments and `_meta` (what the generated clients and
 //! most SDKs send), parsed straight into rmcp's message type: the generic parser buffers every
 //! message as untyped content first, which cost more than the rest of a call. Any other shape
-//! takes the generic parser (stdio's `frame.rs`, HTTP's `http_call.rs`).
+//! takes the generic parser (stdio's `frame.rs`, HTTP's `http.rs`).
 //!
 //! The generated clients send the bindings' metadata hashes in every call's `_meta`
 //! (`handshake.rs`). They are read apart from the rest, as text borrowed from the frame, and
@@ -12,28 +12,21 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
-use hyper::http::request::Parts;
 use rmcp::RoleServer;
 use rmcp::model::{
     CallToolRequestMethod, CallToolRequestParams, ClientRequest, GetMeta, JsonObject,
     JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0, MetaObject, Request, RequestId,
-    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+    RequestMetaObject,
 };
-use rmcp::service::{RequestContext, RxJsonRpcMessage};
+use rmcp::service::RxJsonRpcMessage;
 use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
-use super::handler::Handler;
-use super::handshake::{METADATA_META, TOOL_METADATA_META};
-use super::http_sessions::{Registered, Session};
-use super::state::ServerState;
 use crate::registry::Registry;
+use crate::server::handshake::{METADATA_META, TOOL_METADATA_META};
 
 /// A `tools/call` request with a name, arguments and `_meta` and nothing else.
 #[derive(Deserialize)]
@@ -112,80 +105,6 @@ impl<'a> FastCall<'a> {
 
 /// The parts of a call, as [`FastCall::into_parts`] makes them.
 pub(crate) type CallParts = (RequestId, CallToolRequestParams, Option<RequestMetaObject>);
-
-/// Whether `call` of `session` may be answered outside the SDK's service loop: nothing the call
-/// could send its client before its answer (no progress token, no log messages asked for, a
-/// client that can answer no questions, not a task tool) and no per-request protocol fields
-/// in its `_meta`, which the SDK's handler would check.
-pub(crate) fn takes(state: &ServerState, session: &Session, call: &FastCall<'_>) -> bool {
-    !call.meta_has(|key| key == "progressToken" || key.starts_with("io.modelcontextprotocol/"))
-        && session.asks_nothing
-        && session.log_level.load(Ordering::Relaxed) == 0
-        && !state
-            .registry
-            .lookup(call.name())
-            .is_some_and(|found| found.tool.meta().task.is_task())
-}
-
-/// Registers the call with `session` (so that `notifications/cancelled` reaches it, through the
-/// token) until the guard is dropped. Done before the call's task starts, as the SDK's service
-/// loop does, so that a cancellation read right after the call finds it.
-pub(crate) fn register(
-    session: &Arc<Session>,
-    call: &CallParts,
-) -> (CancellationToken, Registered) {
-    let token = CancellationToken::new();
-    let registered = session.register(call.0.clone(), &token);
-    (token, registered)
-}
-
-/// Runs the call with a handler of `session`, as the SDK's service loop would, cancelled by
-/// `token` (see [`register`]), and answers as the SDK's handler answers a peer before
-/// 2026-07-28; with whether the client cancelled the call (the SDK's service loop then sends no
-/// answer, as the protocol asks). `parts` are the HTTP request's, which the call's context
-/// carries as the SDK's does.
-pub(crate) async fn answer(
-    state: &Arc<ServerState>,
-    session: &Session,
-    (id, params, meta): CallParts,
-    parts: Option<Parts>,
-    token: CancellationToken,
-) -> (ServerJsonRpcMessage, bool) {
-    let mut context = RequestContext::new(id.clone(), session.peer.clone());
-    context.ct = token;
-    if let Some(meta) = meta {
-        context.meta = meta;
-    }
-    if let Some(parts) = parts {
-        context.extensions.insert(parts);
-    }
-    let cancelled = context.ct.clone();
-    let handler = Handler::of_session(state.clone(), session.log_level.clone());
-    let message = match handler.call_in_span(params, context).await {
-        Ok(response) => {
-            let mut result = ServerResult::from(response);
-            result.strip_result_type_for_legacy_peer();
-            result.strip_non_object_output_for_legacy_peer();
-            ServerJsonRpcMessage::response(result, id)
-        }
-        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
-    };
-    (message, cancelled.is_cancelled())
-}
-
-/// The JSON of an answer (a stdio transport's line, an HTTP answer's body).
-pub(crate) fn encode(message: &ServerJsonRpcMessage) -> Vec<u8> {
-    serde_json::to_vec(message).unwrap_or_else(|error| {
-        // Not reachable with rmcp's message types; an answer the client can read.
-        serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": null,
-            "error": {"code": -32603, "message": format!("an answer could not be written: {error}")},
-        })
-        .to_string()
-        .into_bytes()
-    })
-}
 
 impl CallMeta<'_> {
     /// The `_meta` object the handler sees.
