@@ -15,7 +15,7 @@ use crate::validate::Validator;
 
 /// How a tool's return value becomes the envelope's `data`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum OutputShape {
+pub enum OutputShape {
     /// The value is an object already.
     Object,
     /// The tool returns `()`: `data` is `{}`.

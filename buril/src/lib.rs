@@ -153,6 +153,8 @@ mod descriptor;
 mod dispatch;
 mod envelope;
 mod error;
+#[doc(hidden)]
+pub mod frontend;
 mod input_limits;
 #[doc(hidden)]
 pub mod metadata;

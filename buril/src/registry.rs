@@ -267,7 +267,8 @@ impl Registry {
 
     /// Where `tool` is in [`iter`](Self::iter)'s order (by name), if it is one of these tools.
     #[cfg(feature = "server")]
-    pub(crate) fn position(&self, tool: &ToolDescriptor) -> Option<usize> {
+    #[doc(hidden)]
+    pub fn position(&self, tool: &ToolDescriptor) -> Option<usize> {
         self.tools
             .binary_search_by(|other| other.name().cmp(tool.name()))
             .ok()

@@ -23,7 +23,7 @@ static WRITTEN: AtomicU64 = AtomicU64::new(0);
 
 /// Writes `bytes` to a new file `TOOL-MILLIS-N.EXT` in `dir` (created if missing); answers its
 /// absolute path. With `keep`, files of that form older than `keep` are removed.
-pub(crate) fn write(
+pub fn write(
     dir: &Path,
     tool: &str,
     extension: &str,
@@ -47,7 +47,7 @@ pub(crate) fn write(
 /// Replaces each block of `blocks` that carries bytes (an image, a sound, a blob resource) by a
 /// `resource_link` to a file holding those bytes. Answers how many were written; a block whose
 /// data is not base64 is left as it is.
-pub(crate) fn write_binary_blocks(
+pub fn write_binary_blocks(
     blocks: &mut [Value],
     dir: &Path,
     tool: &str,
@@ -102,7 +102,7 @@ fn written_at(name: &str) -> Option<u128> {
 }
 
 /// A `resource_link` content block to a local file.
-pub(crate) fn resource_link(path: &Path, size: u64, mime: &str) -> Value {
+pub fn resource_link(path: &Path, size: u64, mime: &str) -> Value {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -118,7 +118,7 @@ pub(crate) fn resource_link(path: &Path, size: u64, mime: &str) -> Value {
 
 /// `file://` URI of an absolute path, percent-encoding every byte outside the unreserved set
 /// and `/`.
-pub(crate) fn file_uri(path: &Path) -> String {
+pub fn file_uri(path: &Path) -> String {
     let text = path.to_string_lossy().replace('\\', "/");
     let mut uri = String::from("file://");
     if !text.starts_with('/') {

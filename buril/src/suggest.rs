@@ -24,7 +24,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 /// The one wording of "no such tool": `no tool is named `x``, then the names the caller may
 /// have meant (only tools that caller may call), or where to look.
-pub(crate) fn unknown_tool<S: AsRef<str>>(name: &str, suggestions: &[S]) -> String {
+pub fn unknown_tool<S: AsRef<str>>(name: &str, suggestions: &[S]) -> String {
     let mut message = format!("no tool is named `{name}`");
     match suggestions {
         [] => message.push_str("; list the tools to see what exists"),

@@ -197,12 +197,14 @@ fn resource() -> opentelemetry_sdk::Resource {
 }
 
 /// Whether metrics are recorded now.
-pub(crate) fn recording() -> bool {
+#[doc(hidden)]
+pub fn recording() -> bool {
     METRICS.load(Ordering::Acquire)
 }
 
 /// Records one MCP request's duration and, for a `tools/call`, the call.
-pub(crate) fn record_operation(
+#[doc(hidden)]
+pub fn record_operation(
     method: &'static str,
     tool: Option<&str>,
     error: Option<&str>,
@@ -229,7 +231,8 @@ pub(crate) fn record_operation(
 
 /// Makes the span a child of the trace context a client sent in `_meta` (`traceparent`,
 /// `tracestate`), when it sent one.
-pub(crate) fn set_parent(span: &tracing::Span, meta: &Map<String, Value>) {
+#[doc(hidden)]
+pub fn set_parent(span: &tracing::Span, meta: &Map<String, Value>) {
     use tracing_opentelemetry::OpenTelemetrySpanExt;
     if !meta.contains_key("traceparent") {
         return;

@@ -53,7 +53,7 @@ pub(crate) enum Command {
         compact: bool,
         /// Where the bytes of images, sounds and blobs a tool returns are written (each block
         /// is printed as a `resource_link` to its file).
-        #[arg(long, value_name = "DIR", default_value = crate::result_files::DEFAULT_OUTPUT_DIR)]
+        #[arg(long, value_name = "DIR", default_value = crate::frontend::DEFAULT_OUTPUT_DIR)]
         output_dir: std::path::PathBuf,
         /// Print binary content as the base64 the tool returned instead of writing it to files.
         #[arg(long)]

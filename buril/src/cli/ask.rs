@@ -7,7 +7,7 @@ use std::io::{self, BufRead, Write};
 use serde_json::{Map, Value, json};
 
 use crate::context::{Asked, Context, InputKind, InputRequest, InputSource};
-use crate::result_files::file_uri;
+use crate::frontend::file_uri;
 
 /// Answers from standard input, or refuses saying why it cannot.
 pub(crate) struct Terminal {

@@ -11,14 +11,13 @@ use serde_json::{Map, Value};
 use super::ask::Terminal;
 use super::messages::usage;
 use super::pipe::unless_closed;
-use crate::content::result_kind;
 use crate::dispatch::{CallOptions, Dispatcher, DispatcherBuilder};
 use crate::envelope::Outcome;
 use crate::error::{Problem, ToolError};
+use crate::frontend::{result_kind, write_binary_blocks};
 use crate::pattern::ToolPattern;
 use crate::policy::Policy;
 use crate::registry::Registry;
-use crate::result_files::write_binary_blocks;
 
 /// How the host adjusts the dispatcher before a call (host state, timeouts, policy).
 pub(crate) type Configure = Box<dyn FnOnce(DispatcherBuilder) -> DispatcherBuilder>;

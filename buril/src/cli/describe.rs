@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::messages::unknown_tool;
 use crate::descriptor::{TaskSupport, Threading};
-use crate::profile::mcp;
+use crate::frontend::{mcp_annotations, mcp_listing};
 use crate::registry::Registry;
 
 pub(crate) fn describe(
@@ -22,7 +22,7 @@ pub(crate) fn describe(
         return Ok(ExitCode::from(1));
     };
     if as_json {
-        let mut value = mcp::listing(tool);
+        let mut value = mcp_listing(tool);
         if let Value::Object(map) = &mut value {
             map.insert("family".into(), tool.family().into());
             map.insert("aliases".into(), json!(tool.aliases()));
@@ -110,7 +110,7 @@ pub(crate) fn describe(
     if !tool.aliases().is_empty() {
         writeln!(out, "aliases:   {} (deprecated)", tool.aliases().join(", "))?;
     }
-    let annotations = mcp::annotations(tool);
+    let annotations = mcp_annotations(tool);
     if annotations.as_object().is_some_and(|a| !a.is_empty()) {
         writeln!(out, "hints:     {annotations}")?;
     }

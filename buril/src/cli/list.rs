@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use crate::descriptor::ToolDescriptor;
-use crate::profile::mcp;
+use crate::frontend::mcp_listing;
 use crate::registry::Registry;
 
 pub(crate) fn list(
@@ -23,7 +23,7 @@ pub(crate) fn list(
         let array: Vec<Value> = tools
             .iter()
             .map(|t| {
-                let mut listing = mcp::listing(t);
+                let mut listing = mcp_listing(t);
                 listing["metadataHash"] = t.metadata_hash().into();
                 listing
             })

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use crate::registry::Registry;
 
 pub(crate) fn unknown_tool(registry: &Registry, name: &str) -> String {
-    crate::suggest::unknown_tool(name, &registry.suggest(name))
+    crate::frontend::unknown_tool(name, &registry.suggest(name))
 }
 
 pub(crate) fn usage(err: &mut dyn Write, message: &str) -> io::Result<ExitCode> {

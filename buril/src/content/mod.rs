@@ -13,10 +13,12 @@
 
 mod blocks;
 mod schemas;
-mod shape;
+pub(crate) mod shape;
 
 pub use blocks::{Audio, Content, Image, Resource, ResourceLink, Rich};
+#[doc(hidden)]
 pub use schemas::RESULT_KEYWORD;
+#[doc(hidden)]
 pub use shape::result_kind;
 pub(crate) use shape::{
     ContentShape, content_data, content_output_schema, content_shape, mcp_output_schema,

@@ -9,17 +9,17 @@ use super::schemas::{BLOCK_KEYWORD, RESULT_KEYWORD};
 
 /// How a tool's output holds content blocks, from its schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ContentShape {
+pub enum ContentShape {
     /// One block: the data is `{"content": [block]}`.
     One,
     /// A list of blocks: the data is `{"content": blocks}`.
     Many,
-    /// [`Rich`](crate::Rich): the data is the value itself.
+    /// [`Rich`](crate::content::Rich): the data is the value itself.
     Rich,
 }
 
 /// Whether the output schema `schema` (as generated, before normalisation) is a block, a list of
-/// blocks or a [`Rich`](crate::Rich) value.
+/// blocks or a [`Rich`](crate::content::Rich) value.
 pub(crate) fn content_shape<'a>(schema: &'a Value) -> Option<ContentShape> {
     let defs = schema.get("$defs").and_then(Value::as_object);
     let resolve = |value: &'a Value| -> Option<&'a Value> {

@@ -10,11 +10,10 @@ use crate::tasks::error::TaskError;
 use crate::tasks::record::TaskRecord;
 
 /// What a question about one task answers: the task as the caller may see it.
-pub(crate) type TaskAnswer<'a> =
-    Pin<Box<dyn Future<Output = Result<TaskRecord, TaskError>> + Send + 'a>>;
+pub type TaskAnswer<'a> = Pin<Box<dyn Future<Output = Result<TaskRecord, TaskError>> + Send + 'a>>;
 
 /// The tasks a call's front end keeps, as its caller sees them (only the tasks it may see).
-pub(crate) trait CallerTasks: Send + Sync {
+pub trait CallerTasks: Send + Sync {
     /// The task with handle `handle` now.
     fn get<'a>(&'a self, handle: &'a str) -> TaskAnswer<'a>;
 

@@ -42,17 +42,19 @@ use crate::pattern::ToolView;
 
 /// A call at the end of the pipeline, for front ends that map more than its outcome.
 #[cfg_attr(not(feature = "server"), allow(dead_code))]
-pub(crate) struct Finished {
+pub struct Finished {
     /// The tool the name resolved to (`None`: no tool has that name).
-    pub(crate) tool: Option<&'static ToolDescriptor>,
+    pub tool: Option<&'static ToolDescriptor>,
     /// Whether the tool ran: false when the call was refused at admission (unknown, disabled,
     /// outside the view, over the limits, invalid input).
-    pub(crate) admitted: bool,
-    pub(crate) outcome: Outcome,
+    pub admitted: bool,
+    /// What the call produced.
+    pub outcome: Outcome,
 }
 
 impl Finished {
-    pub(crate) fn ran(tool: &'static ToolDescriptor, outcome: Outcome) -> Self {
+    /// A call of `tool` that ran, and produced `outcome`.
+    pub fn ran(tool: &'static ToolDescriptor, outcome: Outcome) -> Self {
         Finished {
             tool: Some(tool),
             admitted: true,
@@ -140,13 +142,8 @@ impl Dispatcher {
 
     /// The pipeline, async, for front ends that map more than the outcome: admit, place,
     /// execute, settle. Dropping the future cancels the call.
-    #[cfg_attr(not(feature = "server"), allow(dead_code))]
-    pub(crate) async fn run_async(
-        &self,
-        name: &str,
-        input: Value,
-        options: CallOptions,
-    ) -> Finished {
+    #[doc(hidden)]
+    pub async fn run_async(&self, name: &str, input: Value, options: CallOptions) -> Finished {
         match admit::admit(&self.core, name, input, options) {
             Ok((call, settle)) => {
                 let tool = call.tool;
@@ -160,8 +157,9 @@ impl Dispatcher {
     /// clone of the dispatcher), for front ends that run it in the background, as a task; or
     /// the refusal, when the call was not admitted. The call starts when the future is first
     /// polled; dropping it cancels the call.
-    #[cfg_attr(not(feature = "server"), allow(dead_code))]
-    pub(crate) fn admit_detached(
+    #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
+    pub fn admit_detached(
         &self,
         name: &str,
         input: Value,

@@ -122,7 +122,8 @@ impl CallOptions {
 
     /// [`follow_tasks`](Self::follow_tasks) with an access made once, so that a front end
     /// giving every call the same one allocates nothing per call.
-    pub(crate) fn with_task_access(mut self, access: Arc<dyn CallerTasks>) -> Self {
+    #[doc(hidden)]
+    pub fn with_task_access(mut self, access: Arc<dyn CallerTasks>) -> Self {
         self.tasks = Some(access);
         self
     }

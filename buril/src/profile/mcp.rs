@@ -184,7 +184,7 @@ pub(crate) fn portable_nullables(schema: &mut Value) {
 #[cfg(feature = "cli")]
 /// The form `list --json` prints: `{name, description, inputSchema, outputSchema,
 /// annotations}`, `annotations` always present (empty when none is set).
-pub(crate) fn listing(tool: &ToolDescriptor) -> Value {
+pub fn listing(tool: &ToolDescriptor) -> Value {
     serde_json::json!({
         "name": tool.name(),
         "description": tool.description(),
@@ -196,7 +196,7 @@ pub(crate) fn listing(tool: &ToolDescriptor) -> Value {
 
 /// MCP annotations: `title`, `readOnlyHint`, `destructiveHint`, `idempotentHint`,
 /// `openWorldHint`, each only when set.
-pub(crate) fn annotations(tool: &ToolDescriptor) -> Value {
+pub fn annotations(tool: &ToolDescriptor) -> Value {
     let a = tool.annotations();
     let mut map = Map::new();
     if let Some(title) = &a.title {

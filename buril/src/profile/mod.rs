@@ -95,8 +95,8 @@ pub fn render(profile: Profile, tool: &ToolDescriptor) -> Result<Definition, Pro
 
 /// Why the `mcp` profile cannot express `tool`, if it cannot ([`render`]'s checks, without the
 /// definition).
-#[cfg(feature = "server")]
-pub(crate) fn check_mcp(tool: &ToolDescriptor) -> Result<(), ProfileError> {
+#[doc(hidden)]
+pub fn check_mcp(tool: &ToolDescriptor) -> Result<(), ProfileError> {
     mcp::check(tool).map_err(|issue| issue.into_error(tool.name(), Profile::Mcp))
 }
 

@@ -47,7 +47,7 @@ impl Handler {
     ) -> Result<CallToolResponse, ErrorData> {
         use tracing::Instrument;
         #[cfg(feature = "otel")]
-        let metered = crate::telemetry::recording()
+        let metered = crate::frontend::recording()
             .then(|| (std::time::Instant::now(), request.name.to_string()));
         let span = call_span(request.name.as_ref(), &context);
         // Arguments and results only when the host opted in: they may hold anything.
@@ -62,9 +62,9 @@ impl Handler {
         if !span.is_disabled() {
             match request.meta.as_ref().map(|meta| &meta.0.0) {
                 Some(meta) if meta.contains_key("traceparent") => {
-                    crate::telemetry::set_parent(&span, meta);
+                    crate::frontend::set_parent(&span, meta);
                 }
-                _ => crate::telemetry::set_parent(&span, &context.meta),
+                _ => crate::frontend::set_parent(&span, &context.meta),
             }
         }
         // Boxed: the call's future is large (its rounds, notifier, the dispatcher's call), and
@@ -97,7 +97,7 @@ impl Handler {
         }
         #[cfg(feature = "otel")]
         if let Some((started, tool)) = metered {
-            crate::telemetry::record_operation(
+            crate::frontend::record_operation(
                 "tools/call",
                 Some(&tool),
                 error_type.as_deref(),
@@ -114,7 +114,7 @@ impl Handler {
             .state
             .dispatcher
             .suggest_callable(name, None, principal);
-        ErrorData::invalid_params(crate::suggest::unknown_tool(name, &suggestions), None)
+        ErrorData::invalid_params(crate::frontend::unknown_tool(name, &suggestions), None)
     }
 
     /// A task tool's call as a task: admitted (a refused call answers at once, as any call
@@ -404,7 +404,7 @@ impl Handler {
     fn answer(
         &self,
         name: &str,
-        finished: crate::dispatch::Finished,
+        finished: crate::frontend::Finished,
         rounds: Option<&Rounds>,
         arguments: Option<&Value>,
         stale: Option<handshake::StaleBindings>,
@@ -447,7 +447,7 @@ impl Handler {
         became: Arc<tokio::sync::Notify>,
         cancel: &CancelToken,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Result<CallToolResponse, crate::dispatch::Finished>, ErrorData> {
+    ) -> Result<Result<CallToolResponse, crate::frontend::Finished>, ErrorData> {
         let (tool, call) = match self.state.dispatcher.admit_detached(name, input, options) {
             Ok(admitted) => admitted,
             Err(finished) => return Ok(Err(finished)),
@@ -467,7 +467,7 @@ impl Handler {
                 tasks::joined(running.await)
             }
         };
-        Ok(Err(crate::dispatch::Finished::ran(tool, outcome)))
+        Ok(Err(crate::frontend::Finished::ran(tool, outcome)))
     }
 }
 

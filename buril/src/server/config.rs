@@ -171,7 +171,7 @@ pub(crate) fn unknown_tool(name: &str, registry: &Registry, place: &str) -> Stri
     let suggestions = registry.suggest(name);
     format!(
         "{place}: {}",
-        crate::suggest::unknown_tool(name, &suggestions)
+        crate::frontend::unknown_tool(name, &suggestions)
     )
 }
 

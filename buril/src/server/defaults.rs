@@ -11,7 +11,7 @@ pub const DEFAULT_MAX_RESULT_BYTES: usize = 100_000;
 /// How long results written to files are kept by default: one day.
 pub const DEFAULT_KEEP_RESULTS: Duration = Duration::from_secs(24 * 60 * 60);
 
-pub use crate::result_files::DEFAULT_OUTPUT_DIR;
+pub use crate::frontend::DEFAULT_OUTPUT_DIR;
 
 /// The config file the CLI watches when `--config` is not given, relative to the current
 /// folder. It may be missing, and may be created later.

@@ -8,11 +8,10 @@ use serde_json::{Map, Value, json};
 
 use super::handshake::METADATA_META;
 use super::state::ServerState;
-use crate::compiled::OutputShape;
-use crate::content::result_kind;
 use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
-use crate::result_files::{self, resource_link, write_binary_blocks};
+use crate::frontend::OutputShape;
+use crate::frontend::{resource_link, result_kind, write_binary_blocks, write_result_file};
 
 /// The `_meta` key that carries a failed call's whole envelope.
 pub(crate) const ENVELOPE_META: &str = "buril/envelope";
@@ -201,7 +200,7 @@ pub(crate) fn server_meta(state: &ServerState) -> Map<String, Value> {
 fn spill(state: &ServerState, tool: &str, data: &Value) -> std::io::Result<(PathBuf, u64)> {
     let mut bytes = serde_json::to_vec_pretty(data).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
-    let path = result_files::write(&state.output_dir, tool, "json", &bytes, state.keep_results)?;
+    let path = write_result_file(&state.output_dir, tool, "json", &bytes, state.keep_results)?;
     Ok((path, bytes.len() as u64))
 }
 

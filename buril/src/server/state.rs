@@ -62,7 +62,7 @@ pub(crate) struct ServerState {
     /// Whether some tool is a task tool: the tasks extension is declared only then.
     pub task_tools: bool,
     /// The tasks as a caller with no session sees them, made once for every such call.
-    pub task_access: Arc<dyn crate::context::CallerTasks>,
+    pub task_access: Arc<dyn crate::frontend::CallerTasks>,
     messages: MessageSink,
     /// The host's policy when the server was built: the bottom layer.
     base: Policy,
@@ -149,7 +149,8 @@ impl ServerState {
         // when first listed (a server of 10,000 tools held a second copy of every schema
         // before any client asked for one).
         for tool in registry.iter() {
-            profile::check_mcp(tool).map_err(|error| ServerError::Config(error.to_string()))?;
+            crate::frontend::check_mcp(tool)
+                .map_err(|error| ServerError::Config(error.to_string()))?;
         }
         let definitions = registry.iter().map(|_| OnceLock::new()).collect();
         let auth = match (options.auth.clone(), file.auth.clone()) {
@@ -196,7 +197,7 @@ impl ServerState {
                 None => None,
             },
             tasks: tasks.clone(),
-            task_access: Arc::new(crate::tasks::TaskAccess::new(tasks, None)),
+            task_access: Arc::new(crate::frontend::TaskAccess::new(tasks, None)),
             task_tools: registry.iter().any(|tool| tool.meta().task.is_task()),
             messages: Arc::clone(&options.messages),
             options: Settings {

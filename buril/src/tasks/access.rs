@@ -8,13 +8,14 @@ use crate::context::tasks::{CallerTasks, TaskAnswer};
 
 /// A front end's tasks, and who the caller is to them (the session or principal calling; only
 /// the tasks it owns, and those of no owner, are visible).
-pub(crate) struct TaskAccess {
+pub struct TaskAccess {
     tasks: Tasks,
     owner: Option<String>,
 }
 
 impl TaskAccess {
-    pub(crate) fn new(tasks: Tasks, owner: Option<String>) -> Self {
+    /// `tasks` as `owner` sees them.
+    pub fn new(tasks: Tasks, owner: Option<String>) -> Self {
         TaskAccess { tasks, owner }
     }
 }

@@ -32,7 +32,8 @@ mod settings;
 mod store;
 mod tools;
 
-pub(crate) use self::access::TaskAccess;
+#[doc(hidden)]
+pub use self::access::TaskAccess;
 #[doc(hidden)]
 pub use self::clock::{iso, now_ms};
 pub use self::error::TaskError;

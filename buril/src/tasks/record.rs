@@ -123,8 +123,8 @@ impl TaskEnd {
     /// protocol-level error, as MCP has it), a cancellation a cancelled one, anything else (the
     /// tool's own error too) a completed one, with the result `result` makes of the outcome
     /// (an MCP server's `CallToolResult`; `None` for a front end that has none).
-    #[cfg_attr(not(any(feature = "cli", feature = "server")), allow(dead_code))]
-    pub(crate) fn from_outcome(
+    #[doc(hidden)]
+    pub fn from_outcome(
         outcome: crate::envelope::Outcome,
         result: impl FnOnce(crate::envelope::Outcome) -> Option<Value>,
     ) -> TaskEnd {

@@ -91,7 +91,8 @@ impl TaskStart {
     }
 
     /// Where the task's questions go (its followers answer them).
-    pub(crate) fn task_input(&self) -> Arc<dyn InputSource> {
+    #[doc(hidden)]
+    pub fn task_input(&self) -> Arc<dyn InputSource> {
         Arc::clone(&self.input) as Arc<dyn InputSource>
     }
 

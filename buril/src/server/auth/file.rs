@@ -112,7 +112,7 @@ impl AuthFile {
             let Some(tool) = registry.get(name) else {
                 errors.push(format!(
                     "`[auth.tools]`: {}",
-                    crate::suggest::unknown_tool(name, &registry.suggest(name))
+                    crate::frontend::unknown_tool(name, &registry.suggest(name))
                 ));
                 continue;
             };
