@@ -73,9 +73,34 @@ cargo clippy -p buril --no-default-features --features server --locked -- -D war
 cargo clippy -p buril --no-default-features --features cli --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features oauth --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features otel --locked -- -D warnings
+cargo clippy -p buril --no-default-features --features redis --locked -- -D warnings
+cargo clippy -p buril --no-default-features --features testing --locked -- -D warnings
 
 echo "== docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 echo "== tests"
 cargo test --workspace --locked
+
+echo "== buril without its default features, and each optional piece alone"
+# Each build of buril's own: its tests that need no feature, then those of each feature.
+cargo test -p buril --no-default-features --locked
+cargo test -p buril --no-default-features --features cli --locked --test cli --test profiles
+cargo test -p buril --no-default-features --features server --locked \
+  --test server --test http --test stdio --test notifications
+cargo test -p buril --no-default-features --features oauth --locked --test auth
+cargo test -p buril --no-default-features --features otel --locked --test otel
+cargo test -p buril --no-default-features --features redis --locked --lib
+cargo test -p buril --no-default-features --features testing --locked --test testing_kit
+
+echo "== the MCP server's tests again, with its fast paths off"
+# The fast paths answer plain calls without rmcp's machinery; every server test must pass
+# with them off too (buril/src/server/fast_path/).
+export BURIL_FAST_PATHS=off
+cargo test --locked -p buril --all-features --test server --test http --test stdio --test notifications \
+  --test asking --test auth --test security --test spans --test otel --test testing_kit
+cargo test --locked -p tools --test mcp --test mcp_auth --test serve_logs --test contract \
+  --test detached --test console --test scene
+cargo test --locked -p buril-conformance-server
+cargo test --locked -p buril-codegen --test transports
+unset BURIL_FAST_PATHS

@@ -178,6 +178,8 @@ mod suggest;
 pub mod tasks;
 #[cfg(feature = "otel")]
 pub mod telemetry;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod validate;
 
 #[doc(hidden)]

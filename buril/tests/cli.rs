@@ -1,5 +1,7 @@
 //! The command line: `list`, `describe` and `call`, their output and exit codes.
 
+#![cfg(feature = "cli")]
+
 use std::process::ExitCode;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! Streamable HTTP in a session: a plain `tools/call` is answered on its connection as one JSON
-//! body (`server/http_call.rs`), with the same result the SDK's service gives, the same
+//! body (`server/fast_path/http.rs`), with the same result the SDK's service gives, the same
 //! checks of the request, and cancellation; everything else still goes through the SDK.
 
 #![cfg(feature = "server")]

@@ -1,6 +1,8 @@
 //! Provider profiles: tool definitions for MCP, OpenAI, Anthropic and Gemini, the limits each
 //! is checked against, and the `schema` command.
 
+#![cfg(feature = "cli")]
+
 use std::collections::HashMap;
 use std::process::ExitCode;
 

@@ -1,5 +1,5 @@
 //! Plain calls over stdio, answered by the transport itself once the client finished
-//! `initialize` (`server/fast_call.rs`): the same answers as through the SDK's service loop,
+//! `initialize` (`server/fast_path/`): the same answers as through the SDK's service loop,
 //! cancellation, and answers of calls in flight written when the input ends.
 
 #![cfg(feature = "server")]

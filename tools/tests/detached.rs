@@ -103,14 +103,29 @@ fn a_detached_handoff_is_followed_and_finished_from_other_processes() {
         ),
     ]);
     let handoff = r#"{"specialist": "console-reader", "brief": "Read the console."}"#;
-    let (started, code, stderr) = tools(
-        dir.path(),
-        &model,
-        &["call", "agent_team_handoff", handoff, "--detach"],
+    let started = Command::new(env!("CARGO_BIN_EXE_tools"))
+        .args([
+            "call",
+            "agent_team_handoff",
+            handoff,
+            "--detach",
+            "--tasks-dir",
+        ])
+        .arg(dir.path().join("tasks"))
+        .env("BURIL_PROJECT", dir.path().join("game"))
+        .env("BURIL_TEAM_BASE_URL", &model)
+        .env("BURIL_TEAM_MODEL", "scripted")
+        .current_dir(dir.path())
+        .output()
+        .expect("tools runs");
+    // The handle alone on its line, to pass on as it is.
+    let printed = String::from_utf8_lossy(&started.stdout).into_owned();
+    assert_eq!(started.status.code(), Some(0), "{printed}");
+    let handle = printed.trim_end_matches('\n').to_owned();
+    assert!(
+        handle.starts_with("task_") && handle.len() == 37,
+        "{printed:?}"
     );
-    assert_eq!(code, 0, "{started}{stderr}");
-    let handle = started["data"]["handle"].as_str().unwrap().to_owned();
-    assert!(handle.starts_with("task_"), "{started}");
 
     // Another process waits for it: the run ended in the detached process, with its report.
     let (envelope, code, stderr) = tools(

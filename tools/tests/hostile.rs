@@ -94,7 +94,7 @@ fn the_dispatcher_refuses_every_corpus_input() {
             continue;
         };
         parsed += 1;
-        let envelope = fixture.call(&case.tool, input);
+        let envelope = fixture.dispatch(&case.tool, input);
         assert_refused(&envelope, &case.file);
     }
     assert!(parsed >= 200, "only {parsed} cases parse as JSON");
@@ -108,9 +108,9 @@ fn the_dispatcher_refuses_deep_and_huge_values_without_overflowing() {
     for _ in 0..100_000 {
         deep = Value::Array(vec![deep]);
     }
-    let envelope = fixture.call("scene_open", json!({}));
+    let envelope = fixture.dispatch("scene_open", json!({}));
     assert_refused(&envelope, "missing path");
-    let envelope = fixture.call("scene_open", deep);
+    let envelope = fixture.dispatch("scene_open", deep);
     assert_refused(&envelope, "100 000 levels");
     assert!(
         envelope["error"]
@@ -121,7 +121,7 @@ fn the_dispatcher_refuses_deep_and_huge_values_without_overflowing() {
     );
 
     let huge = json!({"path": "a".repeat(50 * 1024 * 1024)});
-    let envelope = fixture.call("scene_open", huge);
+    let envelope = fixture.dispatch("scene_open", huge);
     assert_refused(&envelope, "50 MB");
     assert!(
         envelope["error"]
@@ -160,7 +160,7 @@ fn the_dispatcher_refuses_deep_and_huge_values_without_overflowing() {
         .into_envelope();
     assert_refused(&envelope, "over 64 bytes");
     // Within the limits, calls go on as before.
-    assert_eq!(fixture.call("scene_list", json!({}))["ok"], true);
+    assert_eq!(fixture.dispatch("scene_list", json!({}))["ok"], true);
 }
 
 fn cli(project: &Path, tool: &str, stdin: &[u8]) -> Output {

@@ -1,5 +1,6 @@
-//! `serve --audit --log-format json`: one JSON object per line on standard error, an audit line
-//! per call among them, and never the call's input.
+//! `serve --audit`: an audit line per call on standard error, never the call's input; as one
+//! JSON object per line with `--log-format json`, as text without, whether `BURIL_LOG` is set
+//! or not.
 
 #[path = "mcp/harness.rs"]
 mod harness;
@@ -10,11 +11,12 @@ use std::process::{Command, Stdio};
 use harness::{Workspace, tools_binary};
 use serde_json::{Value, json};
 
-#[test]
-fn audit_lines_come_as_json_objects() {
+/// Serves `args` over stdio for two calls of `scene_open` (one fails), and answers what it
+/// wrote to standard error.
+fn two_calls(args: &[&str]) -> String {
     let workspace = Workspace::new();
     let mut child = Command::new(tools_binary())
-        .args(["serve", "--audit", "--log-format", "json"])
+        .args(args)
         .current_dir(workspace.path())
         .env("BURIL_PROJECT", workspace.path().join("game"))
         .env_remove("BURIL_LOG")
@@ -57,7 +59,32 @@ fn audit_lines_come_as_json_objects() {
         .read_to_string(&mut stderr)
         .unwrap();
     assert!(child.wait().unwrap().success());
+    stderr
+}
 
+#[test]
+fn audit_lines_come_as_text_without_any_log_setting() {
+    let stderr = two_calls(&["serve", "--audit"]);
+    let audit: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("buril::audit"))
+        .collect();
+    assert_eq!(audit.len(), 2, "{stderr}");
+    assert!(audit[0].contains("INFO"), "{stderr}");
+    assert!(
+        audit[0].contains("tool=\"scene_open\"") || audit[0].contains("tool=scene_open"),
+        "{stderr}"
+    );
+    assert!(
+        audit[0].contains("outcome=\"ok\"") || audit[0].contains("outcome=ok"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("no-such-secret-path"), "{stderr}");
+}
+
+#[test]
+fn audit_lines_come_as_json_objects() {
+    let stderr = two_calls(&["serve", "--audit", "--log-format", "json"]);
     let lines: Vec<Value> = stderr
         .lines()
         .filter(|line| line.starts_with('{'))

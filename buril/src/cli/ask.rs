@@ -131,8 +131,12 @@ pub(crate) fn form(
 fn label(name: &str, field: &Value, required: bool) -> String {
     let title = field["title"].as_str().unwrap_or(name);
     let mut notes = vec![kind_of(field)];
+    // A description's own full stop would stand before the notes' separator.
     if let Some(description) = field["description"].as_str() {
-        notes.insert(0, description.to_owned());
+        let description = description.trim().trim_end_matches(['.', ';', ',', ':']);
+        if !description.is_empty() {
+            notes.insert(0, description.to_owned());
+        }
     }
     if let Some(default) = field.get("default") {
         notes.push(format!("default {default}"));
@@ -278,6 +282,12 @@ mod tests {
         );
         let shown = String::from_utf8(prompt).unwrap();
         assert!(shown.contains("answer one of red, green"), "{shown}");
+        let labelled = label(
+            "name",
+            &json!({"type": "string", "description": "The name to show."}),
+            true,
+        );
+        assert_eq!(labelled, "name (The name to show; text; required)");
         let mut ended = io::Cursor::new("Ada\n");
         let answer = form(&params, &mut ended, &mut Vec::new()).unwrap();
         assert_eq!(answer, json!({"action": "decline"}));

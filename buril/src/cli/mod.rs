@@ -97,7 +97,9 @@ impl Cli {
     ///
     /// With `BURIL_LOG` set (for example `debug`, or `buril=debug,info`: `tracing`'s target
     /// syntax), the `tracing` events of buril and the tools go to standard error, unless the
-    /// host installed a subscriber of its own first.
+    /// host installed a subscriber of its own first. Without it, `serve --audit` sends the
+    /// audit log's lines there (`buril::audit` at INFO), and `--log-format json` every INFO
+    /// event.
     pub fn run(self) -> ExitCode {
         #[cfg(feature = "otel")]
         let telemetry = match crate::telemetry::Telemetry::from_env() {
@@ -107,10 +109,11 @@ impl Cli {
                 None
             }
         };
+        let logs = logs_asked(std::env::args_os());
         #[cfg(feature = "otel")]
-        log_to_stderr(json_logs(std::env::args_os()), telemetry.as_ref());
+        log_to_stderr(logs, telemetry.as_ref());
         #[cfg(not(feature = "otel"))]
-        log_to_stderr(json_logs(std::env::args_os()));
+        log_to_stderr(logs);
         // Unlocked handles: a lock held for the whole command would block every other thread
         // that writes (a tool logging to stderr while a server runs, say).
         self.run_with(std::env::args_os(), &mut io::stdout(), &mut io::stderr())
@@ -281,33 +284,47 @@ fn finish(result: io::Result<ExitCode>, out: &mut Output<'_>, err: &mut dyn Writ
     }
 }
 
-/// Whether the arguments ask for JSON logs (`serve --log-format json`): the subscriber is set
-/// up before the arguments are parsed (clap checks the flag's value then).
-fn json_logs(args: impl IntoIterator<Item = OsString>) -> bool {
+/// What the arguments ask of the logs before they are parsed (the subscriber is set up first;
+/// clap checks the flags' values then).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct LogsAsked {
+    /// `serve --log-format json`: one JSON object per line.
+    json: bool,
+    /// `serve --audit`: the audit log's lines, at least.
+    audit: bool,
+}
+
+fn logs_asked(args: impl IntoIterator<Item = OsString>) -> LogsAsked {
+    let mut asked = LogsAsked::default();
     let mut previous = OsString::new();
     for arg in args {
         if arg == "--log-format=json" || (previous == "--log-format" && arg == "json") {
-            return true;
+            asked.json = true;
+        }
+        if arg == "--audit" {
+            asked.audit = true;
         }
         previous = arg;
     }
-    false
+    asked
 }
 
 /// Sends `tracing` events to standard error as `BURIL_LOG` filters them (`tracing`'s
 /// `target=level` list; a bare level for every target), as text, or as one JSON object per line
-/// with `json` (then at INFO when `BURIL_LOG` is not set). An unreadable filter is said once,
-/// and nothing is logged.
+/// with `json` (then at INFO when `BURIL_LOG` is not set). Without `BURIL_LOG`, an audit log
+/// asked for is written at INFO. An unreadable filter is said once, and nothing is logged.
 fn log_to_stderr(
-    json: bool,
+    asked: LogsAsked,
     #[cfg(feature = "otel")] telemetry: Option<&crate::telemetry::Telemetry>,
 ) {
     use tracing_subscriber::Layer;
     use tracing_subscriber::layer::SubscriberExt;
     type Boxed = Box<dyn Layer<tracing_subscriber::Registry> + Send + Sync>;
+    let json = asked.json;
     let filter = match std::env::var_os("BURIL_LOG") {
         Some(filter) => Some(filter.to_string_lossy().into_owned()),
         None if json => Some("info".to_owned()),
+        None if asked.audit => Some("buril::audit=info".to_owned()),
         None => None,
     };
     let targets = match filter

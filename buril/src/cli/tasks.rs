@@ -154,9 +154,10 @@ pub(crate) fn detach(
     let until = Instant::now() + Duration::from_secs(30);
     loop {
         match rt.block_on(tasks.get(&id, None)) {
+            // The handle alone, so that it can be passed on as it is
+            // (`tools tasks wait "$(tools call slow_tool '{}' --detach)"`).
             Ok(record) => {
-                let data = json!({"handle": record.id, "status": record.status.as_str()});
-                print(out, &json!({"ok": true, "data": data}), flags.compact)?;
+                writeln!(out, "{}", record.id)?;
                 return Ok(ExitCode::SUCCESS);
             }
             Err(TaskError::Unknown(_)) if Instant::now() < until => {

@@ -89,14 +89,14 @@ pub(crate) fn content_data(value: Value, shape: ContentShape) -> Value {
 }
 
 /// What an output schema says a tool's data holds: plain data (`None`), content blocks or
-/// [`Rich`](crate::Rich) data with blocks.
+/// [`Rich`](crate::content::Rich) data with blocks.
 pub fn result_kind(output_schema: &Value) -> Option<&str> {
     output_schema.get(RESULT_KEYWORD).and_then(Value::as_str)
 }
 
 /// The schema MCP's `outputSchema` gives for a tool: `None` for a tool that returns content
 /// blocks only (its result is the blocks, with no `structuredContent`); the schema of the
-/// structured data (an object, or `{"result": …}` around anything else) for a [`Rich`](crate::Rich) tool; the
+/// structured data (an object, or `{"result": …}` around anything else) for a [`Rich`](crate::content::Rich) tool; the
 /// output schema itself for any other.
 pub(crate) fn mcp_output_schema(output_schema: &Value) -> Option<Cow<'_, Value>> {
     match result_kind(output_schema) {

@@ -27,7 +27,7 @@ pub(crate) const RESULT_META: &str = "buril/result";
 
 /// The result of a call: on success `structuredContent` (the data) and a text copy, or a note
 /// pointing at a file when the data is large; a tool returning content blocks answers with them
-/// (and a [`Rich`](crate::Rich) tool with its structured data too); on failure `isError` with
+/// (and a [`Rich`](crate::content::Rich) tool with its structured data too); on failure `isError` with
 /// the envelope's message.
 pub(crate) fn call_result(
     state: &ServerState,
@@ -204,7 +204,7 @@ fn spill(state: &ServerState, tool: &str, data: &Value) -> std::io::Result<(Path
     Ok((path, bytes.len() as u64))
 }
 
-/// The `structuredContent` of a [`Rich`](crate::Rich) tool's data: its structured value, wrapped as
+/// The `structuredContent` of a [`Rich`](crate::content::Rich) tool's data: its structured value, wrapped as
 /// `{"result": …}` when it is not an object (as its MCP output schema says).
 fn rich_structured(structured: Value) -> Value {
     if structured.is_object() {

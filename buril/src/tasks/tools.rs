@@ -77,13 +77,13 @@ macro_rules! task_tools {
         /// its status (`working`, `input_required`, `completed`, `failed`, `cancelled`),
         /// progress, the questions it waits on, and once it ended its envelope.
         #[$crate::tool(
-                                                    crate = $crate,
-                                                    aliases = ["job_get"],
-                                                    read_only,
-                                                    idempotent,
-                                                    off_thread,
-                                                    title = "Get a task"
-                                                )]
+                                                                    crate = $crate,
+                                                                    aliases = ["job_get"],
+                                                                    read_only,
+                                                                    idempotent,
+                                                                    off_thread,
+                                                                    title = "Get a task"
+                                                                )]
         async fn task_get(
             /// The task's handle.
             handle: ::std::string::String,
@@ -95,13 +95,13 @@ macro_rules! task_tools {
         /// Waits for a task to end, or `timeout_seconds` to pass (30 by default, at most
         /// 300), and answers it as `task_get` does.
         #[$crate::tool(
-                                                    crate = $crate,
-                                                    aliases = ["job_wait"],
-                                                    read_only,
-                                                    idempotent,
-                                                    off_thread,
-                                                    title = "Wait for a task"
-                                                )]
+                                                                    crate = $crate,
+                                                                    aliases = ["job_wait"],
+                                                                    read_only,
+                                                                    idempotent,
+                                                                    off_thread,
+                                                                    title = "Wait for a task"
+                                                                )]
         async fn task_wait(
             /// The task's handle.
             handle: ::std::string::String,
@@ -115,12 +115,12 @@ macro_rules! task_tools {
         /// Cancels a task: its work sees the cancellation and stops; it then ends
         /// `cancelled`. Cancelling a task that ended changes nothing.
         #[$crate::tool(
-                                                    crate = $crate,
-                                                    aliases = ["job_cancel"],
-                                                    idempotent,
-                                                    off_thread,
-                                                    title = "Cancel a task"
-                                                )]
+                                                                    crate = $crate,
+                                                                    aliases = ["job_cancel"],
+                                                                    idempotent,
+                                                                    off_thread,
+                                                                    title = "Cancel a task"
+                                                                )]
         async fn task_cancel(
             /// The task's handle.
             handle: ::std::string::String,

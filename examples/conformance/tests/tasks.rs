@@ -207,11 +207,24 @@ fn cli(folder: &Path, args: &[&str]) -> (Value, i32) {
     (value, output.status.code().unwrap_or(-1))
 }
 
-fn handle_of(answer: &Value) -> String {
-    assert_eq!(answer["ok"], true, "{answer}");
-    let status = answer["data"]["status"].as_str().unwrap_or("");
-    assert!(["working", "input_required"].contains(&status), "{answer}");
-    answer["data"]["handle"].as_str().unwrap().to_owned()
+/// Starts a detached call; the handle it prints, alone on its line.
+fn detach(folder: &Path, args: &[&str]) -> String {
+    let output = Command::new(binary())
+        .args(args)
+        .arg("--detach")
+        .arg("--tasks-dir")
+        .arg(folder.join("tasks"))
+        .current_dir(folder)
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(0), "{args:?}: {text}");
+    let handle = text.trim_end_matches('\n');
+    assert!(
+        handle.starts_with("task_") && !handle.contains(char::is_whitespace),
+        "{args:?}: the handle alone: {text:?}"
+    );
+    handle.to_owned()
 }
 
 #[test]
@@ -219,20 +232,21 @@ fn a_detached_call_is_followed_from_later_processes() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path();
     // To its end: started by one process, waited for by another.
-    let (started, code) = cli(
+    let done = detach(
         dir,
         &[
             "call",
             "slow_compute",
             r#"{"seconds": 0.5, "label": "detached"}"#,
-            "--detach",
         ],
     );
-    assert_eq!(code, 0);
-    let done = handle_of(&started);
-    let (task, _) = cli(dir, &["jobs", "get", &done]);
+    let (task, _) = cli(dir, &["tasks", "get", &done]);
+    assert!(
+        ["working", "completed"].contains(&task["status"].as_str().unwrap()),
+        "{task}"
+    );
     assert_eq!(task["tool"], "slow_compute");
-    let (listed, _) = cli(dir, &["jobs", "list", "--json"]);
+    let (listed, _) = cli(dir, &["tasks", "list", "--json"]);
     assert!(
         listed
             .as_array()
@@ -240,43 +254,31 @@ fn a_detached_call_is_followed_from_later_processes() {
             .iter()
             .any(|task| task["handle"] == done.as_str())
     );
-    let (envelope, code) = cli(dir, &["jobs", "wait", &done]);
+    let (envelope, code) = cli(dir, &["tasks", "wait", &done]);
     assert_eq!(
         (code, &envelope["data"]["result"]),
         (0, &json!("computed detached in 0.5 s"))
     );
 
     // Cancelled from a third process: the task ends `cancelled`.
-    let (started, _) = cli(
-        dir,
-        &["call", "slow_compute", r#"{"seconds": 60}"#, "--detach"],
-    );
-    let long = handle_of(&started);
-    let (_, code) = cli(dir, &["jobs", "cancel", &long]);
+    let long = detach(dir, &["call", "slow_compute", r#"{"seconds": 60}"#]);
+    let (_, code) = cli(dir, &["tasks", "cancel", &long]);
     assert_eq!(code, 0);
-    let (envelope, code) = cli(dir, &["jobs", "wait", &long, "--timeout", "20"]);
+    let (envelope, code) = cli(dir, &["tasks", "wait", &long, "--timeout", "20"]);
     assert_eq!(
         (code, &envelope["type"]),
         (1, &json!("cancelled")),
         "{envelope}"
     );
+    // Through the command's former name, `jobs`, too.
     let (task, _) = cli(dir, &["jobs", "get", &long]);
     assert_eq!(task["status"], "cancelled");
 
     // A question, answered from another process.
-    let (started, _) = cli(
-        dir,
-        &[
-            "call",
-            "confirm_delete",
-            r#"{"filename": "a.txt"}"#,
-            "--detach",
-        ],
-    );
-    let asking = handle_of(&started);
+    let asking = detach(dir, &["call", "confirm_delete", r#"{"filename": "a.txt"}"#]);
     let until = Instant::now() + Duration::from_secs(10);
     let key = loop {
-        let (task, _) = cli(dir, &["jobs", "get", &asking]);
+        let (task, _) = cli(dir, &["tasks", "get", &asking]);
         if let Some(key) = task["inputRequests"]
             .as_object()
             .and_then(|asked| asked.keys().next().cloned())
@@ -288,9 +290,9 @@ fn a_detached_call_is_followed_from_later_processes() {
         std::thread::sleep(Duration::from_millis(50));
     };
     let answer = r#"{"action": "accept", "content": {"confirm": true}}"#;
-    let (_, code) = cli(dir, &["jobs", "answer", &asking, &key, answer]);
+    let (_, code) = cli(dir, &["tasks", "answer", &asking, &key, answer]);
     assert_eq!(code, 0);
-    let (envelope, code) = cli(dir, &["jobs", "wait", &asking, "--timeout", "20"]);
+    let (envelope, code) = cli(dir, &["tasks", "wait", &asking, "--timeout", "20"]);
     assert_eq!(
         (code, &envelope["data"]["result"]),
         (0, &json!("deleted a.txt"))
@@ -306,11 +308,11 @@ fn a_detached_call_is_followed_from_later_processes() {
         (1, &json!("validation")),
         "{refused}"
     );
-    let (listed, _) = cli(dir, &["jobs", "list", "--json"]);
+    let (listed, _) = cli(dir, &["tasks", "list", "--json"]);
     assert_eq!(listed.as_array().unwrap().len(), 3);
     // A handle nobody made.
     let output = Command::new(binary())
-        .args(["jobs", "get", "task_0000", "--tasks-dir"])
+        .args(["tasks", "get", "task_0000", "--tasks-dir"])
         .arg(dir.join("tasks"))
         .output()
         .unwrap();
@@ -542,7 +544,7 @@ fn a_restarted_redis_loses_no_running_task_and_a_full_one_refuses_new_ones() {
 }
 
 #[test]
-fn a_client_without_the_extension_gets_a_handle_and_follows_it_with_the_job_tools() {
+fn a_client_without_the_extension_gets_a_handle_and_follows_it_with_the_task_tools() {
     let folder = tempfile::tempdir().unwrap();
     let server = serve(folder.path(), &[]);
     let call = |name: &str, arguments: Value| {
@@ -564,9 +566,17 @@ fn a_client_without_the_extension_gets_a_handle_and_follows_it_with_the_job_tool
     let text: Value =
         serde_json::from_str(started["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(text["handle"], handle.as_str());
-    let task = call("job_get", json!({"handle": handle}));
+    let task = call("task_get", json!({"handle": handle}));
     assert_eq!(task["structuredContent"]["tool"], "background_count");
-    let done = call("job_wait", json!({"handle": handle, "timeout_seconds": 20}));
+    // The tools' former names answer too, saying they are deprecated.
+    let old = call("job_get", json!({"handle": handle}));
+    assert_eq!(old["structuredContent"]["tool"], "background_count");
+    let warned = old["_meta"]["buril/warnings"][0].as_str().unwrap();
+    assert!(warned.contains("task_get"), "{old}");
+    let done = call(
+        "task_wait",
+        json!({"handle": handle, "timeout_seconds": 20}),
+    );
     let summary = &done["structuredContent"];
     assert_eq!(summary["status"], "completed", "{done}");
     assert_eq!(
@@ -577,17 +587,20 @@ fn a_client_without_the_extension_gets_a_handle_and_follows_it_with_the_job_tool
         summary["progress"]["progress"], 5.0,
         "the last report is kept"
     );
-    // Cancelled with `job_cancel`.
+    // Cancelled with `task_cancel`.
     let started = call("background_count", json!({"to": 600}));
     let handle = started["_meta"]["buril/task"]["handle"]
         .as_str()
         .unwrap()
         .to_owned();
-    call("job_cancel", json!({"handle": handle}));
-    let done = call("job_wait", json!({"handle": handle, "timeout_seconds": 20}));
+    call("task_cancel", json!({"handle": handle}));
+    let done = call(
+        "task_wait",
+        json!({"handle": handle, "timeout_seconds": 20}),
+    );
     assert_eq!(done["structuredContent"]["status"], "cancelled", "{done}");
     // A forged handle is the tool's validation error, saying so.
-    let forged = call("job_get", json!({"handle": "task_0000"}));
+    let forged = call("task_get", json!({"handle": "task_0000"}));
     assert_eq!(forged["isError"], true);
     let message = forged["content"][0]["text"].as_str().unwrap();
     assert!(message.contains("no task has the handle"), "{message}");

@@ -1,19 +1,23 @@
-//! A fresh sample project per test, and calls through the whole dispatcher.
+//! A fresh sample project per test, and calls as a client makes them: through an MCP client
+//! in memory (`buril::testing`), over the server and its stdio transport, to the dispatcher.
 
 #![allow(dead_code)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use buril::testing::{TestClient, TestError};
 use buril::{Dispatcher, Policy};
 use serde_json::Value;
 use tempfile::TempDir;
 use tools::Project;
 
-/// A sample project in a temporary folder, served by a dispatcher.
+/// A sample project in a temporary folder, served by a dispatcher, and a client of it.
 pub struct Fixture {
     dir: TempDir,
     pub dispatcher: Dispatcher,
+    client: TestClient,
+    runtime: tokio::runtime::Runtime,
 }
 
 impl Fixture {
@@ -31,7 +35,20 @@ impl Fixture {
         let dir = TempDir::new().expect("a temporary folder");
         let project = Project::open_or_create(dir.path()).expect("the sample project");
         let dispatcher = Dispatcher::builder().state(project).policy(policy).build();
-        Fixture { dir, dispatcher }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let client = runtime
+            .block_on(TestClient::connect(dispatcher.clone()))
+            .expect("a client");
+        Fixture {
+            dir,
+            dispatcher,
+            client,
+            runtime,
+        }
     }
 
     /// The project folder.
@@ -44,8 +61,31 @@ impl Fixture {
         self.dir.path().join(relative)
     }
 
-    /// The envelope of a call.
+    /// The envelope of a call, as a client reads it from the MCP result. A tool that does not
+    /// exist or is off is a JSON-RPC error over MCP (`-32602`): then the envelope is the
+    /// dispatcher's, which must say so.
     pub fn call(&self, name: &str, input: Value) -> Value {
+        match self.runtime.block_on(self.client.call(name, input.clone())) {
+            Ok(called) => called.envelope,
+            Err(TestError::Protocol { code: -32602, .. }) => {
+                let envelope = self
+                    .dispatcher
+                    .invoke(name, input, buril::CallOptions::default())
+                    .into_envelope();
+                let kind = envelope["type"].as_str().unwrap_or_default();
+                assert!(
+                    kind == "not_found" || kind == "disabled",
+                    "{name}: refused over MCP, but the dispatcher answered {envelope}"
+                );
+                envelope
+            }
+            Err(error) => panic!("{name}: {error}"),
+        }
+    }
+
+    /// The envelope of a call straight through the dispatcher, with no client in between (for
+    /// inputs no client would send whole: nested past any parser's limit, say).
+    pub fn dispatch(&self, name: &str, input: Value) -> Value {
         self.dispatcher
             .invoke(name, input, buril::CallOptions::default())
             .into_envelope()

@@ -22,15 +22,15 @@ fn point_x(my_buril::Input(point): my_buril::Input<Point>) -> f64 {
 }
 
 fn main() {
-    let envelope = my_call("debug_whoami", serde_json::json!({}));
+    let envelope = call("debug_whoami", serde_json::json!({}));
     assert_eq!(envelope["data"]["result"], "debug_whoami");
-    let envelope = my_call("point_x", serde_json::json!({"x": 2.0}));
+    let envelope = call("point_x", serde_json::json!({"x": 2.0}));
     assert_eq!(envelope["data"]["result"], 2.0);
 }
 
 /// Calls `name` through the process-wide dispatcher and answers with the envelope.
 fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
+    my_buril::Dispatcher::global()
+        .invoke(name, input, my_buril::CallOptions::default())
         .into_envelope()
 }
