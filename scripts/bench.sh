@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Runs the benchmarks of issue 6 and prints each figure beside its goal, as a ratio.
+# Runs the benchmarks and prints each figure beside the bound it is held to, as a ratio.
 #
 #   bash scripts/bench.sh            # everything: runtime, instruction counts, MCP, compile time
 #   bash scripts/bench.sh runtime    # criterion benches (dispatch, lookup, startup, codegen)
-#   bash scripts/bench.sh paired     # floor, buril and rmcp timed in alternating blocks (goal 1)
-#   bash scripts/bench.sh callgrind  # instructions per call under callgrind (goal 1)
-#   bash scripts/bench.sh mcp        # MCP over stdio, buril against rmcp (goal 6)
+#   bash scripts/bench.sh paired     # floor, buril and rmcp timed in alternating blocks
+#   bash scripts/bench.sh callgrind  # instructions per call under callgrind
+#   bash scripts/bench.sh mcp        # MCP over stdio, buril against rmcp
 #   bash scripts/bench.sh http       # MCP over Streamable HTTP, buril against rmcp, one connection
 #   bash scripts/bench.sh transports # the generated clients' transports against the raw client
-#   bash scripts/bench.sh compile    # clean build of 300 tools, four ways (goal 4)
+#   bash scripts/bench.sh compile    # clean build of 300 tools, four ways
 #   bash scripts/bench.sh edit       # one tool's body edited in a crate of 300: incremental rebuild and check, four ways
 #   bash scripts/bench.sh tasks      # tasks started and finished per second, 1 and 2 replicas over Redis
 #   bash scripts/bench.sh cost       # layers, authorization and telemetry unused: now against the commit before them
@@ -82,7 +82,7 @@ callgrind() {
   done
 }
 
-# Goal 1 in time, robust to a machine whose speed drifts: the three variants alternate in blocks
+# The dispatch overhead in time, robust to a machine whose speed drifts: the three variants alternate in blocks
 # of 1,000 calls, 300 rounds per run, and each round gives its own ratios (see `calls paired`).
 # Each turn times a block keeping its results (dropped untimed) and one dropping each in the
 # loop; the heap is kept between blocks (`BENCH_HEAP=default` for glibc's trimming).
@@ -280,7 +280,7 @@ edit() {
 report_edit() {
   [ -s "$OUT/edit.txt" ] || return 0
   echo
-  echo "== the edit-rebuild loop: one tool's body edited in a crate of 300 (median of $EDIT_RUNS edits; goal: buril at most 0.2x rmcp)"
+  echo "== the edit-rebuild loop: one tool's body edited in a crate of 300 (median of $EDIT_RUNS edits; bound: buril at most 0.2x rmcp)"
   local step crate
   for step in build check; do
     local rmcp
@@ -332,7 +332,7 @@ report() {
   echo "== machine"
   cat "$OUT/machine.txt" 2>/dev/null || true
   echo
-  echo "== goal 1: dispatch overhead (criterion median; instructions per call under callgrind, input clone excluded)"
+  echo "== dispatch overhead (criterion median; instructions per call under callgrind, input clone excluded)"
   printf "%-14s %10s %10s %10s %12s %12s %10s %10s %10s %10s\n" case floor buril rmcp buril/floor buril/rmcp Ir:floor Ir:buril Ir:rmcp "Ir b/f"
   for case in three_fields nested invalid; do
     f=$(median_ns "dispatch_$case/floor"); b=$(median_ns "dispatch_$case/buril"); r=$(median_ns "dispatch_$case/rmcp")
@@ -360,19 +360,19 @@ report() {
   done
   m=$(median_ns "dispatch_three_fields/buril_main_thread")
   echo "main-thread tool (hand-over to the dispatcher's main thread): $(fmt_ns "$m")"
-  echo "goal: buril/floor <= 1.5 (three_fields), buril/rmcp < 1 (three_fields, nested), <= 1.5 (invalid)"
+  echo "bounds: buril/floor <= 1.5 (three_fields), buril/rmcp < 1 (three_fields, nested), <= 1.5 (invalid)"
   echo
-  echo "== goal 2: lookup and dispatch, 10 vs 10,000 tools (goal: ratio <= 1.2)"
+  echo "== lookup and dispatch, 10 vs 10,000 tools (bound: ratio <= 1.2)"
   for g in get get_same_tools dispatch dispatch_same_tools; do
     s=$(median_ns "lookup_$g/10"); l=$(median_ns "lookup_$g/10000")
     printf "%-22s %10s %10s  %sx\n" "$g" "$(fmt_ns "$s")" "$(fmt_ns "$l")" "$(ratio "$l" "$s")"
   done
   echo
-  echo "== goal 3: registry start-up with 10,000 tools"
+  echo "== registry start-up with 10,000 tools"
   echo "Registry::new (criterion): 10 tools $(fmt_ns "$(median_ns startup/registry_new_10)"), 10,000 tools $(fmt_ns "$(median_ns startup/registry_new_10000)"); first schema of a tool $(fmt_ns "$(median_ns startup/first_schema)")"
   cat "$OUT/startup.json" 2>/dev/null || true
   echo
-  echo "== goal 4: compile time of 300 tools (clean build of the crate alone, debug, median of $RUNS)"
+  echo "== compile time of 300 tools (clean build of the crate alone, debug, median of $RUNS)"
   printf "%-14s %9s %9s %11s\n" crate wall cpu "peak RSS"
   for crate in tools_plain tools_derive tools_rmcp tools_buril; do
     printf "%-14s %8ss %8ss %8s MB\n" "$crate" "$(compile_field $crate wall)" "$(compile_field $crate cpu)" \
@@ -380,15 +380,15 @@ report() {
   done
   bw=$(compile_field tools_buril wall); dw=$(compile_field tools_derive wall); rw=$(compile_field tools_rmcp wall)
   bc_=$(compile_field tools_buril cpu); dc=$(compile_field tools_derive cpu); rc=$(compile_field tools_rmcp cpu)
-  echo "buril/derive: wall $(ratio "$bw" "$dw")x, cpu $(ratio "$bc_" "$dc")x (goal <= 1); buril/rmcp: wall $(ratio "$bw" "$rw")x, cpu $(ratio "$bc_" "$rc")x (goal < 0.5)"
+  echo "buril/derive: wall $(ratio "$bw" "$dw")x, cpu $(ratio "$bc_" "$dc")x (bound <= 1); buril/rmcp: wall $(ratio "$bw" "$rw")x, cpu $(ratio "$bc_" "$rc")x (bound < 0.5)"
   echo
-  echo "== goal 5: codegen (goal: linear, 10,000 tools under 1 s)"
+  echo "== codegen (bound: linear, 10,000 tools under 1 s)"
   for lang in csharp typescript; do
     s=$(median_ns "codegen/$lang/1000"); l=$(median_ns "codegen/$lang/10000")
     printf "%-11s 1,000: %10s  10,000: %10s  ratio %sx (10x is linear)\n" "$lang" "$(fmt_ns "$s")" "$(fmt_ns "$l")" "$(ratio "$l" "$s")"
   done
   echo
-  echo "== goal 6: MCP over stdio (median of $RUNS runs; 32 in flight for throughput, one at a time for latency)"
+  echo "== MCP over stdio (median of $RUNS runs; 32 in flight for throughput, one at a time for latency)"
   for server in buril buril-inline rmcp; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     printf "%-12s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs  server CPU %5.1f µs a call\n" "$server" "$(mcp_field $server requests_per_second)" \
@@ -398,7 +398,7 @@ report() {
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x, server CPU a call $(ratio "$(mcp_field $server server_cpu_us_per_call)" "$(mcp_field rmcp server_cpu_us_per_call)")x (lower is better)"
   done
-  # The speed issue's goal 2 asks for every round: p50 and p99 at most 0.8x rmcp's, throughput at
+  # Held to in every round: p50 and p99 at most 0.8x rmcp's, throughput at
   # least 2x.
   for server in buril buril-inline; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
@@ -407,11 +407,11 @@ report() {
     p50=$(round_ratios $server rmcp p50_us mcp)
     p99=$(round_ratios $server rmcp p99_us mcp)
     echo "$server/rmcp by round: throughput $(awk "$show" <<<"$rps"); p50 $(awk "$show" <<<"$p50"); p99 $(awk "$show" <<<"$p99")"
-    echo "$server: rounds within the goal (p50 and p99 <= 0.8x, throughput >= 2x): $(paste <(echo "$rps") <(echo "$p50") <(echo "$p99") \
+    echo "$server: rounds within the bound (p50 and p99 <= 0.8x, throughput >= 2x): $(paste <(echo "$rps") <(echo "$p50") <(echo "$p99") \
       | awk 'NF == 3 { n++; if ($1 >= 2 && $2 <= 0.8 && $3 <= 0.8) ok++ } END { printf "%d of %d", ok, n }')"
   done
   echo
-  echo "== speed issue goal 1: MCP over Streamable HTTP (median of $RUNS runs; one kept-alive connection, $(http_field rmcp-http calls) calls one at a time; then 32 requests in flight, then 100 connections)"
+  echo "== MCP over Streamable HTTP (median of $RUNS runs; one kept-alive connection, $(http_field rmcp-http calls) calls one at a time; then 32 requests in flight, then 100 connections)"
   printf "%-18s %8s %9s %9s %11s %11s %9s %9s\n" server "req/s" "p50 µs" "p99 µs" "32 req/s" "100 req/s" "idle MB" "100c MB"
   for server in buril-http buril-inline-http rmcp-http; do
     [ -n "$(http_field $server requests_per_second)" ] || continue
@@ -431,7 +431,7 @@ report() {
 report_transports() {
   [ -s "$OUT/transports.jsonl" ] || return 0
   echo
-  echo "== the generated clients' transports against the raw client (median of $(jq -s '[.[] | select(.server == "cs-stdio")] | length' "$OUT/transports.jsonl") rounds; goal: at most 10% over raw)"
+  echo "== the generated clients' transports against the raw client (median of $(jq -s '[.[] | select(.server == "cs-stdio")] | length' "$OUT/transports.jsonl") rounds; bound: at most 10% over raw)"
   echo "stdio: mcp-server buril, $(transport_field buril latency_calls) calls one at a time (p50, p99), $(transport_field buril calls) with 32 in flight (req/s)"
   echo "http:  mcp-server buril-http, one session, $(transport_field buril-http calls) calls one at a time (p50, p99 and req/s)"
   echo "each transport against the raw client in its own runtime (node or Mono: ts-raw-*, cs-raw-*), a raw client"
@@ -559,7 +559,7 @@ cost() {
   local on=("${CLIENT_ON[@]}")
   : >"$OUT/cost.jsonl"
   # Which side goes first alternates from round to round: run twice in a row, the same binary
-  # measured 4% slower the second time (median of ten pairs), more than the goal's 3%.
+  # measured 4% slower the second time (median of ten pairs), more than the 3% bound.
   local round sides
   for round in $(seq "$RUNS"); do
     sides=(base now)
@@ -634,7 +634,7 @@ report_cost() {
     # Also each round's now over the same round's base (the two run back to back), median over rounds.
     local paired
     paired=$(cost_ratio now base buril_over_floor "$case")
-    printf "dispatch %-12s buril/floor base %.3f, now %.3f: now/base %.3f, median of rounds' now/base %.3f (goal <= 1.03)\n" \
+    printf "dispatch %-12s buril/floor base %.3f, now %.3f: now/base %.3f, median of rounds' now/base %.3f (bound <= 1.03)\n" \
       "$case" "$base" "$now" "$(echo "$now / $base" | bc -l)" "$paired"
   done
   local side
@@ -651,11 +651,11 @@ report_cost() {
     echo "instructions (callgrind; repeatable):"
     awk '{printf "  %-18s base %8d, now %8d: now/base %.3f\n", $1, $3, $5, $5 / $3}' "$OUT/cost-ir.txt"
   fi
-  printf "mcp stdio now/base:               throughput %.3f (goal >= 0.97), p50 %.3f (goal <= 1.03)\n" \
+  printf "mcp stdio now/base:               throughput %.3f (bound >= 0.97), p50 %.3f (bound <= 1.03)\n" \
     "$(cost_ratio now base requests_per_second)" "$(cost_ratio now base p50_us)"
-  printf "mcp stdio traced/base-traced:     throughput %.3f (goal >= 0.85), p50 %.3f (goal <= 1.15)\n" \
+  printf "mcp stdio traced/base-traced:     throughput %.3f (bound >= 0.85), p50 %.3f (bound <= 1.15)\n" \
     "$(cost_ratio traced base-traced requests_per_second)" "$(cost_ratio traced base-traced p50_us)"
-  printf "mcp stdio server CPU a call:      now/base %.3f (goal <= 1.03), traced/base-traced %.3f (goal <= 1.15)\n" \
+  printf "mcp stdio server CPU a call:      now/base %.3f (bound <= 1.03), traced/base-traced %.3f (bound <= 1.15)\n" \
     "$(cost_ratio now base server_cpu_us_per_call)" "$(cost_ratio traced base-traced server_cpu_us_per_call)"
   printf "mcp stdio traced/base (untraced): throughput %.3f, p50 %.3f\n" \
     "$(cost_ratio traced base requests_per_second)" "$(cost_ratio traced base p50_us)"

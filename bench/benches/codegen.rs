@@ -1,4 +1,4 @@
-//! Goal 5: code generation for 1,000 and 10,000 tools, to C# and to TypeScript, in memory
+//! Code generation for 1,000 and 10,000 tools, to C# and to TypeScript, in memory
 //! (`Generator::generate`: normalisation into the IR, then the writer; no disk writes).
 
 use buril_bench::synthetic;

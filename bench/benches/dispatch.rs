@@ -1,4 +1,4 @@
-//! Goal 1: the overhead of a call through `buril::call`, against the floor (hand-written
+//! The overhead of a call through the process-wide dispatcher, against the floor (hand-written
 //! `serde_json::from_value`, the call, `to_value` into the same envelope) and against rmcp's
 //! `ToolRouter::call` on the same tool. Inputs are cloned outside the timed part.
 
@@ -65,7 +65,7 @@ fn three_fields(c: &mut Criterion) {
         &harness,
     );
     // A tool without `off_thread` runs on the dispatcher's main thread: the same call plus a
-    // hand-over to that thread and back. Reported beside the goal, not against it.
+    // hand-over to that thread and back. Reported beside the bound, not held to it.
     group.bench_function("buril_main_thread", |b| {
         b.iter_batched(
             || input.clone(),

@@ -1,4 +1,4 @@
-//! Goal 2: lookup and dispatch with 10 tools and with 10,000 (synthetic) tools.
+//! Lookup and dispatch with 10 tools and with 10,000 (synthetic) tools.
 //!
 //! Each iteration takes the next of 1,000 name strings (the same count at both sizes, so that
 //! the caller's side is equally warm):

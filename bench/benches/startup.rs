@@ -1,4 +1,4 @@
-//! Goal 3: registry start-up with 10,000 tools. `buril::registry()` runs `Registry::new` over
+//! Registry start-up with 10,000 tools. `buril::registry()` runs `Registry::new` over
 //! the linker section once; this times `Registry::new` over 10,000 descriptors (the
 //! descriptors themselves are statics in a real binary, built once here). Schemas are built
 //! lazily, per tool, on first use: `first_schema` times that for one tool, and `all_schemas`

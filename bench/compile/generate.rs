@@ -1,4 +1,4 @@
-//! Writes the four crates of the compile-time benchmark (goal 4) into a folder, as one cargo
+//! Writes the four crates of the compile-time benchmark into a folder, as one cargo
 //! workspace: the same 300 tools, each with three parameters (a string, a float and an
 //! optional string), written four ways.
 //!

@@ -172,7 +172,7 @@ fn paired(case: &str, rounds: usize) -> ExitCode {
 /// By default glibc gives the free top of its heap back to the kernel once it passes 128 KiB,
 /// and the next block takes it back a page fault at a time: the calls of a block after one
 /// that kept and freed a thousand envelopes pay those faults, by how much depending on the
-/// heap's layout more than on the call (BENCHMARKS.md, "Goal 4, met again"). A process that serves
+/// heap's layout more than on the call (BENCHMARKS.md). A process that serves
 /// calls keeps its heap at its high-water mark; so does the harness.
 fn steady_heap() {
     if std::env::var("BENCH_HEAP").is_ok_and(|heap| heap == "default") {

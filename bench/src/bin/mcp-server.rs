@@ -1,4 +1,4 @@
-//! An MCP server for the MCP benchmark (goal 6): `mcp-server buril` serves this crate's
+//! An MCP server for the MCP benchmark: `mcp-server buril` serves this crate's
 //! `#[buril::tool]`s through `buril::server`; `mcp-server rmcp` serves the same tools written
 //! with rmcp's macros through rmcp's own server. Both over stdio.
 //!

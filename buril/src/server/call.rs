@@ -272,14 +272,16 @@ impl Handler {
         Ok(Prepared {
             name,
             input,
-            stale,
-            rounds,
-            arguments,
-            principal,
-            notifier,
             options,
             own_input,
             progress,
+            after: After {
+                notifier,
+                stale,
+                rounds,
+                arguments,
+                principal,
+            },
         })
     }
 
@@ -295,14 +297,10 @@ impl Handler {
         let Prepared {
             name,
             input,
-            stale,
-            rounds,
-            arguments,
-            principal,
-            notifier,
             mut options,
             own_input,
             progress,
+            after,
         } = self.prepare(request, &context, &cancel)?;
         options = options.input(own_input);
         if let Some(sink) = progress {
@@ -319,17 +317,7 @@ impl Handler {
                 call.await
             }
         };
-        if let Some(notifier) = notifier {
-            notifier.finish().await;
-        }
-        self.answer(
-            &name,
-            finished,
-            rounds.as_deref(),
-            arguments.as_ref(),
-            stale,
-            principal.as_deref(),
-        )
+        self.settle(&name, after, finished).await
     }
 
     /// A deferred task tool's call from a client that follows tasks: a plain call whose
@@ -349,14 +337,10 @@ impl Handler {
         let Prepared {
             name,
             input,
-            stale,
-            rounds,
-            arguments,
-            principal,
-            notifier,
             mut options,
             own_input,
             progress,
+            after,
         } = self.prepare(request, &context, &cancel)?;
         let switch = Arc::new(tasks::Switch::new(own_input, start.task_input()));
         let task_progress = start.progress();
@@ -379,23 +363,47 @@ impl Handler {
             true
         }));
         options.task = true;
-        let ran = self
+        match self
             .run_deferred(&name, input, options, start, became, &cancel, &context)
-            .await;
+            .await
+        {
+            Ok(Ok(task)) => {
+                after.notes_sent().await;
+                Ok(task)
+            }
+            Ok(Err(finished)) => self.settle(&name, after, finished).await,
+            Err(error) => {
+                after.notes_sent().await;
+                Err(error)
+            }
+        }
+    }
+
+    /// A call that ran here, answered once its notifications are sent.
+    async fn settle(
+        &self,
+        name: &str,
+        after: After,
+        finished: crate::frontend::Finished,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let After {
+            notifier,
+            stale,
+            rounds,
+            arguments,
+            principal,
+        } = after;
         if let Some(notifier) = notifier {
             notifier.finish().await;
         }
-        match ran? {
-            Ok(task) => Ok(task),
-            Err(finished) => self.answer(
-                &name,
-                finished,
-                rounds.as_deref(),
-                arguments.as_ref(),
-                stale,
-                principal.as_deref(),
-            ),
-        }
+        self.answer(
+            name,
+            finished,
+            rounds.as_deref(),
+            arguments.as_ref(),
+            stale,
+            principal.as_deref(),
+        )
     }
 
     /// A call's answer: the protocol error of an unknown or disabled tool (worded the same for
@@ -471,18 +479,33 @@ impl Handler {
     }
 }
 
-/// What [`Handler::prepare`] makes of a call.
+/// What [`Handler::prepare`] makes of a call: what it runs with, and what answers it after.
 struct Prepared {
     name: String,
     input: Value,
+    options: CallOptions,
+    own_input: Arc<dyn InputSource>,
+    progress: Option<crate::context::ProgressSink>,
+    after: After,
+}
+
+/// What a call's answer needs once it ran: its notifications to finish sending, the bindings'
+/// staleness, its rounds (and the arguments the next one is sealed for), who called.
+struct After {
+    notifier: Option<Notifier>,
     stale: Option<handshake::StaleBindings>,
     rounds: Option<Arc<Rounds>>,
     arguments: Option<Value>,
     principal: Option<Arc<Principal>>,
-    notifier: Option<Notifier>,
-    options: CallOptions,
-    own_input: Arc<dyn InputSource>,
-    progress: Option<crate::context::ProgressSink>,
+}
+
+impl After {
+    /// Finishes sending the call's notifications, for a call answered otherwise (as a task).
+    async fn notes_sent(self) {
+        if let Some(notifier) = self.notifier {
+            notifier.finish().await;
+        }
+    }
 }
 
 /// The span of a `tools/call`, as OpenTelemetry's semantic conventions for MCP name it

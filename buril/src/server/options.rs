@@ -256,7 +256,7 @@ impl ServerOptions {
     /// its input before its thread sleeps (default 50 µs; zero: not at all). A client that
     /// sends its next request within that time is read without waking a sleeping thread,
     /// which on a virtual machine costs tens of microseconds each way: calls made one after
-    /// another answer in about half the time (BENCHMARKS.md, goal 2). What it costs: up to
+    /// another answer in about half the time (BENCHMARKS.md). What it costs: up to
     /// that much CPU after each batch of answers that no request follows. Used only when
     /// standard input is a pipe (as when an MCP client starts the server), never over HTTP.
     pub fn input_watch(mut self, watch: Duration) -> Self {

@@ -1,4 +1,4 @@
-//! The MCP benchmark's client (goal 6): starts a server (`mcp-server buril` or
+//! The MCP benchmark's client: starts a server (`mcp-server buril` or
 //! `mcp-server rmcp`, beside this binary) and drives it over stdio with newline-delimited
 //! JSON-RPC, the same client for both:
 //!
