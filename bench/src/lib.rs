@@ -1,6 +1,6 @@
 //! What the benchmarks measure, in one place: the same work done three ways.
 //!
-//! - **buril**: `#[buril::tool]` functions called through [`buril::call`] (lookup, policy,
+//! - **buril**: `#[buril::tool]` functions called through the process-wide dispatcher (lookup, policy,
 //!   validation, deserialization, the call, the envelope).
 //! - **floor** ([`floor`]): the least any dispatcher must do: `serde_json::from_value` into the
 //!   argument struct, the call, `serde_json::to_value` into the same envelope.

@@ -29,7 +29,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for tool in dispatcher.registry().iter() {
-        let envelope = dispatcher.call(tool.name(), input.clone());
+        let envelope = dispatcher
+            .invoke(tool.name(), input.clone(), buril::CallOptions::default())
+            .into_envelope();
         match envelope["ok"] {
             Value::Bool(true) => assert!(envelope.get("data").is_some(), "{envelope}"),
             Value::Bool(false) => {

@@ -17,12 +17,17 @@
 //! ```no_run
 //! let project = tools::Project::open_or_create("example-project")?;
 //! let dispatcher = buril::Dispatcher::builder().state(project).build();
-//! let envelope = dispatcher.call(
+//! let call = |name: &str, input| {
+//!     dispatcher
+//!         .invoke(name, input, buril::CallOptions::default())
+//!         .into_envelope()
+//! };
+//! let envelope = call(
 //!     "gameobject_create",
 //!     serde_json::json!({"name": "Enemy", "primitive": "cube"}),
 //! );
 //! assert_eq!(envelope["ok"], true);
-//! dispatcher.call("scene_save", serde_json::json!({}));
+//! call("scene_save", serde_json::json!({}));
 //! # Ok::<(), std::io::Error>(())
 //! ```
 //!

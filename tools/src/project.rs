@@ -33,7 +33,9 @@ pub const SESSION_FILE: &str = "Library/EditorSession.json";
 /// ```no_run
 /// let project = tools::Project::open_or_create("example-project")?;
 /// let dispatcher = buril::Dispatcher::builder().state(project).build();
-/// let envelope = dispatcher.call("scene_list", serde_json::json!({}));
+/// let envelope = dispatcher
+///     .invoke("scene_list", serde_json::json!({}), buril::CallOptions::default())
+///     .into_envelope();
 /// assert_eq!(envelope["ok"], true);
 /// # Ok::<(), std::io::Error>(())
 /// ```

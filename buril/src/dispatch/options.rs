@@ -21,7 +21,7 @@ use crate::tasks::{TaskAccess, TaskStart, Tasks};
 /// assert_eq!(options.timeout, Some(Duration::from_secs(5)));
 /// ```
 ///
-/// [`Dispatcher::invoke`]: crate::Dispatcher::invoke_with
+/// [`Dispatcher::invoke`]: crate::Dispatcher::invoke
 /// [`Dispatcher::invoke_async`]: crate::Dispatcher::invoke_async
 #[derive(Clone, Default)]
 #[non_exhaustive]
