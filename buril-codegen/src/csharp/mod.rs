@@ -24,8 +24,8 @@
 //! does: names that would clash are reported as [`WriterError`]s; nothing is renamed silently
 //! except a property named like its class or an `object` member, which gets a trailing `_`.
 //!
-//! `Buril.Runtime.cs` is a C# file of this crate, `runtime/csharp/Buril.Runtime.cs`, written
-//! out after the header as it is.
+//! `Buril.Runtime.cs` is the C# files of this crate's `runtime/csharp/`, one per concern,
+//! joined into one namespace block (`runtime.rs`) and written out after the header as they are.
 
 mod classes;
 mod client;
@@ -47,8 +47,7 @@ use self::plan::CSharpPlan;
 use crate::ir::Api;
 use crate::writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError, header_lines};
 
-/// The namespace of everything generated.
-pub const NAMESPACE: &str = "Buril.Generated";
+pub use self::runtime::NAMESPACE;
 
 /// Writes C# for Mono's `mcs -langversion:7.2` and Newtonsoft.Json.
 #[derive(Debug, Clone, Default)]

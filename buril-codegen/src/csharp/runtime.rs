@@ -1,10 +1,116 @@
 //! `Buril.Runtime.cs`: the parts that do not depend on the tools (the `ITool` contract, the
 //! transport, exceptions, JSON helpers and the client's plumbing), kept as C# in
-//! `runtime/csharp/Buril.Runtime.cs`.
+//! `runtime/csharp/`, one file per concern ([`PIECES`]), and written out as one file: a host
+//! copies or packages one file, and the types refer to each other across the pieces.
+//!
+//! Each piece is a complete C# file: a header comment (`//` lines), a blank line, then
+//! `namespace Buril.Generated`, `{`, its declarations and `}`. [`RUNTIME`] is [`HEADER`], a
+//! blank line, and the pieces' declarations in [`PIECES`]' order inside one namespace block,
+//! a blank line between two pieces; the pieces' own header comments are left out.
 
-/// The runtime's C# source, after the header. Every external type is written with `global::`
-/// so that no generated type can shadow it.
-pub(crate) const RUNTIME: &str = include_str!("../../runtime/csharp/Buril.Runtime.cs");
+use std::sync::LazyLock;
+
+/// The namespace of everything generated.
+pub const NAMESPACE: &str = "Buril.Generated";
+
+/// The runtime's header comment, above its namespace.
+const HEADER: &str = "\
+// The buril runtime for the generated bindings: the ITool contract, the client's transport,
+// the exceptions, and the JSON settings every generated class is read and written with.
+// References: Newtonsoft.Json, System.Numerics, System.Runtime.Serialization, System.Net.Http.
+";
+
+/// `(file name, text)` of each file named, from `runtime/csharp/`.
+macro_rules! pieces {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../../runtime/csharp/", $name)))),*]
+    };
+}
+
+/// The pieces of the runtime, `(file name, text)`, in the order the runtime declares them.
+const PIECES: &[(&str, &str)] = pieces![
+    "Contract.cs",
+    "Tasks.cs",
+    "Errors.cs",
+    "ToolInfo.cs",
+    "Json.cs",
+    "Client.cs",
+    "Mcp.cs",
+    "Events.cs",
+    "ProcessTransport.cs",
+    "HttpTransport.cs",
+];
+
+/// The runtime's C# source, after the generated header: [`HEADER`] and the pieces in one
+/// namespace. Every external type is written with `global::` so that no generated type can
+/// shadow it.
+pub(crate) static RUNTIME: LazyLock<String> =
+    LazyLock::new(|| assemble(PIECES).unwrap_or_else(|error| panic!("{error}")));
+
+/// Joins the pieces' declarations into the runtime's text.
+fn assemble(pieces: &[(&str, &str)]) -> Result<String, String> {
+    let mut text = String::with_capacity(
+        HEADER.len() + pieces.iter().map(|(_, piece)| piece.len()).sum::<usize>(),
+    );
+    text.push_str(HEADER);
+    text.push('\n');
+    text.push_str("namespace ");
+    text.push_str(NAMESPACE);
+    text.push_str("\n{\n");
+    for (i, &(name, piece)) in pieces.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(declarations(name, piece)?);
+    }
+    text.push_str("}\n");
+    Ok(text)
+}
+
+/// What a piece declares: the lines between its namespace's braces, each indented or blank,
+/// neither the first nor the last blank. Refuses a piece of another shape, naming it.
+fn declarations<'a>(name: &str, piece: &'a str) -> Result<&'a str, String> {
+    let refuse = |what: &str| {
+        Err(format!(
+            "runtime/csharp/{name}: {what}; a piece is `//` comment lines, a blank line, \
+             `namespace {NAMESPACE}`, `{{`, the declarations (indented) and `}}`, with \\n line ends"
+        ))
+    };
+    if piece.contains('\r') {
+        return refuse("it has \\r line ends");
+    }
+    let Some((header, rest)) = piece.split_once("\n\n") else {
+        return refuse("no blank line ends the header comment");
+    };
+    if header.is_empty() || !header.lines().all(|line| line.starts_with("//")) {
+        return refuse("it does not start with a header comment of `//` lines");
+    }
+    let Some(body) = rest
+        .strip_prefix("namespace ")
+        .and_then(|rest| rest.strip_prefix(NAMESPACE))
+        .and_then(|rest| rest.strip_prefix("\n{\n"))
+    else {
+        return refuse("the header comment is not followed by the namespace and its `{`");
+    };
+    let Some(body) = body.strip_suffix("}\n") else {
+        return refuse("it does not end with the namespace's `}` and a line end");
+    };
+    if body.is_empty() {
+        return refuse("it declares nothing");
+    }
+    if body.starts_with('\n') || body.ends_with("\n\n") || !body.ends_with('\n') {
+        return refuse("its declarations start or end with a blank line");
+    }
+    if let Some(line) = body
+        .lines()
+        .find(|line| !line.is_empty() && !line.starts_with("    "))
+    {
+        return refuse(&format!(
+            "`{line}` is not indented inside the namespace (one namespace block a piece)"
+        ));
+    }
+    Ok(body)
+}
 
 /// The types the generated files declare whatever the tools are: those of the runtime file, and
 /// `BurilCatalog` (in `Buril.Tools.cs`). No generated type may take these names.
@@ -57,6 +163,92 @@ pub(crate) const CLIENT_MEMBERS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `.cs` file of `runtime/csharp/` is a piece, listed once: a new file cannot be left
+    /// out of the runtime.
+    #[test]
+    fn every_file_of_the_folder_is_a_piece() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/runtime/csharp");
+        let mut files: Vec<String> = std::fs::read_dir(folder)
+            .unwrap_or_else(|error| panic!("{folder}: {error}"))
+            .map(|entry| entry.expect("a folder entry").file_name())
+            .map(|name| name.into_string().expect("a UTF-8 file name"))
+            .filter(|name| name.ends_with(".cs"))
+            .collect();
+        files.sort_unstable();
+        let mut listed: Vec<&str> = PIECES.iter().map(|&(name, _)| name).collect();
+        listed.sort_unstable();
+        for pair in listed.windows(2) {
+            assert_ne!(pair[0], pair[1], "{} is listed twice in PIECES", pair[0]);
+        }
+        for file in &files {
+            assert!(
+                listed.contains(&file.as_str()),
+                "{folder}/{file} is not in PIECES (src/csharp/runtime.rs): list it where its \
+                 declarations go in Buril.Runtime.cs"
+            );
+        }
+        assert_eq!(listed, files, "PIECES and the .cs files of {folder}");
+    }
+
+    /// Every piece has the shape the assembler reads: a header comment, a blank line, one
+    /// namespace block.
+    #[test]
+    fn every_piece_is_a_header_and_one_namespace() {
+        for &(name, piece) in PIECES {
+            if let Err(error) = declarations(name, piece) {
+                panic!("{error}");
+            }
+        }
+    }
+
+    /// The runtime is its header, then the pieces' declarations, in order, in one namespace.
+    #[test]
+    fn the_runtime_joins_the_pieces_in_order() {
+        let body = RUNTIME
+            .strip_prefix(HEADER)
+            .and_then(|rest| rest.strip_prefix("\nnamespace Buril.Generated\n{\n"))
+            .and_then(|rest| rest.strip_suffix("}\n"))
+            .expect("the header and one namespace");
+        let mut rest = body;
+        for (i, &(name, piece)) in PIECES.iter().enumerate() {
+            if i > 0 {
+                rest = rest
+                    .strip_prefix('\n')
+                    .expect("a blank line between two pieces");
+            }
+            let declarations = declarations(name, piece).expect("a piece");
+            rest = rest
+                .strip_prefix(declarations)
+                .unwrap_or_else(|| panic!("{name}'s declarations, in order"));
+        }
+        assert_eq!(rest, "");
+    }
+
+    /// The assembler refuses a piece of another shape, naming the file.
+    #[test]
+    fn a_misshapen_piece_is_refused() {
+        let good =
+            "// What it holds.\n\nnamespace Buril.Generated\n{\n    class A\n    {\n    }\n}\n";
+        assert_eq!(
+            declarations("Good.cs", good),
+            Ok("    class A\n    {\n    }\n")
+        );
+        for bad in [
+            "namespace Buril.Generated\n{\n    class A\n    {\n    }\n}\n",
+            "// What it holds.\nnamespace Buril.Generated\n{\n    class A\n    {\n    }\n}\n",
+            "// What it holds.\n\nusing System;\nnamespace Buril.Generated\n{\n    class A\n    {\n    }\n}\n",
+            "// What it holds.\n\nnamespace Other\n{\n    class A\n    {\n    }\n}\n",
+            "// What it holds.\n\nnamespace Buril.Generated\n{\n    class A\n    {\n    }\n}",
+            "// What it holds.\n\nnamespace Buril.Generated\n{\n\n    class A\n    {\n    }\n}\n",
+            "// What it holds.\n\nnamespace Buril.Generated\n{\n}\n",
+            "// What it holds.\n\nnamespace Buril.Generated\n{\n    class A\n    {\n    }\n}\nnamespace Buril.Generated\n{\n    class B\n    {\n    }\n}\n",
+            "// What it holds.\r\n\r\nnamespace Buril.Generated\r\n{\r\n    class A\r\n    {\r\n    }\r\n}\r\n",
+        ] {
+            let error = declarations("Bad.cs", bad).expect_err(bad);
+            assert!(error.starts_with("runtime/csharp/Bad.cs: "), "{error}");
+        }
+    }
 
     /// The names of the types the runtime declares at the namespace's level.
     fn declared_types() -> Vec<&'static str> {

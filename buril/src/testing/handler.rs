@@ -16,7 +16,22 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleClient};
 use serde_json::{Value, json};
 
-use super::{Answerer, Protocol};
+/// The revision of MCP the client speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Protocol {
+    /// Sessions: `initialize`, questions sent mid-call.
+    V2025_11_25,
+    /// Stateless requests: `server/discover`, questions in `input_required` rounds.
+    #[default]
+    V2026_07_28,
+}
+
+/// Answers a question a tool asked: gets the request as MCP writes it
+/// (`{"method": "elicitation/create", "params": …}`, `sampling/createMessage`,
+/// `roots/list`) and returns the result as MCP writes it (`{"action": "accept", "content":
+/// …}`, a sampled message, `{"roots": […]}`).
+pub type Answerer = Arc<dyn Fn(&Value) -> Value + Send + Sync>;
 
 /// What the client saw of one call.
 #[derive(Default)]

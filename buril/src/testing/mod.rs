@@ -75,27 +75,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use self::envelope::envelope_of;
+pub use self::handler::{Answerer, Protocol};
 use self::handler::{Kit, Shared};
 pub use self::snapshot::SNAPSHOT_VARIABLE;
 use crate::dispatch::core::Dispatcher;
 use crate::server::{Server, ServerOptions};
-
-/// The revision of MCP the client speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Protocol {
-    /// Sessions: `initialize`, questions sent mid-call.
-    V2025_11_25,
-    /// Stateless requests: `server/discover`, questions in `input_required` rounds.
-    #[default]
-    V2026_07_28,
-}
-
-/// Answers a question a tool asked: gets the request as MCP writes it
-/// (`{"method": "elicitation/create", "params": …}`, `sampling/createMessage`,
-/// `roots/list`) and returns the result as MCP writes it (`{"action": "accept", "content":
-/// …}`, a sampled message, `{"roots": […]}`).
-pub type Answerer = Arc<dyn Fn(&Value) -> Value + Send + Sync>;
 
 /// Why a test client could not do what it was asked.
 #[derive(Debug, Clone, PartialEq)]
