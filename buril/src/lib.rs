@@ -62,7 +62,7 @@
 //! | `undocumented_params` | allows parameters without doc comments |
 //! | `title = "..."`, `read_only`, `destructive`, `idempotent`, `open_world` | MCP annotations; a flag may be written `key = false` |
 //! | `icons = ["https://..."]` | MCP's `icons`, by URI |
-//! | `meta = [("key", value)]` | MCP's `_meta` of the tool, each value any JSON |
+//! | `meta = [("key", value)]` | MCP's `_meta` of the tool, each value a string, number or boolean literal |
 //! | `headers(param = "Name")` | mirrors a parameter into the `Mcp-Param-Name` HTTP header (MCP's `x-mcp-header`) |
 //! | `crate = path` | where to find `buril`, for crates that re-export it |
 //!
