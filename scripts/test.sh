@@ -79,16 +79,22 @@ cargo clippy -p buril --no-default-features --features testing --locked -- -D wa
 echo "== docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
+echo "== guide"
+interop/.venv/bin/mdbook build docs
+
 echo "== tests"
 cargo test --workspace --locked
 
 echo "== buril without its default features, and each optional piece alone"
 # Each build of buril's own: its tests that need no feature, then those of each feature.
 cargo test -p buril --no-default-features --locked
-cargo test -p buril --no-default-features --features cli --locked --test cli --test profiles
+cargo test -p buril --no-default-features --features cli --locked --test cli --test profile_cli \
+  --test profile_mcp --test profile_openai --test profile_anthropic --test profile_gemini \
+  --test profile_limits
 cargo test -p buril --no-default-features --features server --locked \
   --test server --test http --test stdio --test notifications
-cargo test -p buril --no-default-features --features oauth --locked --test auth
+cargo test -p buril --no-default-features --features oauth --locked \
+  --test auth_tokens --test auth_http --test auth_scopes
 cargo test -p buril --no-default-features --features otel --locked --test otel
 cargo test -p buril --no-default-features --features redis --locked --lib
 cargo test -p buril --no-default-features --features testing --locked --test testing_kit
@@ -98,7 +104,8 @@ echo "== the MCP server's tests again, with its fast paths off"
 # with them off too (buril/src/server/fast_path/).
 export BURIL_FAST_PATHS=off
 cargo test --locked -p buril --all-features --test server --test http --test stdio --test notifications \
-  --test asking --test auth --test security --test spans --test otel --test testing_kit
+  --test asking --test auth_tokens --test auth_http --test auth_scopes --test security --test spans \
+  --test otel --test testing_kit
 cargo test --locked -p tools --test mcp --test mcp_auth --test serve_logs --test contract \
   --test detached --test console --test scene
 cargo test --locked -p buril-conformance-server

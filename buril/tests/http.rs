@@ -4,11 +4,15 @@
 
 #![cfg(feature = "server")]
 
+mod common;
+
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use buril::server::{Server, ServerOptions};
-use buril::{Dispatcher, ToolError};
+use buril::ToolError;
+use buril::server::ServerOptions;
+use common::http::{open, post};
+use common::servers::serve_http;
 use serde_json::{Value, json};
 
 /// Greets someone.
@@ -46,117 +50,9 @@ fn serve_fast() -> SocketAddr {
     serve_with(ServerOptions::new().fast_paths(true))
 }
 
+/// A server with `options`, whose calls time out after 30 s.
 fn serve_with(options: ServerOptions) -> SocketAddr {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let options = options.timeout(Duration::from_secs(30));
-            let server = Server::new(Dispatcher::new(), options).unwrap();
-            let bound = server
-                .bind_http("127.0.0.1:0".parse().unwrap())
-                .await
-                .unwrap();
-            tx.send(bound.local_addr()).unwrap();
-            let _ = bound.run().await;
-        });
-    });
-    rx.recv().unwrap()
-}
-
-/// What a request got back.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    content_type: String,
-    session: Option<String>,
-    text: String,
-}
-
-impl Answer {
-    /// The JSON-RPC message with an id: the JSON body, or the SSE event that carries it.
-    fn message(&self) -> Value {
-        self.text
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-            .find(|message| message.get("id").is_some())
-            .or_else(|| serde_json::from_str(&self.text).ok())
-            .unwrap_or_else(|| panic!("no JSON-RPC answer in {:?}", self))
-    }
-
-    fn is_json(&self) -> bool {
-        self.content_type.starts_with("application/json")
-    }
-
-    fn is_sse(&self) -> bool {
-        self.content_type.starts_with("text/event-stream")
-    }
-}
-
-/// A POST to `/mcp` with the headers a 2025-11-25 client sends, then `extra` (a header named
-/// with an empty value is left out).
-fn post(addr: SocketAddr, session: Option<&str>, extra: &[(&str, &str)], body: &str) -> Answer {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(20)))
-        .build()
-        .into();
-    let mut headers = vec![
-        ("accept", "application/json, text/event-stream"),
-        ("content-type", "application/json"),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    if let Some(session) = session {
-        headers.push(("mcp-session-id", session));
-    }
-    for (name, value) in extra {
-        headers.retain(|(n, _)| n != name);
-        headers.push((name, value));
-    }
-    let mut request = agent.post(format!("http://{addr}/mcp"));
-    for (name, value) in headers {
-        if !value.is_empty() {
-            request = request.header(name, value);
-        }
-    }
-    let mut response = request.send(body.to_owned()).unwrap();
-    let header = |name: &str| {
-        response
-            .headers()
-            .get(name)
-            .map(|value| value.to_str().unwrap().to_owned())
-    };
-    let content_type = header("content-type").unwrap_or_default();
-    let session = header("mcp-session-id");
-    let status = response.status().as_u16();
-    let text = response.body_mut().read_to_string().unwrap();
-    Answer {
-        status,
-        content_type,
-        session,
-        text,
-    }
-}
-
-/// A session that finished `initialize`, with `capabilities`.
-fn open(addr: SocketAddr, capabilities: Value) -> String {
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": capabilities,
-        "clientInfo": {"name": "http-test", "version": "1"}
-    }});
-    let answer = post(addr, None, &[], &initialize.to_string());
-    assert_eq!(answer.status, 200, "{answer:?}");
-    let session = answer.session.clone().expect("a session id");
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let answer = post(addr, Some(&session), &[], &initialized.to_string());
-    assert_eq!(answer.status, 202, "{answer:?}");
-    session
+    serve_http(options.timeout(Duration::from_secs(30)))
 }
 
 fn call(id: u64, tool: &str, arguments: Value) -> String {

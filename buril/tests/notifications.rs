@@ -3,12 +3,11 @@
 
 #![cfg(feature = "server")]
 
-use buril::server::{Server, ServerOptions};
-use serde_json::{Value, json};
+mod common;
 
-#[path = "common/peer.rs"]
-mod peer;
-use peer::Peer;
+use buril::server::{Server, ServerOptions};
+use common::peer::Peer;
+use serde_json::{Value, json};
 
 /// Reports progress on each of `count` items as fast as it can, logging at the start, half way
 /// and the end.

@@ -5,6 +5,8 @@
 
 #![cfg(feature = "otel")]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
@@ -12,13 +14,10 @@ use std::time::{Duration, Instant};
 
 use buril::Dispatcher;
 use buril::server::{Server, ServerOptions};
+use common::peer::Peer;
 use serde_json::{Value, json};
 use tracing_subscriber::Layer;
 use tracing_subscriber::layer::SubscriberExt;
-
-#[path = "common/peer.rs"]
-mod peer;
-use peer::Peer;
 
 /// Reads a note.
 #[buril::tool(off_thread, read_only)]

@@ -5,16 +5,15 @@
 
 #![cfg(feature = "server")]
 
+mod common;
+
 use std::time::Duration;
 
 use buril::server::{Server, ServerError, ServerOptions};
 use buril::{Dispatcher, Policy};
+use common::peer::Peer;
 use serde_json::{Value, json};
 use tempfile::TempDir;
-
-#[path = "common/peer.rs"]
-mod peer;
-use peer::Peer;
 
 /// Reads a note.
 #[buril::tool(off_thread, read_only)]

@@ -4,20 +4,19 @@
 
 #![cfg(all(feature = "server", feature = "cli"))]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use buril::Dispatcher;
 use buril::server::{Server, ServerOptions};
+use common::peer::Peer;
 use serde_json::json;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing_subscriber::Layer;
 use tracing_subscriber::layer::{Context, SubscriberExt};
-
-#[path = "common/peer.rs"]
-mod peer;
-use peer::Peer;
 
 /// Reads a note.
 #[buril::tool(off_thread, read_only)]

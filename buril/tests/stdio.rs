@@ -4,15 +4,14 @@
 
 #![cfg(feature = "server")]
 
+mod common;
+
 use std::time::Duration;
 
 use buril::server::{Server, ServerOptions};
 use buril::{Dispatcher, ToolError};
+use common::peer::Peer;
 use serde_json::{Value, json};
-
-#[path = "common/peer.rs"]
-mod peer;
-use peer::Peer;
 
 /// Doubles a number.
 #[buril::tool(off_thread, read_only)]

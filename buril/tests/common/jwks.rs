@@ -1,0 +1,192 @@
+//! Keys and tokens for the authorization tests: RSA keys made by openssl and P-256 keys made by
+//! ring, JWTs they sign, the SHA-256 digest a static token is kept as, and an issuer that
+//! serves its metadata and its keys (a JWKS) over plain HTTP on loopback.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
+use serde_json::{Value, json};
+
+/// A signing key and its public JWK.
+pub struct Key {
+    pub kid: String,
+    pub alg: Algorithm,
+    pub encoding: EncodingKey,
+    pub jwk: Value,
+    /// The public key in PEM (RSA only), for the algorithm-confusion token.
+    pub public_pem: Option<Vec<u8>>,
+}
+
+/// Base64url without padding, as JOSE writes bytes.
+pub fn b64(bytes: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// What `openssl args` wrote to standard output; it must succeed.
+pub fn openssl(args: &[&str]) -> Vec<u8> {
+    let output = std::process::Command::new("openssl")
+        .args(args)
+        .output()
+        .expect("openssl runs (scripts/test.sh installs it)");
+    assert!(
+        output.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+/// A 2048-bit RSA key made by openssl now.
+pub fn rsa_key(kid: &str) -> Key {
+    let dir = tempfile::tempdir().unwrap();
+    let private = dir.path().join("key.pem");
+    let private = private.to_str().unwrap();
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-out",
+        private,
+    ]);
+    let pem = std::fs::read(private).unwrap();
+    let public_pem = openssl(&["pkey", "-in", private, "-pubout"]);
+    let modulus =
+        String::from_utf8(openssl(&["rsa", "-in", private, "-noout", "-modulus"])).unwrap();
+    let hex = modulus.trim().trim_start_matches("Modulus=");
+    let n: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|at| u8::from_str_radix(&hex[at..at + 2], 16).unwrap())
+        .collect();
+    Key {
+        kid: kid.to_owned(),
+        alg: Algorithm::RS256,
+        encoding: EncodingKey::from_rsa_pem(&pem).unwrap(),
+        jwk: json!({"kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": b64(&n), "e": "AQAB"}),
+        public_pem: Some(public_pem),
+    }
+}
+
+/// A P-256 key made by ring now.
+pub fn ec_key(kid: &str) -> Key {
+    let rng = ring::rand::SystemRandom::new();
+    let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng).unwrap();
+    let pair =
+        EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, pkcs8.as_ref(), &rng).unwrap();
+    // An uncompressed point: 0x04, x, y.
+    let point = pair.public_key().as_ref();
+    Key {
+        kid: kid.to_owned(),
+        alg: Algorithm::ES256,
+        encoding: EncodingKey::from_ec_der(pkcs8.as_ref()),
+        jwk: json!({"kty": "EC", "kid": kid, "crv": "P-256", "x": b64(&point[1..33]), "y": b64(&point[33..65])}),
+        public_pem: None,
+    }
+}
+
+/// Seconds since the Unix epoch, as JWT times are written.
+pub fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// A JWT of `claims` signed by `key`, naming its `kid`.
+pub fn sign(key: &Key, claims: &Value) -> String {
+    let mut header = Header::new(key.alg);
+    header.kid = Some(key.kid.clone());
+    jsonwebtoken::encode(&header, claims, &key.encoding).unwrap()
+}
+
+/// An authorization server's metadata and keys, served over plain HTTP on loopback.
+pub struct Issuer {
+    /// The issuer's identifier (its `iss`), under which it serves its metadata.
+    pub url: String,
+    /// The JWKS it serves.
+    pub jwks: Arc<Mutex<Value>>,
+    /// How many times its keys were fetched.
+    pub key_fetches: Arc<AtomicUsize>,
+}
+
+impl Issuer {
+    /// Starts serving `keys` on a loopback port of its own.
+    pub fn start(keys: &[&Key]) -> Issuer {
+        // Laid out as Keycloak lays out a realm: OpenID Connect discovery under the issuer's
+        // path (RFC 8414's well-known URI answers 404, so discovery falls back to it), the
+        // keys at `protocol/openid-connect/certs`.
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/realms/tools", listener.local_addr().unwrap());
+        let jwks = Arc::new(Mutex::new(
+            json!({"keys": keys.iter().map(|k| k.jwk.clone()).collect::<Vec<_>>()}),
+        ));
+        let key_fetches = Arc::new(AtomicUsize::new(0));
+        let (served, fetches, issuer) = (Arc::clone(&jwks), Arc::clone(&key_fetches), url.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                if reader.read_line(&mut line).is_err() {
+                    continue;
+                }
+                let path = line.split_whitespace().nth(1).unwrap_or("").to_owned();
+                loop {
+                    let mut header = String::new();
+                    if reader.read_line(&mut header).unwrap_or(0) == 0 || header == "\r\n" {
+                        break;
+                    }
+                }
+                let (status, body) = match path.as_str() {
+                    "/realms/tools/.well-known/openid-configuration" => (
+                        "200 OK",
+                        json!({"issuer": issuer,
+                               "jwks_uri": format!("{issuer}/protocol/openid-connect/certs"),
+                               "token_endpoint": format!("{issuer}/protocol/openid-connect/token"),
+                               "authorization_endpoint": format!("{issuer}/protocol/openid-connect/auth")})
+                        .to_string(),
+                    ),
+                    "/realms/tools/protocol/openid-connect/certs" => {
+                        fetches.fetch_add(1, Ordering::SeqCst);
+                        ("200 OK", served.lock().unwrap().to_string())
+                    }
+                    _ => ("404 Not Found", "{}".to_owned()),
+                };
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        Issuer {
+            url,
+            jwks,
+            key_fetches,
+        }
+    }
+
+    /// Serves `keys` from now on, in place of the keys served so far.
+    pub fn publish(&self, keys: &[&Key]) {
+        *self.jwks.lock().unwrap() =
+            json!({"keys": keys.iter().map(|k| k.jwk.clone()).collect::<Vec<_>>()});
+    }
+}
+
+/// The hex SHA-256 digest of `token`, as a static token is configured.
+pub fn sha256_hex(token: &str) -> String {
+    use std::fmt::Write as _;
+    let digest = ring::digest::digest(&ring::digest::SHA256, token.as_bytes());
+    digest.as_ref().iter().fold(String::new(), |mut hex, byte| {
+        let _ = write!(hex, "{byte:02x}");
+        hex
+    })
+}

@@ -1,0 +1,42 @@
+//! A `buril::server::Server` of the test binary's tools on a loopback port, run by a
+//! multi-threaded runtime of its own on a thread of its own, so that a test can drive it with
+//! blocking requests.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use buril::Dispatcher;
+use buril::server::{Server, ServerOptions};
+
+/// A server with `options` over `Dispatcher::new()`, bound to `127.0.0.1:0` and serving
+/// Streamable HTTP until the test process ends: its address.
+pub fn serve_http(options: ServerOptions) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let server = Server::new(Dispatcher::new(), options).unwrap();
+            match server.bind_http("127.0.0.1:0".parse().unwrap()).await {
+                Ok(bound) => {
+                    tx.send(Ok(bound.local_addr())).unwrap();
+                    let _ = bound.run().await;
+                }
+                Err(error) => tx.send(Err(error.to_string())).unwrap(),
+            }
+        });
+    });
+    rx.recv().unwrap().expect("the server binds")
+}
+
+/// [`serve_http`], keeping what the server says (its messages to the operator): its address,
+/// and the messages so far.
+pub fn serve_http_noting(options: ServerOptions) -> (SocketAddr, Arc<Mutex<Vec<String>>>) {
+    let said = Arc::new(Mutex::new(Vec::new()));
+    let heard = Arc::clone(&said);
+    let options = options.messages(move |text| heard.lock().unwrap().push(text.to_owned()));
+    (serve_http(options), said)
+}
