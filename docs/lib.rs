@@ -18,6 +18,9 @@ pub mod threads {}
 #[doc = include_str!("src/serving.md")]
 pub mod serving {}
 
+#[doc = include_str!("src/hub.md")]
+pub mod hub {}
+
 #[doc = include_str!("src/tasks.md")]
 pub mod tasks {}
 

@@ -75,6 +75,7 @@ cargo clippy -p buril --no-default-features --features oauth --locked -- -D warn
 cargo clippy -p buril --no-default-features --features otel --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features redis --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features testing --locked -- -D warnings
+cargo clippy -p buril --no-default-features --features hub --locked -- -D warnings
 
 echo "== docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
@@ -98,6 +99,7 @@ cargo test -p buril --no-default-features --features oauth --locked \
 cargo test -p buril --no-default-features --features otel --locked --test otel
 cargo test -p buril --no-default-features --features redis --locked --lib
 cargo test -p buril --no-default-features --features testing --locked --test testing_kit
+cargo test -p buril --no-default-features --features hub,testing --locked --lib --test hub
 
 echo "== the MCP server's tests again, with its fast paths off"
 # The fast paths answer plain calls without rmcp's machinery; every server test must pass
@@ -105,7 +107,7 @@ echo "== the MCP server's tests again, with its fast paths off"
 export BURIL_FAST_PATHS=off
 cargo test --locked -p buril --all-features --test server --test http --test stdio --test notifications \
   --test asking --test auth_tokens --test auth_http --test auth_scopes --test security --test spans \
-  --test otel --test testing_kit
+  --test otel --test testing_kit --test provided --test hub
 cargo test --locked -p tools --test mcp --test mcp_auth --test serve_logs --test contract \
   --test detached --test console --test scene
 cargo test --locked -p buril-conformance-server

@@ -42,6 +42,36 @@ pub fn extension() -> Extension {
                 .value_name("COMMAND")
                 .help("The command the skills tell agents to run [default: tools]."),
         );
+    #[cfg(feature = "hub")]
+    let command = command
+        .arg(
+            Arg::new("from-server")
+                .long("from-server")
+                .value_name("URL")
+                .conflicts_with("from-command")
+                .help(
+                    "Generates for the tools of the MCP server at URL (Streamable HTTP), \
+                     whoever wrote it, instead of this binary's.",
+                ),
+        )
+        .arg(
+            Arg::new("from-command")
+                .long("from-command")
+                .value_name("COMMAND")
+                .num_args(1..)
+                .allow_hyphen_values(true)
+                .help(
+                    "Generates for the tools of the MCP server COMMAND starts (over stdio), \
+                     whoever wrote it; its arguments follow it to the end of the line.",
+                ),
+        )
+        .arg(
+            Arg::new("server-name")
+                .long("server-name")
+                .value_name("NAME")
+                .default_value("server")
+                .help("The family the server's tools are grouped under (skills, docs)."),
+        );
     Extension::new(command, run)
 }
 
@@ -59,6 +89,15 @@ fn run(invocation: Invocation<'_>) -> ExitCode {
     };
     let check = matches.get_flag("check");
     let mut generator = Generator::new().registry(registry).out_dir(dir);
+    #[cfg(feature = "hub")]
+    match crate::foreign::sources(matches) {
+        Ok(Some(sources)) => generator = generator.sources(sources).lenient(true),
+        Ok(None) => {}
+        Err(error) => {
+            let _ = writeln!(err, "error: {error}");
+            return ExitCode::from(1);
+        }
+    }
     if let Some(command) = matches.get_one::<String>("skills-command") {
         generator = generator.skills_command(command.clone());
     }
@@ -74,6 +113,9 @@ fn run(invocation: Invocation<'_>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    for note in &report.notes {
+        let _ = writeln!(err, "note: {note}");
+    }
     let relative =
         |path: &std::path::Path| path.strip_prefix(dir).unwrap_or(path).display().to_string();
     if check {

@@ -38,6 +38,7 @@ pub struct Generator {
     typescript: Option<PathBuf>,
     skills: Option<PathBuf>,
     skills_command: Option<String>,
+    lenient: bool,
 }
 
 /// Why generation failed.
@@ -104,6 +105,8 @@ pub enum FileState {
 pub struct Report {
     /// Every file considered.
     pub files: Vec<(PathBuf, FileState)>,
+    /// What a [`lenient`](Generator::lenient) generator typed as any JSON value, and why.
+    pub notes: Vec<String>,
 }
 
 impl Report {
@@ -167,6 +170,14 @@ impl Generator {
         self
     }
 
+    /// Types what no writer can express (a construct of a schema, or a whole schema) as any
+    /// JSON value, saying why in the report's notes, instead of failing: for tools of another
+    /// server than buril's, whose schemas are less tidy (`codegen --from-server`).
+    pub fn lenient(mut self, lenient: bool) -> Self {
+        self.lenient = lenient;
+        self
+    }
+
     /// Writes everything under `dir`: `dir/csharp`, `dir/typescript` and `dir/skills`.
     pub fn out_dir(self, dir: impl AsRef<Path>) -> Self {
         let dir = dir.as_ref();
@@ -177,6 +188,11 @@ impl Generator {
 
     /// The files, in memory: (absolute path, contents), sorted by path.
     pub fn generate(&self) -> Result<Vec<(PathBuf, String)>, Error> {
+        self.generate_noting().map(|(files, _)| files)
+    }
+
+    /// The files, and the notes of a lenient generator.
+    fn generate_noting(&self) -> Result<(Vec<(PathBuf, String)>, Vec<String>), Error> {
         let from_registry;
         let sources = match &self.sources {
             Some(sources) => sources.as_slice(),
@@ -185,7 +201,8 @@ impl Generator {
                 from_registry.as_slice()
             }
         };
-        let api = ir::normalize(sources)?;
+        let mut notes = Vec::new();
+        let api = ir::normalize_noting(sources, self.lenient.then_some(&mut notes))?;
         let skills = Skills::with_command(
             self.skills_command
                 .clone()
@@ -211,7 +228,7 @@ impl Generator {
             return Err(Error::NoOutput);
         }
         files.sort();
-        Ok(files)
+        Ok((files, notes))
     }
 
     /// Writes the files whose contents changed, and removes files this generator wrote earlier
@@ -226,8 +243,11 @@ impl Generator {
     }
 
     fn apply(&self, write: bool) -> Result<Report, Error> {
-        let files = self.generate()?;
-        let mut report = Report::default();
+        let (files, notes) = self.generate_noting()?;
+        let mut report = Report {
+            notes,
+            ..Report::default()
+        };
         for (path, contents) in &files {
             let state = match fs::read(path) {
                 Ok(existing) if existing == contents.as_bytes() => FileState::Unchanged,

@@ -16,6 +16,8 @@
 
 pub mod cli;
 mod collections;
+#[cfg(feature = "hub")]
+mod foreign;
 pub mod csharp;
 mod generator;
 pub mod ir;

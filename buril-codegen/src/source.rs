@@ -37,9 +37,15 @@ impl ToolSource {
         }
     }
 
-    /// Every tool of a registry, sorted by name.
+    /// Every tool linked into a registry's binary, sorted by name: the bindings are of the
+    /// binary's own tools (those other servers provide at run time have bindings of their
+    /// own: `codegen --from-server`).
     pub fn from_registry(registry: &buril::Registry) -> Vec<ToolSource> {
-        registry.iter().map(ToolSource::from_descriptor).collect()
+        registry
+            .linked()
+            .iter()
+            .map(|tool| ToolSource::from_descriptor(tool))
+            .collect()
     }
 }
 

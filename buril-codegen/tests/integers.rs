@@ -136,7 +136,7 @@ fn sources() -> Vec<ToolSource> {
         .into_iter()
         .map(|name| {
             let tool = buril::registry().get(name).expect("the tool is registered");
-            ToolSource::from_descriptor(tool)
+            ToolSource::from_descriptor(&tool)
         })
         .collect()
 }

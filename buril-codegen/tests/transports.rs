@@ -128,7 +128,8 @@ fn check(result: &Value, every_progress: bool) {
         ("console", "console_read"),
         ("searched", "asset_search"),
     ] {
-        let schema = buril::registry().get(tool).expect("a tool").output_schema();
+        let tool = buril::registry().get(tool).expect("a tool");
+        let schema = tool.output_schema();
         let validator = jsonschema::validator_for(schema).expect("a schema");
         assert!(validator.is_valid(&result[key]), "{key}: {}", result[key]);
     }

@@ -290,6 +290,14 @@ fn check_name(diag: &Diagnostics, name: &Sp<String>, family: Option<&Sp<String>>
     let family = family.map(|f| f.value.as_str());
     match naming::check_name(&name.value, "tool name", family) {
         Some(message) => {
+            let message = if name.value.len() > naming::MAX_LEN {
+                message
+            } else {
+                format!(
+                    "{message} (a name fixed by someone else, such as a protocol's test suite, \
+                     takes `fixed_name = \"why\"`)"
+                )
+            };
             diag.error_at(name.span, message);
             false
         }

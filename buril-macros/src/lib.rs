@@ -12,7 +12,7 @@ mod attr;
 mod check;
 mod diagnostics;
 mod expand;
-mod naming;
+use buril_names as naming;
 mod sections;
 mod symbol;
 

@@ -401,7 +401,8 @@ const fn meta(name: &'static str) -> ToolMeta {
 }
 
 fn same_input_schema(_: &mut SchemaGenerator) -> Schema {
-    let real = buril::registry().get("scene_list").unwrap().input_schema();
+    let tool = buril::registry().get("scene_list").unwrap();
+    let real = tool.input_schema();
     Schema::try_from(real.clone()).unwrap()
 }
 

@@ -27,6 +27,18 @@ impl Args {
         }
     }
 
+    /// The whole input object (empty once a parameter was taken out of it whole), for a
+    /// handler that sends it on as it is: a provided tool's
+    /// ([`ToolHandler`](crate::provided::ToolHandler)).
+    pub fn into_map(self) -> Map<String, Value> {
+        self.object.unwrap_or_default()
+    }
+
+    /// The whole input as a JSON object value ([`into_map`](Self::into_map)).
+    pub fn into_value(self) -> Value {
+        Value::Object(self.into_map())
+    }
+
     /// The input as JSON text, cut after `limit` characters (for a confirmation's message).
     pub fn preview(&self, limit: usize) -> String {
         let text = match &self.object {

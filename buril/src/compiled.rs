@@ -83,3 +83,42 @@ pub(crate) fn compile(
         validator: OnceLock::new(),
     }
 }
+
+/// The output schema and shape of a tool whose data is content blocks (`{"content": [block,
+/// …]}`): the same for every such tool, made once.
+pub(crate) fn blocks_output() -> &'static (Value, OutputShape) {
+    static BLOCKS: OnceLock<(Value, OutputShape)> = OnceLock::new();
+    BLOCKS.get_or_init(|| {
+        let blocks = compile(
+            crate::__private::unit_schema,
+            crate::schema::root_schema::<Vec<crate::content::Content>>,
+            false,
+        );
+        (blocks.output, blocks.output_shape)
+    })
+}
+
+/// The schemas of a tool provided at run time, as its provider gave them (kept as they are,
+/// so that clients see what the provider wrote), with the validator compiled now: a schema
+/// that does not compile is refused when the tool is made, not on its first call. Without an
+/// output schema the tool answers content blocks: its data is `{"content": [block, …]}`.
+pub(crate) fn given(tool: &str, input: Value, output: Option<Value>) -> Result<CompiledSchemas, String> {
+    let validator = Validator::new(tool, &input)?;
+    let (output, output_shape) = match output {
+        Some(output) => {
+            if !is_object_schema(&output) {
+                return Err(format!(
+                    "the output schema of `{tool}` must have root `type: \"object\"`"
+                ));
+            }
+            (output, OutputShape::Object)
+        }
+        None => blocks_output().clone(),
+    };
+    Ok(CompiledSchemas {
+        input,
+        output,
+        output_shape,
+        validator: OnceLock::from(Ok(validator)),
+    })
+}

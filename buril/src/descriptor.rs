@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
@@ -18,12 +18,15 @@ use crate::error::ToolError;
 pub type BoxFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 'static>>;
 
 /// How the dispatcher runs a tool.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub enum Invoke {
     /// A plain function.
     Sync(fn(&Context, Args) -> Result<Value, ToolError>),
     /// An `async fn`.
     Async(fn(Context, Args) -> BoxFuture),
+    /// A tool provided at run time: a handler holding what it needs (the connection to the
+    /// server it forwards to, say). Runs as an async tool does.
+    Provided(Arc<dyn crate::provided::ToolHandler>),
 }
 
 /// Builds a schema with the given generator.
@@ -359,11 +362,16 @@ pub struct ToolDescriptor {
     invoke: Invoke,
     input_schema: SchemaFn,
     output_schema: SchemaFn,
-    compiled: OnceLock<CompiledSchemas>,
+    pub(crate) compiled: OnceLock<CompiledSchemas>,
     /// The hash of this tool's metadata, made on first use (see `metadata.rs`).
     pub(crate) hash: OnceLock<String>,
     /// How quick its runs have been, for where its async callers run it (`pace.rs`).
     pub(crate) pace: crate::pace::Pace,
+    /// Where a tool provided at run time comes from (`None`: linked into the binary).
+    pub(crate) provided: Option<crate::provided::Provenance>,
+    /// The tool's MCP definition, built the first time a server lists it.
+    #[cfg(feature = "server")]
+    pub(crate) definition: OnceLock<rmcp::model::Tool>,
 }
 
 impl ToolDescriptor {
@@ -384,6 +392,9 @@ impl ToolDescriptor {
             compiled: OnceLock::new(),
             hash: OnceLock::new(),
             pace: crate::pace::Pace::new(),
+            provided: None,
+            #[cfg(feature = "server")]
+            definition: OnceLock::new(),
         }
     }
 
@@ -431,9 +442,9 @@ impl ToolDescriptor {
         self.meta.dangerous
     }
 
-    /// Whether the tool is an `async fn`.
+    /// Whether the tool runs as an async tool: an `async fn`, or a tool provided at run time.
     pub fn is_async(&self) -> bool {
-        matches!(self.invoke, Invoke::Async(_))
+        !matches!(self.invoke, Invoke::Sync(_))
     }
 
     /// Where the tool was defined.
@@ -443,8 +454,46 @@ impl ToolDescriptor {
 
     /// How the dispatcher runs the tool.
     #[doc(hidden)]
-    pub fn invoke(&self) -> Invoke {
-        self.invoke
+    pub fn invoke(&self) -> &Invoke {
+        &self.invoke
+    }
+
+    /// The tool's name, for the life of the process: a linked tool's is in the binary, a
+    /// provided tool's is interned when the tool is made (`intern.rs`).
+    pub(crate) fn static_name(&self) -> &'static str {
+        match &self.meta.name {
+            Cow::Borrowed(name) => name,
+            Cow::Owned(name) => crate::intern::intern(name),
+        }
+    }
+
+    /// The tool's family, for the life of the process (as [`static_name`](Self::static_name)).
+    pub(crate) fn static_family(&self) -> &'static str {
+        match &self.meta.family {
+            Cow::Borrowed(family) => family,
+            Cow::Owned(family) => crate::intern::intern(family),
+        }
+    }
+
+    /// Where the tool comes from, when it was provided at run time (an external MCP server's
+    /// tool, say); `None` for a tool linked into the binary.
+    pub fn provenance(&self) -> Option<&crate::provided::Provenance> {
+        self.provided.as_ref()
+    }
+
+    /// Why the tool cannot be called now: its provider is gone for the moment (an external
+    /// server that exited, reconnecting). Always `None` for a linked tool.
+    pub fn unavailable(&self) -> Option<Arc<str>> {
+        self.provided
+            .as_ref()
+            .and_then(|provided| provided.provider().unavailable())
+    }
+
+    /// Whether a call must read the host's rules before it runs: the tool is dangerous, or it
+    /// comes from a third party (both stay off until enabled).
+    #[inline]
+    pub(crate) fn is_gated(&self) -> bool {
+        self.meta.dangerous || self.provided.is_some()
     }
 
     /// The JSON Schema (2020-12) of the tool's input: root `type: "object"`, no `$schema` key.
@@ -460,6 +509,7 @@ impl ToolDescriptor {
     }
 
     pub(crate) fn compiled(&self) -> &CompiledSchemas {
+        // A provided tool's schemas were compiled when it was made.
         self.compiled.get_or_init(|| {
             compiled::compile(
                 self.input_schema,

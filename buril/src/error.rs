@@ -34,6 +34,13 @@ pub enum ErrorKind {
     /// A rate or concurrency limit refused the call (the message says when to try again);
     /// nothing ran.
     Limited,
+    /// The tool comes from a provider that cannot answer now (an external MCP server that
+    /// exited or dropped its connection, while it is reconnected); nothing ran. The message
+    /// says why.
+    Unavailable,
+    /// The tool ran elsewhere (an external MCP server) and reported a failure of its own
+    /// (MCP's `isError`); the message is its text.
+    Tool,
 }
 
 impl ErrorKind {
@@ -48,6 +55,8 @@ impl ErrorKind {
         ErrorKind::Timeout,
         ErrorKind::Cancelled,
         ErrorKind::Limited,
+        ErrorKind::Unavailable,
+        ErrorKind::Tool,
     ];
 
     /// The wire name, as it appears in the envelope's `type` field.
@@ -61,6 +70,8 @@ impl ErrorKind {
             ErrorKind::Timeout => "timeout",
             ErrorKind::Cancelled => "cancelled",
             ErrorKind::Limited => "limited",
+            ErrorKind::Unavailable => "unavailable",
+            ErrorKind::Tool => "tool",
         }
     }
 }

@@ -133,15 +133,17 @@
 //! | [`Annotations`] | MCP's hints about a tool |
 //! | [`TaskSupport`] | whether a tool's calls become tasks |
 //! | [`SourceLocation`] | where a tool was defined |
-//! | [`Registry`], [`registry`], [`try_registry`] | the tools linked into the binary, by name |
+//! | [`Registry`], [`registry`], [`try_registry`] | the tools of the binary by name: linked into it, and provided while it runs |
+//! | [`ToolRef`] | a tool of a registry, linked or provided |
 //! | [`Lookup`], [`RegistryError`] | a name's lookup, and why a registry could not be built |
 //!
-//! And in modules: [`content`] (images, audio, resources and `Rich<T>` results), [`context`]
+//! And in modules: [`provided`] (tools made at run time from JSON Schemas and a handler, and
+//! their providers), [`content`] (images, audio, resources and `Rich<T>` results), [`context`]
 //! (questions to the caller, logs, progress, host state), [`policy`] (tool patterns),
 //! [`middleware`] (layers around every call), [`tasks`] (calls that outlive the call),
 //! [`profile`] (tool definitions for MCP, OpenAI, Anthropic and Gemini), and behind features
-//! `cli`, `server` (the MCP server), `telemetry` (`otel`) and `testing` (an in-memory MCP
-//! client for tool authors' tests).
+//! `cli`, `server` (the MCP server), `hub` (other MCP servers' tools served as this binary's),
+//! `telemetry` (`otel`) and `testing` (an in-memory MCP client for tool authors' tests).
 
 mod args;
 #[cfg(feature = "cli")]
@@ -153,9 +155,12 @@ mod descriptor;
 mod dispatch;
 mod envelope;
 mod error;
+#[cfg(feature = "hub")]
+pub mod hub;
 #[doc(hidden)]
 pub mod frontend;
 mod input_limits;
+mod intern;
 #[doc(hidden)]
 pub mod metadata;
 pub mod middleware;
@@ -168,6 +173,7 @@ pub mod policy;
 mod principal;
 pub mod profile;
 mod properties;
+pub mod provided;
 mod registry;
 #[cfg(any(feature = "cli", feature = "server"))]
 mod result_files;
@@ -176,6 +182,7 @@ mod schema;
 pub mod server;
 mod suggest;
 pub mod tasks;
+mod tool_ref;
 #[cfg(feature = "otel")]
 pub mod telemetry;
 #[cfg(feature = "testing")]
@@ -201,6 +208,7 @@ pub use crate::input_limits::InputLimits;
 pub use crate::policy::{Policy, ToolView};
 pub use crate::principal::Principal;
 pub use crate::registry::{Lookup, Registry, RegistryError, registry, try_registry};
+pub use crate::tool_ref::ToolRef;
 
 #[doc(hidden)]
 #[allow(deprecated)]

@@ -188,7 +188,7 @@ impl ToolView {
     pub fn resolve(
         &self,
         registry: &crate::registry::Registry,
-    ) -> Vec<&'static crate::descriptor::ToolDescriptor> {
+    ) -> Vec<crate::tool_ref::ToolRef> {
         registry.iter().filter(|t| self.allows(t.name())).collect()
     }
 }

@@ -8,8 +8,12 @@ use crate::error::{ErrorKind, ToolError};
 
 /// Which tools may run. `dangerous` tools are off until enabled, by
 /// [`allow_dangerous`](Self::allow_dangerous) or by an [`enable`](Self::enable) pattern that
-/// matches them; a [`disable`](Self::disable) pattern turns any tool off and wins over
-/// everything. Decisions use the tool's own name, so an alias never escapes a rule.
+/// matches them; a third party's tools (provided at run time, such as an external MCP server's:
+/// see [`provided`](crate::provided)) are off until an `enable` pattern matches them or their
+/// provider is enabled ([`Provider::set_enabled`](crate::provided::Provider::set_enabled)), and
+/// `allow_dangerous` does not turn them on; a [`disable`](Self::disable) pattern turns any tool
+/// off and wins over everything. Decisions use the tool's own name, so an alias never escapes
+/// a rule.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Policy {
     allow_dangerous: bool,
@@ -18,7 +22,7 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// The default policy: every tool but the dangerous ones.
+    /// The default policy: every tool but the dangerous ones and third parties'.
     pub fn new() -> Self {
         Policy::default()
     }
@@ -58,6 +62,21 @@ impl Policy {
             return Err(ToolError::new(
                 ErrorKind::Disabled,
                 format!("the tool `{name}` is disabled by the host (rule `{pattern}`)"),
+            ));
+        }
+        if let Some(provenance) = tool.provenance()
+            && !provenance.provider().is_enabled()
+            && !self.enabled.iter().any(|p| p.matches(name))
+        {
+            let provider = provenance.provider().name();
+            return Err(ToolError::new(
+                ErrorKind::Disabled,
+                format!(
+                    "the tool `{name}` comes from `{provider}`, a third party, and stays off until \
+                     the host enables it (for example `--enable family:{}`, or `enable = true` in \
+                     the server's `[[external]]` table)",
+                    tool.family()
+                ),
             ));
         }
         if tool.is_dangerous()

@@ -572,7 +572,7 @@ fn configure_policy_is_kept_by_call() {
 #[test]
 fn a_cli_over_a_custom_registry() {
     let registry: &'static buril::Registry = Box::leak(Box::new(
-        buril::Registry::new([buril::registry().get("cli_fail").unwrap()]).unwrap(),
+        buril::Registry::new(buril::registry().get("cli_fail").unwrap().as_linked()).unwrap(),
     ));
     let cli = Cli::new().registry(registry);
     let (code, out, _) = run_cli(cli, &["list"]);

@@ -303,7 +303,7 @@ fn dangerous_tools_run_once_allowed() {
             .into_envelope()["type"],
         "disabled"
     );
-    assert!(!d.policy().allows(buril::registry().get("x_wipe").unwrap()));
+    assert!(!d.policy().allows(&buril::registry().get("x_wipe").unwrap()));
 }
 
 #[test]

@@ -334,9 +334,9 @@ fn scopes_hide_and_refuse_the_tools_a_principal_may_not_use() {
         .layer(RequireScopes::new(rules.clone()))
         .build();
     let registry = dispatcher.registry();
-    let read = registry.get("note_read").unwrap();
-    let delete = registry.get("note_delete").unwrap();
-    let whoami = registry.get("note_whoami").unwrap();
+    let read = &*registry.get("note_read").unwrap();
+    let delete = &*registry.get("note_delete").unwrap();
+    let whoami = &*registry.get("note_whoami").unwrap();
     assert_eq!(rules.required(read), ["mcp", "notes:read"]);
     assert_eq!(rules.required(delete), ["mcp", "notes:read", "admin"]);
     assert_eq!(rules.required(whoami), ["mcp", "whoami"]);

@@ -99,14 +99,14 @@ fn echo_tool(
 #[test]
 fn the_binary_registry_is_sorted_with_families() {
     let registry = buril::try_registry().expect("no duplicates in this binary");
-    let names: Vec<&str> = registry.iter().map(|t| t.name()).collect();
+    let names: Vec<&str> = registry.linked().iter().copied().map(|t| t.name()).collect();
     assert_eq!(
         names,
         ["agent_team_handoff", "reg_close", "reg_list", "reg_open"]
     );
     assert_eq!(registry.len(), 4);
     assert!(!registry.is_empty());
-    assert_eq!(registry.tools().len(), 4);
+    assert_eq!(registry.linked().len(), 4);
     assert_eq!(registry.families(), ["agent_team", "reg"]);
     assert_eq!(
         format!("{registry:?}"),
@@ -124,7 +124,7 @@ fn lookup_by_name_and_by_alias() {
         let found = registry.lookup(alias).unwrap();
         assert_eq!(found.tool.name(), "reg_close");
         assert!(found.via_alias);
-        assert!(std::ptr::eq(registry.get(alias).unwrap(), found.tool));
+        assert!(registry.get(alias).unwrap().same(&found.tool));
     }
     assert!(registry.lookup("reg_missing").is_none());
     assert!(registry.get("REG_OPEN").is_none());
@@ -162,7 +162,7 @@ fn a_hand_built_registry_sorts_and_looks_up() {
         echo_tool("hand_mid", &[], "m.rs"),
     ])
     .unwrap();
-    let names: Vec<&str> = registry.iter().map(|t| t.name()).collect();
+    let names: Vec<&str> = registry.linked().iter().copied().map(|t| t.name()).collect();
     assert_eq!(names, ["hand_alpha", "hand_mid", "hand_zeta"]);
     assert_eq!(registry.families(), ["hand"]);
     assert!(registry.lookup("hand_first").unwrap().via_alias);

@@ -193,7 +193,7 @@ async fn listed_definitions_are_the_mcp_profile_of_their_tools() {
     for listed in tools {
         let name = listed["name"].as_str().unwrap();
         let tool = buril::registry().get(name).unwrap();
-        let profiled = buril::profile::render(buril::profile::Profile::Mcp, tool)
+        let profiled = buril::profile::render(buril::profile::Profile::Mcp, &tool)
             .map(|rendered| rendered.value)
             .unwrap();
         assert_eq!(listed, &profiled, "{name}");

@@ -608,7 +608,8 @@ fn pointers_escape_slashes_and_tildes_in_names() {
         let envelope = call("val_weights", json!({"weights": {}, "extra": extra}));
         assert_eq!(envelope["ok"], true, "{envelope}");
     }
-    let schema = buril::registry().get("val_weights").unwrap().input_schema();
+    let tool = buril::registry().get("val_weights").unwrap();
+    let schema = tool.input_schema();
     assert_eq!(
         schema["properties"]["extra"]["description"],
         "Anything at all."

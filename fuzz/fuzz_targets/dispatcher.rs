@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(input) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for tool in dispatcher.registry().iter() {
+    for tool in dispatcher.registry().linked().iter().copied() {
         let envelope = dispatcher
             .invoke(tool.name(), input.clone(), buril::CallOptions::default())
             .into_envelope();

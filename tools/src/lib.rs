@@ -9,6 +9,8 @@
 //! | `editor_` | editor state: play mode and the selection |
 //! | `script_` | C# scripts: create from templates, list classes, find references, check |
 //!
+//! and buril's `mcp_` family (external MCP servers whose tools join these: `buril::hub_tools!`).
+//!
 //! The [`team`] module declares specialists over these families (`scene-inspector`,
 //! `asset-librarian`, `console-reader`) for the `agent_team_*` tools of `buril-team`.
 //!
@@ -47,3 +49,7 @@ mod script;
 pub mod team;
 
 pub use project::Project;
+
+// The `mcp_` family: external MCP servers registered, listed and unregistered while the binary
+// runs (`mcp_register_external` is dangerous: off until enabled).
+buril::hub_tools!();

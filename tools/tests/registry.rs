@@ -52,7 +52,7 @@ const TOOLS: &[&str] = &[
 ];
 
 fn tools() -> Vec<&'static buril::ToolDescriptor> {
-    buril::registry().iter().collect()
+    buril::registry().linked().iter().copied().collect()
 }
 
 #[test]

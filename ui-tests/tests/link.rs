@@ -24,7 +24,7 @@ const APP: &str = r#"use first as _;
 use second as _;
 
 fn main() {
-    for tool in buril::registry().tools() {
+    for tool in buril::registry().linked() {
         println!("{}", tool.name());
     }
 }

@@ -104,7 +104,7 @@ namespace Buril.Generated
         /// <summary>The tool called, or null for an exception a tool threw itself.</summary>
         public string Tool { get; private set; }
 
-        /// <summary>The envelope's <c>type</c>: <c>validation</c>, <c>runtime</c>, <c>panic</c>, <c>not_found</c>, <c>disabled</c>, <c>timeout</c>, <c>cancelled</c>, <c>limited</c>; or <c>protocol</c> when the answer could not be read.</summary>
+        /// <summary>The envelope's <c>type</c>: <c>validation</c>, <c>runtime</c>, <c>panic</c>, <c>not_found</c>, <c>disabled</c>, <c>timeout</c>, <c>cancelled</c>, <c>limited</c>, <c>unavailable</c> (an external server the host serves cannot answer now), <c>tool</c> (the tool ran on another MCP server and reported a failure of its own); or <c>protocol</c> when the answer could not be read.</summary>
         public string Type { get; private set; }
 
         /// <summary>The envelope's <c>error</c>.</summary>

@@ -525,10 +525,12 @@ namespace Buril.Generated
             }
             var isError = result["isError"];
             var envelope = new global::Newtonsoft.Json.Linq.JObject();
+            var buril = FromBuril(meta);
             if (isError != null && isError.Type == global::Newtonsoft.Json.Linq.JTokenType.Boolean && (bool)isError)
             {
                 envelope["ok"] = false;
-                envelope["type"] = "runtime";
+                // A server other than buril's says no more than its text: a failure of the tool's own.
+                envelope["type"] = buril ? "runtime" : "tool";
                 envelope["error"] = ContentText(result);
                 return envelope;
             }
@@ -548,6 +550,14 @@ namespace Buril.Generated
             }
             // Taken out of the answer, not copied (Newtonsoft copies a token that has a parent).
             var data = Detach(result, "structuredContent");
+            if (data == null && !buril && result["content"] is global::Newtonsoft.Json.Linq.JArray)
+            {
+                // Another server's content blocks, as buril's hub answers them: the data is {content}.
+                var blocksOnly = new global::Newtonsoft.Json.Linq.JObject();
+                blocksOnly["content"] = Detach(result, "content");
+                envelope["data"] = blocksOnly;
+                return envelope;
+            }
             if (data == null)
             {
                 var text = ContentText(result);
@@ -566,6 +576,23 @@ namespace Buril.Generated
                 envelope["warnings"] = Detach(meta, "buril/warnings");
             }
             return envelope;
+        }
+
+        /// <summary>Whether a result's <c>_meta</c> says anything of buril's (a server other than buril's says none).</summary>
+        private static bool FromBuril(global::Newtonsoft.Json.Linq.JObject meta)
+        {
+            if (meta == null)
+            {
+                return false;
+            }
+            foreach (var property in meta.Properties())
+            {
+                if (property.Name.StartsWith("buril/", global::System.StringComparison.Ordinal))
+                {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /// <summary>

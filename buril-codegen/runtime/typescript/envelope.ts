@@ -15,7 +15,11 @@ export type ErrorType =
   /** The call was cancelled. */
   | "cancelled"
   /** A rate or concurrency limit refused the call (the message says when to retry); nothing ran. */
-  | "limited";
+  | "limited"
+  /** The tool's server (an external MCP server the host serves) cannot answer now; nothing ran. */
+  | "unavailable"
+  /** The tool ran on another MCP server and reported a failure of its own (its `isError`). */
+  | "tool";
 
 /** Every {@link ErrorType}. */
 export const errorTypes = [
@@ -27,6 +31,8 @@ export const errorTypes = [
   "timeout",
   "cancelled",
   "limited",
+  "unavailable",
+  "tool",
 ] as const;
 
 /** One thing wrong with a call's input. */

@@ -37,6 +37,11 @@ function isErrorType(value: unknown): value is ErrorType {
   return typeof value === "string" && (errorTypes as readonly string[]).includes(value);
 }
 
+/** Whether a result's `_meta` says anything of buril's (a server other than buril's says none). */
+function fromBuril(meta: unknown): boolean {
+  return isJsonObject(meta) && Object.keys(meta).some((key) => key.startsWith("buril/"));
+}
+
 /** The texts of a result's `text` content blocks, in order. */
 function texts(result: JsonObject): string[] {
   const content = result["content"];
@@ -75,7 +80,9 @@ export function envelopeFromCallResult(result: unknown): Envelope {
       return envelope as unknown as EnvelopeFailure;
     }
     const error = texts(result).join("\n");
-    return { ok: false, type: "runtime", error: error === "" ? "the tool failed" : error };
+    // A server other than buril's says no more than its text: a failure of the tool's own.
+    const type = fromBuril(meta) ? "runtime" : "tool";
+    return { ok: false, type, error: error === "" ? "the tool failed" : error };
   }
   const meta = result["_meta"];
   const kind = isJsonObject(meta) ? meta[RESULT_META] : undefined;
@@ -84,6 +91,10 @@ export function envelopeFromCallResult(result: unknown): Envelope {
     return contentEnvelope(content as unknown[], kind, isJsonObject(meta) ? meta : {});
   }
   let data: unknown = result["structuredContent"];
+  if (data === undefined && !fromBuril(meta) && Array.isArray(content)) {
+    // Another server's content blocks, as buril's hub answers them: the data is `{content}`.
+    return { ok: true, data: { content } };
+  }
   if (data !== undefined && (!Array.isArray(content) || content.length < 2)) {
     // Structured data and at most one block, its text: no warnings (most answers).
     return { ok: true, data: data ?? null };

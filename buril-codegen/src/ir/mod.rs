@@ -11,7 +11,7 @@ mod types;
 
 pub use api::{Api, ToolDef};
 pub use names::{camel_case, pascal_case};
-pub use normalize::{NormalizeError, normalize};
+pub use normalize::{NormalizeError, normalize, normalize_noting};
 pub use types::{
     EnumDef, EnumVariant, Field, StructDef, TaggedUnionDef, TaggedVariant, TypeDef, TypeRef,
     UntaggedDef,

@@ -138,7 +138,9 @@ pub fn check(result: &Value, hash: &str) {
     called.sort_unstable();
     called.dedup();
     let mut names: Vec<&str> = registry
+        .linked()
         .iter()
+        .copied()
         .filter(|d| d.family() != "zoo")
         .map(|d| d.name())
         .collect();

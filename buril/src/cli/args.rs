@@ -9,6 +9,12 @@ use crate::profile::Profile;
 pub(crate) struct Args {
     #[command(subcommand)]
     pub(crate) command: Command,
+    /// Serve another MCP server's tools too: `NAME=URL` (Streamable HTTP) or `NAME=COMMAND
+    /// ARG…` (a program over stdio); repeatable. The config file's `[[external]]` tables
+    /// (`.buril/server.toml`) add more. Their tools stay off until enabled.
+    #[cfg(feature = "hub")]
+    #[arg(long, global = true, value_name = "NAME=TARGET")]
+    pub(crate) external: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]

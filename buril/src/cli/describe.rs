@@ -21,6 +21,7 @@ pub(crate) fn describe(
         writeln!(err, "{}", unknown_tool(registry, name))?;
         return Ok(ExitCode::from(1));
     };
+    let tool = &*tool;
     if as_json {
         let mut value = mcp_listing(tool);
         if let Value::Object(map) = &mut value {
@@ -37,6 +38,18 @@ pub(crate) fn describe(
             map.insert("async".into(), tool.is_async().into());
             if let Some(reason) = &tool.meta().fixed_name {
                 map.insert("fixedName".into(), reason.as_ref().into());
+            }
+            if let Some(provenance) = tool.provenance() {
+                let mut from = serde_json::Map::new();
+                from.insert("provider".into(), provenance.provider().name().into());
+                if let Some(original) = provenance.original_name() {
+                    from.insert("originalName".into(), original.into());
+                }
+                from.insert("enabled".into(), provenance.provider().is_enabled().into());
+                if let Some(reason) = tool.unavailable() {
+                    from.insert("unavailable".into(), reason.as_ref().into());
+                }
+                map.insert("providedBy".into(), Value::Object(from));
             }
             map.insert("location".into(), tool.location().to_string().into());
             map.insert("metadataHash".into(), tool.metadata_hash().into());
@@ -58,6 +71,27 @@ pub(crate) fn describe(
     }
     writeln!(out)?;
     writeln!(out, "family:    {}", tool.family())?;
+    if let Some(provenance) = tool.provenance() {
+        let provider = provenance.provider();
+        match provenance.original_name() {
+            Some(original) => writeln!(
+                out,
+                "from:      `{}`, where it is `{original}` (a third party's tool)",
+                provider.name()
+            )?,
+            None => writeln!(out, "from:      `{}` (a third party's tool)", provider.name())?,
+        }
+        if !provider.is_enabled() {
+            writeln!(
+                out,
+                "enabled:   only by a rule (`--enable family:{}`), as a third party's tool",
+                tool.family()
+            )?;
+        }
+        if let Some(reason) = tool.unavailable() {
+            writeln!(out, "now:       unavailable: {reason}")?;
+        }
+    }
     if let Some(reason) = &tool.meta().fixed_name {
         writeln!(
             out,

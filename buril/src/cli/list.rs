@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use crate::descriptor::ToolDescriptor;
 use crate::frontend::mcp_listing;
 use crate::registry::Registry;
+use crate::tool_ref::ToolRef;
 
 pub(crate) fn list(
     registry: &Registry,
@@ -15,7 +15,7 @@ pub(crate) fn list(
     family: Option<&str>,
     out: &mut dyn Write,
 ) -> io::Result<ExitCode> {
-    let tools: Vec<&ToolDescriptor> = registry
+    let tools: Vec<ToolRef> = registry
         .iter()
         .filter(|t| family.is_none_or(|f| t.family() == f))
         .collect();

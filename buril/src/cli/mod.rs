@@ -22,6 +22,8 @@ mod ask;
 mod call;
 mod describe;
 mod extension;
+#[cfg(feature = "hub")]
+mod hub;
 mod list;
 mod messages;
 mod pipe;
@@ -183,6 +185,13 @@ impl Cli {
         let Some(args) = args else {
             return ExitCode::from(2);
         };
+        #[cfg(feature = "hub")]
+        if !matches!(args.command, Command::Tasks { .. })
+            && let Err(error) = hub::connect(registry, &args.external, err)
+        {
+            let _ = writeln!(err, "error: {error}");
+            return ExitCode::from(2);
+        }
         let result = match args.command {
             Command::List { json, family } => list(registry, json, family.as_deref(), out),
             Command::Describe { name, json } => describe(registry, &name, json, out, err),

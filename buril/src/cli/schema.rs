@@ -42,7 +42,7 @@ pub(crate) fn schema(
                 writeln!(err, "{}", unknown_tool(registry, name))?;
                 return Ok(ExitCode::from(1));
             };
-            match profile::render(form.profile, tool) {
+            match profile::render(form.profile, &tool) {
                 Ok(definition) => (vec![definition], Vec::new()),
                 Err(error) => (Vec::new(), vec![error]),
             }

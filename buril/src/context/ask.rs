@@ -105,6 +105,16 @@ impl InputRequest {
         }
     }
 
+    /// A request as MCP writes it (`method` and its `params`), such as one another MCP server
+    /// sent while the hub forwarded a call to it; `None` for a method that is not a question
+    /// to the caller.
+    pub fn from_mcp(method: &str, params: Value) -> Option<Self> {
+        let kind = [InputKind::Elicitation, InputKind::Sampling, InputKind::Roots]
+            .into_iter()
+            .find(|kind| kind.method() == method)?;
+        Some(InputRequest { kind, params })
+    }
+
     /// The client's roots (the folders it works in).
     pub fn list_roots() -> Self {
         InputRequest {

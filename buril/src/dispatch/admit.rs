@@ -11,7 +11,6 @@ use super::options::CallOptions;
 use super::settle::{Deadline, Settle, with_warning};
 use crate::args::Args;
 use crate::context::{CancelToken, Context, Parts};
-use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
 use crate::error::{ErrorKind, Problem, ToolError};
 use crate::input_limits::drop_iteratively;
@@ -19,11 +18,12 @@ use crate::middleware::Entered;
 use crate::pattern::ToolView;
 use crate::principal::Principal;
 use crate::suggest;
+use crate::tool_ref::ToolRef;
 use crate::validate::Validator;
 
 /// A call that passed admission: the tool, its input, its context and its deadline.
 pub(crate) struct Admitted {
-    pub(crate) tool: &'static ToolDescriptor,
+    pub(crate) tool: ToolRef,
     pub(crate) args: Args,
     /// Holds this call's own token (a child of the caller's), made when first needed.
     pub(crate) ctx: Context,
@@ -33,12 +33,12 @@ pub(crate) struct Admitted {
 /// A call refused at admission: nothing ran.
 pub(crate) struct Refused {
     /// The tool the name resolved to, if it did.
-    pub(crate) tool: Option<&'static ToolDescriptor>,
+    pub(crate) tool: Option<ToolRef>,
     pub(crate) outcome: Outcome,
 }
 
 impl Refused {
-    fn new(tool: Option<&'static ToolDescriptor>, outcome: Outcome) -> Self {
+    fn new(tool: Option<ToolRef>, outcome: Outcome) -> Self {
         Refused { tool, outcome }
     }
 }
@@ -82,15 +82,15 @@ pub(crate) fn admit(
         if let Some(entered) = entered {
             entered.after.run(&mut outcome, false);
         }
-        Refused::new(Some(tool), outcome)
+        Refused::new(Some(tool.clone()), outcome)
     };
     // Whether the caller may call the tool at all comes first. Rules that disable nothing and
-    // set no timeout allow every tool that is not dangerous: no lock then. Otherwise read once,
-    // under the read lock (no clone of their `Arc`).
+    // set no timeout allow every tool that is neither dangerous nor a third party's: no lock
+    // then. Otherwise read once, under the read lock (no clone of their `Arc`).
     let mut timeout = options.timeout;
-    if tool.is_dangerous() || !core.rules_open() {
+    if tool.is_gated() || !core.rules_open() {
         let rules = core.rules();
-        if let Err(error) = rules.policy.check(tool) {
+        if let Err(error) = rules.policy.check(&tool) {
             drop(rules);
             drop_iteratively(input);
             return Err(refuse(error, None));
@@ -102,6 +102,17 @@ pub(crate) fn admit(
                 rules.timeouts.for_tool(tool.name())
             };
         }
+    }
+    // A provided tool whose provider is gone for the moment (an external server restarting).
+    if let Some(reason) = tool.unavailable() {
+        drop_iteratively(input);
+        return Err(refuse(
+            ToolError::new(
+                ErrorKind::Unavailable,
+                format!("the tool `{}` is unavailable: {reason}", tool.name()),
+            ),
+            None,
+        ));
     }
     if let Some(view) = &options.view
         && !view.allows(tool.name())
@@ -123,7 +134,7 @@ pub(crate) fn admit(
     let mut input = input;
     let entered = if core.layers.any() {
         let mut entered = core.layers.before(
-            tool,
+            &tool,
             &mut input,
             options.principal.as_ref(),
             &core.env,
@@ -181,7 +192,7 @@ pub(crate) fn admit(
         None => (Vec::new(), None),
     };
     let ctx = Context::new(Parts {
-        tool: tool.name(),
+        tool: tool.static_name(),
         cancel: options.cancel.as_ref().map(CancelToken::child),
         deadline: deadline.map(|deadline| deadline.at),
         progress: options.progress,
@@ -196,7 +207,7 @@ pub(crate) fn admit(
         held,
     });
     let settle = Settle {
-        name: tool.name(),
+        name: tool.static_name(),
         shape: compiled.output_shape,
         warning,
         deadline,
@@ -221,7 +232,7 @@ pub(crate) fn callable_suggestions(
     principal: Option<&Principal>,
 ) -> Vec<String> {
     let policy = Arc::clone(&core.rules().policy);
-    let callable = core
+    let callable: Vec<ToolRef> = core
         .registry
         .iter()
         .filter(|tool| {
@@ -229,8 +240,8 @@ pub(crate) fn callable_suggestions(
                 && view.is_none_or(|view| view.allows(tool.name()))
                 && core.layers.visible(tool, principal)
         })
-        .map(|tool| tool.name());
-    suggest::similar(name, callable)
+        .collect();
+    suggest::similar(name, callable.iter().map(|tool| tool.name()))
         .into_iter()
         .take(3)
         .map(str::to_owned)

@@ -263,7 +263,8 @@ impl Dispatcher {
 
     /// The timeout that applies to `tool` (by name or alias) when a call sets none.
     pub fn timeout_for(&self, tool: &str) -> Option<std::time::Duration> {
-        let name = self.core.registry.get(tool).map_or(tool, |t| t.name());
+        let found = self.core.registry.get(tool);
+        let name = found.as_ref().map_or(tool, |t| t.name());
         self.core.rules().timeouts.for_tool(name)
     }
 

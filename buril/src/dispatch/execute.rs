@@ -14,7 +14,7 @@ use crate::error::{ErrorKind, ToolError};
 /// Runs `call`, blocking the calling thread until it ends, its deadline passes or it is
 /// cancelled.
 pub(crate) fn execute_blocking(core: &Core, call: Admitted) -> CallResult {
-    let name = call.tool.name();
+    let name = call.tool.static_name();
     let deadline = call.deadline;
     let at = place(core, &call, Waiter::Blocking);
     if at == Place::Here {
@@ -106,7 +106,7 @@ fn sent_back_to_the_pool(name: &str, error: &ToolError) -> ToolError {
 /// is placed, and the deadline is a timer of the dispatcher's runtime. No hop through another
 /// task on the way, so a call costs the caller one wake-up.
 pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
-    let name = call.tool.name();
+    let name = call.tool.static_name();
     let deadline = call.deadline;
     let at = place(core, &call, Waiter::Async);
     if at == Place::Here || at == Place::HereWhileQuick {
@@ -114,7 +114,7 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
         // `pace.rs`): run in the caller's task, no thread hop; its deadline is checked when it
         // returns.
         let token = call.ctx.made_token();
-        let tool = call.tool;
+        let tool = call.tool.clone();
         let started = (at == Place::HereWhileQuick).then(Instant::now);
         let mut result = run_in_place(core, call);
         if let Some(started) = started {

@@ -36,15 +36,15 @@ use self::execute::{CancelOnDrop, execute_async, execute_blocking};
 pub use self::main_thread::MainThread;
 pub use self::options::CallOptions;
 pub use self::rules::Timeouts;
-use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
 use crate::pattern::ToolView;
+use crate::tool_ref::ToolRef;
 
 /// A call at the end of the pipeline, for front ends that map more than its outcome.
 #[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub struct Finished {
     /// The tool the name resolved to (`None`: no tool has that name).
-    pub tool: Option<&'static ToolDescriptor>,
+    pub tool: Option<ToolRef>,
     /// Whether the tool ran: false when the call was refused at admission (unknown, disabled,
     /// outside the view, over the limits, invalid input).
     pub admitted: bool,
@@ -54,7 +54,7 @@ pub struct Finished {
 
 impl Finished {
     /// A call of `tool` that ran, and produced `outcome`.
-    pub fn ran(tool: &'static ToolDescriptor, outcome: Outcome) -> Self {
+    pub fn ran(tool: ToolRef, outcome: Outcome) -> Self {
         Finished {
             tool: Some(tool),
             admitted: true,
@@ -146,7 +146,7 @@ impl Dispatcher {
     pub async fn run_async(&self, name: &str, input: Value, options: CallOptions) -> Finished {
         match admit::admit(&self.core, name, input, options) {
             Ok((call, settle)) => {
-                let tool = call.tool;
+                let tool = call.tool.clone();
                 Finished::ran(tool, self.execute_and_settle(call, settle).await)
             }
             Err(refused) => Finished::refused(refused),
@@ -165,15 +165,12 @@ impl Dispatcher {
         input: Value,
         options: CallOptions,
     ) -> Result<
-        (
-            &'static ToolDescriptor,
-            impl Future<Output = Outcome> + Send + 'static,
-        ),
+        (ToolRef, impl Future<Output = Outcome> + Send + 'static),
         Finished,
     > {
         match admit::admit(&self.core, name, input, options) {
             Ok((call, settle)) => {
-                let tool = call.tool;
+                let tool = call.tool.clone();
                 let dispatcher = self.clone();
                 Ok((tool, async move {
                     dispatcher.execute_and_settle(call, settle).await

@@ -60,7 +60,7 @@ pub(crate) enum Waiter {
 
 /// Where `call` runs when `waiter` waits for it.
 pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
-    let tool = call.tool;
+    let tool = &call.tool;
     let threading = tool.threading();
     if !threading.is_off_thread() {
         return match waiter {
@@ -87,7 +87,7 @@ pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
             Place::HereWhileQuick
         }
         Invoke::Sync(_) => Place::BlockingPool,
-        Invoke::Async(_) => Place::Task,
+        Invoke::Async(_) | Invoke::Provided(_) => Place::Task,
     }
 }
 
@@ -134,12 +134,12 @@ pub(crate) fn run_in_place(core: &Core, call: Admitted) -> CallResult {
     let Admitted {
         tool, args, ctx, ..
     } = call;
-    let invoke = tool.invoke();
-    match invoke {
-        Invoke::Sync(function) => run_sync(tool.name(), function, &ctx, args),
-        Invoke::Async(_) => {
+    let name = tool.static_name();
+    match tool.invoke() {
+        Invoke::Sync(function) => run_sync(name, *function, &ctx, args),
+        invoke => {
             let handle = core.runtime().handle();
-            run_here(tool.name(), invoke, ctx, args, Some(handle))
+            run_here(name, invoke.clone(), ctx, args, Some(handle))
         }
     }
 }
@@ -165,8 +165,8 @@ pub(crate) fn start<'a>(
     let Admitted {
         tool, args, ctx, ..
     } = call;
-    let name = tool.name();
-    let invoke = tool.invoke();
+    let name = tool.static_name();
+    let invoke = tool.invoke().clone();
     debug_assert!(
         !matches!(place, Place::Here | Place::HereWhileQuick),
         "a call placed here runs in its waiter, not through `start`"
@@ -176,7 +176,7 @@ pub(crate) fn start<'a>(
             // The runtime an async tool needs on the main thread (none for a sync tool, so that
             // sync-only hosts never start the runtime).
             let handle =
-                matches!(invoke, Invoke::Async(_)).then(|| core.runtime().handle().clone());
+                (!matches!(invoke, Invoke::Sync(_))).then(|| core.runtime().handle().clone());
             core.main.submit(Box::new(move || {
                 deliver(
                     name,
@@ -216,7 +216,13 @@ pub(crate) fn start<'a>(
         }
         (_, Invoke::Async(function)) => Started {
             task: Some(core.runtime().spawn(async move {
-                deliver(name, reply, run_async(name, function, ctx, args).await);
+                deliver(name, reply, run_async(name, function(ctx, args)).await);
+            })),
+            replies: None,
+        },
+        (_, Invoke::Provided(handler)) => Started {
+            task: Some(core.runtime().spawn(async move {
+                deliver(name, reply, run_async(name, handler.call(ctx, args)).await);
             })),
             replies: None,
         },

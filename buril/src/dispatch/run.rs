@@ -37,24 +37,23 @@ pub(crate) fn run_here(
 ) -> CallResult {
     match (invoke, handle) {
         (Invoke::Sync(function), _) => run_sync(name, function, &ctx, args),
-        (Invoke::Async(_), _) if ctx.is_cancelled() => Err(cancelled_before_start(name)),
+        (_, _) if ctx.is_cancelled() => Err(cancelled_before_start(name)),
         (Invoke::Async(function), Some(handle)) => {
             contain_panic(name, block_on(handle, CatchUnwind(function(ctx, args))))
         }
-        (Invoke::Async(_), None) => Err(ToolError::runtime(format!(
+        (Invoke::Provided(handler), Some(handle)) => {
+            contain_panic(name, block_on(handle, CatchUnwind(handler.call(ctx, args))))
+        }
+        (_, None) => Err(ToolError::runtime(format!(
             "the async tool `{name}` was run without a runtime"
         ))),
     }
 }
 
-/// Runs an async tool to completion where it is polled (a task of the dispatcher's runtime).
-pub(crate) async fn run_async(
-    name: &'static str,
-    function: fn(CallContext, Args) -> crate::descriptor::BoxFuture,
-    ctx: CallContext,
-    args: Args,
-) -> CallResult {
-    contain_panic(name, CatchUnwind(function(ctx, args)).await)
+/// Runs an async tool's future to completion where it is polled (a task of the dispatcher's
+/// runtime).
+pub(crate) async fn run_async(name: &'static str, future: crate::descriptor::BoxFuture) -> CallResult {
+    contain_panic(name, CatchUnwind(future).await)
 }
 
 /// Polls a future, turning a panic inside it into an `Err`.

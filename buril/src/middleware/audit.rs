@@ -132,8 +132,8 @@ impl Layer for AuditLog {
         let seen = call.note::<Seen>();
         let record = AuditRecord {
             principal: call.principal().map(|principal| principal.subject.clone()),
-            tool: call.tool().name(),
-            family: call.tool().family(),
+            tool: call.tool().static_name(),
+            family: call.tool().static_family(),
             outcome: outcome.error_kind().map_or("ok", |kind| kind.as_str()),
             ran: call.ran(),
             duration: call.elapsed(),

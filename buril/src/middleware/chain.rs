@@ -13,6 +13,7 @@ use crate::descriptor::ToolDescriptor;
 use crate::envelope::Outcome;
 use crate::error::ToolError;
 use crate::principal::Principal;
+use crate::tool_ref::ToolRef;
 
 type List = Arc<[Arc<dyn Layer>]>;
 
@@ -68,7 +69,7 @@ impl Layers {
     /// their `after`, what they hold while the tool runs, and the refusal, if one refused.
     pub(crate) fn before(
         &self,
-        tool: &'static ToolDescriptor,
+        tool: &ToolRef,
         input: &mut Value,
         principal: Option<&Arc<Principal>>,
         env: &Env,
@@ -106,7 +107,7 @@ impl Layers {
             after: After {
                 layers,
                 passed,
-                tool,
+                tool: tool.clone(),
                 principal: principal.cloned(),
                 started,
                 notes,
@@ -130,7 +131,7 @@ pub(crate) struct Entered {
 pub(crate) struct After {
     layers: List,
     passed: usize,
-    tool: &'static ToolDescriptor,
+    tool: ToolRef,
     principal: Option<Arc<Principal>>,
     started: Instant,
     notes: Notes,
@@ -140,7 +141,7 @@ impl After {
     /// Runs them on the call's outcome; `ran` says whether the tool ran.
     pub(crate) fn run(&self, outcome: &mut Outcome, ran: bool) {
         let end = CallEnd {
-            tool: self.tool,
+            tool: &self.tool,
             principal: self.principal.as_deref(),
             started: self.started,
             ran,

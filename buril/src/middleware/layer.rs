@@ -56,7 +56,7 @@ impl<L: Layer + ?Sized> Layer for Arc<L> {
 
 /// A call on its way in, as a [`Layer`] sees it.
 pub struct Call<'a> {
-    pub(crate) tool: &'static ToolDescriptor,
+    pub(crate) tool: &'a ToolDescriptor,
     pub(crate) input: &'a mut Value,
     pub(crate) rewritten: bool,
     pub(crate) principal: Option<&'a Arc<Principal>>,
@@ -70,7 +70,7 @@ pub struct Call<'a> {
 impl<'a> Call<'a> {
     /// The tool called (its name, family, annotations and flags are its
     /// [`meta`](ToolDescriptor::meta)).
-    pub fn tool(&self) -> &'static ToolDescriptor {
+    pub fn tool(&self) -> &ToolDescriptor {
         self.tool
     }
 
@@ -126,7 +126,7 @@ impl<'a> Call<'a> {
 
 /// A call on its way out, as a [`Layer`] sees it.
 pub struct CallEnd<'a> {
-    pub(crate) tool: &'static ToolDescriptor,
+    pub(crate) tool: &'a ToolDescriptor,
     pub(crate) principal: Option<&'a Principal>,
     pub(crate) started: Instant,
     pub(crate) ran: bool,
@@ -135,7 +135,7 @@ pub struct CallEnd<'a> {
 
 impl CallEnd<'_> {
     /// The tool called.
-    pub fn tool(&self) -> &'static ToolDescriptor {
+    pub fn tool(&self) -> &ToolDescriptor {
         self.tool
     }
 

@@ -82,7 +82,7 @@ impl RateLimit {
 
 impl Layer for RateLimit {
     fn before(&self, call: &mut Call<'_>) -> Result<(), ToolError> {
-        let tool = call.tool().name();
+        let tool = call.tool().static_name();
         if !self.only.is_empty() && !self.only.iter().any(|name| name == tool) {
             return Ok(());
         }
@@ -209,7 +209,7 @@ impl Drop for Place {
 
 impl Layer for ConcurrencyLimit {
     fn before(&self, call: &mut Call<'_>) -> Result<(), ToolError> {
-        let tool = call.tool().name();
+        let tool = call.tool().static_name();
         let Some(limit) = self.tools.get(tool).copied().or(self.each) else {
             return Ok(());
         };

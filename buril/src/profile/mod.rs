@@ -113,7 +113,7 @@ pub fn render_all(profile: Profile, registry: &Registry) -> (Vec<Definition>, Ve
     let mut definitions = Vec::with_capacity(registry.len());
     let mut errors = Vec::new();
     for tool in registry.iter() {
-        match render(profile, tool) {
+        match render(profile, &tool) {
             Ok(definition) => definitions.push(definition),
             Err(error) => errors.push(error),
         }

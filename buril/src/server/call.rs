@@ -20,7 +20,7 @@ use super::plan::CallPlan;
 use super::results::{call_result, server_meta};
 use super::{handshake, tasks};
 use crate::context::{CancelToken, InputSource};
-use crate::descriptor::ToolDescriptor;
+use crate::tool_ref::ToolRef;
 use crate::dispatch::CallOptions;
 use crate::envelope::Outcome;
 use crate::error::ErrorKind;
@@ -144,7 +144,7 @@ impl Handler {
                     &finished.outcome,
                     principal.as_deref(),
                 )?;
-                return Ok(call_result(&self.state, tool, finished.outcome).into());
+                return Ok(call_result(&self.state, &tool, finished.outcome).into());
             }
         };
         let owner = tasks::owner_of(context);
@@ -172,10 +172,10 @@ impl Handler {
     fn admitted_or_unknown(
         &self,
         name: &str,
-        tool: Option<&'static ToolDescriptor>,
+        tool: Option<ToolRef>,
         outcome: &Outcome,
         principal: Option<&Principal>,
-    ) -> Result<&'static ToolDescriptor, ErrorData> {
+    ) -> Result<ToolRef, ErrorData> {
         match tool {
             Some(tool)
                 if !matches!(
@@ -437,9 +437,9 @@ impl Handler {
         }
         let mut outcome = finished.outcome;
         if let Some(stale) = stale {
-            outcome = outcome.with_warning(stale.warning(self.state.registry, Some(tool)));
+            outcome = outcome.with_warning(stale.warning(self.state.registry, Some(&tool)));
         }
-        Ok(call_result(&self.state, tool, outcome).into())
+        Ok(call_result(&self.state, &tool, outcome).into())
     }
 
     /// A deferred task tool's call: run as a plain call until the tool calls

@@ -412,6 +412,11 @@ fn options(
     for rule in matches.get_many::<String>("enable").into_iter().flatten() {
         options = options.enable(rule);
     }
+    // `--external` is the command line's own (global) flag.
+    #[cfg(feature = "hub")]
+    for flag in matches.get_many::<String>("external").into_iter().flatten() {
+        options = options.external(crate::hub::from_flag(flag)?);
+    }
     for rule in matches.get_many::<String>("disable").into_iter().flatten() {
         options = options.disable(rule);
     }

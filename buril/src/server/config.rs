@@ -42,6 +42,9 @@ pub(crate) struct Settings {
     pub timeouts: HashMap<&'static str, Duration>,
     /// The `[auth]` table, when there is one.
     pub auth: Option<AuthOptions>,
+    /// The `[[external]]` tables: other MCP servers whose tools are served too.
+    #[cfg(feature = "hub")]
+    pub externals: Vec<crate::hub::External>,
 }
 
 /// The config file as written.
@@ -58,6 +61,8 @@ struct ConfigFile {
     #[serde(default)]
     timeouts: BTreeMap<String, f64>,
     auth: Option<AuthFile>,
+    #[serde(default)]
+    external: Vec<toml::Table>,
 }
 
 /// Parses the config file's text (TOML) into settings, naming every mistake.
@@ -73,19 +78,33 @@ pub(crate) fn parse(
         .auth
         .as_ref()
         .map(|auth| auth.resolve(registry, folder, &mut errors));
-    let enable = resolve_all(&file.enable, registry, &mut errors);
-    let disable = resolve_all(&file.disable, registry, &mut errors);
+    #[cfg(feature = "hub")]
+    let externals = crate::hub::from_tables(file.external, folder, &mut errors);
+    #[cfg(feature = "hub")]
+    let prefixes: Vec<String> = externals.iter().map(crate::hub::External::prefix).collect();
+    #[cfg(not(feature = "hub"))]
+    let prefixes: Vec<String> = Vec::new();
+    #[cfg(not(feature = "hub"))]
+    if !file.external.is_empty() {
+        errors.push(
+            "`[[external]]` serves other MCP servers' tools, which needs buril's `hub` \
+             feature: this binary was built without it"
+                .to_owned(),
+        );
+    }
+    let enable = resolve_all(&file.enable, registry, &prefixes, &mut errors);
+    let disable = resolve_all(&file.disable, registry, &prefixes, &mut errors);
     let timeout = file
         .timeout
         .and_then(|seconds| seconds_or(seconds, "`timeout`", &mut errors));
     let mut timeouts = HashMap::new();
     for (name, seconds) in &file.timeouts {
-        let Some(tool) = registry.get(name) else {
+        let Some(tool) = timed_tool(name, registry, &prefixes) else {
             errors.push(unknown_tool(name, registry, "`[timeouts]`"));
             continue;
         };
         if let Some(timeout) = seconds_or(*seconds, &format!("`[timeouts] {name}`"), &mut errors) {
-            timeouts.insert(tool.name(), timeout);
+            timeouts.insert(tool, timeout);
         }
     }
     if !errors.is_empty() {
@@ -100,8 +119,11 @@ pub(crate) fn parse(
         timeout,
         timeouts,
         auth,
+        #[cfg(feature = "hub")]
+        externals,
     })
 }
+
 
 /// Reads and parses the config file; a missing file is `Ok(None)`.
 pub(crate) fn read(path: &Path, registry: &Registry) -> Result<Option<Settings>, String> {
@@ -118,11 +140,12 @@ pub(crate) fn read(path: &Path, registry: &Registry) -> Result<Option<Settings>,
 fn resolve_all(
     rules: &[String],
     registry: &Registry,
+    prefixes: &[String],
     errors: &mut Vec<String>,
 ) -> Vec<ToolPattern> {
     let mut patterns = Vec::new();
     for rule in rules {
-        match resolve(rule, registry) {
+        match resolve(rule, registry, prefixes) {
             Ok(resolved) => patterns.extend(resolved),
             Err(error) => errors.push(error),
         }
@@ -132,8 +155,31 @@ fn resolve_all(
 
 /// Resolves one rule: `family:NAME` (every tool of that family), a glob (`*`, `prefix*`), or
 /// a tool's name or alias (resolved to the tool's own name, which policies decide on).
-pub(crate) fn resolve(rule: &str, registry: &Registry) -> Result<Vec<ToolPattern>, String> {
+///
+/// `prefixes` are the prefixes of external servers' tools (`everything_`), whose tools come
+/// and go while the server runs: `family:everything` is every tool named `everything_…`
+/// whenever it is served, and a name with such a prefix is taken as it is.
+pub(crate) fn resolve(
+    rule: &str,
+    registry: &Registry,
+    prefixes: &[String],
+) -> Result<Vec<ToolPattern>, String> {
     let rule = rule.trim();
+    let external = |name: &str| {
+        prefixes
+            .iter()
+            .any(|prefix| !prefix.is_empty() && name.starts_with(prefix.as_str()))
+    };
+    if let Some(family) = rule.strip_prefix("family:")
+        && prefixes
+            .iter()
+            .any(|prefix| prefix.strip_suffix('_') == Some(family))
+    {
+        return format!("{family}_*")
+            .parse()
+            .map(|pattern| vec![pattern])
+            .map_err(|error: crate::pattern::PatternError| error.to_string());
+    }
     if let Some(family) = rule.strip_prefix("family:") {
         let names: Vec<ToolPattern> = registry
             .iter()
@@ -156,7 +202,24 @@ pub(crate) fn resolve(rule: &str, registry: &Registry) -> Result<Vec<ToolPattern
     }
     match registry.get(rule) {
         Some(tool) => Ok(vec![exact(tool.name())]),
+        None if external(rule) => Ok(vec![pattern]),
         None => Err(unknown_tool(rule, registry, "a rule")),
+    }
+}
+
+/// The tool a timeout names (its own name, when named by an alias): a tool served now, or a
+/// tool of an external server, by its prefix, which may not be served yet.
+pub(crate) fn timed_tool(name: &str, registry: &Registry, prefixes: &[String]) -> Option<&'static str> {
+    match registry.get(name) {
+        Some(tool) => Some(tool.static_name()),
+        None if prefixes
+            .iter()
+            .any(|prefix| !prefix.is_empty() && name.starts_with(prefix.as_str()))
+            && buril_names::is_valid_shape(name) =>
+        {
+            Some(crate::intern::intern(name))
+        }
+        None => None,
     }
 }
 

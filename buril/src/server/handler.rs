@@ -128,7 +128,7 @@ impl ServerHandler for Handler {
     /// A tool's definition, which the Streamable HTTP transport checks a call's `Mcp-Param-*`
     /// headers against (`x-mcp-header`).
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        self.state.definition(name).cloned()
+        self.state.definition(name)
     }
 
     async fn list_resources(

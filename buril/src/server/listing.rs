@@ -4,11 +4,12 @@ use rmcp::ErrorData;
 use rmcp::model::{ListToolsResult, MetaObject, Tool};
 
 use super::results::server_meta;
-use super::state::ServerState;
+use super::state::{ServerState, definition_of};
 use crate::principal::Principal;
 
 /// One page of the enabled tools, sorted by name. The cursor is the name of the last tool of
-/// the previous page, so paging stays right when tools are enabled or disabled in between.
+/// the previous page, so paging stays right when tools are enabled, disabled, provided or
+/// withdrawn in between.
 /// A tool the caller may not see (a layer hides it for `principal`: scopes it lacks) is left
 /// out, as a disabled one is.
 pub(crate) fn page(
@@ -16,7 +17,10 @@ pub(crate) fn page(
     cursor: Option<&str>,
     principal: Option<&Principal>,
 ) -> Result<ListToolsResult, ErrorData> {
+    // A cursor is a tool's name; the tool may have left since (a provider's tools withdrawn
+    // between two pages), and the names after it are still the next page.
     if let Some(cursor) = cursor
+        && !buril_names::is_valid_shape(cursor)
         && state
             .registry
             .get(cursor)
@@ -31,10 +35,10 @@ pub(crate) fn page(
     let layers = &state.dispatcher.core.layers;
     let mut tools = Vec::new();
     let mut more = false;
-    for (at, tool) in state.registry.iter().enumerate() {
+    for tool in state.registry.iter() {
         if cursor.is_some_and(|after| tool.name() <= after)
-            || !policy.allows(tool)
-            || !layers.visible(tool, principal)
+            || !policy.allows(&tool)
+            || !layers.visible(&tool, principal)
         {
             continue;
         }
@@ -42,7 +46,7 @@ pub(crate) fn page(
             more = true;
             break;
         }
-        tools.push(state.definition_at(at, tool).clone());
+        tools.push(definition_of(&tool).clone());
     }
     let next = more.then(|| tools.last().map(|tool: &Tool| tool.name.to_string()));
     let mut result = ListToolsResult::with_all_items(tools);

@@ -83,7 +83,7 @@ mod call_notes;
 #[cfg(feature = "cli")]
 mod cli;
 mod config;
-mod defaults;
+pub(crate) mod defaults;
 mod era;
 mod error;
 mod fast_path;

@@ -40,6 +40,9 @@ pub struct ServerOptions {
     pub(crate) tasks: Option<crate::tasks::Tasks>,
     pub(crate) input_watch: Duration,
     pub(crate) fast_paths: bool,
+    /// Other MCP servers whose tools are served too (feature `hub`).
+    #[cfg(feature = "hub")]
+    pub(crate) externals: Vec<crate::hub::External>,
 }
 
 impl Default for ServerOptions {
@@ -68,6 +71,8 @@ impl Default for ServerOptions {
             tasks: None,
             input_watch: super::watch::DEFAULT_INPUT_WATCH,
             fast_paths: super::defaults::fast_paths_by_default(),
+            #[cfg(feature = "hub")]
+            externals: Vec::new(),
         }
     }
 }
@@ -270,6 +275,15 @@ impl ServerOptions {
     #[doc(hidden)]
     pub fn fast_paths(mut self, on: bool) -> Self {
         self.fast_paths = on;
+        self
+    }
+
+    /// Serves the tools of another MCP server too (feature `hub`): see [`crate::hub`]. Its
+    /// tools stay off until enabled (its own `enable`, or a rule such as
+    /// `enable("family:everything")`). The config file's `[[external]]` tables add more.
+    #[cfg(feature = "hub")]
+    pub fn external(mut self, external: crate::hub::External) -> Self {
+        self.externals.push(external);
         self
     }
 

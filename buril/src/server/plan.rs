@@ -43,7 +43,7 @@ impl CallPlan {
             TaskSupport::Deferred => CallPlan::Plain,
             _ if follows_tasks => CallPlan::Task,
             TaskSupport::Handle => CallPlan::Handle,
-            TaskSupport::Required if state.dispatcher.allows(found.tool) => CallPlan::Refused,
+            TaskSupport::Required if state.dispatcher.allows(&found.tool) => CallPlan::Refused,
             _ => CallPlan::Plain,
         }
     }

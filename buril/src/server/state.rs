@@ -5,7 +5,7 @@ use super::input::RequestStates;
 use rmcp::handler::server::skill_catalog::SkillCatalog;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use rmcp::model::Tool;
@@ -29,9 +29,6 @@ const FRAME_OVERHEAD: usize = 64 * 1024;
 pub(crate) struct ServerState {
     pub dispatcher: Dispatcher,
     pub registry: &'static Registry,
-    /// The MCP definition of every tool, in registry order, each built the first time it is
-    /// listed or asked for (every tool was checked as the server was built).
-    definitions: Box<[OnceLock<Tool>]>,
     pub name: String,
     pub version: String,
     pub page_size: usize,
@@ -98,29 +95,6 @@ impl ServerState {
             allow_dangerous: options.allow_dangerous,
             ..Rules::default()
         };
-        for (texts, into) in [
-            (&options.enable, &mut rules.enable),
-            (&options.disable, &mut rules.disable),
-        ] {
-            for text in texts {
-                match config::resolve(text, registry) {
-                    Ok(patterns) => into.extend(patterns),
-                    Err(error) => errors.push(error),
-                }
-            }
-        }
-        let mut timeouts = std::collections::HashMap::new();
-        for (name, timeout) in &options.tool_timeouts {
-            match registry.get(name) {
-                Some(tool) => {
-                    timeouts.insert(tool.name(), *timeout);
-                }
-                None => errors.push(config::unknown_tool(name, registry, "a timeout")),
-            }
-        }
-        if !errors.is_empty() {
-            return Err(ServerError::Config(errors.join("; ")));
-        }
         let config = options.config.as_ref().map(|(path, _)| ConfigSource {
             path: absolute(path),
             poll: options.config_poll,
@@ -141,6 +115,39 @@ impl ServerState {
             }
             None => (Settings::default(), Stamp::default()),
         };
+        // The prefixes of external servers' tools, which rules may name before they are served.
+        #[cfg(feature = "hub")]
+        let prefixes: Vec<String> = options
+            .externals
+            .iter()
+            .chain(&file.externals)
+            .map(crate::hub::External::prefix)
+            .collect();
+        #[cfg(not(feature = "hub"))]
+        let prefixes: Vec<String> = Vec::new();
+        for (texts, into) in [
+            (&options.enable, &mut rules.enable),
+            (&options.disable, &mut rules.disable),
+        ] {
+            for text in texts {
+                match config::resolve(text, registry, &prefixes) {
+                    Ok(patterns) => into.extend(patterns),
+                    Err(error) => errors.push(error),
+                }
+            }
+        }
+        let mut timeouts = std::collections::HashMap::new();
+        for (name, timeout) in &options.tool_timeouts {
+            match config::timed_tool(name, registry, &prefixes) {
+                Some(tool) => {
+                    timeouts.insert(tool, *timeout);
+                }
+                None => errors.push(config::unknown_tool(name, registry, "a timeout")),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ServerError::Config(errors.join("; ")));
+        }
         let tasks = options
             .tasks
             .clone()
@@ -149,10 +156,9 @@ impl ServerState {
         // when first listed (a server of 10,000 tools held a second copy of every schema
         // before any client asked for one).
         for tool in registry.iter() {
-            crate::frontend::check_mcp(tool)
+            crate::frontend::check_mcp(&tool)
                 .map_err(|error| ServerError::Config(error.to_string()))?;
         }
-        let definitions = registry.iter().map(|_| OnceLock::new()).collect();
         let auth = match (options.auth.clone(), file.auth.clone()) {
             (None, None) => None,
             (given, from_file) => Some(
@@ -161,13 +167,26 @@ impl ServerState {
                     .over(from_file.unwrap_or_default()),
             ),
         };
+        #[cfg(feature = "hub")]
+        {
+            let externals: Vec<crate::hub::External> = options
+                .externals
+                .iter()
+                .chain(&file.externals)
+                .cloned()
+                .collect();
+            let refused = crate::hub::Hub::of(registry).sync(externals);
+            if !refused.is_empty() {
+                let refused: Vec<String> = refused.iter().map(ToString::to_string).collect();
+                return Err(ServerError::Config(refused.join("; ")));
+            }
+        }
         let name = options.name.clone().unwrap_or_else(executable_name);
         let state = ServerState {
             base: (*dispatcher.policy()).clone(),
             base_timeouts: dispatcher.timeouts(),
             dispatcher,
             registry,
-            definitions,
             name,
             version: options
                 .version
@@ -205,6 +224,8 @@ impl ServerState {
                 timeout: options.timeout,
                 timeouts,
                 auth: None,
+                #[cfg(feature = "hub")]
+                externals: options.externals.clone(),
             },
             config,
             live: Mutex::new(Live {
@@ -238,7 +259,7 @@ impl ServerState {
             .registry
             .iter()
             .filter(|tool| policy.allows(tool))
-            .map(ToolDescriptor::name)
+            .map(|tool| tool.static_name())
             .collect();
         self.dispatcher.set_policy(policy);
         let changed = live.enabled != enabled;
@@ -258,16 +279,9 @@ impl ServerState {
     }
 
     /// The MCP definition of the tool named `name` (by name or alias).
-    pub fn definition(&self, name: &str) -> Option<&Tool> {
+    pub fn definition(&self, name: &str) -> Option<Tool> {
         let tool = self.registry.get(name)?;
-        // The definitions are in the registry's order, which is by name.
-        let at = self.registry.position(tool)?;
-        Some(self.definition_at(at, tool))
-    }
-
-    /// The MCP definition of `tool`, the registry's `at`-th.
-    pub(crate) fn definition_at(&self, at: usize, tool: &ToolDescriptor) -> &Tool {
-        self.definitions[at].get_or_init(|| definition(tool))
+        Some(definition_of(&tool).clone())
     }
 
     /// Reads the config file again and applies it; answers whether the enabled set changed.
@@ -287,6 +301,19 @@ impl ServerState {
             );
         }
         live.file = file;
+        #[cfg(feature = "hub")]
+        {
+            let externals = self
+                .options
+                .externals
+                .iter()
+                .chain(&live.file.externals)
+                .cloned()
+                .collect();
+            for refused in crate::hub::Hub::of(self.registry).sync(externals) {
+                self.say(&format!("buril: {refused}"));
+            }
+        }
         Ok(self.apply(&mut live))
     }
 
@@ -299,15 +326,27 @@ impl ServerState {
         Ok(changed)
     }
 
-    /// Starts polling the config file for edits, once per server, on the current runtime.
-    /// The task ends with the server.
+    /// Starts following the registry's tools (providers' tools coming and going: the enabled
+    /// set worked out again, and every client told the list changed) and polling the config
+    /// file for edits, once per server, on the current runtime. The tasks end with the server.
     pub fn watch_config(self: &Arc<Self>) {
-        let Some(source) = &self.config else {
-            return;
-        };
         if self.watching.swap(true, Ordering::SeqCst) {
             return;
         }
+        let mut changes = self.registry.changes();
+        let weak: Weak<ServerState> = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while changes.changed().await.is_ok() {
+                let Some(state) = weak.upgrade() else {
+                    return;
+                };
+                state.apply(&mut state.live());
+                state.listeners.tools_changed().await;
+            }
+        });
+        let Some(source) = &self.config else {
+            return;
+        };
         let poll = source.poll;
         let weak: Weak<ServerState> = Arc::downgrade(self);
         tokio::spawn(async move {
@@ -338,6 +377,13 @@ impl ServerState {
     pub fn say(&self, message: &str) {
         (self.messages)(message);
     }
+}
+
+/// The tool's `tools/list` entry, built the first time it is listed or asked for and kept with
+/// the tool (every linked tool was checked as the server was built, every provided one as it
+/// was made).
+pub(crate) fn definition_of(tool: &ToolDescriptor) -> &Tool {
+    tool.definition.get_or_init(|| definition(tool))
 }
 
 /// The tool's `tools/list` entry, from the `mcp` provider profile: `{name, title?,

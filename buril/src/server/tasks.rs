@@ -66,14 +66,15 @@ pub(crate) async fn launch(
     state: &Arc<ServerState>,
     tasks: &Tasks,
     start: TaskStart,
-    tool: &'static ToolDescriptor,
+    tool: crate::tool_ref::ToolRef,
     call: impl Future<Output = Outcome> + Send + 'static,
     owner: Option<String>,
 ) -> Result<CallToolResponse, ErrorData> {
     let ran_by = Arc::clone(state);
-    let work = async move { end_of(&ran_by, tool, call.await) };
+    let name = tool.static_name();
+    let work = async move { end_of(&ran_by, &tool, call.await) };
     let record = tasks
-        .launch(start, tool.name(), owner, work)
+        .launch(start, name, owner, work)
         .await
         .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
     Ok(CallToolResponse::Task(CreateTaskResult::new(task_of(

@@ -50,6 +50,8 @@ pub(crate) struct Shared {
     /// several, to the one begun last).
     current: Mutex<Option<ProgressToken>>,
     answer: Mutex<Option<Answerer>>,
+    /// How many `notifications/tools/list_changed` the server sent.
+    pub(crate) tool_list_changes: AtomicU64,
 }
 
 impl Shared {
@@ -81,6 +83,9 @@ impl Shared {
     pub(crate) fn notified(&self, message: &Value) {
         let params = &message["params"];
         match message["method"].as_str() {
+            Some("notifications/tools/list_changed") => {
+                self.tool_list_changes.fetch_add(1, Ordering::SeqCst);
+            }
             Some("notifications/progress") => {
                 let mut report = json!({"progress": params["progress"]});
                 for key in ["total", "message"] {

@@ -241,6 +241,7 @@ impl TestClientBuilder {
         }
         Ok(TestClient {
             service,
+            subscription: std::sync::Mutex::new(None),
             shared,
             protocol: self.protocol,
             config,
@@ -253,6 +254,9 @@ impl TestClientBuilder {
 /// [module](self).
 pub struct TestClient {
     service: RunningService<RoleClient, Kit>,
+    /// The task draining the `subscriptions/listen` stream of a 2026-07-28 client that listens
+    /// for tool list changes.
+    subscription: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     shared: Arc<Shared>,
     protocol: Protocol,
     /// What the client declared (sent with every request under 2026-07-28).
@@ -295,6 +299,45 @@ impl TestClient {
     /// The revision the client speaks.
     pub fn protocol(&self) -> Protocol {
         self.protocol
+    }
+
+    /// Listens for the server's `notifications/tools/list_changed`, which
+    /// [`tool_list_changes`](Self::tool_list_changes) counts: a 2026-07-28 client opens a
+    /// `subscriptions/listen` stream for them (a 2025-11-25 session hears them anyway).
+    pub async fn listen_for_tool_changes(&self) -> Result<(), TestError> {
+        if self.protocol == Protocol::V2026_07_28 {
+            let filter = rmcp::model::SubscriptionFilter::builder()
+                .tools_list_changed()
+                .build();
+            let mut subscription = self
+                .service
+                .peer()
+                .listen(filter)
+                .await
+                .map_err(protocol_error)?;
+            // Counted as their lines pass (`tap.rs`); drained here, so that the stream never
+            // fills.
+            let drain = tokio::spawn(async move {
+                while let Ok(Some(_)) = subscription.next().await {}
+            });
+            if let Some(old) = self
+                .subscription
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .replace(drain)
+            {
+                old.abort();
+            }
+        }
+        Ok(())
+    }
+
+    /// How many `notifications/tools/list_changed` the server has sent this client so far
+    /// (see [`listen_for_tool_changes`](Self::listen_for_tool_changes)).
+    pub fn tool_list_changes(&self) -> u64 {
+        self.shared
+            .tool_list_changes
+            .load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Every tool the client can list (every page), as the server defines it to clients.
@@ -487,6 +530,14 @@ impl TestClient {
 
     /// Ends the session and stops the server.
     pub async fn close(self) {
+        if let Some(drain) = self
+            .subscription
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
+            drain.abort();
+        }
         let _ = self.service.cancel().await;
         self.serving.abort();
     }

@@ -9,6 +9,8 @@
 //! - [`jwks`]: signing keys, JWT access tokens, and an issuer that serves its metadata and keys.
 //! - [`gates`]: events that tools record and tests wait for, and gates that hold a tool until
 //!   the test lets it go.
+//! - [`externals`]: the external MCP servers the hub's tests serve, as the test script installs
+//!   them.
 //!
 //! None of these modules defines a tool: a `#[buril::tool]` is registered in every test binary
 //! that compiles it, and some tests check the exact list of their binary's tools. Tools shared
@@ -21,6 +23,8 @@
 
 #[cfg(feature = "server")]
 pub mod bearer;
+#[cfg(feature = "hub")]
+pub mod externals;
 pub mod gates;
 #[cfg(feature = "server")]
 pub mod http;

@@ -30,6 +30,15 @@ use buril::metadata;
 /// Normalises the tools' schemas into an [`Api`]. Fails on constructs no writer can express and
 /// on two different types that would share a name.
 pub fn normalize(sources: &[ToolSource]) -> Result<Api, NormalizeError> {
+    normalize_noting(sources, None)
+}
+
+/// [`normalize`], reading what no writer can express as any JSON value and noting why in
+/// `notes` (schemas from other servers than buril's), when `notes` is given.
+pub fn normalize_noting(
+    sources: &[ToolSource],
+    mut notes: Option<&mut Vec<String>>,
+) -> Result<Api, NormalizeError> {
     let mut sources: Vec<&ToolSource> = sources.iter().collect();
     sources.sort_by(|a, b| a.meta.name.cmp(&b.meta.name));
     let mut types = TypeTable::default();
@@ -49,6 +58,7 @@ pub fn normalize(sources: &[ToolSource]) -> Result<Api, NormalizeError> {
                 defs: schema.get("$defs").and_then(Value::as_object),
                 root: schema,
                 types: &mut types,
+                notes: notes.as_deref_mut(),
             };
             let origin = format!("the {side} of `{name}`");
             let def = reader.struct_def(type_name, schema, &SchemaPointer::root(side))?;

@@ -25,6 +25,9 @@ pub(super) struct SchemaReader<'a> {
     pub(super) defs: Option<&'a Map<String, Value>>,
     /// The named types of every tool so far.
     pub(super) types: &'a mut TypeTable,
+    /// When given, what no writer can express is read as any JSON value, and why is noted
+    /// here, instead of failing (schemas from other servers than buril's).
+    pub(super) notes: Option<&'a mut Vec<String>>,
 }
 
 impl<'a> SchemaReader<'a> {
@@ -95,8 +98,26 @@ impl<'a> SchemaReader<'a> {
         Ok(fields)
     }
 
-    /// The type of a schema; `hint` names it if it needs a name of its own.
+    /// The type of a schema; `hint` names it if it needs a name of its own. When the reader
+    /// keeps notes, a construct no writer can express is any JSON value, noted.
     pub(super) fn type_ref(
+        &mut self,
+        schema: &Value,
+        hint: &str,
+        pointer: &SchemaPointer<'_>,
+    ) -> Result<TypeRef, NormalizeError> {
+        match self.exact_type_ref(schema, hint, pointer) {
+            Err(error @ NormalizeError::Unsupported { .. }) if self.notes.is_some() => {
+                if let Some(notes) = self.notes.as_deref_mut() {
+                    notes.push(format!("{error}; typed as any JSON value"));
+                }
+                Ok(TypeRef::Json)
+            }
+            other => other,
+        }
+    }
+
+    fn exact_type_ref(
         &mut self,
         schema: &Value,
         hint: &str,

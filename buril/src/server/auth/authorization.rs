@@ -234,16 +234,16 @@ impl Authorization {
         principal: &Principal,
     ) -> Option<Vec<String>> {
         let tool = dispatcher.registry().get(name)?;
-        if !dispatcher.allows(tool) {
+        if !dispatcher.allows(&tool) {
             return None;
         }
-        if self.scopes.rules().allows(tool, principal) {
+        if self.scopes.rules().allows(&tool, principal) {
             return None;
         }
         Some(
             self.scopes
                 .rules()
-                .required(tool)
+                .required(&tool)
                 .into_iter()
                 .map(str::to_owned)
                 .collect(),

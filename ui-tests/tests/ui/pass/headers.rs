@@ -8,6 +8,7 @@ fn demo_greet(
 }
 
 fn main() {
-    let schema = buril::registry().get("demo_greet").unwrap().input_schema();
+    let tool = buril::registry().get("demo_greet").unwrap();
+    let schema = tool.input_schema();
     assert_eq!(schema["properties"]["region"]["x-mcp-header"], "Region");
 }

@@ -16,7 +16,8 @@ fn object_move(buril::Input(args): buril::Input<MoveArgs>) -> f64 {
 }
 
 fn main() {
-    let schema = buril::registry().get("object_move").unwrap().input_schema();
+    let tool = buril::registry().get("object_move").unwrap();
+    let schema = tool.input_schema();
     assert_eq!(schema["properties"]["x"]["description"], "Metres along x.");
     let envelope = call("object_move", json!({"id": 1, "x": 0.5}));
     assert_eq!(envelope["data"]["result"], 1.5);

@@ -338,7 +338,8 @@ fn main() {
         json!(expected[..149]),
         "{envelope}"
     );
-    let schema = buril::registry().get("math_list").unwrap().input_schema();
+    let tool = buril::registry().get("math_list").unwrap();
+    let schema = tool.input_schema();
     let names: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
     let expected: Vec<String> = (1..=150).map(|i| format!("p{i:03}")).collect();
     assert_eq!(names, expected.iter().collect::<Vec<_>>());

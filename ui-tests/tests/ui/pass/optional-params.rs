@@ -12,7 +12,8 @@ fn text_greet(
 }
 
 fn main() {
-    let schema = buril::registry().get("text_greet").unwrap().input_schema();
+    let tool = buril::registry().get("text_greet").unwrap();
+    let schema = tool.input_schema();
     assert_eq!(schema["required"], json!(["name"]));
     assert!(schema["properties"].get("emphasis").is_some());
     let envelope = call("text_greet", json!({"name": "Ada"}));

@@ -7,7 +7,8 @@ fn math_mul(a: i64, b: i64) -> i64 {
 }
 
 fn main() {
-    let schema = buril::registry().get("math_mul").unwrap().input_schema();
+    let tool = buril::registry().get("math_mul").unwrap();
+    let schema = tool.input_schema();
     assert!(schema["properties"]["a"].get("description").is_none());
     let envelope = call("math_mul", json!({"a": 6, "b": 7}));
     assert_eq!(envelope["data"]["result"], 42);

@@ -9,7 +9,8 @@ fn debug_noop(verbose: Option<bool>) {
 fn main() {
     let envelope = call("debug_noop", json!({"verbose": true}));
     assert_eq!(envelope, json!({"ok": true, "data": {}}));
-    let schema = buril::registry().get("debug_noop").unwrap().output_schema();
+    let tool = buril::registry().get("debug_noop").unwrap();
+    let schema = tool.output_schema();
     assert_eq!(schema["type"], "object");
 }
 

@@ -1,4 +1,7 @@
-//! The naming lint: `<family>_<verb>[_<noun>...]`, lowercase snake case, at most 64 characters.
+//! buril's naming rule for tools: `<family>_<verb>[_<noun>...]`, lowercase snake case, at most
+//! 64 characters. The `#[buril::tool]` attribute checks it at compile time; buril checks the
+//! names of tools provided at run time (an external MCP server's, mapped to the rule) with the
+//! same functions.
 
 /// The longest name OpenAI and Anthropic accept.
 pub const MAX_LEN: usize = 64;
@@ -70,13 +73,7 @@ pub fn check_name(name: &str, what: &str, family: Option<&str>) -> Option<String
         }
         None => String::new(),
     };
-    let exemption = if what == "tool name" {
-        " (a name fixed by someone else, such as a protocol's test suite, takes \
-         `fixed_name = \"why\"`)"
-    } else {
-        ""
-    };
-    Some(format!("{what} `{name}` {problem}: {RULE}{fix}{exemption}"))
+    Some(format!("{what} `{name}` {problem}: {RULE}{fix}"))
 }
 
 /// Whether `family` is a valid family: one or more lowercase snake case segments.
