@@ -1,7 +1,7 @@
 //! A tool's schemas in their compiled form: generated, normalised and with their validator,
 //! built the first time something asks.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
@@ -31,7 +31,8 @@ pub enum OutputShape {
 /// tool) needs the schemas, not the validators.
 pub(crate) struct CompiledSchemas {
     pub input: Value,
-    pub output: Value,
+    /// Shared: every provided tool without an output schema has the one of content blocks.
+    pub output: Arc<Value>,
     pub output_shape: OutputShape,
     validator: OnceLock<Result<Validator, String>>,
 }
@@ -78,7 +79,7 @@ pub(crate) fn compile(
     };
     CompiledSchemas {
         input: input_schema,
-        output: output_schema,
+        output: Arc::new(output_schema),
         output_shape,
         validator: OnceLock::new(),
     }
@@ -86,8 +87,8 @@ pub(crate) fn compile(
 
 /// The output schema and shape of a tool whose data is content blocks (`{"content": [block,
 /// …]}`): the same for every such tool, made once.
-pub(crate) fn blocks_output() -> &'static (Value, OutputShape) {
-    static BLOCKS: OnceLock<(Value, OutputShape)> = OnceLock::new();
+pub(crate) fn blocks_output() -> &'static (Arc<Value>, OutputShape) {
+    static BLOCKS: OnceLock<(Arc<Value>, OutputShape)> = OnceLock::new();
     BLOCKS.get_or_init(|| {
         let blocks = compile(
             crate::__private::unit_schema,
@@ -99,11 +100,13 @@ pub(crate) fn blocks_output() -> &'static (Value, OutputShape) {
 }
 
 /// The schemas of a tool provided at run time, as its provider gave them (kept as they are,
-/// so that clients see what the provider wrote), with the validator compiled now: a schema
-/// that does not compile is refused when the tool is made, not on its first call. Without an
-/// output schema the tool answers content blocks: its data is `{"content": [block, …]}`.
+/// so that clients see what the provider wrote). The input schema is checked against JSON
+/// Schema's meta-schema now, so that a schema that is not one is refused when the tool is made;
+/// its validator is compiled on the first call, as a linked tool's is (a server of 10,000 tools
+/// would otherwise hold 10,000 validators nobody may call). Without an output schema the tool
+/// answers content blocks: its data is `{"content": [block, …]}`.
 pub(crate) fn given(tool: &str, input: Value, output: Option<Value>) -> Result<CompiledSchemas, String> {
-    let validator = Validator::new(tool, &input)?;
+    crate::validate::check_schema(tool, &input)?;
     let (output, output_shape) = match output {
         Some(output) => {
             if !is_object_schema(&output) {
@@ -111,7 +114,7 @@ pub(crate) fn given(tool: &str, input: Value, output: Option<Value>) -> Result<C
                     "the output schema of `{tool}` must have root `type: \"object\"`"
                 ));
             }
-            (output, OutputShape::Object)
+            (Arc::new(output), OutputShape::Object)
         }
         None => blocks_output().clone(),
     };
@@ -119,6 +122,6 @@ pub(crate) fn given(tool: &str, input: Value, output: Option<Value>) -> Result<C
         input,
         output,
         output_shape,
-        validator: OnceLock::from(Ok(validator)),
+        validator: OnceLock::new(),
     })
 }

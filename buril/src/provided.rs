@@ -287,3 +287,4 @@ impl fmt::Display for Clash {
         )
     }
 }
+

@@ -239,3 +239,4 @@ fn a_provided_tool_that_cannot_be_served_is_refused_with_the_reason() {
         .unwrap_err();
     assert!(error.reason.contains("no handler"), "{error}");
 }
+

@@ -266,7 +266,7 @@ pub fn list_tools(external: &External, timeout: Duration) -> Result<Vec<ListedTo
             input_schema: serde_json::Value::Object((*tool.input_schema).clone()),
             output_schema: match &tool.output_schema {
                 Some(schema) => serde_json::Value::Object((**schema).clone()),
-                None => crate::compiled::blocks_output().0.clone(),
+                None => (*crate::compiled::blocks_output().0).clone(),
             },
             annotations: connection::annotations(&tool),
         })

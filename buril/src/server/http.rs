@@ -91,6 +91,7 @@ pub(crate) async fn bind(
              reaches it can call every enabled tool"
         ));
     }
+    state.externals_settled().await;
     let listener = TcpListener::bind(addr).await.map_err(|error| {
         ServerError::Io(std::io::Error::new(
             error.kind(),

@@ -92,6 +92,7 @@ impl Server {
         W: AsyncWrite + Send + Unpin + 'static,
     {
         self.state.watch_config();
+        self.state.externals_settled().await;
         // A subscription never ends by itself; the end of the input ends it.
         let ended = CancelToken::new();
         let max_frame = self.state.max_frame_bytes();

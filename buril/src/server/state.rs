@@ -373,6 +373,25 @@ impl ServerState {
         });
     }
 
+    /// Waits until each external server of the hub has connected or failed its first attempt
+    /// (at most a minute), so that a client that lists the tools as it connects finds theirs,
+    /// and says which failed. Nothing to wait for without the `hub` feature.
+    pub async fn externals_settled(&self) {
+        #[cfg(feature = "hub")]
+        {
+            let hub = crate::hub::Hub::of(self.registry);
+            hub.settled(std::time::Duration::from_secs(60)).await;
+            for status in hub.statuses() {
+                if let Some(error) = &status.last_error {
+                    self.say(&format!(
+                        "buril: {error}; its tools are served once it answers (tried again with \
+                         backoff)"
+                    ));
+                }
+            }
+        }
+    }
+
     /// Tells the people running the server.
     pub fn say(&self, message: &str) {
         (self.messages)(message);

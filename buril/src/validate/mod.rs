@@ -382,6 +382,20 @@ impl Validator {
     }
 }
 
+/// Why `schema` cannot be the input schema of `tool`, if it cannot: its root is not an object,
+/// or it is not a JSON Schema (checked against the 2020-12 meta-schema, without compiling a
+/// validator).
+pub(crate) fn check_schema(tool: &str, schema: &Value) -> Result<(), String> {
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(format!(
+            "the input schema of `{tool}` must have root `type: \"object\"`: a tool's input is \
+             an object of named properties"
+        ));
+    }
+    jsonschema::draft202012::meta::validate(schema)
+        .map_err(|e| format!("the input schema of `{tool}` does not compile: {e}"))
+}
+
 /// The general validator of `schema`, a JSON Schema of draft 2020-12.
 fn general(schema: &Value) -> Result<jsonschema::Validator, ValidationError<'static>> {
     jsonschema::options()
