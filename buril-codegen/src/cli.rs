@@ -91,7 +91,7 @@ fn run(invocation: Invocation<'_>) -> ExitCode {
     let mut generator = Generator::new().registry(registry).out_dir(dir);
     #[cfg(feature = "hub")]
     match crate::foreign::sources(matches) {
-        Ok(Some(sources)) => generator = generator.sources(sources).lenient(true),
+        Ok(Some(sources)) => generator = generator.sources(sources).other_server(true),
         Ok(None) => {}
         Err(error) => {
             let _ = writeln!(err, "error: {error}");

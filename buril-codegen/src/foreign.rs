@@ -32,8 +32,7 @@ pub(crate) fn sources(matches: &ArgMatches) -> Result<Option<Vec<ToolSource>>, S
         listed
             .into_iter()
             .map(|tool| {
-                let mut source =
-                    ToolSource::new(tool.name, tool.input_schema, tool.output_schema);
+                let mut source = ToolSource::new(tool.name, tool.input_schema, tool.output_schema);
                 source.meta.family = family.clone().into();
                 source.meta.description = tool.description.into();
                 source.meta.annotations = tool.annotations;

@@ -38,8 +38,11 @@ pub struct Generator {
     typescript: Option<PathBuf>,
     skills: Option<PathBuf>,
     skills_command: Option<String>,
-    lenient: bool,
+    other_server: bool,
 }
+
+/// Generated files: (absolute path, contents).
+type Files = Vec<(PathBuf, String)>;
 
 /// Why generation failed.
 #[derive(Debug)]
@@ -105,7 +108,8 @@ pub enum FileState {
 pub struct Report {
     /// Every file considered.
     pub files: Vec<(PathBuf, FileState)>,
-    /// What a [`lenient`](Generator::lenient) generator typed as any JSON value, and why.
+    /// What a generator of [another server's tools](Generator::other_server) typed as any JSON
+    /// value, and why.
     pub notes: Vec<String>,
 }
 
@@ -170,11 +174,13 @@ impl Generator {
         self
     }
 
-    /// Types what no writer can express (a construct of a schema, or a whole schema) as any
-    /// JSON value, saying why in the report's notes, instead of failing: for tools of another
-    /// server than buril's, whose schemas are less tidy (`codegen --from-server`).
-    pub fn lenient(mut self, lenient: bool) -> Self {
-        self.lenient = lenient;
+    /// The tools are another MCP server's than buril's (`codegen --from-server`): what no
+    /// writer can express in their schemas (less tidy than buril's) is typed as any JSON value,
+    /// saying why in the report's notes, instead of failing; and the clients read that
+    /// server's answers as buril's hub reads them (content blocks as `{"content": [...]}`,
+    /// `isError` as a `tool` failure), since it sends no envelope of buril's.
+    pub fn other_server(mut self, other: bool) -> Self {
+        self.other_server = other;
         self
     }
 
@@ -191,8 +197,8 @@ impl Generator {
         self.generate_noting().map(|(files, _)| files)
     }
 
-    /// The files, and the notes of a lenient generator.
-    fn generate_noting(&self) -> Result<(Vec<(PathBuf, String)>, Vec<String>), Error> {
+    /// The files, and the notes of a generator of another server's tools.
+    fn generate_noting(&self) -> Result<(Files, Vec<String>), Error> {
         let from_registry;
         let sources = match &self.sources {
             Some(sources) => sources.as_slice(),
@@ -202,7 +208,7 @@ impl Generator {
             }
         };
         let mut notes = Vec::new();
-        let api = ir::normalize_noting(sources, self.lenient.then_some(&mut notes))?;
+        let api = ir::normalize_noting(sources, self.other_server.then_some(&mut notes))?;
         let skills = Skills::with_command(
             self.skills_command
                 .clone()

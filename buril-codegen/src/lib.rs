@@ -16,9 +16,9 @@
 
 pub mod cli;
 mod collections;
+pub mod csharp;
 #[cfg(feature = "hub")]
 mod foreign;
-pub mod csharp;
 mod generator;
 pub mod ir;
 pub mod skills;

@@ -321,7 +321,7 @@ fn the_client_sends_the_hashes_the_server_computes() {
         "public const string MetadataHash = \"{}\";",
         buril::registry().metadata_hash()
     )));
-    for tool in buril::registry().linked().iter().copied() {
+    for &tool in buril::registry().linked() {
         let call = format!("(\"{}\", \"{}\", input", tool.name(), tool.metadata_hash());
         // The blocking and the async method; and `Start…Async` for a task tool.
         let methods = if tool.meta().task.is_task() { 3 } else { 2 };

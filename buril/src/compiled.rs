@@ -105,7 +105,11 @@ pub(crate) fn blocks_output() -> &'static (Arc<Value>, OutputShape) {
 /// its validator is compiled on the first call, as a linked tool's is (a server of 10,000 tools
 /// would otherwise hold 10,000 validators nobody may call). Without an output schema the tool
 /// answers content blocks: its data is `{"content": [block, …]}`.
-pub(crate) fn given(tool: &str, input: Value, output: Option<Value>) -> Result<CompiledSchemas, String> {
+pub(crate) fn given(
+    tool: &str,
+    input: Value,
+    output: Option<Value>,
+) -> Result<CompiledSchemas, String> {
     crate::validate::check_schema(tool, &input)?;
     let (output, output_shape) = match output {
         Some(output) => {

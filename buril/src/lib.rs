@@ -155,10 +155,10 @@ mod descriptor;
 mod dispatch;
 mod envelope;
 mod error;
-#[cfg(feature = "hub")]
-pub mod hub;
 #[doc(hidden)]
 pub mod frontend;
+#[cfg(feature = "hub")]
+pub mod hub;
 mod input_limits;
 mod intern;
 #[doc(hidden)]
@@ -182,11 +182,11 @@ mod schema;
 pub mod server;
 mod suggest;
 pub mod tasks;
-mod tool_ref;
 #[cfg(feature = "otel")]
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod tool_ref;
 mod validate;
 
 #[doc(hidden)]

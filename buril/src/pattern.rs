@@ -185,10 +185,7 @@ impl ToolView {
     }
 
     /// The tools of `registry` in the view, sorted by name.
-    pub fn resolve(
-        &self,
-        registry: &crate::registry::Registry,
-    ) -> Vec<crate::tool_ref::ToolRef> {
+    pub fn resolve(&self, registry: &crate::registry::Registry) -> Vec<crate::tool_ref::ToolRef> {
         registry.iter().filter(|t| self.allows(t.name())).collect()
     }
 }

@@ -169,7 +169,11 @@ pub struct ProvidedToolError {
 
 impl fmt::Display for ProvidedToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the tool `{}` cannot be served: {}", self.tool, self.reason)
+        write!(
+            f,
+            "the tool `{}` cannot be served: {}",
+            self.tool, self.reason
+        )
     }
 }
 
@@ -228,8 +232,7 @@ impl ProvidedTool {
             return Err(error(problem));
         }
         let handler = handler.ok_or_else(|| error("it has no handler".to_owned()))?;
-        let compiled =
-            crate::compiled::given(&name, input_schema, output_schema).map_err(error)?;
+        let compiled = crate::compiled::given(&name, input_schema, output_schema).map_err(error)?;
         meta.name = Cow::Borrowed(crate::intern::intern(&name));
         meta.family = Cow::Borrowed(crate::intern::intern(&meta.family));
         meta.threading = Threading::OffThread;
@@ -287,4 +290,3 @@ impl fmt::Display for Clash {
         )
     }
 }
-

@@ -404,7 +404,10 @@ impl Registry {
         for (other, others) in &providers {
             for tool in others {
                 for (name, _) in claimed_names(tool) {
-                    taken.insert(name, format!("the tool `{}` of `{}`", tool.name(), other.name()));
+                    taken.insert(
+                        name,
+                        format!("the tool `{}` of `{}`", tool.name(), other.name()),
+                    );
                 }
             }
         }
@@ -420,10 +423,7 @@ impl Registry {
                         linked.location()
                     ));
                 }
-                taken
-                    .get(name)
-                    .cloned()
-                    .or_else(|| mine.get(name).cloned())
+                taken.get(name).cloned().or_else(|| mine.get(name).cloned())
             });
             match clash {
                 Some(with) => clashes.push(Clash {
@@ -508,10 +508,7 @@ impl Registry {
             for tool in tools {
                 any = true;
                 for (name, via_alias) in claimed_names(tool) {
-                    index.insert(
-                        crate::intern::intern(name),
-                        (Arc::clone(tool), via_alias),
-                    );
+                    index.insert(crate::intern::intern(name), (Arc::clone(tool), via_alias));
                 }
                 if available {
                     all.push(ToolRef::provided(Arc::clone(tool)));

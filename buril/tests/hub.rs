@@ -131,7 +131,11 @@ fn a_python_servers_tools_are_served_under_its_prefix_in_both_revisions() {
         // Refused here: nothing reaches the server.
         let refused = call(&dispatcher, "py_add_numbers", json!({"a": "one"}));
         assert_eq!(refused["type"], "validation", "{refused}");
-        assert_eq!(refused["problems"].as_array().unwrap().len(), 2, "{refused}");
+        assert_eq!(
+            refused["problems"].as_array().unwrap().len(),
+            2,
+            "{refused}"
+        );
         assert_eq!(
             call(&dispatcher, "py_calls_received", json!({})),
             json!({"ok": true, "data": {"result": 1}}),
@@ -174,7 +178,10 @@ fn a_tool_the_server_adds_is_served_and_clients_hear_of_it() {
             assert_eq!(unlocked.envelope["ok"], true, "{:?}", unlocked.envelope);
             let until = Instant::now() + Duration::from_secs(30);
             while registry.get("py_extra_greet").is_none() || client.tool_list_changes() == 0 {
-                assert!(Instant::now() < until, "the new tool was not followed ({protocol:?})");
+                assert!(
+                    Instant::now() < until,
+                    "the new tool was not followed ({protocol:?})"
+                );
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
             let greeted = client
@@ -193,10 +200,8 @@ fn a_tool_the_server_adds_is_served_and_clients_hear_of_it() {
 #[test]
 fn progress_reaches_the_caller_and_a_cancellation_reaches_the_server() {
     let markers = scratch();
-    let external = python_server(Revision::Auto).env(
-        "HUB_TEST_MARKERS",
-        markers.path().display().to_string(),
-    );
+    let external =
+        python_server(Revision::Auto).env("HUB_TEST_MARKERS", markers.path().display().to_string());
     let Setup { dispatcher, .. } = setup(vec![external]);
     runtime().block_on(async {
         let client = TestClient::builder(dispatcher.clone())
@@ -239,9 +244,11 @@ fn progress_reaches_the_caller_and_a_cancellation_reaches_the_server() {
         assert_eq!(outcome.into_envelope()["type"], "cancelled");
     });
     let marker = markers.path().join("cancelled");
-    wait_until(Duration::from_secs(10), "the server to see the cancellation", || {
-        marker.exists()
-    });
+    wait_until(
+        Duration::from_secs(10),
+        "the server to see the cancellation",
+        || marker.exists(),
+    );
 }
 
 #[test]
@@ -264,9 +271,11 @@ fn a_slow_call_hits_the_servers_timeout_and_is_cancelled_there() {
     );
     assert!(started.elapsed() < Duration::from_secs(5));
     let marker = markers.path().join("cancelled");
-    wait_until(Duration::from_secs(10), "the server to see the cancellation", || {
-        marker.exists()
-    });
+    wait_until(
+        Duration::from_secs(10),
+        "the server to see the cancellation",
+        || marker.exists(),
+    );
 }
 
 #[test]
@@ -318,7 +327,10 @@ fn a_server_that_goes_away_answers_unavailable_until_it_is_back() {
             .unwrap();
         client.listen_for_tool_changes().await.unwrap();
         assert_eq!(
-            client.call_ok::<Value>("py_add_numbers", json!({"a": 1, "b": 1})).await.unwrap(),
+            client
+                .call_ok::<Value>("py_add_numbers", json!({"a": 1, "b": 1}))
+                .await
+                .unwrap(),
             json!({"sum": 2.0})
         );
         drop(server);
@@ -327,7 +339,10 @@ fn a_server_that_goes_away_answers_unavailable_until_it_is_back() {
             assert!(Instant::now() < until, "{:?}", hub.status("py"));
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        let gone = client.call("py_add_numbers", json!({"a": 1, "b": 1})).await.unwrap();
+        let gone = client
+            .call("py_add_numbers", json!({"a": 1, "b": 1}))
+            .await
+            .unwrap();
         assert_eq!(gone.envelope["type"], "unavailable", "{:?}", gone.envelope);
         assert!(
             !client
@@ -348,11 +363,17 @@ fn a_server_that_goes_away_answers_unavailable_until_it_is_back() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         while client.tool_list_changes() <= heard {
-            assert!(Instant::now() < until, "no list_changed when the server came back");
+            assert!(
+                Instant::now() < until,
+                "no list_changed when the server came back"
+            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         assert_eq!(
-            client.call_ok::<Value>("py_add_numbers", json!({"a": 2, "b": 2})).await.unwrap(),
+            client
+                .call_ok::<Value>("py_add_numbers", json!({"a": 2, "b": 2}))
+                .await
+                .unwrap(),
             json!({"sum": 4.0})
         );
         client.close().await;
@@ -368,10 +389,14 @@ fn a_stdio_server_that_exits_is_started_again_and_stopped_when_unregistered() {
     } = setup(vec![python_server(Revision::Auto)]);
     let first = hub.status("py").unwrap().pid.expect("a process");
     kill(first);
-    wait_until(Duration::from_secs(60), "the server to be started again", || {
-        let status = hub.status("py").unwrap();
-        status.status == Status::Connected && status.pid.is_some_and(|pid| pid != first)
-    });
+    wait_until(
+        Duration::from_secs(60),
+        "the server to be started again",
+        || {
+            let status = hub.status("py").unwrap();
+            status.status == Status::Connected && status.pid.is_some_and(|pid| pid != first)
+        },
+    );
     assert_eq!(
         call(&dispatcher, "py_add_numbers", json!({"a": 1, "b": 2})),
         json!({"ok": true, "data": {"sum": 3.0}})
@@ -383,9 +408,11 @@ fn a_stdio_server_that_exits_is_started_again_and_stopped_when_unregistered() {
         call(&dispatcher, "py_add_numbers", json!({"a": 1, "b": 2}))["type"],
         "not_found"
     );
-    wait_until(Duration::from_secs(10), "the server's process to end", || {
-        !alive(second)
-    });
+    wait_until(
+        Duration::from_secs(10),
+        "the server's process to end",
+        || !alive(second),
+    );
 }
 
 #[test]
@@ -446,7 +473,10 @@ fn bad_servers_are_said_and_everything_else_is_served() {
     assert_eq!(served, ["awk_get_sum", "awk_good_tool", "awk_hello"]);
     let refused = awk.refused.join("\n");
     assert!(refused.contains("`get_sum`"), "{refused}");
-    assert!(refused.contains("日本語") && refused.contains("no ASCII"), "{refused}");
+    assert!(
+        refused.contains("日本語") && refused.contains("no ASCII"),
+        "{refused}"
+    );
     assert!(
         refused.contains("bad_schema") && refused.contains("does not compile"),
         "{refused}"
@@ -477,9 +507,13 @@ fn ten_thousand_tools_are_listed_and_served() {
     let before = resident_kib();
     let started = Instant::now();
     hub.add(
-        External::command("many", python(), [raw_server(), "many".to_owned(), "10000".to_owned()])
-            .revision(Revision::V2025_11_25)
-            .enable(true),
+        External::command(
+            "many",
+            python(),
+            [raw_server(), "many".to_owned(), "10000".to_owned()],
+        )
+        .revision(Revision::V2025_11_25)
+        .enable(true),
     )
     .unwrap();
     hub.wait_settled(SETTLE);
@@ -532,24 +566,39 @@ fn the_mcp_tools_register_list_and_unregister_servers() {
         json!({"name": "py", "command": python()}),
     );
     assert_eq!(again["type"], "validation", "{again}");
-    assert!(again["error"].as_str().unwrap().contains("already"), "{again}");
+    assert!(
+        again["error"].as_str().unwrap().contains("already"),
+        "{again}"
+    );
     let wrong = call(
         &dispatcher,
         "mcp_register_external",
         json!({"name": "Bad Name", "url": "ftp://x"}),
     );
     assert_eq!(wrong["type"], "validation", "{wrong}");
-    let removed = call(&dispatcher, "mcp_unregister_external", json!({"name": "py"}));
+    let removed = call(
+        &dispatcher,
+        "mcp_unregister_external",
+        json!({"name": "py"}),
+    );
     assert_eq!(
         removed,
         json!({"ok": true, "data": {"name": "py", "tools_withdrawn": 6}})
     );
-    let unknown = call(&dispatcher, "mcp_unregister_external", json!({"name": "py"}));
+    let unknown = call(
+        &dispatcher,
+        "mcp_unregister_external",
+        json!({"name": "py"}),
+    );
     assert_eq!(unknown["type"], "validation", "{unknown}");
     // Registering runs a program: off until the host enables it.
     let default = DispatcherBuilder::default().registry(fresh()).build();
     assert_eq!(
-        call(&default, "mcp_register_external", json!({"name": "x", "command": "true"}))["type"],
+        call(
+            &default,
+            "mcp_register_external",
+            json!({"name": "x", "command": "true"})
+        )["type"],
         "disabled"
     );
 }
@@ -596,7 +645,10 @@ fn a_config_files_external_tables_connect_and_disconnect_live() {
         assert!(client.tool_list_changes() >= 1);
         std::fs::write(&config, "# none now\n").unwrap();
         while registry.get("py_add_numbers").is_some() {
-            assert!(Instant::now() < until, "the table's removal was not followed");
+            assert!(
+                Instant::now() < until,
+                "the table's removal was not followed"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         client.close().await;
@@ -616,8 +668,11 @@ fn kill(pid: u32) {
 }
 
 fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|stat| !stat.split_whitespace().nth(2).is_some_and(|state| state == "Z"))
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.split_whitespace()
+            .nth(2)
+            .is_none_or(|state| state != "Z")
+    })
 }
 
 fn resident_kib() -> u64 {

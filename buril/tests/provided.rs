@@ -81,7 +81,13 @@ fn provided_tools_are_served_beside_linked_ones() {
     let provenance = tool.provenance().expect("provided");
     assert_eq!(provenance.provider().name(), "maths");
     assert_eq!(provenance.original_name(), Some("maths_double-there"));
-    assert!(registry.get("local_measure").unwrap().provenance().is_none());
+    assert!(
+        registry
+            .get("local_measure")
+            .unwrap()
+            .provenance()
+            .is_none()
+    );
 
     let dispatcher = dispatcher(registry, Policy::new());
     assert_eq!(
@@ -127,7 +133,10 @@ fn a_third_partys_tools_stay_off_until_enabled() {
     let envelope = call(&off, "maths_double", json!({"n": 1}));
     assert_eq!(envelope["type"], "disabled", "{envelope}");
     let error = envelope["error"].as_str().unwrap();
-    assert!(error.contains("third party") && error.contains("family:maths"), "{error}");
+    assert!(
+        error.contains("third party") && error.contains("family:maths"),
+        "{error}"
+    );
 
     let by_rule = dispatcher(registry, Policy::new().enable("maths_*".parse().unwrap()));
     assert_eq!(call(&by_rule, "maths_double", json!({"n": 1}))["ok"], true);
@@ -211,11 +220,17 @@ fn withdrawn_and_unavailable_tools_leave_the_listing_and_say_why() {
     );
     registry.set_unavailable(&provider, None);
     assert_eq!(registry.len(), 2);
-    assert_eq!(call(&dispatcher, "maths_double", json!({"n": 1}))["ok"], true);
+    assert_eq!(
+        call(&dispatcher, "maths_double", json!({"n": 1}))["ok"],
+        true
+    );
 
     assert!(registry.withdraw("maths"));
     assert!(!registry.withdraw("maths"));
-    assert_eq!(call(&dispatcher, "maths_double", json!({"n": 1}))["type"], "not_found");
+    assert_eq!(
+        call(&dispatcher, "maths_double", json!({"n": 1}))["type"],
+        "not_found"
+    );
     assert_eq!(*changes.borrow_and_update(), before + 4);
 }
 
@@ -227,16 +242,21 @@ fn a_provided_tool_that_cannot_be_served_is_refused_with_the_reason() {
             .handler(handler)
             .build()
     };
-    let error = made("x_bad", json!({"type": "object", "properties": {"a": {"type": 12}}}))
-        .unwrap_err();
+    let error = made(
+        "x_bad",
+        json!({"type": "object", "properties": {"a": {"type": 12}}}),
+    )
+    .unwrap_err();
     assert!(error.reason.contains("does not compile"), "{error}");
     let error = made("x_bad", json!({"type": "string"})).unwrap_err();
     assert!(error.reason.contains("root"), "{error}");
     let error = made("Bad-Name", json!({"type": "object"})).unwrap_err();
-    assert!(error.to_string().contains("lowercase snake case"), "{error}");
+    assert!(
+        error.to_string().contains("lowercase snake case"),
+        "{error}"
+    );
     let error = ProvidedTool::new(ToolMeta::new("x_fine"), json!({"type": "object"}))
         .build()
         .unwrap_err();
     assert!(error.reason.contains("no handler"), "{error}");
 }
-

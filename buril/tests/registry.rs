@@ -99,7 +99,12 @@ fn echo_tool(
 #[test]
 fn the_binary_registry_is_sorted_with_families() {
     let registry = buril::try_registry().expect("no duplicates in this binary");
-    let names: Vec<&str> = registry.linked().iter().copied().map(|t| t.name()).collect();
+    let names: Vec<&str> = registry
+        .linked()
+        .iter()
+        .copied()
+        .map(|t| t.name())
+        .collect();
     assert_eq!(
         names,
         ["agent_team_handoff", "reg_close", "reg_list", "reg_open"]
@@ -162,7 +167,12 @@ fn a_hand_built_registry_sorts_and_looks_up() {
         echo_tool("hand_mid", &[], "m.rs"),
     ])
     .unwrap();
-    let names: Vec<&str> = registry.linked().iter().copied().map(|t| t.name()).collect();
+    let names: Vec<&str> = registry
+        .linked()
+        .iter()
+        .copied()
+        .map(|t| t.name())
+        .collect();
     assert_eq!(names, ["hand_alpha", "hand_mid", "hand_zeta"]);
     assert_eq!(registry.families(), ["hand"]);
     assert!(registry.lookup("hand_first").unwrap().via_alias);

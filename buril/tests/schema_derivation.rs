@@ -333,7 +333,12 @@ fn sample_calls() -> Vec<(&'static str, Value)> {
 
 #[test]
 fn every_tool_is_registered_with_its_family() {
-    let names: Vec<&str> = buril::registry().linked().iter().copied().map(|t| t.name()).collect();
+    let names: Vec<&str> = buril::registry()
+        .linked()
+        .iter()
+        .copied()
+        .map(|t| t.name())
+        .collect();
     assert_eq!(
         names,
         [
@@ -354,7 +359,13 @@ fn every_tool_is_registered_with_its_family() {
             "tst_whole",
         ]
     );
-    assert!(buril::registry().linked().iter().copied().all(|t| t.family() == "tst"));
+    assert!(
+        buril::registry()
+            .linked()
+            .iter()
+            .copied()
+            .all(|t| t.family() == "tst")
+    );
     assert_eq!(tool("tst_golden").description(), "The golden tool.");
 }
 
@@ -534,7 +545,7 @@ fn nested_structs_go_to_defs_and_are_referenced() {
 
 #[test]
 fn every_ref_resolves_from_the_root() {
-    for tool in buril::registry().linked().iter().copied() {
+    for &tool in buril::registry().linked() {
         for schema in [tool.input_schema(), tool.output_schema()] {
             let mut found = Vec::new();
             walk(schema, &mut found);
@@ -587,7 +598,7 @@ fn vec_is_an_array_with_items_and_maps_are_objects_with_additional_properties() 
 
 #[test]
 fn every_array_schema_has_items() {
-    for tool in buril::registry().linked().iter().copied() {
+    for &tool in buril::registry().linked() {
         for schema in [tool.input_schema(), tool.output_schema()] {
             let mut found = Vec::new();
             walk(schema, &mut found);
@@ -744,7 +755,7 @@ fn non_object_outputs_are_wrapped_as_result() {
 
 #[test]
 fn every_schema_has_an_object_root_and_no_schema_key() {
-    for tool in buril::registry().linked().iter().copied() {
+    for &tool in buril::registry().linked() {
         for schema in [tool.input_schema(), tool.output_schema()] {
             assert_eq!(schema["type"], "object", "{}: {schema}", tool.name());
             let mut found = Vec::new();
@@ -784,7 +795,7 @@ fn every_schema_compiles_and_describes_what_the_tool_accepts_and_returns() {
 
 #[test]
 fn schemas_are_byte_identical_across_generations() {
-    for tool in buril::registry().linked().iter().copied() {
+    for &tool in buril::registry().linked() {
         let first = serde_json::to_string(tool.input_schema()).unwrap();
         let second = serde_json::to_string(tool.input_schema()).unwrap();
         assert_eq!(first, second);

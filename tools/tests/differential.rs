@@ -40,7 +40,7 @@ fn validation_agrees_with_ajv_on_every_example_tool() {
     let registry = buril::registry();
     let mut schemas = Map::new();
     let mut cases: Vec<(String, Value)> = Vec::new();
-    for tool in registry.linked().iter().copied() {
+    for &tool in registry.linked() {
         let definition = profile::render(Profile::Mcp, tool)
             .map(|rendered| rendered.value)
             .unwrap();
@@ -122,7 +122,7 @@ fn inputs_past_the_depth_limit_are_refused_by_every_tool() {
     for _ in 0..buril::InputLimits::DEFAULT.max_depth + 1 {
         deep = json!([deep]);
     }
-    for tool in buril::registry().linked().iter().copied() {
+    for &tool in buril::registry().linked() {
         let envelope = dispatcher
             .invoke(
                 tool.name(),

@@ -75,9 +75,17 @@ fn everything_calls() -> Vec<(&'static str, &'static str, Value)> {
         ("echo", "echo", json!({"message": "hi there"})),
         ("sum", "get-sum", json!({"a": 1, "b": 2.5})),
         ("image", "get-tiny-image", json!({})),
-        ("annotated", "get-annotated-message", json!({"messageType": "error", "includeImage": true})),
+        (
+            "annotated",
+            "get-annotated-message",
+            json!({"messageType": "error", "includeImage": true}),
+        ),
         ("links", "get-resource-links", json!({"count": 2})),
-        ("structured", "get-structured-content", json!({"location": "New York"})),
+        (
+            "structured",
+            "get-structured-content",
+            json!({"location": "New York"}),
+        ),
     ]
 }
 
@@ -101,8 +109,16 @@ fn same_results(direct: &Value, hub: &Value, calls: &[(&str, &str, Value)], clie
     for (key, name, _) in calls {
         let a = bare(&direct["calls"][key]["result"]);
         let b = bare(&hub["calls"][key]["result"]);
-        assert!(a.is_object(), "{client:?}: `{name}` directly: {}", direct["calls"][key]);
-        assert!(b.is_object(), "{client:?}: `{name}` through buril: {}", hub["calls"][key]);
+        assert!(
+            a.is_object(),
+            "{client:?}: `{name}` directly: {}",
+            direct["calls"][key]
+        );
+        assert!(
+            b.is_object(),
+            "{client:?}: `{name}` through buril: {}",
+            hub["calls"][key]
+        );
         if a.get("structuredContent").is_some() {
             assert_eq!(
                 a["structuredContent"], b["structuredContent"],
@@ -157,7 +173,10 @@ fn server_everything_over_stdio_answers_through_buril_as_it_does_directly() {
             .filter_map(Value::as_str)
             .collect();
         for name in &direct_names {
-            assert!(hub_names.contains(&name.as_str()), "{client:?}: `{name}` is not listed: {hub_names:?}");
+            assert!(
+                hub_names.contains(&name.as_str()),
+                "{client:?}: `{name}` is not listed: {hub_names:?}"
+            );
         }
         // The schemas are the server's.
         let schema = |report: &Value, name: &str| {
@@ -225,8 +244,7 @@ fn server_everything_over_streamable_http_is_served() {
     assert_eq!(code, 0, "{out}\n{err}");
     let envelope: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
-        envelope["data"]["content"][0]["text"],
-        "The sum of 2 and 3 is 5.",
+        envelope["data"]["content"][0]["text"], "The sum of 2 and 3 is 5.",
         "{envelope}"
     );
     let calls = vec![("echo", "echo", json!({"message": "over HTTP"}))];
@@ -237,7 +255,10 @@ fn server_everything_over_streamable_http_is_served() {
     let hub = Client::Python.run(
         "basics",
         &with(
-            workspace.stdio(&tools_binary(), &["--external", &external, "--enable", "family:everything"]),
+            workspace.stdio(
+                &tools_binary(),
+                &["--external", &external, "--enable", "family:everything"],
+            ),
             json!({"calls": spec_calls(&calls, through)}),
         ),
     );
@@ -283,7 +304,10 @@ fn server_memory_keeps_its_graph_through_buril_as_directly() {
     let hub = Client::TypeScript.run(
         "basics",
         &with(
-            workspace.stdio(&tools_binary(), &["--config", &config.display().to_string()]),
+            workspace.stdio(
+                &tools_binary(),
+                &["--config", &config.display().to_string()],
+            ),
             json!({"calls": spec_calls(&calls, |name| format!("memory_{name}"))}),
         ),
     );
@@ -305,11 +329,20 @@ fn the_command_line_lists_describes_and_calls_external_tools() {
         &["describe", "everything_get_sum", "--external", &external],
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("from:      `everything`, where it is `get-sum`"), "{out}");
+    assert!(
+        out.contains("from:      `everything`, where it is `get-sum`"),
+        "{out}"
+    );
     assert!(out.contains("--enable family:everything"), "{out}");
     let (code, out, _) = tools(
         workspace.path(),
-        &["call", "everything_get_sum", r#"{"a": 1, "b": 2}"#, "--external", &external],
+        &[
+            "call",
+            "everything_get_sum",
+            r#"{"a": 1, "b": 2}"#,
+            "--external",
+            &external,
+        ],
     );
     assert_eq!(code, 1, "a third party's tool is off until enabled: {out}");
     assert!(out.contains("\"disabled\""), "{out}");
@@ -333,7 +366,14 @@ fn the_command_line_lists_describes_and_calls_external_tools() {
     );
     let (code, out, err) = tools(
         workspace.path(),
-        &["schema", "--profile", "openai", "everything_get_sum", "--external", &external],
+        &[
+            "schema",
+            "--profile",
+            "openai",
+            "everything_get_sum",
+            "--external",
+            &external,
+        ],
     );
     assert_eq!(code, 0, "{err}");
     let definition: Value = serde_json::from_str(&out).unwrap();
@@ -406,7 +446,11 @@ fn marked(marker: &str) -> Vec<u32> {
         return found;
     };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse::<u32>().ok())
+        else {
             continue;
         };
         let dir: PathBuf = entry.path();
@@ -415,7 +459,11 @@ fn marked(marker: &str) -> Vec<u32> {
         };
         let zombie = std::fs::read_to_string(dir.join("stat"))
             .is_ok_and(|stat| stat.split_whitespace().nth(2) == Some("Z"));
-        if !zombie && environ.windows(marker.len()).any(|w| w == marker.as_bytes()) {
+        if !zombie
+            && environ
+                .windows(marker.len())
+                .any(|w| w == marker.as_bytes())
+        {
             found.push(pid);
         }
     }

@@ -52,7 +52,7 @@ const TOOLS: &[&str] = &[
 ];
 
 fn tools() -> Vec<&'static buril::ToolDescriptor> {
-    buril::registry().linked().iter().copied().collect()
+    buril::registry().linked().to_vec()
 }
 
 #[test]

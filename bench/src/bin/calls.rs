@@ -391,7 +391,7 @@ fn startup(tools: usize) -> ExitCode {
     let schema_ok = registry.linked()[0].input_schema().is_object();
     let first_schema = first.elapsed();
     let all = std::time::Instant::now();
-    for tool in registry.linked().iter().copied() {
+    for &tool in registry.linked() {
         black_box(tool.input_schema());
     }
     let all_schemas = all.elapsed();

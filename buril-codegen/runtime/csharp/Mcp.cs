@@ -525,12 +525,11 @@ namespace Buril.Generated
             }
             var isError = result["isError"];
             var envelope = new global::Newtonsoft.Json.Linq.JObject();
-            var buril = FromBuril(meta);
             if (isError != null && isError.Type == global::Newtonsoft.Json.Linq.JTokenType.Boolean && (bool)isError)
             {
                 envelope["ok"] = false;
                 // A server other than buril's says no more than its text: a failure of the tool's own.
-                envelope["type"] = buril ? "runtime" : "tool";
+                envelope["type"] = FromOtherServer ? "tool" : "runtime";
                 envelope["error"] = ContentText(result);
                 return envelope;
             }
@@ -550,7 +549,8 @@ namespace Buril.Generated
             }
             // Taken out of the answer, not copied (Newtonsoft copies a token that has a parent).
             var data = Detach(result, "structuredContent");
-            if (data == null && !buril && result["content"] is global::Newtonsoft.Json.Linq.JArray)
+            var foreignBlocks = data == null && FromOtherServer ? Materialized(result, "content") as global::Newtonsoft.Json.Linq.JArray : null;
+            if (foreignBlocks != null)
             {
                 // Another server's content blocks, as buril's hub answers them: the data is {content}.
                 var blocksOnly = new global::Newtonsoft.Json.Linq.JObject();
@@ -578,22 +578,12 @@ namespace Buril.Generated
             return envelope;
         }
 
-        /// <summary>Whether a result's <c>_meta</c> says anything of buril's (a server other than buril's says none).</summary>
-        private static bool FromBuril(global::Newtonsoft.Json.Linq.JObject meta)
-        {
-            if (meta == null)
-            {
-                return false;
-            }
-            foreach (var property in meta.Properties())
-            {
-                if (property.Name.StartsWith("buril/", global::System.StringComparison.Ordinal))
-                {
-                    return true;
-                }
-            }
-            return false;
-        }
+        /// <summary>
+        /// Whether these bindings are for another MCP server than buril's (<c>codegen
+        /// --from-server</c>): its answers are read as buril's hub reads them (content blocks as
+        /// <c>{content}</c>, <c>isError</c> as a <c>tool</c> failure).
+        /// </summary>
+        private static readonly bool FromOtherServer = false;
 
         /// <summary>
         /// The data of a tool that returns content blocks: <c>{"content": [...]}</c>, the

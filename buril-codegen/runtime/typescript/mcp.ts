@@ -37,10 +37,12 @@ function isErrorType(value: unknown): value is ErrorType {
   return typeof value === "string" && (errorTypes as readonly string[]).includes(value);
 }
 
-/** Whether a result's `_meta` says anything of buril's (a server other than buril's says none). */
-function fromBuril(meta: unknown): boolean {
-  return isJsonObject(meta) && Object.keys(meta).some((key) => key.startsWith("buril/"));
-}
+/**
+ * Whether these bindings are for another MCP server than buril's (`codegen --from-server`):
+ * its answers are read as buril's hub reads them (content blocks as `{content}`, `isError` as
+ * a `tool` failure).
+ */
+const FROM_OTHER_SERVER: boolean = false;
 
 /** The texts of a result's `text` content blocks, in order. */
 function texts(result: JsonObject): string[] {
@@ -80,8 +82,8 @@ export function envelopeFromCallResult(result: unknown): Envelope {
       return envelope as unknown as EnvelopeFailure;
     }
     const error = texts(result).join("\n");
-    // A server other than buril's says no more than its text: a failure of the tool's own.
-    const type = fromBuril(meta) ? "runtime" : "tool";
+    // Another server than buril's says no more than its text: a failure of the tool's own.
+    const type = FROM_OTHER_SERVER ? "tool" : "runtime";
     return { ok: false, type, error: error === "" ? "the tool failed" : error };
   }
   const meta = result["_meta"];
@@ -91,7 +93,7 @@ export function envelopeFromCallResult(result: unknown): Envelope {
     return contentEnvelope(content as unknown[], kind, isJsonObject(meta) ? meta : {});
   }
   let data: unknown = result["structuredContent"];
-  if (data === undefined && !fromBuril(meta) && Array.isArray(content)) {
+  if (FROM_OTHER_SERVER && data === undefined && Array.isArray(content)) {
     // Another server's content blocks, as buril's hub answers them: the data is `{content}`.
     return { ok: true, data: { content } };
   }

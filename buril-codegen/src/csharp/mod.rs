@@ -72,7 +72,7 @@ impl LanguageWriter for CSharp {
             w.line_fmt(format_args!("// {line}"));
         }
         w.blank();
-        w.line(runtime::RUNTIME.trim_end());
+        w.line(runtime::runtime_for(api).trim_end());
         files.push(GeneratedFile {
             path: "csharp/Buril.Runtime.cs".to_owned(),
             contents: w.finish(),

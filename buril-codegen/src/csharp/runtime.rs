@@ -44,6 +44,22 @@ const PIECES: &[(&str, &str)] = pieces![
 /// The runtime's C# source, after the generated header: [`HEADER`] and the pieces in one
 /// namespace. Every external type is written with `global::` so that no generated type can
 /// shadow it.
+/// The line of the runtime that says whether the bindings are for another server than buril's.
+const OTHER_SERVER: &str = "private static readonly bool FromOtherServer = false;";
+
+/// The runtime for `api`: reading another server's answers when its tools are another
+/// server's (`codegen --from-server`).
+pub(crate) fn runtime_for(api: &crate::ir::Api) -> std::borrow::Cow<'static, str> {
+    debug_assert!(RUNTIME.contains(OTHER_SERVER));
+    if api.from_other_server {
+        RUNTIME
+            .replace(OTHER_SERVER, "private static readonly bool FromOtherServer = true;")
+            .into()
+    } else {
+        RUNTIME.as_str().into()
+    }
+}
+
 pub(crate) static RUNTIME: LazyLock<String> =
     LazyLock::new(|| assemble(PIECES).unwrap_or_else(|error| panic!("{error}")));
 

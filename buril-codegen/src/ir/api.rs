@@ -15,6 +15,10 @@ pub struct Api {
     pub hash: String,
     /// The version of the generator.
     pub generator_version: &'static str,
+    /// Whether the tools are another MCP server's than buril's (`codegen --from-server`): the
+    /// clients read its answers as buril's hub reads them (content blocks as `{content}`,
+    /// `isError` as a `tool` failure), having no envelope of buril's to read.
+    pub from_other_server: bool,
 }
 
 /// One tool: its metadata as the runtime registers it, and the names and texts the writers

@@ -10,6 +10,20 @@ const FIXED: &str = include_str!("../../runtime/typescript/envelope.ts");
 /// The body of `mcp.ts`: MCP results mapped to envelopes, for the transports.
 pub(crate) const MCP: &str = include_str!("../../runtime/typescript/mcp.ts");
 
+/// The line of `mcp.ts` that says whether the bindings are for another server than buril's.
+const OTHER_SERVER: &str = "const FROM_OTHER_SERVER: boolean = false;";
+
+/// `mcp.ts` for `api`: reading another server's answers when its tools are another server's.
+pub(crate) fn mcp(api: &crate::ir::Api) -> std::borrow::Cow<'static, str> {
+    debug_assert!(MCP.contains(OTHER_SERVER));
+    if api.from_other_server {
+        MCP.replace(OTHER_SERVER, "const FROM_OTHER_SERVER: boolean = true;")
+            .into()
+    } else {
+        MCP.into()
+    }
+}
+
 /// The body of `http.ts`: the Streamable HTTP transport.
 pub(crate) const HTTP: &str = include_str!("../../runtime/typescript/http.ts");
 

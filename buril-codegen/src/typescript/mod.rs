@@ -98,7 +98,7 @@ impl LanguageWriter for TypeScript {
         let mut envelope_ts = start(api, 0);
         envelope::write(&mut envelope_ts);
         let mut mcp_ts = start(api, 0);
-        envelope::write_fixed(&mut mcp_ts, envelope::MCP);
+        envelope::write_fixed(&mut mcp_ts, &envelope::mcp(api));
         let mut http_ts = start(api, 0);
         envelope::write_fixed(&mut http_ts, envelope::HTTP);
         let mut stdio_ts = start(api, 0);

@@ -79,7 +79,11 @@ pub(crate) fn describe(
                 "from:      `{}`, where it is `{original}` (a third party's tool)",
                 provider.name()
             )?,
-            None => writeln!(out, "from:      `{}` (a third party's tool)", provider.name())?,
+            None => writeln!(
+                out,
+                "from:      `{}` (a third party's tool)",
+                provider.name()
+            )?,
         }
         if !provider.is_enabled() {
             writeln!(

@@ -109,9 +109,13 @@ impl InputRequest {
     /// sent while the hub forwarded a call to it; `None` for a method that is not a question
     /// to the caller.
     pub fn from_mcp(method: &str, params: Value) -> Option<Self> {
-        let kind = [InputKind::Elicitation, InputKind::Sampling, InputKind::Roots]
-            .into_iter()
-            .find(|kind| kind.method() == method)?;
+        let kind = [
+            InputKind::Elicitation,
+            InputKind::Sampling,
+            InputKind::Roots,
+        ]
+        .into_iter()
+        .find(|kind| kind.method() == method)?;
         Some(InputRequest { kind, params })
     }
 

@@ -159,15 +159,14 @@ impl Dispatcher {
     /// polled; dropping it cancels the call.
     #[doc(hidden)]
     #[allow(clippy::type_complexity)]
+    // A refusal is the cold path, answered at once: moved, not boxed.
+    #[allow(clippy::result_large_err)]
     pub fn admit_detached(
         &self,
         name: &str,
         input: Value,
         options: CallOptions,
-    ) -> Result<
-        (ToolRef, impl Future<Output = Outcome> + Send + 'static),
-        Finished,
-    > {
+    ) -> Result<(ToolRef, impl Future<Output = Outcome> + Send + 'static), Finished> {
         match admit::admit(&self.core, name, input, options) {
             Ok((call, settle)) => {
                 let tool = call.tool.clone();

@@ -52,7 +52,10 @@ pub(crate) fn run_here(
 
 /// Runs an async tool's future to completion where it is polled (a task of the dispatcher's
 /// runtime).
-pub(crate) async fn run_async(name: &'static str, future: crate::descriptor::BoxFuture) -> CallResult {
+pub(crate) async fn run_async(
+    name: &'static str,
+    future: crate::descriptor::BoxFuture,
+) -> CallResult {
     contain_panic(name, CatchUnwind(future).await)
 }
 

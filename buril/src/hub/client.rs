@@ -76,8 +76,9 @@ impl Calls {
         };
         let early: Vec<ProgressNotificationParam> = {
             let mut early = self.early.lock().unwrap_or_else(|e| e.into_inner());
-            let (mine, rest): (Vec<_>, Vec<_>) =
-                early.drain(..).partition(|report| report.progress_token == token);
+            let (mine, rest): (Vec<_>, Vec<_>) = early
+                .drain(..)
+                .partition(|report| report.progress_token == token);
             early.extend(rest);
             mine
         };
@@ -129,7 +130,10 @@ impl HubClient {
             ));
         };
         let Some(request) = InputRequest::from_mcp(method, params) else {
-            return Err(ErrorData::invalid_request(format!("{method} is not a question"), None));
+            return Err(ErrorData::invalid_request(
+                format!("{method} is not a question"),
+                None,
+            ));
         };
         // The caller's answer may block (a terminal, a session's request): off the runtime.
         let answer = tokio::task::spawn_blocking(move || ctx.ask(request))

@@ -250,26 +250,28 @@ impl Connection {
                 };
                 self.state().pid = started.child.id();
                 let handshake = serve_client_with_lifecycle(client, started.transport, lifecycle);
-                let failed = match tokio::time::timeout(self.external.handshake_limit(), handshake)
-                    .await
-                {
-                    Ok(Ok(service)) => {
-                        return Ok(Session {
-                            service,
-                            child: Some(started.child),
-                            words: Some(words),
-                        });
-                    }
-                    Ok(Err(error)) => error.to_string(),
-                    Err(_) => format!(
-                        "no answer to the handshake within {} s",
-                        self.external.handshake_limit().as_secs_f64()
-                    ),
-                };
+                let failed =
+                    match tokio::time::timeout(self.external.handshake_limit(), handshake).await {
+                        Ok(Ok(service)) => {
+                            return Ok(Session {
+                                service,
+                                child: Some(started.child),
+                                words: Some(words),
+                            });
+                        }
+                        Ok(Err(error)) => error.to_string(),
+                        Err(_) => format!(
+                            "no answer to the handshake within {} s",
+                            self.external.handshake_limit().as_secs_f64()
+                        ),
+                    };
                 // What it said before it went, read to the end first.
                 drop(started.child);
                 let _ = tokio::time::timeout(Duration::from_secs(1), started.stderr_read).await;
-                Err(format!("`{command}` did not speak MCP: {failed}{}", words.said()))
+                Err(format!(
+                    "`{command}` did not speak MCP: {failed}{}",
+                    words.said()
+                ))
             }
             Transport::Http {
                 url,
@@ -307,9 +309,7 @@ impl Connection {
         let said = || words.as_ref().map(Words::said).unwrap_or_default();
         let peer = service.peer().clone();
         let info = peer.peer_info();
-        let protocol = info
-            .as_ref()
-            .map(|info| info.protocol_version.to_string());
+        let protocol = info.as_ref().map(|info| info.protocol_version.to_string());
         let tasks = info.as_ref().is_some_and(|info| {
             serde_json::to_value(&info.capabilities)
                 .ok()
@@ -347,7 +347,8 @@ impl Connection {
         let waiting = service.waiting();
         tokio::pin!(waiting);
         let calls = Arc::clone(&self.link.calls);
-        let mut heartbeat = tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
+        let mut heartbeat =
+            tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
         heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let gone = |why: String| {
             Some(format!(
@@ -454,22 +455,22 @@ impl Connection {
     }
 
     /// Connects to `external`, lists every page of its tools, and disconnects (its process
-/// stopped).
-pub(crate) async fn list_once(external: External) -> Result<Vec<rmcp::model::Tool>, String> {
-    let connection = Connection::new(external);
-    let Session { service, child, .. } = connection.connect().await?;
-    let listed = service.peer().list_all_tools().await.map_err(|error| {
-        format!(
-            "the tools of `{}` could not be listed: {error}",
-            connection.external.name()
-        )
-    });
-    let _ = service.cancel().await;
-    drop(child);
-    listed
-}
+    /// stopped).
+    pub(crate) async fn list_once(external: External) -> Result<Vec<rmcp::model::Tool>, String> {
+        let connection = Connection::new(external);
+        let Session { service, child, .. } = connection.connect().await?;
+        let listed = service.peer().list_all_tools().await.map_err(|error| {
+            format!(
+                "the tools of `{}` could not be listed: {error}",
+                connection.external.name()
+            )
+        });
+        let _ = service.cancel().await;
+        drop(child);
+        listed
+    }
 
-/// The server's tools as provided tools, and why each of the others is left out.
+    /// The server's tools as provided tools, and why each of the others is left out.
     fn describe(
         &self,
         listed: Vec<rmcp::model::Tool>,
@@ -539,7 +540,9 @@ pub(crate) fn annotations(tool: &rmcp::model::Tool) -> Annotations {
 }
 
 /// The next notification of a subscription, or never when there is none.
-async fn next(subscription: &mut Option<rmcp::service::Subscription>) -> Option<ServerNotification> {
+async fn next(
+    subscription: &mut Option<rmcp::service::Subscription>,
+) -> Option<ServerNotification> {
     match subscription {
         Some(subscription) => subscription.next().await.ok().flatten(),
         None => std::future::pending().await,
@@ -571,16 +574,12 @@ fn http_transport(
     url: &str,
     headers: &std::collections::BTreeMap<String, String>,
     bearer_env: Option<&str>,
-) -> Result<
-    rmcp::transport::StreamableHttpClientTransport<reqwest::Client>,
-    String,
-> {
+) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest::Client>, String> {
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
     let mut config = StreamableHttpClientTransportConfig::with_uri(url);
     if let Some(variable) = bearer_env {
-        let token = std::env::var(variable).map_err(|_| {
-            format!("the bearer token's variable `{variable}` is not set")
-        })?;
+        let token = std::env::var(variable)
+            .map_err(|_| format!("the bearer token's variable `{variable}` is not set"))?;
         config = config.auth_header(token);
     }
     let mut custom = std::collections::HashMap::new();

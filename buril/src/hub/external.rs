@@ -530,9 +530,10 @@ mod tests {
         assert_eq!(external.prefix(), "everything_");
         assert_eq!(external.call_timeout(), Some(Duration::from_millis(2500)));
         assert!(!external.enabled());
-        let external =
-            table("name = \"remote\"\nurl = \"http://127.0.0.1:1/mcp\"\nprefix = \"\"\nenable = true\n")
-                .unwrap();
+        let external = table(
+            "name = \"remote\"\nurl = \"http://127.0.0.1:1/mcp\"\nprefix = \"\"\nenable = true\n",
+        )
+        .unwrap();
         assert_eq!(external.prefix(), "");
         assert!(external.enabled());
     }
@@ -541,13 +542,31 @@ mod tests {
     fn mistakes_are_named() {
         for (text, said) in [
             ("name = \"x\"\n", "give a `command`"),
-            ("name = \"x\"\ncommand = \"a\"\nurl = \"http://h\"\n", "not both"),
+            (
+                "name = \"x\"\ncommand = \"a\"\nurl = \"http://h\"\n",
+                "not both",
+            ),
             ("name = \"Bad-Name\"\ncommand = \"a\"\n", "`bad_name`"),
-            ("name = \"x\"\nurl = \"ftp://h\"\n", "must start with `http://`"),
-            ("name = \"x\"\ncommand = \"a\"\ntimeout = 0\n", "positive number"),
-            ("name = \"x\"\ncommand = \"a\"\nprotocol = \"2024\"\n", "`auto`"),
-            ("name = \"x\"\ncommand = \"a\"\nprefix = \"X-\"\n", "must be a family"),
-            ("name = \"x\"\ncommand = \"a\"\nheaders = {a = \"b\"}\n", "`headers`"),
+            (
+                "name = \"x\"\nurl = \"ftp://h\"\n",
+                "must start with `http://`",
+            ),
+            (
+                "name = \"x\"\ncommand = \"a\"\ntimeout = 0\n",
+                "positive number",
+            ),
+            (
+                "name = \"x\"\ncommand = \"a\"\nprotocol = \"2024\"\n",
+                "`auto`",
+            ),
+            (
+                "name = \"x\"\ncommand = \"a\"\nprefix = \"X-\"\n",
+                "must be a family",
+            ),
+            (
+                "name = \"x\"\ncommand = \"a\"\nheaders = {a = \"b\"}\n",
+                "`headers`",
+            ),
             ("name = \"x\"\ncommand = \"a\"\nnope = 1\n", "unknown field"),
         ] {
             let error = table(text).unwrap_err();

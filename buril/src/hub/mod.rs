@@ -44,10 +44,10 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
+use self::connection::Connection;
 pub use self::connection::{ServerStatus, Status};
 pub use self::external::{External, ExternalError, ExternalTable, Revision, Transport};
 pub(crate) use self::external::{from_config_file, from_flag, from_tables};
-use self::connection::Connection;
 use crate::registry::Registry;
 
 /// The external servers of one registry (see the [module](self)).
@@ -113,10 +113,9 @@ impl Hub {
                     .to_owned(),
             });
         }
-        if let Some(other) = servers
-            .values()
-            .find(|other| !other.external.prefix().is_empty() && other.external.prefix() == external.prefix())
-        {
+        if let Some(other) = servers.values().find(|other| {
+            !other.external.prefix().is_empty() && other.external.prefix() == external.prefix()
+        }) {
             return Err(ExternalError {
                 server: external.name().to_owned(),
                 reason: format!(
@@ -130,7 +129,10 @@ impl Hub {
         connection
             .synced
             .store(synced, std::sync::atomic::Ordering::Relaxed);
-        servers.insert(connection.external.name().to_owned(), Arc::clone(&connection));
+        servers.insert(
+            connection.external.name().to_owned(),
+            Arc::clone(&connection),
+        );
         drop(servers);
         self.runtime().spawn(connection.run(self.registry));
         Ok(())
@@ -171,7 +173,10 @@ impl Hub {
         }
         let mut errors = Vec::new();
         for (name, external) in wanted {
-            if current.iter().any(|(had, same)| *had == name && *same == external) {
+            if current
+                .iter()
+                .any(|(had, same)| *had == name && *same == external)
+            {
                 continue;
             }
             if let Err(error) = self.add_as(external, true) {
@@ -191,7 +196,9 @@ impl Hub {
 
     /// What the hub knows of the server named `name`.
     pub fn status(&self, name: &str) -> Option<ServerStatus> {
-        self.servers().get(name).map(|connection| connection.status())
+        self.servers()
+            .get(name)
+            .map(|connection| connection.status())
     }
 
     /// Waits until every server's first attempt to connect has ended (connected, or failed),
@@ -242,7 +249,10 @@ pub struct ListedTool {
 /// Connects to `external`, lists every page of its tools and disconnects (a process it started
 /// stopped): what bindings for any server are generated from (`codegen --from-server`). Waits
 /// at most `timeout`. Blocks the calling thread: not for async code.
-pub fn list_tools(external: &External, timeout: Duration) -> Result<Vec<ListedTool>, ExternalError> {
+pub fn list_tools(
+    external: &External,
+    timeout: Duration,
+) -> Result<Vec<ListedTool>, ExternalError> {
     external.check()?;
     let error = |reason: String| ExternalError {
         server: external.name().to_owned(),

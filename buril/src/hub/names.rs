@@ -33,7 +33,10 @@ mod tests {
             map("everything_", "longRunningOperation").unwrap(),
             "everything_long_running_operation"
         );
-        assert_eq!(map("memory_", "create_entities").unwrap(), "memory_create_entities");
+        assert_eq!(
+            map("memory_", "create_entities").unwrap(),
+            "memory_create_entities"
+        );
         assert_eq!(map("x_", "HTTPGet").unwrap(), "x_http_get");
         assert_eq!(map("", "scene_open").unwrap(), "scene_open");
         assert_eq!(map("dcc_", "Keyframe.Run!").unwrap(), "dcc_keyframe_run");

@@ -74,7 +74,9 @@ pub(crate) fn start(
         child.stderr().take(),
     ) else {
         let _ = child.start_kill();
-        return Err(io::Error::other("the server's standard streams could not be taken"));
+        return Err(io::Error::other(
+            "the server's standard streams could not be taken",
+        ));
     };
     let watchdog = match child.id() {
         Some(pid) => Watchdog::start(pid)?,
@@ -245,7 +247,10 @@ impl Watchdog {
 
 /// What a server said that explains why it went: the last lines of its standard error, and a
 /// line of its standard output that was not JSON-RPC.
-pub(crate) fn last_words(stderr: &Mutex<VecDeque<String>>, noise: &Mutex<Option<String>>) -> String {
+pub(crate) fn last_words(
+    stderr: &Mutex<VecDeque<String>>,
+    noise: &Mutex<Option<String>>,
+) -> String {
     let mut said = String::new();
     if let Some(line) = noise.lock().unwrap_or_else(|e| e.into_inner()).as_deref() {
         said.push_str(&format!(

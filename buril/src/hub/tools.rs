@@ -55,8 +55,9 @@ pub async fn register(ctx: &Context, table: ExternalTable) -> Result<ServerStatu
         () = hub.settled(SETTLE) => {}
         () = ctx.cancelled() => return Err(ToolError::cancelled()),
     }
-    hub.status(&name)
-        .ok_or_else(|| ToolError::runtime(format!("the server `{name}` was unregistered meanwhile")))
+    hub.status(&name).ok_or_else(|| {
+        ToolError::runtime(format!("the server `{name}` was unregistered meanwhile"))
+    })
 }
 
 /// `mcp_list_servers`.
@@ -73,7 +74,11 @@ pub fn unregister(ctx: &Context, name: &str) -> Result<Unregistered, ToolError> 
     let hub = hub(ctx)?;
     let tools_withdrawn = hub.registry().tools_of(name).len();
     if !hub.remove(name) {
-        let known: Vec<String> = hub.statuses().into_iter().map(|status| status.name).collect();
+        let known: Vec<String> = hub
+            .statuses()
+            .into_iter()
+            .map(|status| status.name)
+            .collect();
         return Err(ToolError::invalid(format!(
             "no external server is named `{name}` (registered: {})",
             if known.is_empty() {

@@ -20,11 +20,11 @@ use super::plan::CallPlan;
 use super::results::{call_result, server_meta};
 use super::{handshake, tasks};
 use crate::context::{CancelToken, InputSource};
-use crate::tool_ref::ToolRef;
 use crate::dispatch::CallOptions;
 use crate::envelope::Outcome;
 use crate::error::ErrorKind;
 use crate::principal::Principal;
+use crate::tool_ref::ToolRef;
 
 impl Handler {
     /// The plan of a `tools/call` that came through the SDK ([`CallPlan::of`]).

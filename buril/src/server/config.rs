@@ -124,7 +124,6 @@ pub(crate) fn parse(
     })
 }
 
-
 /// Reads and parses the config file; a missing file is `Ok(None)`.
 pub(crate) fn read(path: &Path, registry: &Registry) -> Result<Option<Settings>, String> {
     let text = match std::fs::read_to_string(path) {
@@ -209,7 +208,11 @@ pub(crate) fn resolve(
 
 /// The tool a timeout names (its own name, when named by an alias): a tool served now, or a
 /// tool of an external server, by its prefix, which may not be served yet.
-pub(crate) fn timed_tool(name: &str, registry: &Registry, prefixes: &[String]) -> Option<&'static str> {
+pub(crate) fn timed_tool(
+    name: &str,
+    registry: &Registry,
+    prefixes: &[String],
+) -> Option<&'static str> {
     match registry.get(name) {
         Some(tool) => Some(tool.static_name()),
         None if prefixes

@@ -317,9 +317,8 @@ impl TestClient {
                 .map_err(protocol_error)?;
             // Counted as their lines pass (`tap.rs`); drained here, so that the stream never
             // fills.
-            let drain = tokio::spawn(async move {
-                while let Ok(Some(_)) = subscription.next().await {}
-            });
+            let drain =
+                tokio::spawn(async move { while let Ok(Some(_)) = subscription.next().await {} });
             if let Some(old) = self
                 .subscription
                 .lock()

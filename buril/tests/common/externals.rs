@@ -27,7 +27,10 @@ fn installed(path: PathBuf, what: &str) -> String {
 
 /// The Python with the `mcp` SDK.
 pub fn python() -> String {
-    installed(workspace().join("interop/.venv/bin/python"), "the Python SDK's venv")
+    installed(
+        workspace().join("interop/.venv/bin/python"),
+        "the Python SDK's venv",
+    )
 }
 
 /// Node 22 from npm.
@@ -41,7 +44,8 @@ pub fn node() -> String {
 /// `@modelcontextprotocol/server-everything`'s entry point.
 pub fn everything() -> String {
     installed(
-        workspace().join("interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+        workspace()
+            .join("interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
         "server-everything",
     )
 }
@@ -56,12 +60,18 @@ pub fn memory() -> String {
 
 /// The Python SDK server of the tests (`interop/mcp/hub_server.py`).
 pub fn hub_server() -> String {
-    installed(workspace().join("interop/mcp/hub_server.py"), "hub_server.py")
+    installed(
+        workspace().join("interop/mcp/hub_server.py"),
+        "hub_server.py",
+    )
 }
 
 /// The hand-written server of the bad cases (`interop/mcp/raw_server.py`).
 pub fn raw_server() -> String {
-    installed(workspace().join("interop/mcp/raw_server.py"), "raw_server.py")
+    installed(
+        workspace().join("interop/mcp/raw_server.py"),
+        "raw_server.py",
+    )
 }
 
 /// A loopback port nobody listens on now.
@@ -102,9 +112,11 @@ pub fn python_http(port: u16, env: &[(&str, &str)]) -> Spawned {
 
 /// Waits until something listens on `port` (at most 30 s).
 pub fn wait_for_port(port: u16) {
-    wait_until(Duration::from_secs(30), &format!("a server on port {port}"), || {
-        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-    });
+    wait_until(
+        Duration::from_secs(30),
+        &format!("a server on port {port}"),
+        || std::net::TcpStream::connect(("127.0.0.1", port)).is_ok(),
+    );
 }
 
 /// Waits until `ready` holds, polling; panics naming `what` after `timeout`.

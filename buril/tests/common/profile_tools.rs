@@ -364,7 +364,10 @@ pub fn registry_of(tools: Vec<&'static ToolDescriptor>) -> &'static Registry {
 }
 
 pub fn tool(name: &str) -> &'static ToolDescriptor {
-    buril::registry().get(name).and_then(|tool| tool.as_linked()).expect("a test tool")
+    buril::registry()
+        .get(name)
+        .and_then(|tool| tool.as_linked())
+        .expect("a test tool")
 }
 
 pub fn rendered(profile: Profile, name: &str) -> Value {

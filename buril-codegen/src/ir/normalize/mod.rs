@@ -88,6 +88,7 @@ pub fn normalize_noting(
         types: types.into_sorted(),
         hash,
         generator_version: env!("CARGO_PKG_VERSION"),
+        from_other_server: notes.is_some(),
     })
 }
 
