@@ -7,6 +7,7 @@
 #   bash scripts/bench.sh callgrind  # instructions per call under callgrind
 #   bash scripts/bench.sh mcp        # MCP over stdio, buril against rmcp
 #   bash scripts/bench.sh http       # MCP over Streamable HTTP, buril against rmcp, one connection
+#   bash scripts/bench.sh hub        # a call forwarded by the hub, against the same call made directly
 #   bash scripts/bench.sh transports # the generated clients' transports against the raw client
 #   bash scripts/bench.sh compile    # clean build of 300 tools, four ways
 #   bash scripts/bench.sh edit       # one tool's body edited in a crate of 300: incremental rebuild and check, four ways
@@ -111,6 +112,40 @@ mcp() {
       "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" "${servers[$(((round + k) % 3))]}" "$MCP_CALLS" \
         | tee -a "$OUT/mcp.jsonl"
     done
+  done
+}
+
+# The hub: the same client calls `mcp-server buril` (and `rmcp`) directly, and through a buril
+# server whose hub forwards the call to it (`mcp-server hub`, `hub-rmcp`); the four in turn in
+# each round (BENCH_HUB_CALLS a client, default 20,000).
+HUB_CALLS=${BENCH_HUB_CALLS:-20000}
+hub() {
+  build_bins
+  : >"$OUT/hub.jsonl"
+  local round client
+  for round in $(seq "$RUNS"); do
+    for client in buril hub rmcp hub-rmcp; do
+      "$TARGET/release/mcp-client" "$client" "$HUB_CALLS" | tee -a "$OUT/hub.jsonl"
+    done
+  done
+}
+
+hub_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/hub.jsonl" 2>/dev/null | median_of || true; }
+
+report_hub() {
+  [ -s "$OUT/hub.jsonl" ] || return 0
+  echo
+  echo "== the hub: a call forwarded over stdio, against the same call made directly by the same client (median of $RUNS rounds)"
+  local server
+  for server in buril hub rmcp hub-rmcp; do
+    printf "%-9s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs\n" "$server" "$(hub_field $server requests_per_second)" \
+      "$(hub_field $server p50_us)" "$(hub_field $server p99_us)"
+  done
+  local direct through
+  for pair in "hub buril" "hub-rmcp rmcp"; do
+    set -- $pair
+    through=$1 direct=$2
+    echo "$through/$direct: p50 $(round_ratio $through $direct p50_us hub)x, p99 $(round_ratio $through $direct p99_us hub)x (bound <= 1.3x); the hub's own share at p50 $(echo "$(hub_field $through p50_us) - $(hub_field $direct p50_us)" | bc -l | awk '{printf "%.1f", $1}') µs (bound < 100 µs); throughput $(round_ratio $through $direct requests_per_second hub)x"
   done
 }
 
@@ -668,11 +703,12 @@ case "$what" in
   callgrind) callgrind; report ;;
   mcp) mcp; report ;;
   http) http; report ;;
+  hub) machine; hub; report_hub ;;
   compile) machine; compile; report ;;
   edit) machine; edit; report_edit ;;
   transports) machine; transports; report_transports ;;
   tasks) machine; tasks; report_tasks ;;
   cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|transports|tasks|cost|compile|edit|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|report]" >&2; exit 2 ;;
 esac

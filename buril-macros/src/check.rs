@@ -7,7 +7,7 @@ use syn::Type;
 use crate::ast::{Param, ParamKind, Return, ToolFn};
 use crate::attr::{Attrs, Sp};
 use crate::diagnostics::Diagnostics;
-use crate::naming;
+use buril_names as naming;
 
 /// The tool's name and family after the checks.
 pub struct Resolved {

@@ -2,7 +2,7 @@
 //! `#[buril::tool]` and documents it.
 //!
 //! The macro is a small compiler: `attr` parses the attribute's keys, `ast` models the
-//! function, `check` applies the rules (the naming lint among them, in `naming`) and
+//! function, `check` applies the rules (the naming lint among them, from `buril-names`) and
 //! collects every violation in a `ctxt::Diagnostics`, and `expand` writes the registration. On
 //! any error the function is re-emitted untouched beside the errors, so that the rest of the
 //! crate still compiles and only the real problems are shown.
@@ -12,7 +12,6 @@ mod attr;
 mod check;
 mod diagnostics;
 mod expand;
-use buril_names as naming;
 mod sections;
 mod symbol;
 

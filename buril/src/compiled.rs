@@ -85,13 +85,18 @@ pub(crate) fn compile(
     }
 }
 
+/// A schema function that is never asked (the input side of [`blocks_output`]'s compile).
+fn no_schema(_: &mut SchemaGenerator) -> Schema {
+    Schema::default()
+}
+
 /// The output schema and shape of a tool whose data is content blocks (`{"content": [block,
 /// …]}`): the same for every such tool, made once.
 pub(crate) fn blocks_output() -> &'static (Arc<Value>, OutputShape) {
     static BLOCKS: OnceLock<(Arc<Value>, OutputShape)> = OnceLock::new();
     BLOCKS.get_or_init(|| {
         let blocks = compile(
-            crate::__private::unit_schema,
+            no_schema,
             crate::schema::root_schema::<Vec<crate::content::Content>>,
             false,
         );

@@ -2,8 +2,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 
 use schemars::{Schema, SchemaGenerator};
@@ -14,8 +12,7 @@ use crate::compiled::{self, CompiledSchemas};
 use crate::context::Context;
 use crate::error::ToolError;
 
-/// The future an async tool returns.
-pub type BoxFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 'static>>;
+pub use crate::provider::BoxFuture;
 
 /// How the dispatcher runs a tool.
 #[derive(Clone)]
@@ -26,7 +23,7 @@ pub enum Invoke {
     Async(fn(Context, Args) -> BoxFuture),
     /// A tool provided at run time: a handler holding what it needs (the connection to the
     /// server it forwards to, say). Runs as an async tool does.
-    Provided(Arc<dyn crate::provided::ToolHandler>),
+    Provided(Arc<dyn crate::provider::ToolHandler>),
 }
 
 /// Builds a schema with the given generator.
@@ -368,7 +365,7 @@ pub struct ToolDescriptor {
     /// How quick its runs have been, for where its async callers run it (`pace.rs`).
     pub(crate) pace: crate::pace::Pace,
     /// Where a tool provided at run time comes from (`None`: linked into the binary).
-    pub(crate) provided: Option<crate::provided::Provenance>,
+    pub(crate) provided: Option<crate::provider::Provenance>,
     /// The tool's MCP definition, built the first time a server lists it.
     #[cfg(feature = "server")]
     pub(crate) definition: OnceLock<rmcp::model::Tool>,
@@ -477,7 +474,7 @@ impl ToolDescriptor {
 
     /// Where the tool comes from, when it was provided at run time (an external MCP server's
     /// tool, say); `None` for a tool linked into the binary.
-    pub fn provenance(&self) -> Option<&crate::provided::Provenance> {
+    pub fn provenance(&self) -> Option<&crate::provider::Provenance> {
         self.provided.as_ref()
     }
 

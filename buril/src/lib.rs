@@ -174,6 +174,7 @@ mod principal;
 pub mod profile;
 mod properties;
 pub mod provided;
+mod provider;
 mod registry;
 #[cfg(any(feature = "cli", feature = "server"))]
 mod result_files;

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use tokio::sync::watch;
 
 use crate::descriptor::ToolDescriptor;
-use crate::provided::{Clash, Provider};
+use crate::provider::{Clash, Provider};
 use crate::suggest;
 use crate::tool_ref::ToolRef;
 

@@ -37,6 +37,9 @@ const TOOLS: &[&str] = &[
     "gameobject_set_active",
     "gameobject_set_parent",
     "gameobject_set_transform",
+    "mcp_list_servers",
+    "mcp_register_external",
+    "mcp_unregister_external",
     "scene_close",
     "scene_create",
     "scene_list",
@@ -67,6 +70,7 @@ fn every_tool_is_registered() {
             "console",
             "editor",
             "gameobject",
+            "mcp",
             "scene",
             "script"
         ]
@@ -97,7 +101,8 @@ fn flags_match_what_each_tool_does() {
         .filter(|t| t.is_dangerous())
         .map(|t| t.name())
         .collect();
-    assert_eq!(dangerous, ["asset_delete"]);
+    // Registering an external server runs a program.
+    assert_eq!(dangerous, ["asset_delete", "mcp_register_external"]);
 
     let off_thread: Vec<&str> = tools()
         .iter()
@@ -116,6 +121,9 @@ fn flags_match_what_each_tool_does() {
             "asset_read",
             "asset_search",
             "console_read",
+            "mcp_list_servers",
+            "mcp_register_external",
+            "mcp_unregister_external",
             "scene_list",
             "script_check",
             "script_find_references",
@@ -123,10 +131,13 @@ fn flags_match_what_each_tool_does() {
         ]
     );
     // The agent team's verbs run off the main thread so that a run can be polled and cancelled
-    // while one of its main-thread tools holds it; they touch the team, not editor state.
+    // while one of its main-thread tools holds it; they touch the team, not editor state. The
+    // `mcp_` tools touch the hub's external servers, not editor state either.
     for tool in tools()
         .iter()
-        .filter(|t| t.threading().is_off_thread() && t.family() != "agent_team")
+        .filter(|t| {
+            t.threading().is_off_thread() && t.family() != "agent_team" && t.family() != "mcp"
+        })
     {
         assert_eq!(
             tool.annotations().read_only,
@@ -149,7 +160,8 @@ fn flags_match_what_each_tool_does() {
             "agent_team_handoff",
             "agent_team_query",
             "agent_team_record",
-            "asset_read"
+            "asset_read",
+            "mcp_register_external"
         ]
     );
 

@@ -91,10 +91,24 @@ fn main() -> ExitCode {
                     .map_err(|e| e.to_string())?;
                 running.waiting().await.map(drop).map_err(|e| e.to_string())
             }
+            // A buril server whose tool is another server's (this binary's `buril` or `rmcp`,
+            // over stdio), served through the hub: `ext_bench_spawn`.
+            "hub" | "hub-rmcp" => {
+                let external = if kind == "hub" { "buril" } else { "rmcp" };
+                let me = std::env::current_exe().map_err(|e| e.to_string())?;
+                let options = stdio_options().external(
+                    buril::hub::External::command("ext", me.display().to_string(), [external])
+                        .revision(buril::hub::Revision::V2025_11_25)
+                        .enable(true),
+                );
+                buril::server::serve_stdio(buril::Dispatcher::new(), options)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
             "buril-http" => until_stdin_closes(buril_http()).await,
             "rmcp-http" => until_stdin_closes(rmcp_http()).await,
             _ => Err(
-                "usage: mcp-server (buril|rmcp|buril-many|rmcp-many|buril-http|rmcp-http|bindings DIR)"
+                "usage: mcp-server (buril|rmcp|buril-many|rmcp-many|hub|hub-rmcp|buril-http|rmcp-http|bindings DIR)"
                     .to_owned(),
             ),
         }

@@ -21,7 +21,8 @@ use super::forward::{Forward, Link};
 use super::names;
 use super::process;
 use crate::descriptor::{Annotations, TaskSupport, ToolDescriptor, ToolMeta};
-use crate::provided::{ProvidedTool, Provider};
+use crate::provided::ProvidedTool;
+use crate::provider::Provider;
 use crate::registry::Registry;
 
 /// The first wait before connecting again; it doubles with each failed attempt.

@@ -18,7 +18,7 @@ use crate::args::Args;
 use crate::context::{Context, InputRequest};
 use crate::descriptor::BoxFuture;
 use crate::error::{ErrorKind, ToolError};
-use crate::provided::ToolHandler;
+use crate::provider::ToolHandler;
 
 /// How many `input_required` rounds one call may take.
 const MAX_ROUNDS: usize = 32;

@@ -34,11 +34,11 @@
 //! }
 //!
 //! let tool = buril::registry().get("text_count_words").unwrap();
-//! let openai = profile::render(Profile::OpenAi, tool).unwrap().value;
+//! let openai = profile::render(Profile::OpenAi, &tool).unwrap().value;
 //! assert_eq!(openai["strict"], true);
 //! assert_eq!(openai["parameters"]["required"], serde_json::json!(["text", "min_length"]));
 //!
-//! let gemini = profile::render(Profile::Gemini, tool).unwrap();
+//! let gemini = profile::render(Profile::Gemini, &tool).unwrap();
 //! assert_eq!(gemini.value["parameters"]["properties"]["min_length"]["nullable"], true);
 //! assert_eq!(gemini.notes, vec![]);
 //! ```

@@ -12,6 +12,8 @@
 //! mcp-client buril [CALLS]          # prints one JSON line of figures
 //! mcp-client buril-inline [CALLS]   # the buril server, calling the tool's `inline` twin
 //! mcp-client rmcp [CALLS]
+//! mcp-client hub [CALLS]            # `mcp-server buril`'s tool, forwarded by a buril server's hub
+//! mcp-client hub-rmcp [CALLS]       # `mcp-server rmcp`'s tool, forwarded by a buril server's hub
 //! ```
 //!
 //! Over Streamable HTTP (`mcp-server buril-http` or `mcp-server rmcp-http`), one kept-alive
@@ -54,12 +56,15 @@ fn main() -> ExitCode {
         "buril" => ("buril", "bench_spawn"),
         "buril-inline" => ("buril", "bench_spawn_inline"),
         "rmcp" => ("rmcp", "bench_spawn"),
+        // The same tool of `mcp-server buril` (or `rmcp`), forwarded by a buril server's hub.
+        "hub" => ("hub", "ext_bench_spawn"),
+        "hub-rmcp" => ("hub-rmcp", "ext_bench_spawn"),
         "buril-http" => ("buril-http", "bench_spawn"),
         "buril-inline-http" => ("buril-http", "bench_spawn_inline"),
         "rmcp-http" => ("rmcp-http", "bench_spawn"),
         _ => {
             eprintln!(
-                "usage: mcp-client (buril|buril-inline|rmcp|buril-http|buril-inline-http|rmcp-http) \
+                "usage: mcp-client (buril|buril-inline|rmcp|hub|hub-rmcp|buril-http|buril-inline-http|rmcp-http) \
                  [CALLS]"
             );
             return ExitCode::from(2);

@@ -22,7 +22,7 @@ fn main() {
             ("com.example/beta", "true")
         ]
     );
-    let listed = buril::profile::render(buril::profile::Profile::Mcp, tool).map(|rendered| rendered.value).unwrap();
+    let listed = buril::profile::render(buril::profile::Profile::Mcp, &tool).map(|rendered| rendered.value).unwrap();
     assert_eq!(listed["icons"][0]["mimeType"], "image/svg+xml");
     assert_eq!(listed["_meta"]["com.example/rank"], -3);
 }
