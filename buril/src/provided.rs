@@ -17,9 +17,8 @@
 //!     "properties": {"text": {"type": "string"}},
 //!     "required": ["text"],
 //! }))
-//! .handler(|_ctx, args: buril::provided::Args| {
-//!     let text = args.into_value()["text"].clone();
-//!     Box::pin(async move { Ok(json!({"said": text})) })
+//! .handler(|_ctx, args: buril::provided::Args| async move {
+//!     Ok(json!({"said": args.into_value()["text"]}))
 //! })
 //! .output_schema(json!({"type": "object", "properties": {"said": {"type": "string"}}}))
 //! .build()
@@ -133,12 +132,8 @@ impl ProvidedTool {
         meta.name = Cow::Borrowed(crate::intern::intern(&name));
         meta.family = Cow::Borrowed(crate::intern::intern(&meta.family));
         meta.threading = Threading::OffThread;
-        let mut descriptor = ToolDescriptor::new(
-            meta,
-            Invoke::Provided(handler),
-            no_schema,
-            no_schema,
-        );
+        let mut descriptor =
+            ToolDescriptor::new(meta, Invoke::Provided(handler), no_schema, no_schema);
         let _ = descriptor.compiled.set(compiled);
         // What every server checks of a linked tool as it starts, checked as this one is made.
         crate::profile::check_mcp(&descriptor).map_err(|problem| error(problem.to_string()))?;

@@ -18,22 +18,24 @@ use crate::error::ToolError;
 /// The future an async tool returns.
 pub type BoxFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send + 'static>>;
 
-/// What runs a provided tool's calls. Any `Fn(Context, Args) -> BoxFuture` is one.
+/// What runs a provided tool's calls. Any `Fn(Context, Args) -> impl Future<Output =
+/// Result<Value, ToolError>>` is one (an `async` block it answers, say).
 ///
 /// The input it gets has passed the tool's schema; the value it answers becomes the
-/// envelope's data as a linked tool's does (an object, or `{"content": [...]}` for a tool
-/// without an output schema).
+/// envelope's data as a linked tool's does (an object, or the content blocks of a tool without
+/// an output schema).
 pub trait ToolHandler: Send + Sync + 'static {
     /// Runs one call.
     fn call(&self, ctx: Context, args: Args) -> BoxFuture;
 }
 
-impl<F> ToolHandler for F
+impl<F, Fut> ToolHandler for F
 where
-    F: Fn(Context, Args) -> BoxFuture + Send + Sync + 'static,
+    F: Fn(Context, Args) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Value, ToolError>> + Send + 'static,
 {
     fn call(&self, ctx: Context, args: Args) -> BoxFuture {
-        self(ctx, args)
+        Box::pin(self(ctx, args))
     }
 }
 

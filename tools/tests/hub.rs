@@ -1,13 +1,16 @@
-//! The `tools` binary as a hub: other MCP servers' tools (npm's server-everything and
-//! server-memory, the Python SDK's server in `interop/mcp/hub_server.py`, another `tools serve`)
-//! listed, described and called from the command line, and served over MCP to the Python and
-//! TypeScript SDK clients with the same results as those servers give directly. The servers and
-//! clients are installed by `bash scripts/test.sh`; a missing one fails the test.
+//! The `tools` binary as a hub, against servers no one here wrote the tools of: npm's
+//! server-everything (over stdio and over its Streamable HTTP mode) and server-memory, the
+//! Python SDK's server in `interop/mcp/hub_server.py`, and another `tools serve`. For each:
+//! its tools listed under its prefix with the server's own schemas; calls through buril (the
+//! command line, and over MCP from the Python and TypeScript SDK clients) answered as the
+//! server answers them directly; invalid input refused here, with the count of forwarded calls
+//! unchanged. And: `list`/`describe`/`schema` see them, a killed hub leaves no server behind.
+//! The servers and clients are installed by `bash scripts/test.sh`; a missing one fails.
 
 #[path = "mcp/harness.rs"]
 mod harness;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -42,8 +45,12 @@ fn python() -> String {
     installed("interop/.venv/bin/python")
 }
 
+fn hub_server() -> String {
+    installed("interop/mcp/hub_server.py")
+}
+
 /// `tools ARGS` in `dir`: its exit code, standard output and error.
-fn tools(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+fn tools(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let output = Command::new(tools_binary())
         .args(args)
         .current_dir(dir)
@@ -69,11 +76,189 @@ fn bare(result: &Value) -> Value {
     result
 }
 
-/// The calls both ways: `[key, tool, input]`, the tool named as the server names it.
+/// One external server under test.
+struct External {
+    /// Its name, and so its prefix.
+    name: &'static str,
+    /// The client spec of the server itself, given the hub's workspace.
+    direct: Box<dyn Fn(&Workspace) -> Value>,
+    /// How `tools` is told of it: `--external …` arguments.
+    args: Vec<String>,
+    /// Or the config file's `[[external]]` table (`.buril/server.toml`, which every command
+    /// reads).
+    config: Option<String>,
+    /// The calls to compare: `(key, the server's name for the tool, input)`.
+    calls: Vec<(&'static str, &'static str, Value)>,
+    /// A call of one of its tools with input its schema refuses.
+    invalid: (&'static str, Value),
+}
+
+impl External {
+    /// The name a tool has through buril.
+    fn through(&self, tool: &str) -> String {
+        let words: String = tool
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let mut snake = String::new();
+        for (i, c) in words.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                snake.push('_');
+            }
+            snake.push(c.to_ascii_lowercase());
+        }
+        format!("{}_{snake}", self.name)
+    }
+
+    fn spec_calls(&self, through: bool) -> Vec<Value> {
+        self.calls
+            .iter()
+            .map(|(key, tool, input)| {
+                let name = if through {
+                    self.through(tool)
+                } else {
+                    (*tool).to_owned()
+                };
+                json!([key, name, input])
+            })
+            .collect()
+    }
+
+    fn arg_refs(&self) -> Vec<&str> {
+        self.args.iter().map(String::as_str).collect()
+    }
+}
+
+/// Every call of `external` answered the same both ways: the structured content of a tool with
+/// an output schema, the content of the others, and whether it failed.
+fn same_results(external: &External, direct: &Value, hub: &Value, client: Client) {
+    for (key, tool, _) in &external.calls {
+        let a = bare(&direct["calls"][key]["result"]);
+        let b = bare(&hub["calls"][key]["result"]);
+        let what = format!("{client:?}, `{}`'s `{tool}`", external.name);
+        assert!(a.is_object(), "{what} directly: {}", direct["calls"][key]);
+        assert!(b.is_object(), "{what} through buril: {}", hub["calls"][key]);
+        if a.get("structuredContent").is_some() {
+            assert_eq!(a["structuredContent"], b["structuredContent"], "{what}");
+        } else {
+            assert_eq!(a, b, "{what}");
+        }
+    }
+}
+
+/// Lists, calls and refuses through `tools serve` with both SDK clients, against the server
+/// answering the same clients directly, then one call through the command line.
+fn check(external: &External) {
+    let workspace = Workspace::new();
+    if let Some(config) = &external.config {
+        std::fs::create_dir_all(workspace.path().join(".buril")).unwrap();
+        std::fs::write(workspace.path().join(".buril/server.toml"), config).unwrap();
+    }
+    let direct_spec = (external.direct)(&workspace);
+    for client in [Client::Python, Client::TypeScript] {
+        let direct = client.run(
+            "basics",
+            &with(
+                direct_spec.clone(),
+                json!({"calls": external.spec_calls(false)}),
+            ),
+        );
+        let (tool, input) = &external.invalid;
+        let mut calls = external.spec_calls(true);
+        calls.push(json!(["before", "mcp_list_servers", {}]));
+        calls.push(json!(["invalid", external.through(tool), input]));
+        calls.push(json!(["after", "mcp_list_servers", {}]));
+        let enable = format!("family:{}", external.name);
+        let mut args = external.arg_refs();
+        args.extend(["--enable", &enable]);
+        let hub = client.run(
+            "basics",
+            &with(
+                workspace.stdio(&tools_binary(), &args),
+                json!({"calls": calls}),
+            ),
+        );
+        same_results(external, &direct, &hub, client);
+
+        // Listed under the prefix, with the server's own input schemas.
+        let listed = |report: &Value| -> Vec<Value> {
+            report["list"]["pages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|page| page.as_array().unwrap().clone())
+                .collect()
+        };
+        let served = listed(&hub);
+        for tool in listed(&direct) {
+            let name = external.through(tool["name"].as_str().unwrap());
+            let ours = served
+                .iter()
+                .find(|t| t["name"] == name.as_str())
+                .unwrap_or_else(|| panic!("{client:?}: `{name}` is not listed"));
+            assert_eq!(
+                ours["inputSchema"]["properties"], tool["inputSchema"]["properties"],
+                "{client:?}: `{name}`'s schema"
+            );
+        }
+
+        // Refused here: the count of forwarded calls does not move.
+        let invalid = &hub["calls"]["invalid"]["result"];
+        assert_eq!(invalid["isError"], true, "{invalid}");
+        assert_eq!(invalid["_meta"]["buril/envelope"]["type"], "validation");
+        let forwarded = |key: &str| -> u64 {
+            let servers = &hub["calls"][key]["result"]["structuredContent"]["servers"];
+            servers
+                .as_array()
+                .and_then(|servers| {
+                    servers
+                        .iter()
+                        .find(|s| s["name"] == external.name)
+                        .and_then(|s| s["forwarded"].as_u64())
+                })
+                .unwrap_or_else(|| panic!("{}", hub["calls"][key]))
+        };
+        assert_eq!(forwarded("before"), forwarded("after"), "{client:?}");
+        assert_eq!(
+            forwarded("before"),
+            external.calls.len() as u64,
+            "{client:?}"
+        );
+    }
+
+    // The command line: the first call, as its envelope.
+    let (key, tool, input) = &external.calls[0];
+    let through = external.through(tool);
+    let input = input.to_string();
+    let pattern = format!("{}_*", external.name);
+    let mut args = vec!["call", through.as_str(), input.as_str(), "--compact"];
+    args.extend(external.arg_refs());
+    args.extend(["--enable", &pattern]);
+    let (code, out, err) = tools(workspace.path(), &args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let envelope: Value = serde_json::from_str(&out).unwrap();
+    let direct = Client::Python.run(
+        "basics",
+        &with(
+            direct_spec,
+            json!({"calls": [[key, tool, external.calls[0].2]]}),
+        ),
+    );
+    let result = &direct["calls"][key]["result"];
+    let expected = result
+        .get("structuredContent")
+        .cloned()
+        .unwrap_or_else(|| json!({"content": result["content"]}));
+    assert_eq!(
+        envelope["data"], expected,
+        "`{through}` from the command line"
+    );
+}
+
 fn everything_calls() -> Vec<(&'static str, &'static str, Value)> {
     vec![
-        ("echo", "echo", json!({"message": "hi there"})),
         ("sum", "get-sum", json!({"a": 1, "b": 2.5})),
+        ("echo", "echo", json!({"message": "hi there"})),
         ("image", "get-tiny-image", json!({})),
         (
             "annotated",
@@ -89,235 +274,144 @@ fn everything_calls() -> Vec<(&'static str, &'static str, Value)> {
     ]
 }
 
-/// The name a tool of `everything` has through buril.
-fn through(name: &str) -> String {
-    format!("everything_{}", name.replace('-', "_"))
-}
-
-fn spec_calls(calls: &[(&str, &str, Value)], rename: impl Fn(&str) -> String) -> Value {
-    Value::Array(
-        calls
-            .iter()
-            .map(|(key, name, input)| json!([key, rename(name), input]))
-            .collect(),
-    )
-}
-
-/// Checks that every call answered the same both ways (the structured content of a tool with an
-/// output schema; the content of the others).
-fn same_results(direct: &Value, hub: &Value, calls: &[(&str, &str, Value)], client: Client) {
-    for (key, name, _) in calls {
-        let a = bare(&direct["calls"][key]["result"]);
-        let b = bare(&hub["calls"][key]["result"]);
-        assert!(
-            a.is_object(),
-            "{client:?}: `{name}` directly: {}",
-            direct["calls"][key]
-        );
-        assert!(
-            b.is_object(),
-            "{client:?}: `{name}` through buril: {}",
-            hub["calls"][key]
-        );
-        if a.get("structuredContent").is_some() {
-            assert_eq!(
-                a["structuredContent"], b["structuredContent"],
-                "{client:?}: `{name}`"
-            );
-        } else {
-            assert_eq!(a, b, "{client:?}: `{name}`");
-        }
-    }
+#[test]
+fn server_everything_over_stdio() {
+    check(&External {
+        name: "everything",
+        direct: Box::new(|_| json!({"command": [node(), everything(), "stdio"]})),
+        args: vec![
+            "--external".to_owned(),
+            format!("everything={} {} stdio", node(), everything()),
+        ],
+        config: None,
+        calls: everything_calls(),
+        invalid: ("get-sum", json!({"a": "one"})),
+    });
 }
 
 #[test]
-fn server_everything_over_stdio_answers_through_buril_as_it_does_directly() {
-    let workspace = Workspace::new();
-    let calls = everything_calls();
-    let external = format!("everything={} {} stdio", node(), everything());
-    for client in [Client::Python, Client::TypeScript] {
-        let direct = client.run(
-            "basics",
-            &json!({
-                "command": [node(), everything(), "stdio"],
-                "calls": spec_calls(&calls, str::to_owned),
-            }),
-        );
-        let mut hub_calls = spec_calls(&calls, through);
-        let hub_calls_list = hub_calls.as_array_mut().unwrap();
-        // Invalid input, refused here: the count of forwarded calls does not move.
-        hub_calls_list.push(json!(["before", "mcp_list_servers", {}]));
-        hub_calls_list.push(json!(["invalid", "everything_get_sum", {"a": "one"}]));
-        hub_calls_list.push(json!(["after", "mcp_list_servers", {}]));
-        let hub = client.run(
-            "basics",
-            &with(
-                workspace.stdio(
-                    &tools_binary(),
-                    &["--external", &external, "--enable", "family:everything"],
-                ),
-                json!({"calls": hub_calls}),
-            ),
-        );
-        same_results(&direct, &hub, &calls, client);
-        let direct_names: Vec<String> = direct["list"]["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|name| through(name.as_str().unwrap()))
-            .collect();
-        let hub_names: Vec<&str> = hub["list"]["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        for name in &direct_names {
-            assert!(
-                hub_names.contains(&name.as_str()),
-                "{client:?}: `{name}` is not listed: {hub_names:?}"
-            );
-        }
-        // The schemas are the server's.
-        let schema = |report: &Value, name: &str| {
-            report["list"]["pages"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .flat_map(|page| page.as_array().unwrap())
-                .find(|tool| tool["name"] == name)
-                .map(|tool| tool["inputSchema"]["properties"].clone())
-                .unwrap_or_else(|| panic!("`{name}` is not listed"))
-        };
-        assert_eq!(
-            schema(&direct, "get-sum"),
-            schema(&hub, "everything_get_sum"),
-            "{client:?}"
-        );
-        let invalid = &hub["calls"]["invalid"]["result"];
-        assert_eq!(invalid["isError"], true, "{invalid}");
-        assert_eq!(invalid["_meta"]["buril/envelope"]["type"], "validation");
-        let forwarded = |key: &str| {
-            hub["calls"][key]["result"]["structuredContent"]["servers"][0]["forwarded"]
-                .as_u64()
-                .unwrap_or_else(|| panic!("{}", hub["calls"][key]))
-        };
-        assert_eq!(forwarded("before"), forwarded("after"), "{client:?}");
-        assert_eq!(forwarded("before"), calls.len() as u64, "{client:?}");
-    }
-}
-
-#[test]
-fn server_everything_over_streamable_http_is_served() {
+fn server_everything_over_streamable_http() {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let mut server = Command::new(node())
-        .args([everything(), "streamableHttp".to_owned()])
-        .env("PORT", port.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("server-everything starts");
+    let server = Spawned(
+        Command::new(node())
+            .args([everything(), "streamableHttp".to_owned()])
+            .env("PORT", port.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("server-everything starts"),
+    );
     let until = Instant::now() + Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(Instant::now() < until, "server-everything did not listen");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let workspace = Workspace::new();
-    let external = format!("everything=http://127.0.0.1:{port}/mcp");
-    let (code, out, err) = tools(
-        workspace.path(),
-        &[
-            "call",
-            "everything_get_sum",
-            r#"{"a": 2, "b": 3}"#,
-            "--external",
-            &external,
-            "--enable",
-            "everything_*",
-        ],
-    );
-    assert_eq!(code, 0, "{out}\n{err}");
-    let envelope: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(
-        envelope["data"]["content"][0]["text"], "The sum of 2 and 3 is 5.",
-        "{envelope}"
-    );
-    let calls = vec![("echo", "echo", json!({"message": "over HTTP"}))];
-    let direct = Client::Python.run(
-        "basics",
-        &json!({"url": format!("http://127.0.0.1:{port}/mcp"), "calls": spec_calls(&calls, str::to_owned)}),
-    );
-    let hub = Client::Python.run(
-        "basics",
-        &with(
-            workspace.stdio(
-                &tools_binary(),
-                &["--external", &external, "--enable", "family:everything"],
-            ),
-            json!({"calls": spec_calls(&calls, through)}),
-        ),
-    );
-    same_results(&direct, &hub, &calls, Client::Python);
-    let _ = server.kill();
-    let _ = server.wait();
-}
-
-#[test]
-fn server_memory_keeps_its_graph_through_buril_as_directly() {
-    let workspace = Workspace::new();
-    let graph = |file: &str| workspace.path().join(file).display().to_string();
-    let config = format!(
-        "[[external]]\nname = \"memory\"\ncommand = {node:?}\nargs = [{memory:?}]\nenable = true\n\
-         env = {{ MEMORY_FILE_PATH = {file:?} }}\n",
-        node = node(),
-        memory = memory(),
-        file = graph("through.jsonl"),
-    );
-    let config = workspace.config(&config);
-    let calls = vec![
-        (
-            "create",
-            "create_entities",
-            json!({"entities": [{"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]}]}),
-        ),
-        (
-            "relate",
-            "create_relations",
-            json!({"relations": [{"from": "Ada", "to": "Ada", "relationType": "admires"}]}),
-        ),
-        ("read", "read_graph", json!({})),
-        ("search", "search_nodes", json!({"query": "program"})),
-    ];
-    let direct = Client::TypeScript.run(
-        "basics",
-        &json!({
-            "command": [node(), memory()],
-            "env": {"MEMORY_FILE_PATH": graph("direct.jsonl")},
-            "calls": spec_calls(&calls, str::to_owned),
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    check(&External {
+        name: "everything",
+        direct: Box::new({
+            let url = url.clone();
+            move |_| json!({"url": url})
         }),
-    );
-    let hub = Client::TypeScript.run(
-        "basics",
-        &with(
-            workspace.stdio(
-                &tools_binary(),
-                &["--config", &config.display().to_string()],
-            ),
-            json!({"calls": spec_calls(&calls, |name| format!("memory_{name}"))}),
-        ),
-    );
-    same_results(&direct, &hub, &calls, Client::TypeScript);
-    let read = &hub["calls"]["read"]["result"]["structuredContent"];
-    assert_eq!(read["entities"][0]["name"], "Ada", "{read}");
+        args: vec!["--external".to_owned(), format!("everything={url}")],
+        config: None,
+        calls: everything_calls(),
+        invalid: ("get-sum", json!({"b": 2})),
+    });
+    drop(server);
 }
 
 #[test]
-fn the_command_line_lists_describes_and_calls_external_tools() {
+fn server_memory() {
+    let graphs = tempfile::tempdir().unwrap();
+    let file = |name: &str| graphs.path().join(name).display().to_string();
+    let direct_graph = file("direct.jsonl");
+    check(&External {
+        name: "memory",
+        direct: Box::new(move |_| {
+            json!({
+                "command": [node(), memory()],
+                "env": {"MEMORY_FILE_PATH": direct_graph},
+            })
+        }),
+        args: Vec::new(),
+        config: Some(format!(
+            "[[external]]\nname = \"memory\"\ncommand = {node:?}\nargs = [{memory:?}]\n\
+             env = {{ MEMORY_FILE_PATH = {graph:?} }}\n",
+            node = node(),
+            memory = memory(),
+            graph = file("through.jsonl"),
+        )),
+        calls: vec![
+            (
+                "create",
+                "create_entities",
+                json!({"entities": [{"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]}]}),
+            ),
+            (
+                "relate",
+                "create_relations",
+                json!({"relations": [{"from": "Ada", "to": "Ada", "relationType": "admires"}]}),
+            ),
+            ("read", "read_graph", json!({})),
+            ("search", "search_nodes", json!({"query": "program"})),
+        ],
+        invalid: ("create_entities", json!({"entities": [{"name": 3}]})),
+    });
+}
+
+#[test]
+fn a_python_sdk_server() {
+    check(&External {
+        name: "py",
+        direct: Box::new(|_| json!({"command": [python(), hub_server()]})),
+        args: vec![
+            "--external".to_owned(),
+            format!("py={} {}", python(), hub_server()),
+        ],
+        config: None,
+        calls: vec![
+            ("add", "add_numbers", json!({"a": 2, "b": 3})),
+            ("count", "slowCount", json!({"steps": 2, "delay": 0.01})),
+            ("failed", "fail_on_purpose", json!({})),
+            // What reached the server: the same both ways, the refused call not among them.
+            ("received", "calls_received", json!({})),
+        ],
+        invalid: ("add_numbers", json!({"a": "two"})),
+    });
+}
+
+#[test]
+fn another_buril_server() {
+    check(&External {
+        name: "inner",
+        // The hub's own project, served by `tools serve` itself.
+        direct: Box::new(|workspace| workspace.stdio(&tools_binary(), &[])),
+        args: vec![
+            "--external".to_owned(),
+            format!("inner={} serve", tools_binary().display()),
+        ],
+        config: None,
+        calls: vec![
+            ("scenes", "scene_list", json!({})),
+            ("state", "editor_state", json!({})),
+            (
+                "read",
+                "asset_read",
+                json!({"path": "Assets/Scripts/Rotator.cs"}),
+            ),
+        ],
+        invalid: ("scene_open", json!({"path": 3})),
+    });
+}
+
+#[test]
+fn the_command_line_lists_describes_and_defines_external_tools() {
     let workspace = Workspace::new();
     let external = format!("everything={} {} stdio", node(), everything());
     let (code, out, err) = tools(workspace.path(), &["list", "--external", &external]);
@@ -349,24 +443,6 @@ fn the_command_line_lists_describes_and_calls_external_tools() {
     let (code, out, err) = tools(
         workspace.path(),
         &[
-            "call",
-            "everything_get_sum",
-            r#"{"a": 1, "b": 2}"#,
-            "--external",
-            &external,
-            "--enable",
-            "everything_*",
-            "--compact",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        out.trim(),
-        r#"{"ok":true,"data":{"content":[{"type":"text","text":"The sum of 1 and 2 is 3."}]}}"#
-    );
-    let (code, out, err) = tools(
-        workspace.path(),
-        &[
             "schema",
             "--profile",
             "openai",
@@ -380,27 +456,14 @@ fn the_command_line_lists_describes_and_calls_external_tools() {
     assert_eq!(definition["name"], "everything_get_sum", "{definition}");
 }
 
-#[test]
-fn buril_serves_another_burils_tools() {
-    let workspace = Workspace::new();
-    let external = format!("inner={} serve", tools_binary().display());
-    let (code, direct, err) = tools(workspace.path(), &["call", "scene_list", "{}", "--compact"]);
-    assert_eq!(code, 0, "{err}");
-    let (code, through, err) = tools(
-        workspace.path(),
-        &[
-            "call",
-            "inner_scene_list",
-            "{}",
-            "--compact",
-            "--external",
-            &external,
-            "--enable",
-            "inner_*",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(direct, through);
+/// A process the test started, killed when dropped.
+struct Spawned(std::process::Child);
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 #[test]
@@ -411,7 +474,7 @@ fn a_killed_server_leaves_no_stdio_server_behind() {
         "[[external]]\nname = \"py\"\ncommand = {python:?}\nargs = [{server:?}]\n\
          env = {{ HUB_ORPHAN_MARKER = {marker:?} }}\n",
         python = python(),
-        server = installed("interop/mcp/hub_server.py"),
+        server = hub_server(),
     ));
     let mut server = Command::new(tools_binary())
         .args(["serve", "--config", &config.display().to_string()])

@@ -133,12 +133,9 @@ fn flags_match_what_each_tool_does() {
     // The agent team's verbs run off the main thread so that a run can be polled and cancelled
     // while one of its main-thread tools holds it; they touch the team, not editor state. The
     // `mcp_` tools touch the hub's external servers, not editor state either.
-    for tool in tools()
-        .iter()
-        .filter(|t| {
-            t.threading().is_off_thread() && t.family() != "agent_team" && t.family() != "mcp"
-        })
-    {
+    for tool in tools().iter().filter(|t| {
+        t.threading().is_off_thread() && t.family() != "agent_team" && t.family() != "mcp"
+    }) {
         assert_eq!(
             tool.annotations().read_only,
             Some(true),

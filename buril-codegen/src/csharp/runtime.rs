@@ -53,7 +53,10 @@ pub(crate) fn runtime_for(api: &crate::ir::Api) -> std::borrow::Cow<'static, str
     debug_assert!(RUNTIME.contains(OTHER_SERVER));
     if api.from_other_server {
         RUNTIME
-            .replace(OTHER_SERVER, "private static readonly bool FromOtherServer = true;")
+            .replace(
+                OTHER_SERVER,
+                "private static readonly bool FromOtherServer = true;",
+            )
             .into()
     } else {
         RUNTIME.as_str().into()

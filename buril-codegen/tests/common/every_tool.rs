@@ -191,7 +191,11 @@ pub fn check(result: &Value, hash: &str) {
             let expected = may_fail_with(tool);
             assert!(expected.is_some(), "{tool} failed: {outcome}");
             assert_eq!(outcome["toolError"], true, "{tool}: {outcome}");
-            assert_eq!(outcome["type"], expected.unwrap_or_default(), "{tool}: {outcome}");
+            assert_eq!(
+                outcome["type"],
+                expected.unwrap_or_default(),
+                "{tool}: {outcome}"
+            );
         }
     }
 }
