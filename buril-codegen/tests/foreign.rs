@@ -210,3 +210,52 @@ fn bindings_for_server_memory_compile_and_call_it() {
         json!({"names": ["Ada"], "observations": ["typed, in C#"]})
     );
 }
+
+#[test]
+fn bindings_from_a_server_at_a_url_call_it_over_http() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut server = Command::new(node())
+        .args([everything(), "streamableHttp".to_owned()])
+        .env("PORT", port.to_string())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("server-everything starts");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < until,
+            "server-everything did not listen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let output = Command::new(tools_server::tools_binary())
+        .arg("codegen")
+        .arg("--out")
+        .arg(dir.path())
+        .args(["--server-name", "everything", "--from-server", &url])
+        .current_dir(dir.path())
+        .output()
+        .expect("the tools binary runs");
+    assert!(
+        output.status.success(),
+        "codegen --from-server failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = typescript_run(
+        dir.path(),
+        "over_http",
+        include_str!("foreign/over_http.ts"),
+        &[&url],
+    );
+    assert_eq!(report["sumText"], "The sum of 2 and 3 is 5.", "{report}");
+    let _ = server.kill();
+    let _ = server.wait();
+}

@@ -59,7 +59,11 @@ fn a_view_of_a_providers_family_resolves_to_its_tools_and_runs_them() {
             buril::CallOptions::default(),
         )
         .into_envelope();
-    assert_eq!(handoff["data"]["tools"], json!(["cascadeur_keyframe_run"]), "{handoff}");
+    assert_eq!(
+        handoff["data"]["tools"],
+        json!(["cascadeur_keyframe_run"]),
+        "{handoff}"
+    );
     let handle = handoff["data"]["handle"].as_str().unwrap();
     let run = team
         .wait_for_blocking(handle, Duration::from_secs(10))

@@ -228,6 +228,15 @@ fn progress_reaches_the_caller_and_a_cancellation_reaches_the_server() {
             })
             .collect();
         assert_eq!(progress, [(1.0, 3.0), (2.0, 3.0), (3.0, 3.0)]);
+        // The server's log message reaches the caller as the call's.
+        assert!(
+            counted
+                .logs
+                .iter()
+                .any(|log| log["data"] == "counting to 3" && log["level"] == "info"),
+            "{:?}",
+            counted.logs
+        );
         client.close().await;
 
         let cancel = CancelToken::new();

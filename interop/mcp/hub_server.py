@@ -46,6 +46,7 @@ def add_numbers(a: float, b: float) -> Sum:
 async def slow_count(steps: int, delay: float, ctx: Context) -> str:
     """Counts to `steps`, waiting `delay` seconds before each, reporting progress."""
     counted()
+    await ctx.info(f"counting to {steps}")
     try:
         for step in range(1, steps + 1):
             await anyio.sleep(delay)

@@ -468,8 +468,16 @@ impl Drop for Spawned {
 
 #[test]
 fn a_killed_server_leaves_no_stdio_server_behind() {
+    for signal in ["KILL", "TERM"] {
+        killed_by(signal);
+    }
+}
+
+/// `tools serve` with a stdio external, sent `signal` (`KILL`, `TERM`): the external is gone
+/// within 5 s.
+fn killed_by(signal: &str) {
     let workspace = Workspace::new();
-    let marker = format!("hub-orphan-{}", std::process::id());
+    let marker = format!("hub-orphan-{}-{signal}", std::process::id());
     let config = workspace.config(&format!(
         "[[external]]\nname = \"py\"\ncommand = {python:?}\nargs = [{server:?}]\n\
          env = {{ HUB_ORPHAN_MARKER = {marker:?} }}\n",
@@ -489,13 +497,17 @@ fn a_killed_server_leaves_no_stdio_server_behind() {
         assert!(Instant::now() < until, "the external server never started");
         std::thread::sleep(Duration::from_millis(50));
     }
-    server.kill().expect("SIGKILL");
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &server.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
     let _ = server.wait();
     let killed = Instant::now();
     while !marked(&marker).is_empty() {
         assert!(
             killed.elapsed() < Duration::from_secs(5),
-            "the external server outlived its hub by 5 s: {:?}",
+            "the external server outlived its hub (SIG{signal}) by 5 s: {:?}",
             marked(&marker)
         );
         std::thread::sleep(Duration::from_millis(50));
@@ -531,4 +543,66 @@ fn marked(marker: &str) -> Vec<u32> {
         }
     }
     found
+}
+
+/// `tools ARGS` in `dir` with `env` added.
+fn tools_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let output = Command::new(tools_binary())
+        .args(args)
+        .current_dir(dir)
+        .env("BURIL_PROJECT", dir.join("game"))
+        .env_remove("INNER_TOKEN")
+        .envs(env.iter().copied())
+        .output()
+        .expect("the tools binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_server_that_asks_for_a_bearer_token_gets_the_one_its_variable_holds() {
+    use sha2::Digest;
+    let inner = Workspace::new();
+    let digest: String = sha2::Sha256::digest(b"hub-secret")
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let config = inner.config(&format!(
+        "[auth]\n\n[[auth.tokens]]\nsubject = \"hub\"\nsha256 = \"{digest}\"\n"
+    ));
+    let server = inner.http(
+        &tools_binary(),
+        &["--config", &config.display().to_string()],
+    );
+    let outer = Workspace::new();
+    std::fs::create_dir_all(outer.path().join(".buril")).unwrap();
+    std::fs::write(
+        outer.path().join(".buril/server.toml"),
+        format!(
+            "[[external]]\nname = \"inner\"\nurl = {url:?}\nbearer_env = \"INNER_TOKEN\"\n\
+             headers = {{ \"X-Buril-Test\" = \"hub\" }}\nenable = true\n",
+            url = server.url
+        ),
+    )
+    .unwrap();
+    let call = ["call", "inner_scene_list", "{}", "--compact"];
+    let (code, out, err) = tools_with(outer.path(), &call, &[("INNER_TOKEN", "hub-secret")]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.starts_with("{\"ok\":true"), "{out}");
+
+    // No token: said, and the server's tools are not there.
+    let (code, out, err) = tools_with(outer.path(), &call, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        err.contains("the bearer token's variable `INNER_TOKEN` is not set"),
+        "{err}"
+    );
+    // A wrong one: refused by the server, and said.
+    let (code, out, err) = tools_with(outer.path(), &call, &[("INNER_TOKEN", "guess")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(err.contains("could not be reached"), "{err}");
+    drop(server);
 }

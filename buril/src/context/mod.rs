@@ -348,6 +348,12 @@ impl Context {
         }
     }
 
+    /// Whether log messages reach the caller (an MCP client), not only the host's `tracing`.
+    #[cfg(feature = "hub")]
+    pub(crate) fn logs_to_caller(&self) -> bool {
+        self.inner.log.is_some()
+    }
+
     /// Whether the caller can answer requests of `kind` (an MCP client that declared the
     /// capability, a terminal). A tool that can do without the answer checks this first.
     pub fn can_ask(&self, kind: InputKind) -> bool {

@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 use super::admit::Admitted;
 use super::core::{CANCEL_GRACE, Core};
 use super::place::{Place, Started, Waiter, place, run_in_place, start};
+use super::run::run_async;
 use super::settle::{CallResult, discard_if_late, dropped, shut_down, timeout_error};
 use crate::context::CancelToken;
+use crate::descriptor::Invoke;
 use crate::error::{ErrorKind, ToolError};
 
 /// Runs `call`, blocking the calling thread until it ends, its deadline passes or it is
@@ -134,6 +136,11 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
         }
         return result;
     }
+    if at == Place::Task
+        && let Invoke::Provided(handler) = call.tool.invoke()
+    {
+        return run_provided(core, handler.clone(), call).await;
+    }
     let cancel = call.ctx.cancel_token().clone();
     let (tx, mut rx) = tokio::sync::oneshot::channel::<CallResult>();
     let started = start(core, at, call, tx);
@@ -191,6 +198,51 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
         cancel.cancel();
     } else {
         task.0 = None;
+    }
+    result
+}
+
+/// A provided tool's call (an external server's, forwarded), polled in its caller's task with
+/// the deadline and the caller's cancellation: its handler waits on IO and never blocks, so it
+/// needs no task of its own (two thread hand-overs fewer a call). A call that ends without its
+/// result drops the handler's future, which is how it is cancelled (the hub's sends the
+/// cancellation on to its server).
+async fn run_provided(
+    core: &Core,
+    handler: std::sync::Arc<dyn crate::provider::ToolHandler>,
+    call: Admitted,
+) -> CallResult {
+    let Admitted {
+        tool,
+        args,
+        ctx,
+        deadline,
+    } = call;
+    let name = tool.static_name();
+    if ctx.is_cancelled() {
+        return Err(super::settle::cancelled_before_start(name));
+    }
+    let cancel = ctx.cancel_token().clone();
+    let work = run_async(name, handler.call(ctx, args));
+    let result = match deadline {
+        Some(deadline) => {
+            let expired = {
+                let _runtime = core.runtime().enter();
+                tokio::time::sleep_until(deadline.at.into())
+            };
+            tokio::select! {
+                result = work => result,
+                _ = expired => Err(timeout_error(name, deadline.timeout)),
+                _ = cancel.cancelled() => Err(ToolError::cancelled()),
+            }
+        }
+        None => tokio::select! {
+            result = work => result,
+            _ = cancel.cancelled() => Err(ToolError::cancelled()),
+        },
+    };
+    if result.is_err() {
+        cancel.cancel();
     }
     result
 }

@@ -331,6 +331,19 @@ impl Connection {
         } else {
             None
         };
+        if !stateless
+            && info
+                .as_ref()
+                .is_some_and(|info| info.capabilities.logging.is_some())
+        {
+            // Every message: each call's caller has its own level, applied here.
+            #[allow(deprecated)]
+            let _ = peer
+                .set_level(rmcp::model::SetLevelRequestParams::new(
+                    rmcp::model::LoggingLevel::Debug,
+                ))
+                .await;
+        }
         self.state().protocol = protocol;
         if let Err(reason) = self.refresh(&peer, registry, tasks).await {
             let _ = service.cancel().await;

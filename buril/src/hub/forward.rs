@@ -3,7 +3,7 @@
 //! its end, its cancellation and timeout passed on, and its answer made the envelope's data.
 
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelTaskParams,
@@ -22,6 +22,9 @@ use crate::provider::ToolHandler;
 
 /// How many `input_required` rounds one call may take.
 const MAX_ROUNDS: usize = 32;
+
+/// How long a call's answer is watched for before its task sleeps.
+const WATCH: Duration = Duration::from_micros(300);
 
 /// How often a task the server made of a call is polled.
 const POLL: Duration = Duration::from_millis(100);
@@ -119,6 +122,13 @@ async fn rounds(
 ) -> Result<CallToolResult, ToolError> {
     let mut params = CallToolRequestParams::new(original);
     params.arguments = Some(arguments);
+    if ctx.logs_to_caller() {
+        // Under 2026-07-28 a request says which log messages it wants (the caller's own level
+        // is applied here, as to a linked tool's); under 2025-11-25 the session's level is set.
+        let mut meta = rmcp::model::RequestMetaObject::new();
+        meta.set_log_level(rmcp::model::LoggingLevel::Debug);
+        params.meta = Some(meta);
+    }
     for _ in 0..MAX_ROUNDS {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
         let handle = match peer
@@ -133,8 +143,31 @@ async fn rounds(
         };
         link.calls.sent(number, handle.progress_token.clone());
         let mut guard = CancelOnDrop::new(peer, handle.id.clone());
+        let mut rx = handle.rx;
+        // Watched for a moment before the task sleeps: an answer that comes soon then wakes
+        // nobody (a sleeping thread's wake-up is most of a quick server's round trip here).
+        let watched = Instant::now();
+        let early = loop {
+            match rx.try_recv() {
+                Ok(answer) => break Some(answer),
+                Err(tokio::sync::oneshot::error::TryRecvError::Closed) => {
+                    break Some(Err(rmcp::ServiceError::TransportClosed));
+                }
+                Err(tokio::sync::oneshot::error::TryRecvError::Empty)
+                    if watched.elapsed() < WATCH =>
+                {
+                    tokio::task::yield_now().await;
+                }
+                Err(tokio::sync::oneshot::error::TryRecvError::Empty) => break None,
+            }
+        };
         let response = tokio::select! {
-            response = handle.await_response() => response,
+            response = async {
+                match early {
+                    Some(answer) => answer,
+                    None => (&mut rx).await.unwrap_or(Err(rmcp::ServiceError::TransportClosed)),
+                }
+            } => response,
             () = ctx.cancelled() => {
                 return Err(ToolError::new(
                     ErrorKind::Cancelled,
