@@ -467,6 +467,7 @@ pub(crate) fn from_tables(
 
 /// The `[[external]]` tables of a config file (the rest of the file is the server's): what a
 /// one-shot command (`list`, `call`) connects to. A missing file has none.
+#[cfg(feature = "cli")]
 pub(crate) fn from_config_file(path: &Path) -> Result<Vec<External>, String> {
     #[derive(Deserialize)]
     struct Tables {
@@ -492,6 +493,7 @@ pub(crate) fn from_config_file(path: &Path) -> Result<Vec<External>, String> {
 /// A server given on the command line as `NAME=URL` (Streamable HTTP) or `NAME=COMMAND ARG…`
 /// (a program over stdio; the words split at spaces: a config file's `[[external]]` takes
 /// arguments with spaces).
+#[cfg(feature = "cli")]
 pub(crate) fn from_flag(text: &str) -> Result<External, String> {
     let Some((name, target)) = text.split_once('=') else {
         return Err(format!(

@@ -126,6 +126,7 @@ async fn rounds(
         // Under 2026-07-28 a request says which log messages it wants (the caller's own level
         // is applied here, as to a linked tool's); under 2025-11-25 the session's level is set.
         let mut meta = rmcp::model::RequestMetaObject::new();
+        #[allow(deprecated)]
         meta.set_log_level(rmcp::model::LoggingLevel::Debug);
         params.meta = Some(meta);
     }

@@ -46,8 +46,10 @@ use std::time::Duration;
 
 use self::connection::Connection;
 pub use self::connection::{ServerStatus, Status};
+pub(crate) use self::external::from_tables;
 pub use self::external::{External, ExternalError, ExternalTable, Revision, Transport};
-pub(crate) use self::external::{from_config_file, from_flag, from_tables};
+#[cfg(feature = "cli")]
+pub(crate) use self::external::{from_config_file, from_flag};
 use crate::registry::Registry;
 
 /// The external servers of one registry (see the [module](self)).
