@@ -95,7 +95,7 @@ cargo test -p buril --no-default-features --features cli --locked --test cli --t
 cargo test -p buril --no-default-features --features server --locked \
   --test server --test http --test stdio --test notifications
 cargo test -p buril --no-default-features --features oauth --locked \
-  --test auth_tokens --test auth_http --test auth_scopes
+  --test auth_tokens --test auth_jose --test auth_http --test auth_scopes
 cargo test -p buril --no-default-features --features otel --locked --test otel
 cargo test -p buril --no-default-features --features redis --locked --lib
 cargo test -p buril --no-default-features --features testing --locked --test testing_kit
@@ -106,7 +106,7 @@ echo "== the MCP server's tests again, with its fast paths off"
 # with them off too (buril/src/server/fast_path/).
 export BURIL_FAST_PATHS=off
 cargo test --locked -p buril --all-features --test server --test http --test stdio --test notifications \
-  --test asking --test auth_tokens --test auth_http --test auth_scopes --test security --test spans \
+  --test asking --test auth_tokens --test auth_jose --test auth_http --test auth_scopes --test security --test spans \
   --test otel --test testing_kit --test provided --test hub
 cargo test --locked -p tools --test mcp --test mcp_auth --test serve_logs --test contract \
   --test detached --test console --test scene

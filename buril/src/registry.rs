@@ -466,6 +466,7 @@ impl Registry {
     }
 
     /// Withdraws the tools of `provider` itself, not of another provider since given its name.
+    #[cfg(feature = "hub")]
     pub(crate) fn withdraw_exact(&self, provider: &Arc<Provider>) -> bool {
         self.withdraw_where(|p| Arc::ptr_eq(p, provider))
     }

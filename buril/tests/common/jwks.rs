@@ -107,6 +107,15 @@ pub fn sign(key: &Key, claims: &Value) -> String {
     jsonwebtoken::encode(&header, claims, &key.encoding).unwrap()
 }
 
+/// A JWT of `header` and `payload` (both as given, byte for byte) signed by `key` with `alg`:
+/// for headers `jsonwebtoken` would not write (`crit`, odd `typ`s, `jku`) and payloads that
+/// are not UTF-8.
+pub fn sign_raw(key: &Key, alg: Algorithm, header: &[u8], payload: &[u8]) -> String {
+    let message = format!("{}.{}", b64(header), b64(payload));
+    let signature = jsonwebtoken::crypto::sign(message.as_bytes(), &key.encoding, alg).unwrap();
+    format!("{message}.{signature}")
+}
+
 /// An authorization server's metadata and keys, served over plain HTTP on loopback.
 pub struct Issuer {
     /// The issuer's identifier (its `iss`), under which it serves its metadata.
@@ -115,11 +124,19 @@ pub struct Issuer {
     pub jwks: Arc<Mutex<Value>>,
     /// How many times its keys were fetched.
     pub key_fetches: Arc<AtomicUsize>,
+    /// How many requests it was sent, of any kind.
+    pub requests: Arc<AtomicUsize>,
 }
 
 impl Issuer {
     /// Starts serving `keys` on a loopback port of its own.
     pub fn start(keys: &[&Key]) -> Issuer {
+        Issuer::start_claiming(keys, None)
+    }
+
+    /// As [`start`](Self::start), but its metadata names `claimed` as the issuer (another
+    /// issuer's document, as a misconfigured or hostile server would serve).
+    pub fn start_claiming(keys: &[&Key], claimed: Option<&str>) -> Issuer {
         // Laid out as Keycloak lays out a realm: OpenID Connect discovery under the issuer's
         // path (RFC 8414's well-known URI answers 404, so discovery falls back to it), the
         // keys at `protocol/openid-connect/certs`.
@@ -129,10 +146,14 @@ impl Issuer {
             json!({"keys": keys.iter().map(|k| k.jwk.clone()).collect::<Vec<_>>()}),
         ));
         let key_fetches = Arc::new(AtomicUsize::new(0));
+        let requests = Arc::new(AtomicUsize::new(0));
         let (served, fetches, issuer) = (Arc::clone(&jwks), Arc::clone(&key_fetches), url.clone());
+        let named = claimed.map_or_else(|| url.clone(), str::to_owned);
+        let asked = Arc::clone(&requests);
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
+                asked.fetch_add(1, Ordering::SeqCst);
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
                 let mut line = String::new();
                 if reader.read_line(&mut line).is_err() {
@@ -148,7 +169,7 @@ impl Issuer {
                 let (status, body) = match path.as_str() {
                     "/realms/tools/.well-known/openid-configuration" => (
                         "200 OK",
-                        json!({"issuer": issuer,
+                        json!({"issuer": named,
                                "jwks_uri": format!("{issuer}/protocol/openid-connect/certs"),
                                "token_endpoint": format!("{issuer}/protocol/openid-connect/token"),
                                "authorization_endpoint": format!("{issuer}/protocol/openid-connect/auth")})
@@ -171,6 +192,7 @@ impl Issuer {
             url,
             jwks,
             key_fetches,
+            requests,
         }
     }
 

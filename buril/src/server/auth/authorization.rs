@@ -104,6 +104,7 @@ impl Authorization {
                 options.jwks.clone(),
                 options.leeway.unwrap_or(Duration::from_secs(60)),
                 options.refresh_after.unwrap_or(Duration::from_secs(3600)),
+                options.strict_token_type.unwrap_or(false),
             )?),
             None => None,
         };
@@ -114,6 +115,7 @@ impl Authorization {
                 &options.jwks,
                 options.leeway,
                 options.refresh_after,
+                options.strict_token_type,
             );
             return Err(
                 "an issuer is configured, but this build cannot check its access tokens: build \
@@ -314,13 +316,12 @@ fn split_origin(uri: &str) -> Result<(&str, &str), String> {
 
 /// `text` as a quoted-string's content: no quotes or backslashes.
 fn quoted(text: &str) -> String {
+    // RFC 6750, 3: `error_description` is printable ASCII without `"` and `\`.
     text.chars()
-        .map(|c| {
-            if c == '"' || c == '\\' || c.is_control() {
-                '\''
-            } else {
-                c
-            }
+        .map(|c| match c {
+            '"' | '\\' => '\'',
+            ' '..='~' => c,
+            _ => '?',
         })
         .collect()
 }

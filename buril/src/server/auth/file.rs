@@ -21,6 +21,8 @@ pub(crate) struct AuthFile {
     jwks_file: Option<String>,
     /// Seconds.
     leeway: Option<u64>,
+    /// Only `typ: at+jwt` tokens.
+    strict_token_type: Option<bool>,
     /// Scopes every call needs.
     #[serde(default)]
     scopes: Vec<String>,
@@ -76,6 +78,7 @@ impl AuthFile {
         options.issuer = self.issuer.clone();
         options.audience = self.audience.clone();
         options.leeway = self.leeway.map(std::time::Duration::from_secs);
+        options.strict_token_type = self.strict_token_type;
         options.jwks = match (&self.jwks_uri, &self.jwks_file) {
             (Some(_), Some(_)) => {
                 errors.push("`[auth]` has both `jwks_uri` and `jwks_file`: keep one".into());

@@ -1,10 +1,16 @@
-//! JWT access tokens (RFC 9068) checked against one issuer's keys: signature, `iss`,
-//! `exp`/`nbf` with a leeway, and the audience this server is (RFC 8707).
+//! JWT access tokens (RFC 9068) checked against one issuer's keys: the JOSE header (`crit`,
+//! `typ`), the signature with the one algorithm its key is for, `iss`, `exp`/`nbf` with a
+//! leeway, and the audience this server is (RFC 8707). SECURITY.md goes through RFC 8725 and
+//! RFC 9068 point by point.
 
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, JwkSet};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::jwk::{
+    AlgorithmParameters, EllipticCurve, Jwk, JwkSet, KeyOperations, PublicKeyUse,
+};
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value};
 
@@ -17,6 +23,12 @@ const UNKNOWN_KID_COOLDOWN: Duration = Duration::from_secs(10);
 const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// The largest metadata document or key set read.
 const MAX_DOCUMENT_BYTES: u64 = 1 << 20;
+/// The header parameters RFC 7515 (4.1) and RFC 7516 (4.1) define, which `crit` may not name.
+const STANDARD_HEADERS: [&str; 13] = [
+    "alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit", "enc", "zip",
+];
+/// The longest name from a token repeated in a refusal.
+const MAX_QUOTED: usize = 40;
 
 /// Why a token was not accepted, in words for `error_description`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +45,8 @@ pub(crate) struct Verifier {
     audience: String,
     leeway: Duration,
     refresh_after: Duration,
+    /// Only `typ: at+jwt` (RFC 9068 to the letter), not also `JWT` or none.
+    strict_type: bool,
     source: KeySource,
     keys: RwLock<Keys>,
     /// Held while fetching, so that one fetch serves every request waiting for it.
@@ -63,6 +77,7 @@ impl Verifier {
         source: Option<JwksSource>,
         leeway: Duration,
         refresh_after: Duration,
+        strict_type: bool,
     ) -> Result<Self, String> {
         let source = match source {
             Some(JwksSource::File(path)) => KeySource::File(path),
@@ -80,6 +95,7 @@ impl Verifier {
             audience,
             leeway,
             refresh_after,
+            strict_type,
             source,
             keys: RwLock::default(),
             fetching: tokio::sync::Mutex::new(()),
@@ -100,6 +116,7 @@ impl Verifier {
 
     /// The principal of `token`, or why it is not accepted.
     pub(crate) async fn verify(&self, token: &str) -> Result<Principal, Rejection> {
+        check_header(token, self.strict_type)?;
         let header = jsonwebtoken::decode_header(token).map_err(|error| {
             Rejection::Invalid(format!("the token is not a signed JWT: {error}"))
         })?;
@@ -112,9 +129,13 @@ impl Verifier {
                 let set = self.fetch(true).await?;
                 find(&set, kid).cloned().ok_or_else(|| {
                     Rejection::Invalid(match kid {
-                        Some(kid) => format!("the token's key `{kid}` is not one of the issuer's"),
+                        Some(kid) => format!(
+                            "the token's key `{}` is not one of the issuer's signing keys",
+                            shortened(kid)
+                        ),
                         None => {
-                            "the token names no key (`kid`), and the issuer has several".to_owned()
+                            "the token names no key (`kid`), and the issuer has several signing keys"
+                                .to_owned()
                         }
                     })
                 })?
@@ -316,15 +337,26 @@ fn parse_set(text: &str, from: &str) -> Result<JwkSet, Rejection> {
         .map_err(|error| Rejection::Keys(format!("{from} is not a JSON Web Key Set: {error}")))
 }
 
-/// The key `kid` names, or the only signing key when the token names none.
+/// The signing key `kid` names, or the only signing key when the token names none. A key
+/// published for encryption (`use: enc`, or `key_ops` without `verify`) signs nothing.
 fn find<'a>(set: &'a JwkSet, kid: Option<&str>) -> Option<&'a Jwk> {
+    let verifies = |key: &&Jwk| {
+        !matches!(key.algorithm, AlgorithmParameters::OctetKey(_))
+            && !matches!(key.common.public_key_use, Some(ref used) if *used != PublicKeyUse::Signature)
+            && key
+                .common
+                .key_operations
+                .as_ref()
+                .is_none_or(|ops| ops.contains(&KeyOperations::Verify))
+    };
     match kid {
-        Some(kid) => set.find(kid),
+        Some(kid) => set
+            .keys
+            .iter()
+            .filter(verifies)
+            .find(|key| key.common.key_id.as_deref() == Some(kid)),
         None => {
-            let mut signing = set
-                .keys
-                .iter()
-                .filter(|key| !matches!(key.algorithm, AlgorithmParameters::OctetKey(_)));
+            let mut signing = set.keys.iter().filter(verifies);
             match (signing.next(), signing.next()) {
                 (Some(only), None) => Some(only),
                 _ => None,
@@ -333,13 +365,14 @@ fn find<'a>(set: &'a JwkSet, kid: Option<&str>) -> Option<&'a Jwk> {
     }
 }
 
-/// The token's algorithm must be one its key is for: an RSA key signs RS*/PS*, an EC key the
-/// ES* of its curve, an Ed25519 key EdDSA; never an HMAC (a JWKS holds public keys, and a
-/// token "signed" with one as a shared secret is the algorithm-confusion attack). A key that
-/// names its algorithm (`alg`) allows that one only.
+/// The token's algorithm must be the one its key is for (RFC 8725, 3.1: each key is used
+/// with exactly one algorithm): the key's own `alg` when it names one, else the one its type
+/// implies (RSA: RS256, which RFC 9068 has every issuer support; EC: the ES* of its curve;
+/// Ed25519: EdDSA). Never an HMAC: a JWKS holds public keys, and a token "signed" with one as
+/// a shared secret is the algorithm-confusion attack.
 fn check_algorithm(jwk: &Jwk, alg: Algorithm) -> Result<(), Rejection> {
     use Algorithm::*;
-    let fits = match &jwk.algorithm {
+    let fits = |alg: Algorithm| match &jwk.algorithm {
         AlgorithmParameters::RSA(_) => matches!(alg, RS256 | RS384 | RS512 | PS256 | PS384 | PS512),
         AlgorithmParameters::EllipticCurve(ec) => matches!(
             (&ec.curve, alg),
@@ -348,16 +381,117 @@ fn check_algorithm(jwk: &Jwk, alg: Algorithm) -> Result<(), Rejection> {
         AlgorithmParameters::OctetKeyPair(_) => alg == EdDSA,
         AlgorithmParameters::OctetKey(_) => false,
     };
-    let named = jwk
-        .common
-        .key_algorithm
-        .is_none_or(|named| format!("{named:?}") == format!("{alg:?}"));
-    if fits && named {
-        Ok(())
-    } else {
-        Err(Rejection::Invalid(format!(
-            "the token is signed with {alg:?}, which its key is not for"
-        )))
+    let implied = match &jwk.algorithm {
+        AlgorithmParameters::RSA(_) => Some(RS256),
+        AlgorithmParameters::EllipticCurve(ec) => match ec.curve {
+            EllipticCurve::P256 => Some(ES256),
+            EllipticCurve::P384 => Some(ES384),
+            _ => None,
+        },
+        AlgorithmParameters::OctetKeyPair(_) => Some(EdDSA),
+        AlgorithmParameters::OctetKey(_) => None,
+    };
+    // A key naming an algorithm that does not sign (`RSA-OAEP`) verifies nothing.
+    let allowed = match jwk.common.key_algorithm {
+        Some(named) => format!("{named:?}").parse::<Algorithm>().ok(),
+        None => implied,
+    }
+    .filter(|&allowed| fits(allowed));
+    if allowed == Some(alg) {
+        return Ok(());
+    }
+    Err(Rejection::Invalid(match allowed {
+        Some(allowed) => {
+            format!("the token is signed with {alg:?}, but its key is for {allowed:?} only")
+        }
+        None => format!("the token is signed with {alg:?}, which its key is not for"),
+    }))
+}
+
+/// What the JOSE header says beyond what `jsonwebtoken` reads: the token must be a JWS in
+/// compact form (three parts; an encrypted JWT has five), a JSON object in UTF-8 (RFC 8725,
+/// 3.7), with no `crit` (RFC 7515, 4.1.11: buril understands no extension header, so one
+/// listed as critical makes the token invalid) and an access token's `typ` (RFC 9068, 4;
+/// RFC 8725, 3.11).
+fn check_header(token: &str, strict_type: bool) -> Result<(), Rejection> {
+    let invalid = |why: String| Err(Rejection::Invalid(why));
+    let parts = token.split('.').count();
+    if parts == 5 {
+        return invalid(
+            "the token is an encrypted JWT (JWE); this server accepts signed access tokens \
+             (JWS) only"
+                .into(),
+        );
+    }
+    if parts != 3 {
+        return invalid(format!(
+            "the token is not a signed JWT (a JWS has three parts; this has {parts})"
+        ));
+    }
+    let encoded = token.split('.').next().unwrap_or_default();
+    let Ok(bytes) = URL_SAFE_NO_PAD.decode(encoded) else {
+        return invalid("the token is not a signed JWT: its header is not base64url".into());
+    };
+    let header: Map<String, Value> = match serde_json::from_slice(&bytes) {
+        Ok(header) => header,
+        Err(error) => {
+            return invalid(format!(
+                "the token is not a signed JWT: its header is not a JSON object in UTF-8 \
+                 ({error})"
+            ));
+        }
+    };
+    if let Some(crit) = header.get("crit") {
+        return invalid(match crit {
+            Value::Array(names) if names.is_empty() => {
+                "the token's header has an empty `crit` list, which RFC 7515 forbids".to_owned()
+            }
+            Value::Array(names) => match names.iter().find_map(|name| {
+                name.as_str()
+                    .filter(|name| STANDARD_HEADERS.contains(name))
+                    .or(name.as_str().is_none().then_some(""))
+            }) {
+                Some("") => "the token's `crit` lists something that is not a name".to_owned(),
+                Some(standard) => format!(
+                    "the token's `crit` names `{standard}`, a standard header parameter, which \
+                     RFC 7515 forbids"
+                ),
+                None => format!(
+                    "the token's header marks the extension `{}` critical (`crit`), which this \
+                     server does not understand",
+                    shortened(names[0].as_str().unwrap_or_default())
+                ),
+            },
+            _ => "the token's `crit` is not a list of header parameter names".to_owned(),
+        });
+    }
+    match header.get("typ") {
+        None if strict_type => invalid(
+            "the token's header names no type (`typ`); access tokens are `at+jwt` (RFC 9068)"
+                .into(),
+        ),
+        None => Ok(()),
+        Some(Value::String(typ)) => {
+            let typ = typ.to_ascii_lowercase();
+            let media = typ.strip_prefix("application/").unwrap_or(&typ);
+            if media == "at+jwt" || (!strict_type && media == "jwt") {
+                Ok(())
+            } else {
+                invalid(format!(
+                    "the token is of type `{}`, not an access token (`at+jwt`, RFC 9068)",
+                    shortened(&typ)
+                ))
+            }
+        }
+        Some(_) => invalid("the token's `typ` is not a string".into()),
+    }
+}
+
+/// `text` as a refusal repeats it: at most [`MAX_QUOTED`] characters.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
     }
 }
 

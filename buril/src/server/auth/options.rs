@@ -33,6 +33,7 @@ pub struct AuthOptions {
     pub(crate) jwks: Option<JwksSource>,
     pub(crate) leeway: Option<Duration>,
     pub(crate) refresh_after: Option<Duration>,
+    pub(crate) strict_token_type: Option<bool>,
     pub(crate) tokens: Vec<StaticToken>,
     pub(crate) scopes: ScopeRules,
 }
@@ -101,6 +102,15 @@ impl AuthOptions {
         self
     }
 
+    /// Accepts only JWTs whose header says they are access tokens (`typ: at+jwt`), as RFC 9068
+    /// has it. Default: off, so that tokens typed `JWT` or not at all are accepted too (what
+    /// Keycloak, Entra ID and many other issuers send); tokens of any other type (an ID token
+    /// typed as such, a logout token, `dpop+jwt`) are refused either way.
+    pub fn strict_token_type(mut self, strict: bool) -> Self {
+        self.strict_token_type = Some(strict);
+        self
+    }
+
     /// Accepts a static bearer token.
     pub fn token(mut self, token: StaticToken) -> Self {
         self.tokens.push(token);
@@ -131,6 +141,7 @@ impl AuthOptions {
             jwks: self.jwks.or(below.jwks),
             leeway: self.leeway.or(below.leeway),
             refresh_after: self.refresh_after.or(below.refresh_after),
+            strict_token_type: self.strict_token_type.or(below.strict_token_type),
             tokens,
             scopes: self.scopes.over(below.scopes),
         }
