@@ -91,6 +91,11 @@ impl Calls {
         self.calls().retain(|call| call.number != number);
     }
 
+    /// How many calls are in flight.
+    pub(crate) fn in_flight(&self) -> usize {
+        self.calls().len()
+    }
+
     /// The context of the call a question or a log message without a token belongs to: the
     /// one call in flight, or the latest of several (MCP 2025-11-25 says no more).
     fn latest(&self) -> Option<Context> {

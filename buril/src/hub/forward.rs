@@ -23,8 +23,8 @@ use crate::provider::ToolHandler;
 /// How many `input_required` rounds one call may take.
 const MAX_ROUNDS: usize = 32;
 
-/// How long a call's answer is watched for before its task sleeps.
-const WATCH: Duration = Duration::from_micros(300);
+/// How long the answer of the one call in flight is watched for before its task sleeps.
+const WATCH: Duration = Duration::from_micros(150);
 
 /// How often a task the server made of a call is polled.
 const POLL: Duration = Duration::from_millis(100);
@@ -145,8 +145,15 @@ async fn rounds(
         link.calls.sent(number, handle.progress_token.clone());
         let mut guard = CancelOnDrop::new(peer, handle.id.clone());
         let mut rx = handle.rx;
-        // Watched for a moment before the task sleeps: an answer that comes soon then wakes
-        // nobody (a sleeping thread's wake-up is most of a quick server's round trip here).
+        // The one call in flight is watched for a moment before its task sleeps: an answer
+        // that comes soon then wakes nobody (a sleeping thread's wake-up is most of a quick
+        // server's round trip). With other calls in flight the threads have work, and
+        // watching would take their time.
+        let watch = if link.calls.in_flight() == 1 {
+            WATCH
+        } else {
+            Duration::ZERO
+        };
         let watched = Instant::now();
         let early = loop {
             match rx.try_recv() {
@@ -155,7 +162,7 @@ async fn rounds(
                     break Some(Err(rmcp::ServiceError::TransportClosed));
                 }
                 Err(tokio::sync::oneshot::error::TryRecvError::Empty)
-                    if watched.elapsed() < WATCH =>
+                    if watched.elapsed() < watch =>
                 {
                     tokio::task::yield_now().await;
                 }
