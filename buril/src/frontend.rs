@@ -17,9 +17,7 @@
 //!   tasks, as the `task_*` tools reach them, made once;
 //! - [`TaskStart::task_input`](crate::tasks::TaskStart::task_input),
 //!   [`TaskEnd::from_outcome`](crate::tasks::TaskEnd::from_outcome): a task's questions, and a
-//!   call's outcome as a task's end;
-//! - [`Registry::position`](crate::Registry::position): a tool's place in its registry (the
-//!   server keeps one definition per place).
+//!   call's outcome as a task's end.
 
 pub use crate::compiled::OutputShape;
 pub use crate::content::result_kind;
