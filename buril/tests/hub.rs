@@ -239,17 +239,19 @@ fn progress_reaches_the_caller_and_a_cancellation_reaches_the_server() {
         );
         client.close().await;
 
+        // Cancelled once the server reports its first step: it is running the call then.
         let cancel = CancelToken::new();
-        let options = CallOptions::default().cancel(cancel.clone());
-        let call = dispatcher.invoke_async(
-            "py_slow_count",
-            json!({"steps": 100, "delay": 0.1}),
-            options,
-        );
-        let (outcome, ()) = tokio::join!(call, async {
-            tokio::time::sleep(Duration::from_millis(500)).await;
-            cancel.cancel();
-        });
+        let running = cancel.clone();
+        let options = CallOptions::default()
+            .cancel(cancel.clone())
+            .progress(Arc::new(move |_| running.cancel()));
+        let outcome = dispatcher
+            .invoke_async(
+                "py_slow_count",
+                json!({"steps": 100, "delay": 0.1}),
+                options,
+            )
+            .await;
         assert_eq!(outcome.into_envelope()["type"], "cancelled");
     });
     let marker = markers.path().join("cancelled");

@@ -28,7 +28,13 @@ struct InFlight {
     number: u64,
     token: Option<ProgressToken>,
     ctx: Context,
+    /// The latest progress report passed on: how far, out of how much.
+    last: Option<(f64, Option<f64>)>,
 }
+
+/// How long a call that ended waits for a progress report its server sent before its answer
+/// (see [`Calls::settle`]).
+const PROGRESS_GRACE: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// How many progress reports whose call is not known yet are kept (a report can come before
 /// the hub has read which token its request was given).
@@ -59,6 +65,7 @@ impl Calls {
             number,
             token: None,
             ctx: ctx.clone(),
+            last: None,
         });
         number
     }
@@ -87,6 +94,29 @@ impl Calls {
         }
     }
 
+    /// Waits, briefly, for the progress reports call `number`'s server sent before its
+    /// answer. rmcp hands each notification to a task of its own while it answers the request
+    /// at once, so the last reports can be behind the answer here though they came before it:
+    /// they are let through first (a few yields), and when the latest report said more was to
+    /// come (`progress` under `total`), for up to [`PROGRESS_GRACE`].
+    pub(crate) async fn settle(&self, number: u64) {
+        for _ in 0..4 {
+            tokio::task::yield_now().await;
+        }
+        let started = std::time::Instant::now();
+        while started.elapsed() < PROGRESS_GRACE && self.expects_more(number) {
+            tokio::time::sleep(std::time::Duration::from_micros(500)).await;
+        }
+    }
+
+    /// Whether call `number`'s latest progress report said more was to come.
+    fn expects_more(&self, number: u64) -> bool {
+        self.calls().iter().any(|call| {
+            call.number == number
+                && matches!(call.last, Some((progress, Some(total))) if progress < total)
+        })
+    }
+
     pub(crate) fn end(&self, number: u64) {
         self.calls().retain(|call| call.number != number);
     }
@@ -102,11 +132,14 @@ impl Calls {
         self.calls().last().map(|call| call.ctx.clone())
     }
 
-    fn of_token(&self, token: &ProgressToken) -> Option<Context> {
-        self.calls()
-            .iter()
-            .find(|call| call.token.as_ref() == Some(token))
-            .map(|call| call.ctx.clone())
+    /// The call whose request has `report`'s token, which now has it as its latest report.
+    fn progressed(&self, report: &ProgressNotificationParam) -> Option<Context> {
+        let mut calls = self.calls();
+        let call = calls
+            .iter_mut()
+            .find(|call| call.token.as_ref() == Some(&report.progress_token))?;
+        call.last = Some((report.progress, report.total));
+        Some(call.ctx.clone())
     }
 }
 
@@ -200,7 +233,7 @@ impl ClientHandler for HubClient {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        match self.calls.of_token(&params.progress_token) {
+        match self.calls.progressed(&params) {
             Some(ctx) => report_to(&ctx, &params),
             None => {
                 let mut early = self.calls.early.lock().unwrap_or_else(|e| e.into_inner());

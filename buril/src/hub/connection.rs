@@ -142,6 +142,7 @@ impl Connection {
                 calls: Arc::new(Calls::default()),
                 timeout: external.call_timeout(),
                 forwarded: Default::default(),
+                runtime: Default::default(),
             }),
             external,
             provider,
@@ -168,6 +169,7 @@ impl Connection {
     /// Keeps the server connected until [`stop`](Self::stop) is cancelled; then withdraws its
     /// tools.
     pub(crate) async fn run(self: Arc<Self>, registry: &'static Registry) {
+        let _ = self.link.runtime.set(tokio::runtime::Handle::current());
         let mut ever = false;
         let mut failures: u32 = 0;
         loop {

@@ -38,6 +38,9 @@ pub(crate) struct Link {
     pub(crate) timeout: Option<Duration>,
     /// How many calls were sent to the server.
     pub(crate) forwarded: std::sync::atomic::AtomicU64,
+    /// The runtime the connection runs on (the hub's), where a cancellation sent as a call
+    /// ends goes: the caller's may end with the call.
+    pub(crate) runtime: std::sync::OnceLock<tokio::runtime::Handle>,
 }
 
 impl Link {
@@ -84,7 +87,7 @@ async fn forward(
     let number = link.calls.begin(ctx);
     let _end = End(&link.calls, number);
     let work = rounds(link, &peer, number, original, arguments, ctx);
-    match link.timeout {
+    let result = match link.timeout {
         None => work.await,
         Some(timeout) => match tokio::time::timeout(timeout, work).await {
             Ok(result) => result,
@@ -98,7 +101,12 @@ async fn forward(
                 ),
             )),
         },
+    };
+    if result.is_ok() {
+        // The reports the server sent before its answer reach the caller before the answer.
+        link.calls.settle(number).await;
     }
+    result
 }
 
 /// Ends a call's registration however its future ends.
@@ -143,7 +151,7 @@ async fn rounds(
             }
         };
         link.calls.sent(number, handle.progress_token.clone());
-        let mut guard = CancelOnDrop::new(peer, handle.id.clone());
+        let mut guard = CancelOnDrop::new(link, peer, handle.id.clone());
         let mut rx = handle.rx;
         // The one call in flight is watched for a moment before its task sleeps: an answer
         // that comes soon then wakes nobody (a sleeping thread's wake-up is most of a quick
@@ -253,6 +261,7 @@ async fn follow(
     ctx: &Context,
 ) -> Result<CallToolResult, ToolError> {
     let mut cancel = CancelTaskOnDrop {
+        link,
         peer,
         id: Some(id.to_owned()),
     };
@@ -318,13 +327,18 @@ async fn follow(
 /// Tells the server a request was cancelled when the call stops waiting for it (cancelled,
 /// timed out, its caller gone).
 struct CancelOnDrop<'a> {
+    link: &'a Link,
     peer: &'a Peer<RoleClient>,
     id: Option<RequestId>,
 }
 
 impl<'a> CancelOnDrop<'a> {
-    fn new(peer: &'a Peer<RoleClient>, id: RequestId) -> Self {
-        CancelOnDrop { peer, id: Some(id) }
+    fn new(link: &'a Link, peer: &'a Peer<RoleClient>, id: RequestId) -> Self {
+        CancelOnDrop {
+            link,
+            peer,
+            id: Some(id),
+        }
     }
 
     fn disarm(&mut self) {
@@ -342,16 +356,31 @@ impl Drop for CancelOnDrop<'_> {
                 Some("the call was cancelled or timed out where it was made".to_owned()),
             ),
         ));
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                let _ = peer.send_notification(notification).await;
-            });
+        self.link.spawn(async move {
+            let _ = peer.send_notification(notification).await;
+        });
+    }
+}
+
+impl Link {
+    /// Runs `work` on the connection's runtime: it outlives the call (and the caller's runtime).
+    fn spawn(&self, work: impl std::future::Future<Output = ()> + Send + 'static) {
+        match self.runtime.get() {
+            Some(runtime) => {
+                runtime.spawn(work);
+            }
+            None => {
+                if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                    runtime.spawn(work);
+                }
+            }
         }
     }
 }
 
 /// Cancels a task on the server when the call stops following it early.
 struct CancelTaskOnDrop<'a> {
+    link: &'a Link,
     peer: &'a Peer<RoleClient>,
     id: Option<String>,
 }
@@ -360,11 +389,9 @@ impl Drop for CancelTaskOnDrop<'_> {
     fn drop(&mut self) {
         let Some(id) = self.id.take() else { return };
         let peer = self.peer.clone();
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                let _ = peer.cancel_task(CancelTaskParams::new(id)).await;
-            });
-        }
+        self.link.spawn(async move {
+            let _ = peer.cancel_task(CancelTaskParams::new(id)).await;
+        });
     }
 }
 
