@@ -19,9 +19,33 @@ struct CancelInner {
     cancelled: AtomicBool,
     notify: Notify,
     children: std::sync::Mutex<Vec<std::sync::Weak<CancelInner>>>,
+    /// The token this one is a child of: its cancellation is seen here at once, before it is
+    /// passed down.
+    parent: Option<Arc<CancelInner>>,
+    /// The cancellation of the MCP request the call serves, seen at once (the server also
+    /// passes it down, which wakes the waiters).
+    #[cfg(feature = "server")]
+    request: Option<tokio_util::sync::CancellationToken>,
 }
 
 impl CancelInner {
+    fn is_cancelled(&self) -> bool {
+        if self.cancelled.load(Ordering::SeqCst) {
+            return true;
+        }
+        #[cfg(feature = "server")]
+        if self
+            .request
+            .as_ref()
+            .is_some_and(tokio_util::sync::CancellationToken::is_cancelled)
+        {
+            return true;
+        }
+        self.parent
+            .as_ref()
+            .is_some_and(|parent| parent.is_cancelled())
+    }
+
     fn cancel(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
         self.notify.notify_waiters();
@@ -43,7 +67,12 @@ impl CancelToken {
     /// The dispatcher gives every call a child of the caller's token, so that a timeout ends
     /// that call and nothing else sharing the caller's token.
     pub fn child(&self) -> CancelToken {
-        let child = CancelToken::new();
+        let child = CancelToken {
+            inner: Arc::new(CancelInner {
+                parent: Some(Arc::clone(&self.inner)),
+                ..CancelInner::default()
+            }),
+        };
         let mut children = self
             .inner
             .children
@@ -64,9 +93,22 @@ impl CancelToken {
         self.inner.cancel();
     }
 
+    /// A token that is cancelled as soon as the MCP request `request` is: a tool checking
+    /// [`Context::is_cancelled`](super::Context::is_cancelled) sees the client's
+    /// `notifications/cancelled` at once, not once the server's handler has run again.
+    #[cfg(feature = "server")]
+    pub(crate) fn following(request: tokio_util::sync::CancellationToken) -> CancelToken {
+        CancelToken {
+            inner: Arc::new(CancelInner {
+                request: Some(request),
+                ..CancelInner::default()
+            }),
+        }
+    }
+
     /// Whether this token (or an ancestor) was cancelled.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.cancelled.load(Ordering::SeqCst)
+        self.inner.is_cancelled()
     }
 
     /// Completes once this token (or an ancestor) is cancelled.

@@ -293,7 +293,7 @@ impl Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let cancel = CancelToken::new();
+        let cancel = CancelToken::following(context.ct.clone());
         let Prepared {
             name,
             input,
