@@ -6,8 +6,8 @@
 //! }
 //! ```
 //!
-//! `codegen --out DIR` writes `DIR/csharp`, `DIR/typescript` and `DIR/skills`, printing what
-//! changed; `codegen --out DIR --check` writes nothing and exits 1, naming the stale files,
+//! `codegen --out DIR` writes `DIR/csharp`, `DIR/typescript` and `DIR/skills` (and with
+//! `--unity-package NAME`, the Unity package in `DIR/unity`), printing what changed; `codegen --out DIR --check` writes nothing and exits 1, naming the stale files,
 //! when `DIR` differs from what would be generated.
 
 use std::path::PathBuf;
@@ -35,6 +35,36 @@ pub fn extension() -> Extension {
                 .long("check")
                 .action(ArgAction::SetTrue)
                 .help("Writes nothing; exits 1 naming the stale files when DIR is not current."),
+        )
+        .arg(
+            Arg::new("unity-package")
+                .long("unity-package")
+                .value_name("NAME")
+                .help(
+                    "Also writes the C# bindings as the Unity package NAME (reverse-domain: \
+                     com.example.tools) into DIR/unity.",
+                ),
+        )
+        .arg(
+            Arg::new("package-version")
+                .long("package-version")
+                .value_name("VERSION")
+                .requires("unity-package")
+                .help("The Unity package's version [default: 0.1.0]."),
+        )
+        .arg(
+            Arg::new("package-display-name")
+                .long("package-display-name")
+                .value_name("TEXT")
+                .requires("unity-package")
+                .help("The name the Package Manager shows [default: the package's name]."),
+        )
+        .arg(
+            Arg::new("server-stubs")
+                .long("server-stubs")
+                .action(ArgAction::SetTrue)
+                .requires("unity-package")
+                .help("Puts the server-side stubs (Buril.Tools.cs) in the Unity package too."),
         )
         .arg(
             Arg::new("skills-command")
@@ -100,6 +130,26 @@ fn run(invocation: Invocation<'_>) -> ExitCode {
     }
     if let Some(command) = matches.get_one::<String>("skills-command") {
         generator = generator.skills_command(command.clone());
+    }
+    if let Some(name) = matches.get_one::<String>("unity-package") {
+        let package = crate::UnityPackage::new(name.clone()).and_then(|package| {
+            let package = package.server_stubs(matches.get_flag("server-stubs"));
+            let package = match matches.get_one::<String>("package-display-name") {
+                Some(display) => package.display_name(display.clone()),
+                None => package,
+            };
+            match matches.get_one::<String>("package-version") {
+                Some(version) => package.version(version.clone()),
+                None => Ok(package),
+            }
+        });
+        match package {
+            Ok(package) => generator = generator.unity_package(dir.join("unity"), package),
+            Err(error) => {
+                let _ = writeln!(err, "error: {error}");
+                return ExitCode::from(2);
+            }
+        }
     }
     let result = if check {
         generator.check()

@@ -11,6 +11,7 @@ use crate::ir::{self, NormalizeError};
 use crate::skills::Skills;
 use crate::source::ToolSource;
 use crate::typescript::TypeScript;
+use crate::unity::{self, UnityPackage};
 use crate::writer::{GeneratedFile, LanguageWriter, WriterError};
 
 /// Generates bindings. From a build script of a crate that depends on the tool crates:
@@ -39,6 +40,7 @@ pub struct Generator {
     skills: Option<PathBuf>,
     skills_command: Option<String>,
     other_server: bool,
+    unity: Option<(PathBuf, UnityPackage)>,
 }
 
 /// Generated files: (absolute path, contents).
@@ -70,7 +72,8 @@ impl fmt::Display for Error {
             Error::Io { path, error } => write!(f, "{}: {error}", path.display()),
             Error::NoOutput => write!(
                 f,
-                "no output folder was set: call csharp(), typescript(), skills() or out_dir()"
+                "no output folder was set: call csharp(), typescript(), skills(), \
+                 unity_package() or out_dir()"
             ),
         }
     }
@@ -109,7 +112,8 @@ pub struct Report {
     /// Every file considered.
     pub files: Vec<(PathBuf, FileState)>,
     /// What a generator of [another server's tools](Generator::other_server) typed as any JSON
-    /// value, and why.
+    /// value, and why; and the C# types renamed so as not to take a name Unity editor scripts
+    /// have (`Color` is `ColorData`).
     pub notes: Vec<String>,
 }
 
@@ -184,6 +188,24 @@ impl Generator {
         self
     }
 
+    /// Writes the C# bindings as a Unity package into `dir` (`package.json`, an Editor-only
+    /// assembly, `.meta` files whose GUIDs do not change between runs, the connection that
+    /// lives through domain reloads, a sample window): what Unity's Package Manager installs
+    /// from a folder or a git URL. The plain C# files ([`csharp`](Self::csharp)) stay for
+    /// other C# hosts.
+    ///
+    /// ```no_run
+    /// let package = buril_codegen::UnityPackage::new("com.example.tools")?.version("1.0.0")?;
+    /// buril_codegen::Generator::new()
+    ///     .unity_package("bindings/unity", package)
+    ///     .write()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn unity_package(mut self, dir: impl Into<PathBuf>, package: UnityPackage) -> Self {
+        self.unity = Some((dir.into(), package));
+        self
+    }
+
     /// Writes everything under `dir`: `dir/csharp`, `dir/typescript` and `dir/skills`.
     pub fn out_dir(self, dir: impl AsRef<Path>) -> Self {
         let dir = dir.as_ref();
@@ -209,6 +231,14 @@ impl Generator {
         };
         let mut notes = Vec::new();
         let api = ir::normalize_noting(sources, self.other_server.then_some(&mut notes))?;
+        if self.csharp.is_some() || self.unity.is_some() {
+            for (from, to) in crate::csharp::renamed_types(&api) {
+                notes.push(format!(
+                    "C#: the type `{from}` is written `{to}`, since Unity editor scripts have a \
+                     `{from}` already"
+                ));
+            }
+        }
         let skills = Skills::with_command(
             self.skills_command
                 .clone()
@@ -228,6 +258,12 @@ impl Generator {
                 // Writers name files under their language folder (`csharp/X.cs`).
                 let relative = path.split_once('/').map_or(path.as_str(), |(_, rest)| rest);
                 files.push((dir.join(relative), contents));
+            }
+        }
+        if let Some((dir, package)) = &self.unity {
+            any = true;
+            for GeneratedFile { path, contents } in unity::write(&api, package)? {
+                files.push((dir.join(path), contents));
             }
         }
         if !any {
@@ -271,11 +307,19 @@ impl Generator {
             }
             report.files.push((path.clone(), state));
         }
-        for dir in [&self.csharp, &self.typescript, &self.skills]
+        let package_dir = self.unity.as_ref().map(|(dir, _)| dir.clone());
+        for dir in [&self.csharp, &self.typescript, &self.skills, &package_dir]
             .into_iter()
             .flatten()
         {
-            for stale in generated_files_in(dir)? {
+            let mut found = generated_files_in(dir)?;
+            // A package's files without a header (`.meta`, JSON) are in its listing.
+            if Some(dir) == package_dir.as_ref() {
+                found.extend(listed_in_package(dir)?);
+                found.sort();
+                found.dedup();
+            }
+            for stale in found {
                 if !files.iter().any(|(path, _)| *path == stale) {
                     if write {
                         fs::remove_file(&stale).map_err(|error| Error::Io {
@@ -304,6 +348,31 @@ fn write_file(path: &Path, contents: &str) -> Result<(), Error> {
     let temporary = path.with_extension("buril-tmp");
     fs::write(&temporary, contents).map_err(io_error)?;
     fs::rename(&temporary, path).map_err(io_error)
+}
+
+/// The files a package's listing names (those an earlier run wrote), that exist.
+fn listed_in_package(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let manifest = dir.join(unity::MANIFEST);
+    let text = match fs::read_to_string(&manifest) {
+        Ok(text) => text,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => {
+            return Err(Error::Io {
+                path: manifest,
+                error,
+            });
+        }
+    };
+    Ok(unity::listed(&text)
+        // Only paths inside the package: a listing edited by hand cannot reach elsewhere.
+        .filter(|path| {
+            Path::new(path)
+                .components()
+                .all(|part| matches!(part, std::path::Component::Normal(_)))
+        })
+        .map(|path| dir.join(path))
+        .filter(|path| path.is_file())
+        .collect())
 }
 
 /// Files under `dir` that carry this generator's header.

@@ -1,5 +1,6 @@
 //! Generates the other sides of a deployment from a buril registry: C# for a Unity editor
-//! (Newtonsoft.Json), TypeScript for MCP bridges and web clients, and agent skills.
+//! (Newtonsoft.Json; as plain files, or as a Unity package with [`Generator::unity_package`]),
+//! TypeScript for MCP bridges and web clients, and agent skills.
 //!
 //! The schemas are first normalised into a small IR ([`ir`]), then each writer turns the IR
 //! into files. Output is deterministic: sorted, LF line endings, no timestamps, and every file
@@ -24,6 +25,7 @@ pub mod ir;
 pub mod skills;
 mod source;
 pub mod typescript;
+mod unity;
 pub mod writer;
 
 pub use csharp::CSharp;
@@ -31,4 +33,5 @@ pub use generator::{Error, FileState, Generator, Report};
 pub use skills::Skills;
 pub use source::ToolSource;
 pub use typescript::TypeScript;
+pub use unity::{UnityPackage, UnityPackageError};
 pub use writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError};

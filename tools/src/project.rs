@@ -7,6 +7,7 @@ pub(crate) mod console;
 pub(crate) mod editor;
 pub(crate) mod files;
 pub(crate) mod glob;
+pub(crate) mod meta;
 pub(crate) mod paths;
 pub(crate) mod scene;
 mod seed;

@@ -437,3 +437,96 @@ fn read_is_an_async_tool() {
     assert!(tool.is_async());
     assert!(tool.threading().is_off_thread());
 }
+
+/// A Unity `.meta` for an asset, holding `guid`.
+fn meta_of(guid: &str) -> String {
+    format!("fileFormatVersion: 2\nguid: {guid}\nNativeFormatImporter:\n  userData: \n")
+}
+
+fn guid_in(meta: &str) -> String {
+    meta.lines()
+        .find_map(|line| line.strip_prefix("guid: "))
+        .expect("a guid line")
+        .to_owned()
+}
+
+#[test]
+fn meta_files_go_where_their_assets_go() {
+    let fx = Fixture::dangerous();
+    let red = "0a1b2c3d4e5f60718293a4b5c6d7e8f9";
+    fx.write("Assets/Materials/Red.mat.meta", &meta_of(red));
+    fx.write(
+        "Assets/Materials.meta",
+        "fileFormatVersion: 2\nguid: 11111111111111111111111111111111\nfolderAsset: yes\n",
+    );
+    // `.meta` files are not assets: listings leave them out.
+    let listed = fx.ok("asset_list", json!({"folder": "Assets/Materials"}));
+    assert!(
+        paths(&listed, "assets")
+            .iter()
+            .all(|path| !path.ends_with(".meta")),
+        "{listed}"
+    );
+
+    // A move into folders that do not exist yet: the asset's GUID goes with it, and each new
+    // folder gets a `.meta` of its own.
+    fx.ok(
+        "asset_move",
+        json!({"from": "Assets/Materials/Red.mat", "to": "Assets/Art/Colours/Crimson.mat"}),
+    );
+    assert!(!fx.path("Assets/Materials/Red.mat.meta").exists());
+    assert_eq!(
+        guid_in(&fx.read("Assets/Art/Colours/Crimson.mat.meta")),
+        red
+    );
+    let art = guid_in(&fx.read("Assets/Art.meta"));
+    let colours = guid_in(&fx.read("Assets/Art/Colours.meta"));
+    assert!(fx.read("Assets/Art.meta").contains("folderAsset: yes"));
+    assert_ne!(art, colours);
+    for guid in [&art, &colours] {
+        assert_eq!(guid.len(), 32, "{guid}");
+        assert!(guid.chars().all(|c| c.is_ascii_hexdigit()), "{guid}");
+    }
+
+    // A folder moves with its own `.meta` (and those of everything inside it).
+    fx.ok(
+        "asset_move",
+        json!({"from": "Assets/Art", "to": "Assets/Graphics"}),
+    );
+    assert!(!fx.path("Assets/Art.meta").exists());
+    assert_eq!(guid_in(&fx.read("Assets/Graphics.meta")), art);
+    assert_eq!(
+        guid_in(&fx.read("Assets/Graphics/Colours/Crimson.mat.meta")),
+        red
+    );
+
+    // A new folder, and its missing parents, each with a `.meta`.
+    fx.ok("asset_create_folder", json!({"path": "Assets/Audio/Music"}));
+    assert!(fx.read("Assets/Audio.meta").contains("folderAsset: yes"));
+    assert!(
+        fx.read("Assets/Audio/Music.meta")
+            .contains("folderAsset: yes")
+    );
+    assert_ne!(
+        guid_in(&fx.read("Assets/Audio.meta")),
+        guid_in(&fx.read("Assets/Audio/Music.meta"))
+    );
+
+    // Deleting an asset or a folder deletes its `.meta`: no orphan is left for the editor to
+    // complain about.
+    fx.ok(
+        "asset_delete",
+        json!({"path": "Assets/Graphics/Colours/Crimson.mat"}),
+    );
+    assert!(!fx.path("Assets/Graphics/Colours/Crimson.mat.meta").exists());
+    fx.ok(
+        "asset_delete",
+        json!({"path": "Assets/Graphics", "recursive": true}),
+    );
+    assert!(!fx.path("Assets/Graphics.meta").exists());
+    fx.ok(
+        "asset_delete",
+        json!({"path": "Assets/Audio", "recursive": true}),
+    );
+    assert!(!fx.path("Assets/Audio.meta").exists());
+}

@@ -1,4 +1,4 @@
-// BurilClient's fixed part: its transport, Call, CallAsync, StartTaskAsync, ServerVersion,
+// BurilClient's fixed part: its transport, Call, CallAsync, StartTaskAsync, ResumeTaskAsync, ServerVersion,
 // WarningReceived and the reading of envelopes. Its typed methods, one per tool, are generated
 // in Buril.Client.cs.
 // A piece of Buril.Runtime.cs, which the code generator joins from the files of this folder.
@@ -31,7 +31,9 @@ namespace Buril.Generated
         }
 
         /// <summary>
-        /// Raised, on the thread that reads the answer, for each warning of a successful call:
+        /// Raised for each warning of a successful call (for an async call, on the
+        /// <c>SynchronizationContext</c> it was made on, Unity's main thread there; for a
+        /// blocking call, on its own thread):
         /// a deprecated alias, or bindings generated from other tool metadata than the server's
         /// (regenerate them). The call still returns its data.
         /// </summary>
@@ -104,6 +106,60 @@ namespace Buril.Generated
             return startTaskAsync<TOutput>(name, null, input, token);
         }
 
+        /// <summary>
+        /// Follows a task started earlier (by this client, another one, or before a Unity domain
+        /// reload, which is why its id is all it needs): asks the server for it
+        /// (<c>tasks/get</c>) and gives a handle to wait on, poll, answer or cancel. Keep the id
+        /// across a reload in <c>SessionState</c>; the task must still be within its TTL, and be
+        /// one this caller may see (the same principal over HTTP with authorization, or a
+        /// server whose task store outlives the session: the file or Redis store).
+        /// </summary>
+        /// <typeparam name="TOutput">The tool's output class.</typeparam>
+        /// <param name="name">The tool's wire name (for messages and its output).</param>
+        /// <param name="taskId">The task's handle, <see cref="BurilTask{TOutput}.TaskId"/>.</param>
+        /// <param name="token">Gives up asking.</param>
+        /// <returns>The task, as the server has it now.</returns>
+        /// <exception cref="BurilToolException">No task has that id here (<c>not_found</c>): expired, or never this caller's.</exception>
+        public async global::System.Threading.Tasks.Task<BurilTask<TOutput>> ResumeTaskAsync<TOutput>(string name, string taskId, global::System.Threading.CancellationToken token = default(global::System.Threading.CancellationToken))
+            where TOutput : class
+        {
+            if (name == null)
+            {
+                throw new global::System.ArgumentNullException("name");
+            }
+            if (string.IsNullOrEmpty(taskId))
+            {
+                throw new global::System.ArgumentException("a task id is needed", "taskId");
+            }
+            var requests = transport as IBurilRequestTransport;
+            if (requests == null)
+            {
+                throw new global::System.InvalidOperationException("`" + name + "`: the transport cannot follow tasks (it is not an IBurilRequestTransport)");
+            }
+            var warned = BurilCallbacks.On(global::System.Threading.SynchronizationContext.Current, WarningReceived);
+            global::System.Func<global::Newtonsoft.Json.Linq.JObject, TOutput> readOutput = envelope => read<TOutput>(name, envelope, null, warned);
+            var parameters = new global::Newtonsoft.Json.Linq.JObject();
+            parameters["taskId"] = taskId;
+            global::Newtonsoft.Json.Linq.JObject task;
+            try
+            {
+                task = await requests.RequestAsync("tasks/get", parameters, token).ConfigureAwait(false);
+            }
+            catch (BurilTransportException error)
+            {
+                if (error.Failure == BurilTransportFailure.RpcError && error.RpcCode == -32602)
+                {
+                    var unknown = new global::Newtonsoft.Json.Linq.JObject();
+                    unknown["ok"] = false;
+                    unknown["type"] = "not_found";
+                    unknown["error"] = "no task " + taskId + " here: " + (error.ServerText ?? error.Message);
+                    readOutput(unknown);
+                }
+                throw;
+            }
+            return new BurilTask<TOutput>(name, requests, new BurilTaskSnapshot(task), readOutput);
+        }
+
         private async global::System.Threading.Tasks.Task<BurilTask<TOutput>> startTaskAsync<TOutput>(string name, string toolHash, object input, global::System.Threading.CancellationToken token)
             where TOutput : class
         {
@@ -127,7 +183,7 @@ namespace Buril.Generated
             parameters["name"] = name;
             parameters["arguments"] = arguments;
             parameters["_meta"] = meta;
-            var warned = WarningReceived;
+            var warned = BurilCallbacks.On(global::System.Threading.SynchronizationContext.Current, WarningReceived);
             global::System.Func<global::Newtonsoft.Json.Linq.JObject, TOutput> readOutput = envelope => read<TOutput>(name, envelope, null, warned);
             global::Newtonsoft.Json.Linq.JObject result;
             try
@@ -191,8 +247,10 @@ namespace Buril.Generated
             }
             // The input is written when the call is sent; a value the serializer refuses fails
             // the task, as from an async method, rather than the call.
-            var request = new BurilCallRequest(name, input, MetadataHash, toolHash, options, true);
-            var warned = WarningReceived;
+            // Progress and warnings reach the caller where it called (Unity's main thread).
+            var caller = global::System.Threading.SynchronizationContext.Current;
+            var request = new BurilCallRequest(name, input, MetadataHash, toolHash, BurilCallbacks.On(caller, options), true);
+            var warned = BurilCallbacks.On(caller, WarningReceived);
             return envelopes.CallEnvelopeAsync(request, envelope => read<TOutput>(name, envelope, null, warned));
         }
 
@@ -205,14 +263,16 @@ namespace Buril.Generated
                 throw new global::System.ArgumentNullException("name");
             }
             string inputJson = BurilJson.Serialize(input ?? new global::Newtonsoft.Json.Linq.JObject());
+            var caller = global::System.Threading.SynchronizationContext.Current;
+            var warned = BurilCallbacks.On(caller, WarningReceived);
             var mcp = transport as IMcpToolTransport;
             if (mcp == null)
             {
                 var answer = await global::System.Threading.Tasks.Task.Run(() => transport.Call(name, inputJson)).ConfigureAwait(false);
-                return read<TOutput>(name, answer, WarningReceived);
+                return read<TOutput>(name, answer, warned);
             }
-            var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, options) { Serialized = true };
-            return read<TOutput>(name, await mcp.CallAsync(request).ConfigureAwait(false), WarningReceived);
+            var request = new BurilCallRequest(name, inputJson, MetadataHash, toolHash, BurilCallbacks.On(caller, options)) { Serialized = true };
+            return read<TOutput>(name, await mcp.CallAsync(request).ConfigureAwait(false), warned);
         }
 
         private TOutput read<TOutput>(string name, string envelopeJson, global::System.EventHandler<BurilWarningEventArgs> warned)

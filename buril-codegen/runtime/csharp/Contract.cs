@@ -78,7 +78,11 @@ namespace Buril.Generated
         /// <summary>Cancels the call: the transport sends <c>notifications/cancelled</c> and the call throws <c>OperationCanceledException</c>.</summary>
         public global::System.Threading.CancellationToken CancellationToken { get; set; }
 
-        /// <summary>Called with each progress report the tool sends (on a transport thread, not the caller's), or null.</summary>
+        /// <summary>
+        /// Called with each progress report the tool sends, or null: on the
+        /// <c>SynchronizationContext</c> the call was made on (Unity's main thread, for a call
+        /// made there), else on the thread that read the report.
+        /// </summary>
         public global::System.Action<BurilProgress> Progress { get; set; }
     }
 

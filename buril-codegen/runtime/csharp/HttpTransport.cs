@@ -247,6 +247,60 @@ namespace Buril.Generated
             deadlines.Dispose();
         }
 
+        /// <summary>
+        /// Lets go of the connections at once, without ending the session (no <c>DELETE</c>,
+        /// which would wait on the server), as a Unity editor must before a domain reload: calls
+        /// in flight fail, and the server drops the session when it expires. The transport
+        /// cannot be used after.
+        /// </summary>
+        public void Release()
+        {
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    return;
+                }
+                disposed = true;
+                session = null;
+            }
+            http.Dispose();
+            deadlines.Dispose();
+        }
+
+        /// <summary>
+        /// Continues the session an earlier transport opened, instead of opening one: its
+        /// <see cref="SessionId"/> and <see cref="ProtocolVersion"/>, kept across a Unity domain
+        /// reload after <see cref="Release"/>, so that the tasks it started stay this caller's.
+        /// A session the server no longer knows is replaced by a new one on the first call, as
+        /// always. Call it before the first call.
+        /// </summary>
+        /// <param name="sessionId">The session's <c>Mcp-Session-Id</c>.</param>
+        /// <param name="protocolVersion">The protocol version it agreed.</param>
+        public void ResumeSession(string sessionId, string protocolVersion)
+        {
+            if (sessionId == null)
+            {
+                throw new global::System.ArgumentNullException("sessionId");
+            }
+            if (protocolVersion == null)
+            {
+                throw new global::System.ArgumentNullException("protocolVersion");
+            }
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    throw new global::System.ObjectDisposedException("BurilHttpTransport");
+                }
+                if (session != null)
+                {
+                    throw new global::System.InvalidOperationException("the transport has a session already");
+                }
+                session = new HttpSession(sessionId, protocolVersion);
+            }
+        }
+
         /// <summary>The session, when there is one (no task to await in the common case).</summary>
         private HttpSession Current()
         {

@@ -57,12 +57,20 @@ namespace Buril.Generated
             }
             Timeout = global::System.TimeSpan.FromSeconds(60);
             accept = Accept;
+            made = global::System.Threading.SynchronizationContext.Current;
         }
+
+        /// <summary>The <c>SynchronizationContext</c> the transport was made on, where <see cref="Restarted"/> is raised.</summary>
+        private readonly global::System.Threading.SynchronizationContext made;
 
         /// <summary><see cref="Accept"/>, made once.</summary>
         private readonly global::System.Func<global::Newtonsoft.Json.Linq.JObject, global::Newtonsoft.Json.Linq.JObject> accept;
 
-        /// <summary>Raised (on the calling thread) when a call starts the process again after it died.</summary>
+        /// <summary>
+        /// Raised when a call starts the process again after it died: on the
+        /// <c>SynchronizationContext</c> the transport was made on (Unity's main thread, for a
+        /// transport made there), else on the calling thread.
+        /// </summary>
         public event global::System.EventHandler<BurilRestartedEventArgs> Restarted;
 
         /// <summary>The environment of the process (set before the first call): <c>BURIL_PROJECT</c>, say.</summary>
@@ -316,6 +324,30 @@ namespace Buril.Generated
             }
         }
 
+        /// <summary>
+        /// Lets the process go without waiting for it, as a Unity editor must before a domain
+        /// reload: closes its input (a buril server answers what it read and exits when its input
+        /// ends), fails the calls in flight, and answers the process's id (-1 when none runs), so
+        /// that whoever comes next (the next domain) can make sure it exited and stop it if not.
+        /// The transport cannot be used after.
+        /// </summary>
+        /// <returns>The process's id, or -1.</returns>
+        public int Release()
+        {
+            Session old;
+            lock (gate)
+            {
+                if (disposed)
+                {
+                    return -1;
+                }
+                disposed = true;
+                old = session;
+                session = null;
+            }
+            return old == null ? -1 : old.Release();
+        }
+
         /// <summary>The session when its process runs, else null.</summary>
         private Session Alive()
         {
@@ -361,7 +393,7 @@ namespace Buril.Generated
             }
             if (restartedFor != null)
             {
-                var handler = Restarted;
+                var handler = BurilCallbacks.On(made, Restarted);
                 if (handler != null)
                 {
                     handler(this, new BurilRestartedEventArgs(count, restartedFor));
@@ -1054,6 +1086,40 @@ namespace Buril.Generated
             }
 
             /// <summary>Closes the input (the server then exits), and kills a process that does not.</summary>
+            /// <summary>Closes the input and fails the calls in flight without waiting for the process; answers its id.</summary>
+            internal int Release()
+            {
+                int id = -1;
+                try
+                {
+                    id = Process.Id;
+                }
+                catch (global::System.Exception)
+                {
+                }
+                try
+                {
+                    lock (writeGate)
+                    {
+                        input.Close();
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+                dead = true;
+                deadlines.Dispose();
+                foreach (var key in pending.Keys)
+                {
+                    Pending waiting;
+                    if (pending.TryRemove(key, out waiting))
+                    {
+                        waiting.Fail(new global::System.ObjectDisposedException("BurilProcessTransport", "the transport was released"));
+                    }
+                }
+                return id;
+            }
+
             internal void Stop()
             {
                 try

@@ -127,7 +127,7 @@ namespace Buril.Generated
         /// </summary>
         /// <param name="token">Cancels the task.</param>
         /// <param name="timeout">Gives up waiting (the task goes on): a <see cref="BurilToolException"/> of type <c>timeout</c>.</param>
-        /// <param name="onStatus">Told of each status the task is seen in.</param>
+        /// <param name="onStatus">Told of each status the task is seen in, on the <c>SynchronizationContext</c> this was called on (Unity's main thread there).</param>
         /// <returns>The tool's output.</returns>
         /// <exception cref="BurilToolException">The tool failed (<c>ok: false</c>; <see cref="ToolValidationException"/> for <c>validation</c>), the task failed (<c>runtime</c>) or was cancelled (<c>cancelled</c>), or the timeout passed (<c>timeout</c>).</exception>
         public async global::System.Threading.Tasks.Task<TOutput> WaitAsync(
@@ -136,6 +136,7 @@ namespace Buril.Generated
             global::System.Action<BurilTaskSnapshot> onStatus = null)
         {
             var watch = global::System.Diagnostics.Stopwatch.StartNew();
+            onStatus = BurilCallbacks.On(global::System.Threading.SynchronizationContext.Current, onStatus);
             string seen = null;
             while (true)
             {

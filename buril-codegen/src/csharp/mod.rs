@@ -24,6 +24,11 @@
 //! does: names that would clash are reported as [`WriterError`]s; nothing is renamed silently
 //! except a property named like its class or an `object` member, which gets a trailing `_`.
 //!
+//! No generated type takes a name that `UnityEngine`, `UnityEditor` or `System` gives a type an
+//! editor script commonly uses (`reserved.rs`): `Color` is written `ColorData`, saying so at the
+//! top of `Buril.Types.cs` and in the generator's report, so that `using UnityEngine;` and
+//! `using Buril.Generated;` sit in one file without an ambiguous reference.
+//!
 //! `Buril.Runtime.cs` is the C# files of this crate's `runtime/csharp/`, one per concern,
 //! joined into one namespace block (`runtime.rs`) and written out after the header as they are.
 
@@ -36,6 +41,7 @@ mod literal;
 mod name_tables;
 mod plan;
 mod properties;
+mod reserved;
 mod runtime;
 mod tools;
 mod type_refs;
@@ -48,6 +54,13 @@ use crate::ir::Api;
 use crate::writer::{GeneratedFile, LanguageWriter, SourceWriter, WriterError, header_lines};
 
 pub use self::runtime::NAMESPACE;
+pub(crate) use self::runtime::UNITY_RUNTIME;
+
+/// Each type whose name a Unity editor script already has (`Color`, `Component`, `Object`…),
+/// and the name the C# bindings give it instead (`ColorData`): notes for the report.
+pub fn renamed_types(api: &Api) -> Vec<(String, String)> {
+    reserved::renames(api)
+}
 
 /// Writes C# for Mono's `mcs -langversion:7.2` and Newtonsoft.Json.
 #[derive(Debug, Clone, Default)]
@@ -59,6 +72,8 @@ impl LanguageWriter for CSharp {
     }
 
     fn write(&self, api: &Api) -> Result<Vec<GeneratedFile>, WriterError> {
+        let renamed = reserved::renames(api);
+        let api = &*reserved::avoid(api);
         let plan = CSharpPlan::new(api)?;
 
         let mut files = Vec::new();
@@ -82,7 +97,23 @@ impl LanguageWriter for CSharp {
         tools::write_tools(&mut w, api, &plan);
         files.push(finish(w, "csharp/Buril.Tools.cs"));
 
-        let mut w = file(api, types::PREAMBLE, 4096);
+        let mut preamble: Vec<String> = types::PREAMBLE
+            .iter()
+            .map(|&line| line.to_owned())
+            .collect();
+        if !renamed.is_empty() {
+            preamble.push(String::new());
+            preamble.push(
+                "Renamed, so that a script that also has `using UnityEngine;`, `using UnityEditor;` or"
+                    .to_owned(),
+            );
+            preamble.push("`using System;` can name both (the JSON is unchanged):".to_owned());
+            for (from, to) in &renamed {
+                preamble.push(format!("  {from} is {to}"));
+            }
+        }
+        let preamble: Vec<&str> = preamble.iter().map(String::as_str).collect();
+        let mut w = file(api, &preamble, 4096);
         types::write_types(&mut w, api, &plan)?;
         files.push(finish(w, "csharp/Buril.Types.cs"));
 

@@ -37,6 +37,7 @@ const PIECES: &[(&str, &str)] = pieces![
     "Client.cs",
     "Mcp.cs",
     "Events.cs",
+    "Callbacks.cs",
     "ProcessTransport.cs",
     "HttpTransport.cs",
 ];
@@ -131,13 +132,18 @@ fn declarations<'a>(name: &str, piece: &'a str) -> Result<&'a str, String> {
     Ok(body)
 }
 
-/// The types the generated files declare whatever the tools are: those of the runtime file, and
-/// `BurilCatalog` (in `Buril.Tools.cs`). No generated type may take these names.
+/// The types the generated files declare whatever the tools are: those of the runtime file,
+/// `BurilCatalog` (in `Buril.Tools.cs`), and those of a Unity package's `Buril.Unity.cs`
+/// ([`UNITY_RUNTIME`]). No generated type may take these names.
 pub(crate) const FIXED_TYPES: &[&str] = &[
+    "BurilAwaitables",
     "BurilCallOptions",
     "BurilCallRequest",
+    "BurilCallbacks",
     "BurilCatalog",
     "BurilClient",
+    "BurilConnection",
+    "BurilConnectionMode",
     "BurilDeadlines",
     "BurilHttpTransport",
     "BurilIntegerConverter",
@@ -149,12 +155,15 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilProcessTransport",
     "BurilProgress",
     "BurilRestartedEventArgs",
+    "BurilSettings",
+    "BurilSettingsPage",
     "BurilTask",
     "BurilTaskSnapshot",
     "BurilToolException",
     "BurilToolInfo",
     "BurilTransportException",
     "BurilTransportFailure",
+    "BurilUniTasks",
     "BurilWarningEventArgs",
     "IBurilEnvelopeTransport",
     "IBurilRequestTransport",
@@ -164,6 +173,10 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "OffThreadAttribute",
     "ToolValidationException",
 ];
+
+/// The C# a Unity package adds to the runtime (`Buril.Unity.cs`): the connection that lives
+/// through domain reloads, its settings and page, the `Awaitable` and UniTask forms.
+pub(crate) const UNITY_RUNTIME: &str = include_str!("../../runtime/unity/Connection.cs");
 
 /// The members of `BurilClient` that are not tool methods: its constructor, `Call`,
 /// `CallAsync`, `ServerVersion`, `StartTaskAsync`, `Transport` and `WarningReceived`, declared in the runtime
@@ -271,7 +284,12 @@ mod tests {
 
     /// The names of the types the runtime declares at the namespace's level.
     fn declared_types() -> Vec<&'static str> {
-        RUNTIME
+        declared_in(&RUNTIME)
+    }
+
+    /// The names of the types `source` declares at the namespace's level.
+    fn declared_in(source: &'static str) -> Vec<&'static str> {
+        source
             .lines()
             .filter_map(|line| line.strip_prefix("    "))
             .filter(|line| !line.starts_with(' '))
@@ -289,6 +307,7 @@ mod tests {
         let mut declared = declared_types();
         assert!(!declared.contains(&"BurilCatalog"));
         declared.push("BurilCatalog");
+        declared.extend(declared_in(UNITY_RUNTIME));
         declared.sort_unstable();
         assert_eq!(declared, FIXED_TYPES);
     }

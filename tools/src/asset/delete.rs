@@ -6,8 +6,8 @@ use buril::ToolError;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::project::Project;
 use crate::project::paths::{self, ASSETS};
+use crate::project::{Project, meta};
 
 /// The result of a deletion.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -23,7 +23,8 @@ struct Deleted {
     broken_references: Vec<String>,
 }
 
-/// Deletes an asset, or a folder with `recursive`, from disk for good (there is no undo).
+/// Deletes an asset, or a folder with `recursive`, from disk for good (there is no undo), with
+/// its `.meta`.
 /// Open scenes cannot be deleted; close them first. Reports scenes and prefabs left with a
 /// reference to what was deleted.
 #[buril::tool(dangerous, confirm, destructive, title = "Delete asset")]
@@ -72,10 +73,12 @@ fn asset_delete(
             )));
         }
         fs::remove_dir_all(&absolute)?;
+        meta::remove(&absolute)?;
         (files.len(), files.iter().map(|e| e.bytes).sum())
     } else {
         let bytes = fs::metadata(&absolute)?.len();
         fs::remove_file(&absolute)?;
+        meta::remove(&absolute)?;
         (1, bytes)
     };
     let mut broken_references: Vec<String> = editor

@@ -13,7 +13,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::project::paths::{self, ASSETS};
-use crate::project::{Project, glob};
+use crate::project::{Project, glob, meta};
 
 /// What an asset is, by its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -137,8 +137,8 @@ struct FolderCreated {
     created: bool,
 }
 
-/// Creates a folder under `Assets/`, with any missing parents. Succeeds without change when it
-/// exists.
+/// Creates a folder under `Assets/`, with any missing parents, each with its `.meta`. Succeeds
+/// without change when it exists.
 #[buril::tool(idempotent, title = "Create folder")]
 fn asset_create_folder(
     /// The folder, e.g. `Assets/Prefabs/Enemies`.
@@ -159,7 +159,7 @@ fn asset_create_folder(
             "`{path}` is a file, not a folder; pick another name"
         )));
     }
-    fs::create_dir_all(&absolute)?;
+    meta::create_folders(&project.file(ASSETS)?, &absolute)?;
     Ok(FolderCreated {
         path,
         created: true,

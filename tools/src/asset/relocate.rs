@@ -6,8 +6,8 @@ use buril::ToolError;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::project::Project;
 use crate::project::paths::{self, ASSETS};
+use crate::project::{Project, meta};
 
 /// The result of a move.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -25,8 +25,8 @@ struct Moved {
     updated_references: Vec<String>,
 }
 
-/// Moves or renames an asset or a folder under `Assets/`, as the editor does: open scenes
-/// follow their files, and references to the old path in scenes and prefabs (a renderer's
+/// Moves or renames an asset or a folder under `Assets/`, as the editor does: its `.meta` (and
+/// so its GUID) goes with it, open scenes follow their files, and references to the old path in scenes and prefabs (a renderer's
 /// `material`, say) are updated. The extension of a file cannot change.
 #[buril::tool(title = "Move asset")]
 fn asset_move(
@@ -77,9 +77,11 @@ fn asset_move(
         1
     };
     if let Some(folder) = target.parent() {
-        fs::create_dir_all(folder)?;
+        meta::create_folders(&project.file(ASSETS)?, folder)?;
     }
     fs::rename(&source, &target)?;
+    // The GUID moves with the asset, so references by GUID keep working.
+    meta::follow(&source, &target)?;
 
     let relocated = |path: &str| -> Option<String> {
         if paths::is_within(path, &from) {

@@ -16,7 +16,8 @@ pub struct Entry {
 }
 
 /// Everything under `folder` (a project-relative path below `root`), sorted by path. Hidden
-/// names (starting with `.`) are skipped and symbolic links are not followed. With
+/// names (starting with `.`) and `.meta` files (an asset's, not assets) are skipped, and
+/// symbolic links are not followed. With
 /// `recursive` unset only the folder's direct entries are listed.
 pub fn walk(root: &Path, folder: &str, recursive: bool) -> io::Result<Vec<Entry>> {
     let mut out = Vec::new();
@@ -25,7 +26,7 @@ pub fn walk(root: &Path, folder: &str, recursive: bool) -> io::Result<Vec<Entry>
         for item in fs::read_dir(root.join(&current))? {
             let item = item?;
             let name = item.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
+            if name.starts_with('.') || super::meta::is_meta(&name) {
                 continue;
             }
             let kind = item.file_type()?;
