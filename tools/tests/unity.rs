@@ -354,9 +354,47 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// Kills what a test started, whatever happens to the test: the host, and every server that
+/// runs in the servers' folder (a failed run would leave them holding the test's pipes).
+struct Cleanup {
+    child: std::process::Child,
+    servers: PathBuf,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        kill_servers_in(&self.servers);
+    }
+}
+
+fn kill_servers_in(folder: &Path) {
+    let Ok(folder) = fs::canonicalize(folder) else {
+        return;
+    };
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        if fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == folder) {
+            let _ = Command::new("kill")
+                .arg("-9")
+                .arg(entry.file_name())
+                .status();
+        }
+    }
+}
+
+/// What the reload host does after the editor connected.
+#[derive(PartialEq)]
+enum Then {
+    /// Reloads, follows the task, checks the callbacks, quits.
+    Reload,
+    /// Crashes (the editor's process is killed).
+    Crash,
+}
+
 /// Runs the reload host in `mode` (`Stdio` or `HttpStartedByEditor`), checking the servers at
 /// each step.
-fn reload(mode: &str) {
+fn reload(mode: &str, then: Then) {
     let dir = tempfile::tempdir().unwrap();
     let built = build(dir.path(), "");
     fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).unwrap();
@@ -399,7 +437,7 @@ fn reload(mode: &str) {
     )
     .unwrap();
 
-    let mut child = Command::new("mono")
+    let child = Command::new("mono")
         .arg(&host)
         .current_dir(dir.path())
         .env("BURIL_TEST_PROJECT", &project)
@@ -410,8 +448,12 @@ fn reload(mode: &str) {
         .stderr(Stdio::inherit())
         .spawn()
         .expect("mono runs (scripts/test.sh installs mono-runtime)");
-    let mut input = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut cleanup = Cleanup {
+        child,
+        servers: servers.clone(),
+    };
+    let mut input = cleanup.child.stdin.take().unwrap();
+    let mut lines = BufReader::new(cleanup.child.stdout.take().unwrap()).lines();
     let mut next = |what: &str| {
         let line = lines
             .next()
@@ -428,9 +470,22 @@ fn reload(mode: &str) {
     let connected = next("connected");
     assert!(connected.contains("task_"), "{connected}");
     assert_eq!(servers_in(&servers), 1, "one server, started on first use");
+    if then == Then::Crash {
+        // The editor dies without a word: its server follows it.
+        cleanup.child.kill().unwrap();
+        cleanup.child.wait().unwrap();
+        assert_eq!(
+            wait_for_servers(&servers, 0, Duration::from_secs(5)),
+            0,
+            "a server outlived the editor that crashed"
+        );
+        return;
+    }
     go();
     let released = next("released");
-    let millis: u64 = released["released ".len()..].parse().unwrap();
+    let millis: u64 = released["released ".len()..]
+        .parse()
+        .unwrap_or_else(|_| panic!("{released}"));
     assert!(
         millis < 100,
         "the release before the reload took {millis} ms"
@@ -448,7 +503,9 @@ fn reload(mode: &str) {
     }
     go();
     let resumed = next("resumed");
-    let matches: u64 = resumed["resumed ".len()..].parse().unwrap();
+    let matches: u64 = resumed["resumed ".len()..]
+        .parse()
+        .unwrap_or_else(|_| panic!("{resumed}"));
     assert!(matches > 0, "{resumed}");
     assert_eq!(
         servers_in(&servers),
@@ -465,15 +522,21 @@ fn reload(mode: &str) {
         0,
         "a server outlived the editor"
     );
-    assert!(child.wait().unwrap().success());
+    assert!(cleanup.child.wait().unwrap().success());
 }
 
 #[test]
 fn a_stdio_server_lives_and_ends_with_its_domain() {
-    reload("Stdio");
+    reload("Stdio", Then::Reload);
 }
 
 #[test]
 fn an_http_server_outlives_reloads_and_its_tasks_are_followed_across_them() {
-    reload("HttpStartedByEditor");
+    reload("HttpStartedByEditor", Then::Reload);
+}
+
+#[test]
+fn servers_the_editor_started_end_when_it_crashes() {
+    reload("Stdio", Then::Crash);
+    reload("HttpStartedByEditor", Then::Crash);
 }

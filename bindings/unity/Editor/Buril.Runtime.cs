@@ -1419,6 +1419,7 @@ namespace Buril.Generated
             global::System.Func<global::Newtonsoft.Json.Linq.JObject, TOutput> readOutput = envelope => read<TOutput>(name, envelope, null, warned);
             var parameters = new global::Newtonsoft.Json.Linq.JObject();
             parameters["taskId"] = taskId;
+            parameters["_meta"] = BurilMcp.FollowsTasks();
             global::Newtonsoft.Json.Linq.JObject task;
             try
             {

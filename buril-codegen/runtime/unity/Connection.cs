@@ -52,7 +52,8 @@ namespace Buril.Generated
         /// Its arguments before the transport's own: for <see cref="BurilConnectionMode.Stdio"/>
         /// the whole command line (<c>serve</c>); for
         /// <see cref="BurilConnectionMode.HttpStartedByEditor"/> what comes before
-        /// <c>--http 127.0.0.1:PORT</c> (<c>serve</c>).
+        /// <c>--http 127.0.0.1:PORT --exit-with-parent</c> (<c>serve</c>; the server ends with
+        /// the editor even when the editor crashes, on Linux and macOS).
         /// </summary>
         public string Arguments = "serve";
 
@@ -298,7 +299,7 @@ namespace Buril.Generated
         {
             var start = new global::System.Diagnostics.ProcessStartInfo(
                 Executable(settings),
-                (settings.Arguments ?? "serve") + " --http 127.0.0.1:" + settings.Port)
+                (settings.Arguments ?? "serve") + " --http 127.0.0.1:" + settings.Port + " --exit-with-parent")
             {
                 UseShellExecute = false,
                 CreateNoWindow = true,

@@ -149,6 +149,15 @@ fn command() -> Command {
                 .help("Disable tools (a name, glob or family:NAME); repeatable; wins over enable"),
         )
         .arg(
+            Arg::new("exit-with-parent")
+                .long("exit-with-parent")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "Stop when the process that started the server ends, however it ends (an \
+                     editor that crashed); Linux and macOS",
+                ),
+        )
+        .arg(
             Arg::new("allow-dangerous")
                 .long("allow-dangerous")
                 .action(ArgAction::SetTrue)
@@ -290,6 +299,7 @@ fn run(
     // The CLI holds the locks of standard output and error on this thread, so the server runs
     // on another and sends this one what to write.
     let done = tx.clone();
+    let stop = tx.clone();
     let writer = ChannelWriter(tx.clone());
     let thread = std::thread::Builder::new()
         .name("buril-serve".into())
@@ -314,6 +324,9 @@ fn run(
         let _ = writeln!(err, "error: cannot start the server's thread: {error}");
         return ExitCode::FAILURE;
     }
+    if matches.get_flag("exit-with-parent") {
+        watch_parent(stop);
+    }
     while let Some(message) = rx.blocking_recv() {
         match message {
             Message::Out(bytes) => {
@@ -334,6 +347,38 @@ fn run(
     }
     // The server thread ended without a word: it panicked.
     ExitCode::FAILURE
+}
+
+/// `--exit-with-parent`: a thread that ends the server when this process's parent ends (on
+/// Unix the process is then adopted by another, and its parent id changes). Over stdio the
+/// parent's end closes the input, which ends the server anyway; over HTTP nothing else would.
+fn watch_parent(stop: tokio::sync::mpsc::UnboundedSender<Message>) {
+    #[cfg(unix)]
+    {
+        let parent = std::os::unix::process::parent_id();
+        let _ = std::thread::Builder::new()
+            .name("buril-parent".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(Duration::from_millis(500));
+                    if std::os::unix::process::parent_id() != parent {
+                        let _ = stop.send(Message::Err(
+                            "buril: the process that started this server ended; stopping".into(),
+                        ));
+                        let _ = stop.send(Message::Done(Ok(())));
+                        return;
+                    }
+                }
+            });
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = stop.send(Message::Err(
+            "buril: warning: --exit-with-parent is not supported on this system; stop the \
+             server when its parent ends"
+                .into(),
+        ));
+    }
 }
 
 /// The options with the task store and settings of `--tasks`, `--task-ttl` and
