@@ -248,7 +248,7 @@ fn build(dir: &Path, defines: &str) -> Built {
     mcs(
         &editor,
         "library",
-        &[engine.clone()],
+        std::slice::from_ref(&engine),
         "",
         &[fixtures().join("UnityEditor.cs")],
     );

@@ -6,8 +6,6 @@ mod read;
 mod relocate;
 mod search;
 
-use std::fs;
-
 use buril::ToolError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
