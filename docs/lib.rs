@@ -27,6 +27,9 @@ pub mod tasks {}
 #[doc = include_str!("src/bindings.md")]
 pub mod bindings {}
 
+#[doc = include_str!("src/unity.md")]
+pub mod unity {}
+
 #[doc = include_str!("src/agent-teams.md")]
 pub mod agent_teams {}
 
