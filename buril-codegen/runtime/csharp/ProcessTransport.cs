@@ -1097,41 +1097,15 @@ namespace Buril.Generated
                 catch (global::System.Exception)
                 {
                 }
-                try
-                {
-                    lock (writeGate)
-                    {
-                        input.Close();
-                    }
-                }
-                catch (global::System.Exception)
-                {
-                }
-                dead = true;
-                deadlines.Dispose();
-                foreach (var key in pending.Keys)
-                {
-                    Pending waiting;
-                    if (pending.TryRemove(key, out waiting))
-                    {
-                        waiting.Fail(new global::System.ObjectDisposedException("BurilProcessTransport", "the transport was released"));
-                    }
-                }
+                CloseInput();
+                End("the transport was released");
                 return id;
             }
 
+            /// <summary>Closes the input, waits up to 2 s for the process to exit and kills it if not, and fails the calls in flight.</summary>
             internal void Stop()
             {
-                try
-                {
-                    lock (writeGate)
-                    {
-                        input.Close();
-                    }
-                }
-                catch (global::System.Exception)
-                {
-                }
+                CloseInput();
                 try
                 {
                     if (!Process.WaitForExit(2000))
@@ -1143,6 +1117,27 @@ namespace Buril.Generated
                 catch (global::System.Exception)
                 {
                 }
+                End("the transport was disposed");
+            }
+
+            /// <summary>Closes the process's input: a buril server exits when its input ends.</summary>
+            private void CloseInput()
+            {
+                try
+                {
+                    lock (writeGate)
+                    {
+                        input.Close();
+                    }
+                }
+                catch (global::System.Exception)
+                {
+                }
+            }
+
+            /// <summary>Marks the session dead and fails every call in flight, saying <paramref name="why"/>.</summary>
+            private void End(string why)
+            {
                 dead = true;
                 deadlines.Dispose();
                 foreach (var key in pending.Keys)
@@ -1150,7 +1145,7 @@ namespace Buril.Generated
                     Pending waiting;
                     if (pending.TryRemove(key, out waiting))
                     {
-                        waiting.Fail(new global::System.ObjectDisposedException("BurilProcessTransport", "the transport was disposed"));
+                        waiting.Fail(new global::System.ObjectDisposedException("BurilProcessTransport", why));
                     }
                 }
             }
