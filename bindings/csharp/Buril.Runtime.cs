@@ -2937,7 +2937,7 @@ namespace Buril.Generated
     }
 
     /// <summary>
-    /// Where the runtime's callbacks run: on the <see cref="global::System.Threading.SynchronizationContext"/>
+    /// Where the runtime's callbacks run: on the <c>SynchronizationContext</c>
     /// that was current where the call was made (<c>BurilCallOptions.Progress</c>,
     /// <c>BurilClient.WarningReceived</c> of an async call, <c>WaitAsync</c>'s <c>onStatus</c>)
     /// or where the transport was made (<c>BurilProcessTransport.Restarted</c>); in a Unity
