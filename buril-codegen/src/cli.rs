@@ -166,6 +166,18 @@ fn run(invocation: Invocation<'_>) -> ExitCode {
     for note in &report.notes {
         let _ = writeln!(err, "note: {note}");
     }
+    if !report.renamed.is_empty() && !check {
+        let renamed: Vec<String> = report
+            .renamed
+            .iter()
+            .map(|(from, to)| format!("{from} is {to}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "C# types named apart from Unity's (UnityEngine, UnityEditor, System): {}",
+            renamed.join(", ")
+        );
+    }
     let relative =
         |path: &std::path::Path| path.strip_prefix(dir).unwrap_or(path).display().to_string();
     if check {

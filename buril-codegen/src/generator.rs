@@ -46,6 +46,9 @@ pub struct Generator {
 /// Generated files: (absolute path, contents).
 type Files = Vec<(PathBuf, String)>;
 
+/// Types renamed: (the tools' name, the name written).
+type Renamed = Vec<(String, String)>;
+
 /// Why generation failed.
 #[derive(Debug)]
 pub enum Error {
@@ -112,9 +115,11 @@ pub struct Report {
     /// Every file considered.
     pub files: Vec<(PathBuf, FileState)>,
     /// What a generator of [another server's tools](Generator::other_server) typed as any JSON
-    /// value, and why; and the C# types renamed so as not to take a name Unity editor scripts
-    /// have (`Color` is `ColorData`).
+    /// value, and why.
     pub notes: Vec<String>,
+    /// The C# types written under another name, so as not to take one Unity editor scripts
+    /// have already (`("Color", "ColorData")`), when C# was written.
+    pub renamed: Vec<(String, String)>,
 }
 
 impl Report {
@@ -216,11 +221,12 @@ impl Generator {
 
     /// The files, in memory: (absolute path, contents), sorted by path.
     pub fn generate(&self) -> Result<Vec<(PathBuf, String)>, Error> {
-        self.generate_noting().map(|(files, _)| files)
+        self.generate_noting().map(|(files, _, _)| files)
     }
 
-    /// The files, and the notes of a generator of another server's tools.
-    fn generate_noting(&self) -> Result<(Files, Vec<String>), Error> {
+    /// The files, the notes of a generator of another server's tools, and the C# types
+    /// renamed.
+    fn generate_noting(&self) -> Result<(Files, Vec<String>, Renamed), Error> {
         let from_registry;
         let sources = match &self.sources {
             Some(sources) => sources.as_slice(),
@@ -231,14 +237,7 @@ impl Generator {
         };
         let mut notes = Vec::new();
         let api = ir::normalize_noting(sources, self.other_server.then_some(&mut notes))?;
-        if self.csharp.is_some() || self.unity.is_some() {
-            for (from, to) in crate::csharp::renamed_types(&api) {
-                notes.push(format!(
-                    "C#: the type `{from}` is written `{to}`, since Unity editor scripts have a \
-                     `{from}` already"
-                ));
-            }
-        }
+
         let skills = Skills::with_command(
             self.skills_command
                 .clone()
@@ -270,7 +269,12 @@ impl Generator {
             return Err(Error::NoOutput);
         }
         files.sort();
-        Ok((files, notes))
+        let renamed = if self.csharp.is_some() || self.unity.is_some() {
+            crate::csharp::renamed_types(&api)
+        } else {
+            Vec::new()
+        };
+        Ok((files, notes, renamed))
     }
 
     /// Writes the files whose contents changed, and removes files this generator wrote earlier
@@ -285,9 +289,10 @@ impl Generator {
     }
 
     fn apply(&self, write: bool) -> Result<Report, Error> {
-        let (files, notes) = self.generate_noting()?;
+        let (files, notes, renamed) = self.generate_noting()?;
         let mut report = Report {
             notes,
+            renamed,
             ..Report::default()
         };
         for (path, contents) in &files {

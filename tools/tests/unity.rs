@@ -176,9 +176,9 @@ fn the_package_is_laid_out_as_unity_reads_it() {
         );
     }
     // The generator says which types it renamed away from Unity's names.
-    let said = String::from_utf8_lossy(&output.stderr);
+    let said = String::from_utf8_lossy(&output.stdout);
     assert!(
-        said.contains("the type `Color` is written `ColorData`"),
+        said.contains("C# types named apart from Unity's") && said.contains("Color is ColorData"),
         "{said}"
     );
 }
