@@ -164,6 +164,7 @@ mod intern;
 #[doc(hidden)]
 pub mod metadata;
 pub mod middleware;
+mod name_hash;
 mod output;
 mod pace;
 mod pattern;

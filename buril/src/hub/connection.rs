@@ -12,16 +12,13 @@ use rmcp::service::{
     ClientLifecycleMode, Peer, RoleClient, RunningService, serve_client_with_lifecycle,
 };
 use serde::Serialize;
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::client::{Calls, HubClient};
 use super::external::{External, Revision, Transport};
-use super::forward::{Forward, Link};
-use super::names;
+use super::forward::Link;
+use super::listing;
 use super::process;
-use crate::descriptor::{Annotations, TaskSupport, ToolDescriptor, ToolMeta};
-use crate::provided::ProvidedTool;
 use crate::provider::Provider;
 use crate::registry::Registry;
 
@@ -453,7 +450,8 @@ impl Connection {
                 self.external.name()
             )
         })?;
-        let (tools, mut refused) = self.describe(listed, tasks);
+        let (tools, mut refused) =
+            listing::provided_tools(listed, &self.external.prefix(), &self.link, tasks);
         if self.stop.is_cancelled() {
             return Ok(());
         }
@@ -485,74 +483,6 @@ impl Connection {
         drop(child);
         listed
     }
-
-    /// The server's tools as provided tools, and why each of the others is left out.
-    fn describe(
-        &self,
-        listed: Vec<rmcp::model::Tool>,
-        tasks: bool,
-    ) -> (Vec<ToolDescriptor>, Vec<String>) {
-        let prefix = self.external.prefix();
-        let family = prefix.strip_suffix('_').map(str::to_owned);
-        let mut tools = Vec::with_capacity(listed.len());
-        let mut refused = Vec::new();
-        for tool in listed {
-            let original = tool.name.to_string();
-            let name = match names::map(&prefix, &original) {
-                Ok(name) => name,
-                Err(reason) => {
-                    refused.push(reason);
-                    continue;
-                }
-            };
-            let mut meta = ToolMeta::new(name);
-            if let Some(family) = &family {
-                meta.family = family.clone().into();
-            }
-            meta.description = tool.description.clone().unwrap_or_default();
-            meta.annotations = annotations(&tool);
-            if tasks {
-                meta.task = TaskSupport::Deferred;
-            }
-            let input = Value::Object((*tool.input_schema).clone());
-            let output = tool
-                .output_schema
-                .as_ref()
-                .map(|schema| Value::Object((**schema).clone()));
-            let mut made = ProvidedTool::new(meta, input)
-                .original_name(original.clone())
-                .handler(Forward {
-                    link: Arc::clone(&self.link),
-                    original: original.clone(),
-                    structured: output.is_some(),
-                });
-            if let Some(output) = output {
-                made = made.output_schema(output);
-            }
-            match made.build() {
-                Ok(descriptor) => tools.push(descriptor),
-                Err(error) => refused.push(format!("the tool `{original}`: {}", error.reason)),
-            }
-        }
-        (tools, refused)
-    }
-}
-
-/// A server's tool annotations, and its title, as buril's.
-pub(crate) fn annotations(tool: &rmcp::model::Tool) -> Annotations {
-    let mut annotations = Annotations::NONE;
-    annotations.title = tool
-        .title
-        .clone()
-        .or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone()))
-        .map(Into::into);
-    if let Some(given) = &tool.annotations {
-        annotations.read_only = given.read_only_hint;
-        annotations.destructive = given.destructive_hint;
-        annotations.idempotent = given.idempotent_hint;
-        annotations.open_world = given.open_world_hint;
-    }
-    annotations
 }
 
 /// The next notification of a subscription, or never when there is none.

@@ -36,6 +36,7 @@ mod client;
 mod connection;
 mod external;
 mod forward;
+mod listing;
 mod names;
 mod process;
 pub mod tools;
@@ -280,7 +281,7 @@ pub fn list_tools(
                 Some(schema) => serde_json::Value::Object((**schema).clone()),
                 None => (*crate::compiled::blocks_output().0).clone(),
             },
-            annotations: connection::annotations(&tool),
+            annotations: listing::annotations(&tool),
         })
         .collect())
 }
