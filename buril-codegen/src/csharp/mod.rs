@@ -73,7 +73,7 @@ impl LanguageWriter for CSharp {
 
     fn write(&self, api: &Api) -> Result<Vec<GeneratedFile>, WriterError> {
         let renamed = reserved::renames(api);
-        let api = &*reserved::avoid(api);
+        let api = &*reserved::avoid(api, &renamed);
         let plan = CSharpPlan::new(api)?;
 
         let mut files = Vec::new();

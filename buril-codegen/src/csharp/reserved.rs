@@ -187,9 +187,10 @@ pub(crate) fn renames(api: &Api) -> Vec<(String, String)> {
     renamed
 }
 
-/// `api` with its reserved type names changed as [`renames`] says (borrowed when none is).
-pub(crate) fn avoid(api: &Api) -> Cow<'_, Api> {
-    let renamed: BTreeMap<String, String> = renames(api).into_iter().collect();
+/// `api` with its type names changed as `renamed` says ([`renames`] of it; borrowed when
+/// none is).
+pub(crate) fn avoid<'a>(api: &'a Api, renamed: &[(String, String)]) -> Cow<'a, Api> {
+    let renamed: BTreeMap<String, String> = renamed.iter().cloned().collect();
     if renamed.is_empty() {
         return Cow::Borrowed(api);
     }
