@@ -43,7 +43,7 @@ const NEWTONSOFT: (&str, &str) = ("com.unity.nuget.newtonsoft-json", "3.2.1");
 const UNITY: &str = "2021.3";
 
 /// The Unity-only C# of a package: the pieces of `runtime/unity/`.
-const UNITY_PIECES: &[(&str, &str)] = &[("Connection.cs", crate::csharp::UNITY_RUNTIME)];
+const UNITY_PIECES: &[(&str, &str)] = crate::csharp::UNITY_RUNTIME;
 
 /// The sample window, `Samples~/ToolBrowser`.
 const TOOL_BROWSER: &str = include_str!("../runtime/unity/ToolBrowserWindow.cs");

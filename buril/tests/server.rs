@@ -446,3 +446,126 @@ async fn serving_beyond_loopback_without_authorization_needs_saying_so() {
         .await
         .expect("loopback");
 }
+
+/// Runs `settings ARGS…` of the command line; its exit code, output and errors.
+#[cfg(feature = "cli")]
+fn settings(args: &[&str]) -> (u8, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = buril::cli::Cli::new().run_with(
+        ["tools", "settings"].iter().chain(args),
+        &mut out,
+        &mut err,
+    );
+    let code = if code == std::process::ExitCode::SUCCESS {
+        0
+    } else if code == std::process::ExitCode::from(2) {
+        2
+    } else {
+        1
+    };
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+#[cfg(feature = "cli")]
+#[tokio::test]
+async fn the_settings_command_changes_what_a_running_server_serves() {
+    let dir = TempDir::new().unwrap();
+    let file = dir.path().join("server.toml");
+    let path = file.to_str().unwrap();
+    std::fs::write(&file, "# kept\ndisable = [\"note_write\"] # kept too\n").unwrap();
+    let server = server(options().config_file(&file));
+    assert_eq!(server.enabled_tools(), ["note_read", "wait_for"]);
+
+    let (code, out, err) = settings(&[
+        "--config",
+        path,
+        "--enable",
+        "note_purge",
+        "--reset",
+        "note_write",
+        "--tool-timeout",
+        "wait_for=0.5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("dangerous tools on: note_purge"), "{out}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("# kept\n"), "{text}");
+    assert!(text.contains("disable = [] # kept too\n"), "{text}");
+    assert!(server.reload().await.unwrap());
+    assert_eq!(
+        server.enabled_tools(),
+        ["note_purge", "note_read", "note_write", "wait_for"]
+    );
+
+    // A rule the server would refuse: nothing written, the reason and a suggestion said.
+    let (code, _, err) = settings(&["--config", path, "--disable", "note_raed"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `note_read`?"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    let (code, _, err) = settings(&["--config", path, "--tool-timeout", "wait_for=-1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("positive number of seconds"), "{err}");
+    let (code, _, err) = settings(&["--config", path, "--external-tools", "nobody=on"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no `[[external]]` server named `nobody`"),
+        "{err}"
+    );
+
+    // JSON, for a settings page; `--allow-dangerous` alone means true.
+    let (code, out, err) = settings(&[
+        "--config",
+        path,
+        "--json",
+        "--allow-dangerous",
+        "--disable",
+        "note_purge",
+        "--timeout",
+        "default",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let view: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(view["allow_dangerous"], true);
+    assert_eq!(view["enable"], json!([]), "{view}");
+    assert_eq!(view["disable"], json!(["note_purge"]));
+    assert_eq!(view["timeouts"], json!({"wait_for": 0.5}));
+    let purge = view["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "note_purge")
+        .unwrap();
+    assert_eq!(purge["dangerous"], true);
+    assert_eq!(purge["enabled"], false);
+    assert!(
+        purge["reason"]
+            .as_str()
+            .unwrap()
+            .contains("rule `note_purge`"),
+        "{purge}"
+    );
+    assert!(server.reload().await.unwrap());
+    assert_eq!(server.enabled_tools(), ALL_BUT_DANGEROUS);
+
+    // A missing file is the defaults, and is created by a change, folder and all.
+    let fresh = dir.path().join("new/server.toml");
+    let (code, out, _) = settings(&["--config", fresh.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("(missing: the defaults)"), "{out}");
+    assert!(!fresh.exists());
+    let (code, _, err) = settings(&[
+        "--config",
+        fresh.to_str().unwrap(),
+        "--enable",
+        "note_purge",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&fresh).unwrap(),
+        "enable = [\"note_purge\"]\n"
+    );
+}

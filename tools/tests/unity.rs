@@ -516,6 +516,9 @@ fn reload(mode: &str, then: Then) {
     let callbacks = next("callbacks");
     assert_eq!(callbacks, "callbacks OK");
     go();
+    let settings = next("settings");
+    assert_eq!(settings, "settings OK");
+    go();
     next("quit");
     assert_eq!(
         wait_for_servers(&servers, 0, Duration::from_secs(5)),

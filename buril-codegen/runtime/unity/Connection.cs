@@ -66,6 +66,13 @@ namespace Buril.Generated
         /// <summary>How long a call may take when it sets no timeout, in seconds.</summary>
         public int TimeoutSeconds = 60;
 
+        /// <summary>
+        /// The server's config file, relative to its working folder: which tools are on and the
+        /// timeouts (<c>.buril/server.toml</c>, which <c>serve</c> reads unless given
+        /// <c>--config</c>). <see cref="BurilServerSettings"/> reads and changes it.
+        /// </summary>
+        public string ServerConfig = ".buril/server.toml";
+
         /// <summary>The settings in <paramref name="projectFolder"/>, or the defaults when it has none.</summary>
         /// <param name="projectFolder">The project's folder (the parent of <c>Assets</c>).</param>
         /// <returns>The settings.</returns>
@@ -441,6 +448,8 @@ namespace Buril.Generated
             {
                 case BurilConnectionMode.Http:
                     settings.Url = global::UnityEditor.EditorGUILayout.TextField("Server URL", settings.Url);
+                    settings.Executable = global::UnityEditor.EditorGUILayout.TextField("Executable (for its settings)", settings.Executable);
+                    settings.WorkingDirectory = global::UnityEditor.EditorGUILayout.TextField("Server's folder", settings.WorkingDirectory);
                     break;
                 case BurilConnectionMode.HttpStartedByEditor:
                     settings.Executable = global::UnityEditor.EditorGUILayout.TextField("Executable (absolute)", settings.Executable);
@@ -455,6 +464,7 @@ namespace Buril.Generated
                     break;
             }
             settings.TimeoutSeconds = global::UnityEditor.EditorGUILayout.IntField("Call timeout (s)", settings.TimeoutSeconds);
+            settings.ServerConfig = global::UnityEditor.EditorGUILayout.TextField("Server's config file", settings.ServerConfig);
             if (global::UnityEditor.EditorGUI.EndChangeCheck())
             {
                 settings.Save(BurilConnection.ProjectFolder);

@@ -1,7 +1,9 @@
 // The Tool Browser sample: Window > Buril > Tool Browser. Lists the server's tools
 // (tools/list), builds a form from the input schema of the one chosen (strings, numbers,
 // integers, booleans, enums as choices; other properties as JSON), calls it through
-// BurilConnection's client and shows the answer or the failure.
+// BurilConnection's client and shows the answer or the failure. Its Security tab shows and
+// changes which dangerous and third parties' tools are on, in the server's config file
+// (BurilServerSettings), which the running server takes at once.
 
 using System.Collections.Generic;
 using System.Linq;
@@ -23,6 +25,10 @@ namespace Buril.Samples
         private string status = "";
         private Vector2 listScroll;
         private Vector2 formScroll;
+        private int tab;
+        private JObject security;
+        private string securityStatus = "";
+        private Vector2 securityScroll;
 
         [MenuItem("Window/Buril/Tool Browser")]
         private static void Open()
@@ -69,6 +75,20 @@ namespace Buril.Samples
 
         private void OnGUI()
         {
+            var chosenTab = GUILayout.Toolbar(tab, new[] { "Tools", "Security" });
+            if (chosenTab != tab)
+            {
+                tab = chosenTab;
+                if (tab == 1)
+                {
+                    Change(BurilServerSettings.ReadAsync());
+                }
+            }
+            if (tab == 1)
+            {
+                Security();
+                return;
+            }
             EditorGUILayout.BeginHorizontal();
             search = EditorGUILayout.TextField("Search", search);
             if (GUILayout.Button("Refresh", GUILayout.Width(80)))
@@ -101,6 +121,70 @@ namespace Buril.Samples
             }
             EditorGUILayout.EndScrollView();
             EditorGUILayout.EndHorizontal();
+        }
+
+        /// <summary>The Security tab: the switch for every dangerous tool, each dangerous tool, each external server.</summary>
+        private void Security()
+        {
+            GUILayout.Label(securityStatus, EditorStyles.wordWrappedLabel);
+            if (security == null)
+            {
+                return;
+            }
+            GUILayout.Label("Changes are written to " + (string)security["config"] + "; the server takes them at once.", EditorStyles.wordWrappedLabel);
+            securityScroll = EditorGUILayout.BeginScrollView(securityScroll);
+            var allowed = (bool)security["allow_dangerous"];
+            if (EditorGUILayout.Toggle("Every dangerous tool", allowed) != allowed)
+            {
+                Change(BurilServerSettings.AllowDangerousAsync(!allowed));
+            }
+            GUILayout.Label("Dangerous tools", EditorStyles.boldLabel);
+            foreach (var tool in (JArray)security["tools"])
+            {
+                if (!(bool)tool["dangerous"])
+                {
+                    continue;
+                }
+                var name = (string)tool["name"];
+                var enabled = (bool)tool["enabled"];
+                if (EditorGUILayout.Toggle(name, enabled) != enabled)
+                {
+                    Change(BurilServerSettings.SetToolAsync(name, !enabled));
+                }
+            }
+            var externals = (JArray)security["externals"];
+            if (externals.Count > 0)
+            {
+                GUILayout.Label("Third parties' servers", EditorStyles.boldLabel);
+                foreach (var external in externals)
+                {
+                    var name = (string)external["name"];
+                    var enabled = (bool)external["enabled"];
+                    if (EditorGUILayout.Toggle(name + " (" + (string)external["prefix"] + "*)", enabled) != enabled)
+                    {
+                        Change(BurilServerSettings.SetExternalAsync(name, !enabled));
+                    }
+                }
+            }
+            EditorGUILayout.EndScrollView();
+        }
+
+        /// <summary>Shows the settings <paramref name="change"/> answers; the tool list is read again once the server has taken them.</summary>
+        private async void Change(System.Threading.Tasks.Task<JObject> change)
+        {
+            securityStatus = "…";
+            try
+            {
+                security = await change;
+                securityStatus = "";
+                await System.Threading.Tasks.Task.Delay(1000);
+                Refresh();
+            }
+            catch (BurilTransportException error)
+            {
+                securityStatus = error.Message;
+            }
+            Repaint();
         }
 
         private void Form(JObject tool)

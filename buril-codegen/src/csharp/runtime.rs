@@ -155,6 +155,7 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilProcessTransport",
     "BurilProgress",
     "BurilRestartedEventArgs",
+    "BurilServerSettings",
     "BurilSettings",
     "BurilSettingsPage",
     "BurilTask",
@@ -174,9 +175,19 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "ToolValidationException",
 ];
 
-/// The C# a Unity package adds to the runtime (`Buril.Unity.cs`): the connection that lives
-/// through domain reloads, its settings and page, the `Awaitable` and UniTask forms.
-pub(crate) const UNITY_RUNTIME: &str = include_str!("../../runtime/unity/Connection.cs");
+/// The C# a Unity package adds to the runtime (`Buril.Unity.cs`), by file of `runtime/unity/`:
+/// the connection that lives through domain reloads, its settings and page, the `Awaitable`
+/// and UniTask forms; the server's config file read and changed.
+pub(crate) const UNITY_RUNTIME: &[(&str, &str)] = &[
+    (
+        "Connection.cs",
+        include_str!("../../runtime/unity/Connection.cs"),
+    ),
+    (
+        "ServerSettings.cs",
+        include_str!("../../runtime/unity/ServerSettings.cs"),
+    ),
+];
 
 /// The members of `BurilClient` that are not tool methods: its constructor, `Call`,
 /// `CallAsync`, `ServerVersion`, `StartTaskAsync`, `Transport` and `WarningReceived`, declared in the runtime
@@ -307,7 +318,7 @@ mod tests {
         let mut declared = declared_types();
         assert!(!declared.contains(&"BurilCatalog"));
         declared.push("BurilCatalog");
-        declared.extend(declared_in(UNITY_RUNTIME));
+        declared.extend(UNITY_RUNTIME.iter().flat_map(|(_, text)| declared_in(text)));
         declared.sort_unstable();
         assert_eq!(declared, FIXED_TYPES);
     }

@@ -12,7 +12,9 @@
 //   < go
 //   > resumed TOTAL_MATCHES              (a fresh domain: the client again, the task followed)
 //   < go
-//   > callbacks OK                        (progress and statuses ran on the caller's context)
+//   > callbacks OK                        (progress, statuses, warnings and restarts ran on the caller's context)
+//   < go
+//   > settings OK                         (a dangerous tool turned on and off in the server's config, live)
 //   < go
 //   > quit                                (the editor quits)
 
@@ -132,6 +134,57 @@ public sealed class Driver : MarshalByRefObject
             });
             context.RunUntil(waited);
             waited.GetAwaiter().GetResult();
+
+            // A call by a deprecated alias answers with a warning.
+            var warnings = 0;
+            client.WarningReceived += (sender, warning) =>
+            {
+                Interlocked.Increment(ref warnings);
+                if (Thread.CurrentThread != context.Thread)
+                {
+                    failures.Enqueue("a warning on another thread");
+                }
+            };
+            var aliased = client.CallAsync<JToken>("console_get_logs", new JObject());
+            context.RunUntil(aliased);
+            aliased.GetAwaiter().GetResult();
+            if (warnings == 0)
+            {
+                failures.Enqueue("no warning for a call by an alias");
+            }
+
+            // A stdio server that died is started again by the next call, which says so.
+            var restarts = 0;
+            var settings = BurilConnection.Settings;
+            using (var transport = new BurilProcessTransport(settings.Executable, "serve", BurilConnection.ProjectFolder))
+            {
+                transport.Restarted += (sender, restarted) =>
+                {
+                    Interlocked.Increment(ref restarts);
+                    if (Thread.CurrentThread != context.Thread)
+                    {
+                        failures.Enqueue("a restart on another thread");
+                    }
+                };
+                var own = new BurilClient(transport);
+                var first = own.EditorStateAsync();
+                context.RunUntil(first);
+                first.GetAwaiter().GetResult();
+                using (var server = System.Diagnostics.Process.GetProcessById(transport.ProcessId))
+                {
+                    server.Kill();
+                    server.WaitForExit();
+                }
+                Thread.Sleep(200);
+                // Called from a pool thread: the restart is still said on the transport's context.
+                var second = Task.Run(() => own.EditorStateAsync());
+                context.RunUntil(second);
+                second.GetAwaiter().GetResult();
+            }
+            if (restarts != 1)
+            {
+                failures.Enqueue(restarts + " restarts said, not 1");
+            }
         });
         thread.Start();
         thread.Join();
@@ -141,6 +194,109 @@ public sealed class Driver : MarshalByRefObject
             return failure;
         }
         return seen > 0 ? "OK" : "no callback ran";
+    }
+
+    /// <summary>
+    /// The server's config file changed through BurilServerSettings, as the sample window's
+    /// Security tab does: a dangerous tool turned on, then off, each seen by the running server
+    /// (its tool list) without a restart; a change it would refuse is refused, nothing written.
+    /// </summary>
+    public string Settings()
+    {
+        return Safely(settings);
+    }
+
+    private string settings()
+    {
+        var read = BurilServerSettings.ReadAsync().GetAwaiter().GetResult();
+        var before = Tool(read, "asset_delete");
+        if (before == null || !(bool)before["dangerous"] || (bool)before["enabled"])
+        {
+            return "asset_delete is not a dangerous tool that is off: " + read;
+        }
+        if (Listed("asset_delete"))
+        {
+            return "the server lists asset_delete before it was enabled";
+        }
+        var on = BurilServerSettings.SetToolAsync("asset_delete", true).GetAwaiter().GetResult();
+        if (!(bool)Tool(on, "asset_delete")["enabled"])
+        {
+            return "asset_delete is still off: " + on;
+        }
+        if (!Eventually(() => Listed("asset_delete")))
+        {
+            return "the running server did not take the change (asset_delete not listed)";
+        }
+        try
+        {
+            BurilServerSettings.SetToolAsync("asset_no_such_tool", true).GetAwaiter().GetResult();
+            return "a rule naming no tool was written";
+        }
+        catch (BurilTransportException error)
+        {
+            if (error.ServerText == null || !error.ServerText.Contains("asset_no_such_tool"))
+            {
+                return "the refusal does not say why: " + error.Message;
+            }
+        }
+        BurilServerSettings.SetToolAsync("asset_delete", false).GetAwaiter().GetResult();
+        if (!Eventually(() => !Listed("asset_delete")))
+        {
+            return "the running server did not take the change (asset_delete still listed)";
+        }
+        var after = BurilServerSettings.ReadAsync().GetAwaiter().GetResult();
+        return (bool)Tool(after, "asset_delete")["enabled"] ? "asset_delete is on again: " + after : "OK";
+    }
+
+    private static JToken Tool(JObject settings, string name)
+    {
+        foreach (var tool in (JArray)settings["tools"])
+        {
+            if ((string)tool["name"] == name)
+            {
+                return tool;
+            }
+        }
+        return null;
+    }
+
+    private static bool Listed(string name)
+    {
+        var requests = (IBurilRequestTransport)BurilConnection.Client.Transport;
+        string cursor = null;
+        do
+        {
+            var parameters = new JObject();
+            if (cursor != null)
+            {
+                parameters["cursor"] = cursor;
+            }
+            var page = requests.RequestAsync("tools/list", parameters, default(CancellationToken)).GetAwaiter().GetResult();
+            foreach (var tool in (JArray)page["tools"])
+            {
+                if ((string)tool["name"] == name)
+                {
+                    return true;
+                }
+            }
+            cursor = (string)page["nextCursor"];
+        }
+        while (cursor != null);
+        return false;
+    }
+
+    private static bool Eventually(Func<bool> condition)
+    {
+        var until = DateTime.UtcNow.AddSeconds(10);
+        while (DateTime.UtcNow < until)
+        {
+            if (condition())
+            {
+                return true;
+            }
+            Thread.Sleep(100);
+        }
+        return false;
     }
 
     public void Quit()
@@ -207,6 +363,7 @@ public static class ReloadHost
         driver = Domain("after the reload", out second);
         Step("resumed " + driver.Resume());
         Step("callbacks " + driver.Callbacks());
+        Step("settings " + driver.Settings());
         driver.Quit();
         Console.WriteLine("quit");
         AppDomain.Unload(second);

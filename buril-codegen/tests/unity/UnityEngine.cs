@@ -131,6 +131,11 @@ namespace UnityEngine
             return value;
         }
 
+        public static int Toolbar(int selected, string[] texts, params GUILayoutOption[] options)
+        {
+            return selected;
+        }
+
         public static GUILayoutOption Width(float width)
         {
             return new GUILayoutOption();

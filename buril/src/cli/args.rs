@@ -89,6 +89,12 @@ pub(crate) enum Command {
     /// Runs a detached call's task (started by `call --detach`).
     #[command(name = "__run-task", hide = true)]
     RunTask { dir: std::path::PathBuf, id: String },
+    /// Shows the server's config file (which tools it turns on and off, and why), or changes
+    /// it: a server that is running reads the change at once and tells its MCP clients that
+    /// the tool list changed. Comments and layout are kept; a change the server would refuse
+    /// is not written.
+    #[cfg(feature = "server")]
+    Settings(SettingsArgs),
     /// Prints the tool definitions as a provider expects them: a JSON array, or one definition
     /// when NAME is given. Tools the profile cannot express are listed on standard error with
     /// the reason, and the exit code is then 1.
@@ -107,6 +113,20 @@ pub(crate) enum Command {
         #[arg(long)]
         chat_completions: bool,
     },
+}
+
+impl Command {
+    /// Whether the command needs the external servers' tools (`--external`): not for tasks
+    /// (their tools run in the process that runs the task) nor for the config file.
+    #[cfg(feature = "hub")]
+    pub(crate) fn connects_externals(&self) -> bool {
+        match self {
+            Command::Tasks { .. } => false,
+            #[cfg(feature = "server")]
+            Command::Settings(_) => false,
+            _ => true,
+        }
+    }
 }
 
 /// Parses `--profile`, offering the profiles' names in help and errors.
@@ -152,4 +172,37 @@ pub(crate) enum TasksCommand {
         /// The answer as JSON (an elicitation's `{"action": "accept", "content": {...}}`).
         answer: String,
     },
+}
+
+/// `settings`: the config file to show or change, and the changes.
+#[cfg(feature = "server")]
+#[derive(clap::Args, Debug)]
+pub(crate) struct SettingsArgs {
+    /// The config file (default `.buril/server.toml`, which `serve` reads).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<std::path::PathBuf>,
+    /// Print the settings as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Turn every dangerous tool on, or (`=false`) only those a rule enables.
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub(crate) allow_dangerous: Option<bool>,
+    /// Add a rule to `enable`: a tool, a glob or `family:NAME` (repeatable).
+    #[arg(long, value_name = "RULE")]
+    pub(crate) enable: Vec<String>,
+    /// Add a rule to `disable`, which wins over everything (repeatable).
+    #[arg(long, value_name = "RULE")]
+    pub(crate) disable: Vec<String>,
+    /// Take a rule out of `enable` and `disable` (repeatable).
+    #[arg(long, value_name = "RULE")]
+    pub(crate) reset: Vec<String>,
+    /// Turn an `[[external]]` server's tools on or off: `NAME=on` or `NAME=off` (repeatable).
+    #[arg(long = "external-tools", value_name = "NAME=on|off")]
+    pub(crate) external_tools: Vec<String>,
+    /// The timeout of calls without their own: seconds, or `default`.
+    #[arg(long, value_name = "SECONDS|default")]
+    pub(crate) timeout: Option<String>,
+    /// One tool's timeout: `NAME=SECONDS`, or `NAME=default` for none of its own (repeatable).
+    #[arg(long, value_name = "NAME=SECONDS")]
+    pub(crate) tool_timeout: Vec<String>,
 }

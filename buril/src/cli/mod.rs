@@ -28,6 +28,8 @@ mod list;
 mod messages;
 mod pipe;
 mod schema;
+#[cfg(feature = "server")]
+mod settings;
 mod tasks;
 
 use std::ffi::OsString;
@@ -186,7 +188,7 @@ impl Cli {
             return ExitCode::from(2);
         };
         #[cfg(feature = "hub")]
-        if !matches!(args.command, Command::Tasks { .. })
+        if args.command.connects_externals()
             && let Err(error) = hub::connect(registry, &args.external, err)
         {
             let _ = writeln!(err, "error: {error}");
@@ -260,6 +262,10 @@ impl Cli {
                     } => (tasks::TasksAction::Answer(handle, key, answer), false),
                 };
                 tasks::tasks(action, dir, json, out, err)
+            }
+            #[cfg(feature = "server")]
+            Command::Settings(settings_args) => {
+                settings::settings(registry, settings_args, out, err)
             }
             Command::RunTask { dir, id } => {
                 tasks::run_detached(self.configure, registry, &dir, &id, err)

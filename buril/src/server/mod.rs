@@ -83,6 +83,7 @@ mod call_notes;
 #[cfg(feature = "cli")]
 mod cli;
 mod config;
+pub(crate) mod config_edit;
 pub(crate) mod defaults;
 mod era;
 mod error;
