@@ -223,6 +223,29 @@ async def bearer(spec: dict[str, Any]) -> dict[str, Any]:
     return report
 
 
+async def watch(spec: dict[str, Any]) -> dict[str, Any]:
+    """With a bearer token, follows notifications/tools/list_changed: writes `ready` once
+    subscribed, then after each of `count` notifications lists the tools and writes the names
+    to `step-N.json` beside it (so that the test can act between them)."""
+    import httpx2
+
+    folder = Path(spec["ready"]).parent
+    headers = {"Authorization": f"Bearer {spec['token']}"}
+    steps = []
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=60)) as http:
+        async with Client(streamable_http_client(spec["url"], http_client=http), read_timeout_seconds=60) as client:
+            before = (await list_all(client))["names"]
+            async with client.listen(tools_list_changed=True) as subscription:
+                Path(spec["ready"]).write_text(json.dumps(before))
+                for n in range(1, spec["count"] + 1):
+                    with anyio.fail_after(spec.get("wait", 60)):
+                        event = await subscription.__anext__()
+                    names = (await list_all(client))["names"]
+                    steps.append({"event": type(event).__name__, "names": names})
+                    (folder / f"step-{n}.json").write_text(json.dumps(names))
+    return {"before": before, "steps": steps}
+
+
 SCENARIOS = {
     "basics": basics,
     "ask": ask,
@@ -234,8 +257,8 @@ SCENARIOS = {
 
 async def main() -> None:
     scenario, spec = sys.argv[1], json.loads(sys.argv[2])
-    if scenario == "bearer":
-        report = await bearer(spec)
+    if scenario in ("bearer", "watch"):
+        report = await (bearer(spec) if scenario == "bearer" else watch(spec))
         report["sdk"] = {"package": "mcp", "version": sdk_version()}
         print(json.dumps(report))
         return

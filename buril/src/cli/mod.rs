@@ -141,6 +141,32 @@ impl Cli {
         for extension in &self.extensions {
             command = command.subcommand(extension.command.clone());
         }
+        let mut args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        // `studio` is `serve --studio`, where the binary serves.
+        if cfg!(feature = "studio")
+            && self
+                .extensions
+                .iter()
+                .any(|extension| extension.command.get_name() == "serve")
+        {
+            command = command.subcommand(
+                clap::Command::new("studio")
+                    .about(
+                        "Opens the studio: a local page to see, try and steer the tools, their \
+                         settings and tasks. The same as `serve --studio` (its flags apply)",
+                    )
+                    .disable_help_flag(true)
+                    .arg(
+                        clap::Arg::new("flags")
+                            .num_args(0..)
+                            .trailing_var_arg(true)
+                            .allow_hyphen_values(true),
+                    ),
+            );
+            if args.get(1).is_some_and(|arg| arg == "studio") {
+                args.splice(1..2, [OsString::from("serve"), OsString::from("--studio")]);
+            }
+        }
         let parsed = command.try_get_matches_from(args).and_then(|matches| {
             let extension = matches.subcommand_name().and_then(|name| {
                 self.extensions

@@ -62,6 +62,18 @@ fn command() -> Command {
                 ),
         )
         .arg(
+            Arg::new("studio")
+                .long("studio")
+                .action(ArgAction::SetTrue)
+                .hide(!cfg!(feature = "studio"))
+                .help(
+                    "Serve the studio at /studio/ too: a page to see, try and steer the tools, \
+                     their settings and tasks (over HTTP: --http, default 127.0.0.1 on a free \
+                     port). Without other authorization the server makes a token for it, which \
+                     its MCP endpoint needs too; `tools studio` is the same",
+                ),
+        )
+        .arg(
             Arg::new("audit")
                 .long("audit")
                 .action(ArgAction::SetTrue)
@@ -312,6 +324,10 @@ fn run(
                             "buril: serving MCP over Streamable HTTP at {}",
                             bound.url()
                         )));
+                        #[cfg(feature = "studio")]
+                        if let Some(url) = bound.studio_url() {
+                            let _ = tx.send(Message::Err(format!("buril: the studio is at {url}")));
+                        }
                         bound.run().await
                     }
                     None => server.serve_io(tokio::io::stdin(), writer).await,
@@ -502,10 +518,19 @@ fn options(
     {
         options = options.allowed_origin(origin);
     }
-    let http = matches
+    let mut http = matches
         .get_one::<String>("http")
         .map(|text| parse_addr(text))
         .transpose()?;
+    if matches.get_flag("studio") {
+        #[cfg(not(feature = "studio"))]
+        return Err("--studio: this binary was built without buril's `studio` feature".into());
+        #[cfg(feature = "studio")]
+        {
+            options = options.studio(true);
+            http = http.or(Some(SocketAddr::from(([127, 0, 0, 1], 0))));
+        }
+    }
     Ok((options, http))
 }
 

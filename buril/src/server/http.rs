@@ -62,6 +62,9 @@ struct Endpoint {
     sessions: Arc<LocalSessionManager>,
     /// The hosts the SDK's service allows.
     hosts: Hosts,
+    /// The studio, when it is served.
+    #[cfg(feature = "studio")]
+    studio: Option<super::studio::Studio>,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -91,6 +94,14 @@ pub(crate) async fn bind(
              reaches it can call every enabled tool"
         ));
     }
+    #[cfg(feature = "studio")]
+    if state.studio && !addr.ip().is_loopback() && state.auth.is_none() {
+        return Err(ServerError::Config(format!(
+            "the studio changes the server's settings and calls its tools: on {addr}, which \
+             other machines can reach, it needs the server to authorize its callers (`[auth]`, \
+             --auth-issuer); serve it on a loopback address (127.0.0.1) otherwise"
+        )));
+    }
     state.externals_settled().await;
     let listener = TcpListener::bind(addr).await.map_err(|error| {
         ServerError::Io(std::io::Error::new(
@@ -99,7 +110,25 @@ pub(crate) async fn bind(
         ))
     })?;
     let addr = listener.local_addr()?;
-    let auth = match &state.auth {
+    // The studio of a server given no other authorization gets a token, which its MCP endpoint
+    // then needs too.
+    #[cfg(feature = "studio")]
+    let (options, studio_token) = match (&state.auth, state.studio) {
+        (None, true) => {
+            let token = super::studio::random_token();
+            let options =
+                super::auth::AuthOptions::new().token(super::auth::StaticToken::from_token(
+                    "studio",
+                    &token,
+                    [super::studio::SETTINGS_SCOPE],
+                ));
+            (Some(options), Some(token))
+        }
+        (options, _) => (options.clone(), None),
+    };
+    #[cfg(not(feature = "studio"))]
+    let options = state.auth.clone();
+    let auth = match &options {
         Some(options) => {
             let auth =
                 Authorization::new(options.clone(), addr, ENDPOINT).map_err(ServerError::Config)?;
@@ -151,6 +180,10 @@ pub(crate) async fn bind(
         config,
     );
     state.watch_config();
+    #[cfg(feature = "studio")]
+    let studio = state
+        .studio
+        .then(|| super::studio::Studio::new(studio_token));
     Ok(HttpServer {
         listener,
         addr,
@@ -160,6 +193,8 @@ pub(crate) async fn bind(
             auth,
             sessions,
             hosts,
+            #[cfg(feature = "studio")]
+            studio,
         }),
     })
 }
@@ -173,6 +208,19 @@ impl HttpServer {
     /// The endpoint's URL, `http://ADDR/mcp`.
     pub fn url(&self) -> String {
         format!("http://{}{ENDPOINT}", self.addr)
+    }
+
+    /// The studio's address, when it is served (feature `studio`): with the token made for it
+    /// (`?token=…`) when the server had no other authorization; otherwise opening it asks for
+    /// an access token the server accepts.
+    #[cfg(feature = "studio")]
+    pub fn studio_url(&self) -> Option<String> {
+        let studio = self.endpoint.studio.as_ref()?;
+        let base = format!("http://{}/studio/", self.addr);
+        Some(match studio.token() {
+            Some(token) => format!("{base}?token={token}"),
+            None => base,
+        })
     }
 
     /// Serves connections until the process ends (or the future is dropped).
@@ -230,6 +278,13 @@ impl Endpoint {
             && auth.is_metadata_path(request.uri().path())
         {
             return auth::metadata_response(auth, request.method());
+        }
+        #[cfg(feature = "studio")]
+        if self.studio.is_some()
+            && let Some(auth) = &self.auth
+            && super::studio::owns(request.uri().path())
+        {
+            return super::studio::answer(&self.state, auth, &self.hosts, request).await;
         }
         if request.uri().path() != ENDPOINT {
             return plain(

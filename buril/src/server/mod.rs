@@ -103,6 +103,8 @@ mod results;
 mod serve;
 mod state;
 mod stdio;
+#[cfg(feature = "studio")]
+mod studio;
 mod tasks;
 mod watch;
 

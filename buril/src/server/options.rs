@@ -40,6 +40,9 @@ pub struct ServerOptions {
     pub(crate) tasks: Option<crate::tasks::Tasks>,
     pub(crate) input_watch: Duration,
     pub(crate) fast_paths: bool,
+    /// Whether `/studio/` is served (feature `studio`).
+    #[cfg(feature = "studio")]
+    pub(crate) studio: bool,
     /// Other MCP servers whose tools are served too (feature `hub`).
     #[cfg(feature = "hub")]
     pub(crate) externals: Vec<crate::hub::External>,
@@ -71,6 +74,8 @@ impl Default for ServerOptions {
             tasks: None,
             input_watch: super::watch::DEFAULT_INPUT_WATCH,
             fast_paths: super::defaults::fast_paths_by_default(),
+            #[cfg(feature = "studio")]
+            studio: false,
             #[cfg(feature = "hub")]
             externals: Vec::new(),
         }
@@ -103,6 +108,17 @@ impl ServerOptions {
     /// 100 000 bytes written to `.buril/outputs`, 100 tools a page.
     pub fn new() -> Self {
         ServerOptions::default()
+    }
+
+    /// Serves the studio at `/studio/` of the HTTP endpoint (feature `studio`): a page to see,
+    /// try and steer the tools, their settings and tasks. Every request needs a token: any the
+    /// server's authorization accepts, or, when it authorizes nobody, a random one of the
+    /// studio's own ([`HttpServer::studio_url`](super::HttpServer::studio_url) has it). A server
+    /// that authorizes nobody serves the studio on loopback addresses only. Default: off.
+    #[cfg(feature = "studio")]
+    pub fn studio(mut self, on: bool) -> Self {
+        self.studio = on;
+        self
     }
 
     /// The name the server gives clients. Default: the executable's file name.

@@ -47,6 +47,9 @@ pub(crate) struct ServerState {
     pub input_watch: Duration,
     /// Whether plain calls may take the fast paths (`fast_path/`).
     pub fast_paths: bool,
+    /// Whether `/studio/` is served.
+    #[cfg(feature = "studio")]
+    pub studio: bool,
     pub listeners: Listeners,
     /// The HTTP sessions whose plain calls are answered without the SDK's session worker.
     pub http_sessions: super::http_sessions::Sessions,
@@ -202,6 +205,8 @@ impl ServerState {
             trace_content: options.trace_content,
             input_watch: options.input_watch,
             fast_paths: options.fast_paths,
+            #[cfg(feature = "studio")]
+            studio: options.studio,
             listeners: Listeners::default(),
             http_sessions: Default::default(),
             request_states: RequestStates::new(options.request_state_key.as_deref())
@@ -237,6 +242,12 @@ impl ServerState {
         };
         state.apply(&mut state.live());
         Ok(state)
+    }
+
+    /// The config file the server reads, if any.
+    #[cfg(feature = "studio")]
+    pub fn config_path(&self) -> Option<&std::path::Path> {
+        self.config.as_ref().map(|source| source.path.as_path())
     }
 
     fn live(&self) -> MutexGuard<'_, Live> {

@@ -87,7 +87,7 @@ impl Hosts {
         Hosts(Some(parsed))
     }
 
-    fn allow(&self, host: Option<&HeaderValue>) -> bool {
+    pub(crate) fn allows(&self, host: Option<&HeaderValue>) -> bool {
         let Some(host) = host.and_then(|host| host.to_str().ok()) else {
             return false;
         };
@@ -150,7 +150,7 @@ impl Fast<'_> {
     /// as this module's documentation lists them.
     fn session_of<'p>(&self, parts: &'p Parts) -> Option<&'p str> {
         let headers = &parts.headers;
-        if headers.contains_key(ORIGIN) || !self.hosts.allow(headers.get(HOST)) {
+        if headers.contains_key(ORIGIN) || !self.hosts.allows(headers.get(HOST)) {
             return None;
         }
         fn essence(value: &HeaderValue) -> Option<&str> {

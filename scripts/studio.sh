@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the studio's page (buril/studio/) into buril/studio/dist/, which the binary embeds:
+# type-checks the TypeScript (strict) with tsc, bundles it with esbuild, minifies the style
+# sheet. `--check` builds into a temporary folder and fails when the committed dist/ differs
+# (the assets are stale). Needs `npm ci --prefix interop`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=interop/node_modules/.bin
+studio=buril/studio
+out=$studio/dist
+if [ "${1:-}" = "--check" ]; then
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
+"$bin/tsc" -p "$studio/tsconfig.json"
+"$bin/esbuild" "$studio/src/main.ts" --bundle --minify --format=esm --target=es2022 \
+  --legal-comments=none --log-level=warning --outfile="$out/studio.js"
+"$bin/esbuild" "$studio/studio.css" --minify --log-level=warning --outfile="$out/studio.css"
+cp "$studio/index.html" "$out/index.html"
+if [ "${1:-}" = "--check" ]; then
+  if ! diff -r "$out" "$studio/dist" >/dev/null; then
+    echo "the studio's built assets in $studio/dist are stale: run scripts/studio.sh and commit them" >&2
+    diff -r "$out" "$studio/dist" | head -20 >&2 || true
+    exit 1
+  fi
+  echo "studio assets: current"
+fi
