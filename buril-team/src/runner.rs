@@ -11,7 +11,12 @@ use serde_json::Value;
 use crate::model::{Model, ModelReply, ModelRequest, Report, ToolCall, Turn};
 use crate::team::run::Run;
 use crate::team::wire::RunState;
-use crate::trace::{CallRecord, schema_hash};
+use crate::trace::{CallRecord, TurnRecord, schema_hash};
+
+/// `duration` in whole milliseconds.
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
 
 /// The spans of a run, as OpenTelemetry's semantic conventions for generative AI name them.
 mod genai {
@@ -170,6 +175,7 @@ impl Runner {
             if self.cancel.is_cancelled() {
                 return RunEnd::Cancelled;
             }
+            let asked = millis(self.run.elapsed());
             let reply = {
                 use tracing::Instrument;
                 let span = genai::chat_span(&self.request, self.model.profile());
@@ -181,6 +187,17 @@ impl Runner {
                 genai::record_reply(&span, &reply);
                 reply
             };
+            self.run.trace.lock().turns.push(TurnRecord {
+                started_ms: asked,
+                duration_ms: millis(self.run.elapsed()).saturating_sub(asked),
+                calls: match &reply {
+                    Ok(ModelReply::ToolCalls(calls)) => {
+                        u32::try_from(calls.len()).unwrap_or(u32::MAX)
+                    }
+                    _ => 0,
+                },
+                failed: reply.is_err(),
+            });
             let calls = match reply {
                 Err(error) => {
                     let error = format!("the model failed: {error}");
@@ -268,6 +285,7 @@ impl Runner {
     async fn call(&mut self, call: &ToolCall, attempt: u32) -> Outcome {
         let count = self.run.count_call();
         let started = Instant::now();
+        let started_ms = millis(self.run.elapsed());
         let mut options = CallOptions::new()
             .cancel(self.cancel.clone())
             .view(Arc::clone(&self.view));
@@ -306,6 +324,7 @@ impl Runner {
                 duration_ms,
                 call_id: call.id.clone(),
                 attempt,
+                started_ms: Some(started_ms),
             });
         }
         let word = if outcome.is_ok() { "ok" } else { "failed" };

@@ -305,3 +305,174 @@ fn agent_team_replay(
         other => ToolError::invalid(other.to_string()),
     })
 }
+
+/// The traces recorded under the team's trace folder.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TeamTraces")]
+pub struct TraceList {
+    /// The traces, newest first.
+    pub traces: Vec<TraceInfo>,
+    /// Whether the search stopped at its limit (`MAX_TRACES` traces, or `MAX_ENTRIES` files and
+    /// folders looked at) before it saw every file.
+    pub truncated: bool,
+}
+
+/// A recorded trace, in brief.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TeamTraceInfo")]
+pub struct TraceInfo {
+    /// Its path, relative to the team's trace folder (what `agent_team_replay` and
+    /// `agent_team_read_trace` take).
+    pub path: String,
+    /// The specialist that ran.
+    pub specialist: String,
+    /// The model.
+    pub model: String,
+    /// How the run ended.
+    pub status: crate::team::RunState,
+    /// How many tool calls it holds.
+    pub calls: usize,
+    /// How long the run took, in milliseconds.
+    pub duration_ms: u64,
+    /// The brief's first line (at most 200 characters).
+    pub brief: String,
+    /// When the file was last written (RFC 3339, UTC).
+    pub modified: Option<String>,
+}
+
+/// At most this many traces are listed.
+const MAX_TRACES: usize = 500;
+/// At most this many files and folders are looked at.
+const MAX_ENTRIES: usize = 20_000;
+/// Files larger than this are not read as traces.
+const MAX_TRACE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Lists the agent-team traces recorded under the team's trace folder (the project), or under
+/// one folder of it: each one's path (for `agent_team_replay` and `agent_team_read_trace`),
+/// specialist, model, status, call count, duration and brief, newest first. JSON files that
+/// are not traces are left out; hidden folders and Unity's `Library` and `Temp` are not searched.
+#[buril::tool(
+    family = "agent_team",
+    off_thread,
+    read_only,
+    idempotent,
+    title = "List traces"
+)]
+fn agent_team_list_traces(
+    /// The folder to search, relative to the trace folder. Default: all of it.
+    folder: Option<String>,
+    ctx: &Context,
+) -> Result<TraceList, ToolError> {
+    let team = team(ctx)?;
+    let root = team.trace_dir().to_owned();
+    let start = match &folder {
+        Some(folder) => team.trace_path(folder).map_err(ToolError::invalid)?,
+        None => root.clone(),
+    };
+    if !start.is_dir() {
+        return Err(ToolError::invalid(format!(
+            "no folder `{}` in the trace folder",
+            folder.as_deref().unwrap_or(".")
+        )));
+    }
+    let mut found: Vec<(std::time::SystemTime, TraceInfo)> = Vec::new();
+    let mut pending = vec![start];
+    let mut entries = 0;
+    let mut truncated = false;
+    'walk: while let Some(dir) = pending.pop() {
+        let Ok(read) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in read.flatten() {
+            entries += 1;
+            if entries > MAX_ENTRIES || found.len() >= MAX_TRACES {
+                truncated = true;
+                break 'walk;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                if !name.starts_with('.')
+                    && !matches!(
+                        name.as_str(),
+                        "Library" | "Temp" | "node_modules" | "target"
+                    )
+                {
+                    pending.push(entry.path());
+                }
+                continue;
+            }
+            let Ok(metadata) = entry.metadata() else {
+                continue;
+            };
+            if !name.ends_with(".json") || metadata.len() > MAX_TRACE_BYTES {
+                continue;
+            }
+            let Ok(trace) = crate::trace::Trace::read(entry.path()) else {
+                continue;
+            };
+            let path = entry
+                .path()
+                .strip_prefix(&root)
+                .map(|path| path.to_string_lossy().replace('\\', "/"))
+                .unwrap_or(name);
+            let modified = metadata.modified().ok();
+            let brief = trace
+                .brief
+                .lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(200)
+                .collect();
+            found.push((
+                modified.unwrap_or(std::time::UNIX_EPOCH),
+                TraceInfo {
+                    path,
+                    specialist: trace.specialist,
+                    model: trace.model,
+                    status: trace.status,
+                    calls: trace.calls.len(),
+                    duration_ms: trace.duration_ms,
+                    brief,
+                    modified: modified.and_then(|time| {
+                        let ms = time.duration_since(std::time::UNIX_EPOCH).ok()?.as_millis();
+                        Some(buril::tasks::iso(u64::try_from(ms).ok()?))
+                    }),
+                },
+            ));
+        }
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.path.cmp(&b.1.path)));
+    Ok(TraceList {
+        traces: found.into_iter().map(|(_, info)| info).collect(),
+        truncated,
+    })
+}
+
+/// Reads a recorded agent-team trace whole: the handoff, every tool call with its input,
+/// envelope, start and duration, the model's turns, the report and the status. What a
+/// timeline of the run is drawn from.
+#[buril::tool(
+    family = "agent_team",
+    off_thread,
+    read_only,
+    idempotent,
+    title = "Read a trace"
+)]
+fn agent_team_read_trace(
+    /// The trace, relative to the team's trace folder (the project).
+    trace_path: String,
+    ctx: &Context,
+) -> Result<crate::trace::Trace, ToolError> {
+    let team = team(ctx)?;
+    let path = team.trace_path(&trace_path).map_err(ToolError::invalid)?;
+    crate::trace::Trace::read(&path).map_err(|error| match error {
+        TraceError::Io { error, .. } if error.kind() == std::io::ErrorKind::NotFound => {
+            ToolError::invalid(format!("no trace at `{trace_path}`"))
+        }
+        other => ToolError::invalid(other.to_string()),
+    })
+}

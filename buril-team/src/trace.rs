@@ -40,6 +40,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -49,7 +50,8 @@ use crate::team::wire::RunState;
 pub const TRACE_VERSION: u32 = 1;
 
 /// A recorded run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TeamTrace")]
 pub struct Trace {
     /// The format's version: [`TRACE_VERSION`].
     pub version: u32,
@@ -93,10 +95,14 @@ pub struct Trace {
     /// Remarks on the run: tools the model's profile could not express, say.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The model's turns, in order (absent in traces recorded before runs kept time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<TurnRecord>,
 }
 
 /// The director's call that started a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TeamDirectorCall")]
 pub struct DirectorCall {
     /// `agent_team_handoff`.
     pub tool: String,
@@ -107,7 +113,8 @@ pub struct DirectorCall {
 }
 
 /// One tool call of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TeamCallRecord")]
 pub struct CallRecord {
     /// The tool, as the model named it.
     pub tool: String,
@@ -123,6 +130,25 @@ pub struct CallRecord {
     /// 1 for the first try, 2 for the retry of a failed call.
     #[serde(default = "first_attempt")]
     pub attempt: u32,
+    /// When the call started, in milliseconds from the run's start (absent in traces recorded
+    /// before runs kept time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_ms: Option<u64>,
+}
+
+/// One model turn of a run: the model asked, and what it answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TeamTurn")]
+pub struct TurnRecord {
+    /// When the model was asked, in milliseconds from the run's start.
+    pub started_ms: u64,
+    /// How long it took to answer.
+    pub duration_ms: u64,
+    /// How many tool calls it answered with (0: it reported, or failed).
+    pub calls: u32,
+    /// Whether the model failed to answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
 }
 
 fn first_attempt() -> u32 {

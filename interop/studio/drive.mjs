@@ -43,6 +43,34 @@ async function submit(page) {
 }
 
 const SCENARIOS = {
+  /**
+   * A handoff from the Team page, its run drawn live until done; a recorded trace drawn; a
+   * drifted trace replayed, its drift marked on its call.
+   */
+  async team(page, report) {
+    await open(page, "#team");
+    await page.waitForSelector("#handoff-specialist option", { timeout: WAIT });
+    await page.select("#handoff-specialist", spec.specialist);
+    await page.type("#handoff-brief", spec.brief);
+    await page.click("#handoff");
+    await page.waitForSelector('[data-run-status="done"]', { timeout: WAIT });
+    report.live = await page.$$eval("#live [data-bar]", (bars) =>
+      bars.map((bar) => ({ kind: bar.dataset.bar, tool: bar.dataset.tool ?? null, outcome: bar.className })),
+    );
+    await shot(page, "team-run");
+    const opener = `button[data-open="${spec.trace}"]`;
+    await page.waitForSelector(opener, { timeout: WAIT });
+    await page.click(opener);
+    await page.waitForSelector('#trace [data-bar="call"]', { timeout: WAIT });
+    report.recorded = await page.$$eval('#trace [data-bar="call"]', (bars) => bars.map((bar) => bar.dataset.tool));
+    await page.click(`button[data-replay="${spec.drifted}"]`);
+    await page.waitForSelector("#replay-result", { timeout: WAIT });
+    report.replay = await page.$eval("#replay-result", (element) => element.textContent);
+    report.drifted = await page.$$eval("#trace .bar.drift", (bars) => bars.map((bar) => bar.dataset.tool));
+    report.drift_note = await page.$eval("#drift", (element) => element.textContent);
+    await shot(page, "team-replay");
+  },
+
   /** The catalog: every tool's name, and the address bar without the token. */
   async catalog(page, report) {
     const started = Date.now();

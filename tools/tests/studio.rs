@@ -13,6 +13,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use harness::{Client, example_binary, root, tools_binary};
+
+#[path = "support/model.rs"]
+mod model;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -31,9 +34,15 @@ struct Studio {
 
 impl Studio {
     fn start(binary: &Path) -> Studio {
+        Studio::start_with(binary, &[])
+    }
+
+    /// A studio whose process has `env` set too.
+    fn start_with(binary: &Path, env: &[(&str, &str)]) -> Studio {
         let dir = TempDir::new().unwrap();
         let mut child = Command::new(binary)
             .args(["studio", "--tasks", "memory"])
+            .envs(env.iter().copied())
             .current_dir(dir.path())
             .env("BURIL_PROJECT", dir.path().join("game"))
             .env("RUST_BACKTRACE", "0")
@@ -402,4 +411,85 @@ fn requests_without_the_token_or_from_elsewhere_are_refused() {
     assert_eq!(status, 403, "{body}");
     // The MCP endpoint of `tools studio` needs the token too.
     assert_eq!(studio.request("POST", "/mcp", &[]).0, 401);
+}
+
+#[test]
+fn a_run_is_drawn_live_and_a_replay_shows_its_drift() {
+    let (model, _) = model::model_server(vec![
+        model::completion(
+            json!({
+                "role": "assistant",
+                "content": null,
+                "tool_calls": [{
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "console_read", "arguments": "{}"},
+                }],
+            }),
+            "tool_calls",
+        ),
+        model::completion(
+            json!({"role": "assistant", "content": "The console holds no errors."}),
+            "stop",
+        ),
+    ]);
+    let studio = Studio::start_with(
+        &tools_binary(),
+        &[
+            ("BURIL_TEAM_BASE_URL", model.as_str()),
+            ("BURIL_TEAM_MODEL", "scripted"),
+        ],
+    );
+    // Two traces in the project (the team's trace folder): one as recorded, one whose first
+    // answer was changed, which a replay finds.
+    let recorded = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/traces/scene_inspector_finds_the_player.json");
+    let folder = studio.dir.path().join("game/Assets/BurilTests");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(&recorded, folder.join("finds.json")).unwrap();
+    let mut trace: Value =
+        serde_json::from_str(&std::fs::read_to_string(&recorded).unwrap()).unwrap();
+    let tools: Vec<String> = trace["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|call| call["tool"].as_str().unwrap().to_owned())
+        .collect();
+    trace["calls"][1]["envelope"]["data"] = json!({"changed": true});
+    std::fs::write(folder.join("drifted.json"), trace.to_string()).unwrap();
+
+    let report = studio.drive(
+        "team",
+        json!({
+            "specialist": "console-reader",
+            "brief": "Read the console.",
+            "trace": "Assets/BurilTests/finds.json",
+            "drifted": "Assets/BurilTests/drifted.json",
+        }),
+    );
+    // Live: the model's two turns and its one call, each a bar.
+    let live = report["live"].as_array().unwrap();
+    let kinds: Vec<&str> = live
+        .iter()
+        .map(|bar| bar["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["turn", "turn", "call"], "{report}");
+    assert_eq!(live[2]["tool"], "console_read", "{report}");
+    assert!(
+        live[2]["outcome"].as_str().unwrap().contains("ok"),
+        "{report}"
+    );
+    // Recorded: one bar per call, in order.
+    assert_eq!(report["recorded"], json!(tools), "{report}");
+    // Replayed with drift: the second call is marked, and the note says where.
+    assert!(
+        report["replay"].as_str().unwrap().starts_with("drift"),
+        "{report}"
+    );
+    assert_eq!(report["drifted"], json!([tools[1]]), "{report}");
+    let note = report["drift_note"].as_str().unwrap();
+    assert!(
+        note.starts_with(&format!("Call 2 ({})", tools[1])),
+        "{note}"
+    );
 }

@@ -121,6 +121,7 @@ impl Team {
                 .map(|tool| (tool.name().to_owned(), schema_hash(tool.input_schema())))
                 .collect(),
             notes,
+            turns: Vec::new(),
         };
         let tool_names: Vec<String> = tools.iter().map(|t| t.name().to_owned()).collect();
         let run = Arc::new(Run::new(trace));

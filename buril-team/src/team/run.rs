@@ -166,11 +166,13 @@ pub(crate) fn status_of_trace(trace: &Trace) -> RunStatus {
                     .map(str::to_owned),
                 attempt: call.attempt,
                 duration_ms: call.duration_ms,
+                started_ms: call.started_ms,
             })
             .collect(),
         report: trace.report.clone(),
         artifact: trace.artifact.clone(),
         error: trace.error.clone(),
+        turns: trace.turns.clone(),
     }
 }
 
@@ -224,5 +226,6 @@ pub(crate) fn status_of_task(record: &TaskRecord, now_ms: u64) -> RunStatus {
         report,
         artifact: None,
         error,
+        turns: Vec::new(),
     }
 }

@@ -144,6 +144,10 @@ pub struct CallSummary {
     pub attempt: u32,
     /// How long it took, in milliseconds.
     pub duration_ms: u64,
+    /// When it started, in milliseconds from the run's start (unknown for a run of another
+    /// process, or an old trace).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_ms: Option<u64>,
 }
 
 /// A run as it is now: what `agent_team_query` answers.
@@ -171,6 +175,10 @@ pub struct RunStatus {
     pub artifact: Option<Value>,
     /// Why the run did not finish its work, verbatim.
     pub error: Option<String>,
+    /// The model's turns so far, in order, with their times (none for a run of another
+    /// process).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<crate::trace::TurnRecord>,
 }
 
 /// What recording a run wrote.

@@ -518,18 +518,19 @@ fn options(
     {
         options = options.allowed_origin(origin);
     }
-    let mut http = matches
+    let http = matches
         .get_one::<String>("http")
         .map(|text| parse_addr(text))
         .transpose()?;
     if matches.get_flag("studio") {
         #[cfg(not(feature = "studio"))]
         return Err("--studio: this binary was built without buril's `studio` feature".into());
+        // The studio is served over HTTP: on a free loopback port unless `--http` says.
         #[cfg(feature = "studio")]
-        {
-            options = options.studio(true);
-            http = http.or(Some(SocketAddr::from(([127, 0, 0, 1], 0))));
-        }
+        return Ok((
+            options.studio(true),
+            http.or(Some(SocketAddr::from(([127, 0, 0, 1], 0)))),
+        ));
     }
     Ok((options, http))
 }

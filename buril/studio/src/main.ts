@@ -5,6 +5,7 @@ import type { Catalog } from "./api.js";
 import { h, replace } from "./dom.js";
 import { settingsPage } from "./settings.js";
 import { tasksPage } from "./tasks.js";
+import { teamPage } from "./team.js";
 import { toolsPage } from "./tools.js";
 
 let stop: (() => void) | undefined;
@@ -24,6 +25,8 @@ async function route(): Promise<void> {
       await settingsPage(main);
     } else if (page === "tasks") {
       stop = tasksPage(main);
+    } else if (page === "team") {
+      stop = teamPage(main);
     } else {
       await toolsPage(main, rest.length > 0 ? decodeURIComponent(rest.join("/")) : undefined);
     }
