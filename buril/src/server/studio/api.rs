@@ -5,7 +5,8 @@
 //! - `GET settings`, `POST settings` (`{"changes": [...]}`): the config file, as
 //!   `tools settings` shows and changes it, applied at once;
 //! - `GET tasks`, `POST tasks/ID/cancel`, `POST tasks/ID/answer` (`{"responses": {...}}`): the
-//!   caller's tasks (its principal's), as MCP's tasks extension scopes them.
+//!   caller's tasks (its principal's), as MCP's tasks extension scopes them;
+//! - `GET servers`, `POST servers/NAME/reconnect`: the hub's external servers (feature `hub`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -91,7 +92,17 @@ pub(crate) async fn answer(
                 Err(error) => task_problem(&error),
             }
         }
-        (_, ["tools" | "settings" | "tasks", ..]) => problem(
+        (&Method::GET, ["servers"]) => json(StatusCode::OK, &servers(state)),
+        (&Method::POST, ["servers", name, "reconnect"]) => {
+            if principal.lacks([SETTINGS_SCOPE]).is_some() {
+                return problem(
+                    StatusCode::FORBIDDEN,
+                    &format!("reconnecting a server needs the scope `{SETTINGS_SCOPE}`"),
+                );
+            }
+            reconnect(state, name)
+        }
+        (_, ["tools" | "settings" | "tasks" | "servers", ..]) => problem(
             StatusCode::METHOD_NOT_ALLOWED,
             "not a method this path takes",
         ),
@@ -132,6 +143,57 @@ fn tools(state: &ServerState) -> Value {
         "families": state.registry.families(),
         "tools": tools,
     })
+}
+
+/// The hub's external servers, each with the tools it serves now.
+#[cfg(feature = "hub")]
+fn servers(state: &ServerState) -> Value {
+    let hub = crate::hub::Hub::of(state.registry);
+    let servers: Vec<Value> = hub
+        .statuses()
+        .into_iter()
+        .map(|status| {
+            let mut tools: Vec<String> = state
+                .registry
+                .tools_of(&status.name)
+                .iter()
+                .map(|tool| tool.name().to_owned())
+                .collect();
+            tools.sort();
+            let mut value = json!(status);
+            value["served"] = json!(tools);
+            value
+        })
+        .collect();
+    json!({ "hub": true, "servers": servers })
+}
+
+#[cfg(not(feature = "hub"))]
+fn servers(_: &ServerState) -> Value {
+    json!({ "hub": false, "servers": [] })
+}
+
+#[cfg(feature = "hub")]
+fn reconnect(state: &ServerState, name: &str) -> Response<BoxBody> {
+    let hub = crate::hub::Hub::of(state.registry);
+    if !hub.reconnect(name) {
+        return problem(
+            StatusCode::NOT_FOUND,
+            &format!("no external server is named `{name}`"),
+        );
+    }
+    match hub.status(name) {
+        Some(status) => json(StatusCode::OK, &json!(status)),
+        None => problem(StatusCode::CONFLICT, "the server was removed meanwhile"),
+    }
+}
+
+#[cfg(not(feature = "hub"))]
+fn reconnect(_: &ServerState, name: &str) -> Response<BoxBody> {
+    problem(
+        StatusCode::NOT_FOUND,
+        &format!("no external server is named `{name}`: this binary has no hub"),
+    )
 }
 
 #[derive(Deserialize)]
