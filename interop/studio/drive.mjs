@@ -43,6 +43,35 @@ async function submit(page) {
 }
 
 const SCENARIOS = {
+  /**
+   * The catalog's speed, `spec.runs` times: from navigation to the catalog painted (its links
+   * in the page, and a frame drawn after), and from a search typed to its results painted.
+   */
+  async speed(page, report) {
+    report.painted_ms = [];
+    report.searched_ms = [];
+    report.tools = 0;
+    for (let run = 0; run < (spec.runs ?? 5); run += 1) {
+      const started = Date.now();
+      await open(page, "");
+      await page.waitForSelector("a[data-tool]", { timeout: 60000 });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      report.painted_ms.push(Date.now() - started);
+      report.tools = await page.$$eval("a[data-tool]", (links) => links.length);
+      const searched = await page.evaluate(async (words) => {
+        const search = document.getElementById("search");
+        const begun = performance.now();
+        search.value = words;
+        search.dispatchEvent(new Event("input"));
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        return { ms: performance.now() - begun, found: document.querySelectorAll("a[data-tool]").length };
+      }, spec.search);
+      report.searched_ms.push(searched.ms);
+      report.found = searched.found;
+    }
+    await shot(page, "speed");
+  },
+
   /** The Servers page: a server connected with its tools, then Reconnect pressed. */
   async servers(page, report) {
     await open(page, "#servers");

@@ -106,9 +106,10 @@ fn main() -> ExitCode {
                     .map_err(|e| e.to_string())
             }
             "buril-http" => until_stdin_closes(buril_http()).await,
+            "studio-many" => until_stdin_closes(studio_many()).await,
             "rmcp-http" => until_stdin_closes(rmcp_http()).await,
             _ => Err(
-                "usage: mcp-server (buril|rmcp|buril-many|rmcp-many|hub|hub-rmcp|buril-http|rmcp-http|bindings DIR)"
+                "usage: mcp-server (buril|rmcp|buril-many|rmcp-many|hub|hub-rmcp|buril-http|rmcp-http|studio-many|bindings DIR)"
                     .to_owned(),
             ),
         }
@@ -198,6 +199,23 @@ async fn buril_http() -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     println!("{}", bound.url());
+    bound.run().await.map_err(|e| e.to_string())
+}
+
+/// The studio over the synthetic tools (`BENCH_TOOLS`, default 10,000): prints its address,
+/// token included.
+async fn studio_many() -> Result<(), String> {
+    let dispatcher = buril::Dispatcher::builder()
+        .registry(buril_bench::synthetic::registry(many()))
+        .build();
+    let server =
+        buril::server::Server::new(dispatcher, buril::server::ServerOptions::new().studio(true))
+            .map_err(|e| e.to_string())?;
+    let bound = server
+        .bind_http(LOCALHOST)
+        .await
+        .map_err(|e| e.to_string())?;
+    println!("{}", bound.studio_url().ok_or("the studio is not served")?);
     bound.run().await.map_err(|e| e.to_string())
 }
 
