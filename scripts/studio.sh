@@ -12,9 +12,14 @@ if [ "${1:-}" = "--check" ]; then
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
 fi
+# The page's npm packages (ext-apps for MCP Apps) are interop's: found through a link.
+ln -sfn ../../interop/node_modules "$studio/node_modules"
 "$bin/tsc" -p "$studio/tsconfig.json"
 "$bin/esbuild" "$studio/src/main.ts" --bundle --minify --format=esm --target=es2022 \
-  --legal-comments=none --log-level=warning --outfile="$out/studio.js"
+  --legal-comments=none --log-level=warning --external:./apps.js --outfile="$out/studio.js"
+# The apps' host (ext-apps' AppBridge), loaded by the page only when it shows an app.
+"$bin/esbuild" "$studio/src/apps.ts" --bundle --minify --format=esm --target=es2022 \
+  --platform=browser --legal-comments=none --log-level=warning --outfile="$out/apps.js"
 "$bin/esbuild" "$studio/studio.css" --minify --log-level=warning --outfile="$out/studio.css"
 cp "$studio/index.html" "$out/index.html"
 if [ "${1:-}" = "--check" ]; then

@@ -49,6 +49,8 @@ pub struct Attrs {
     pub confirm: bool,
     /// `task`, `task = "optional" | "required" | "handle" | "deferred"`: calls become tasks.
     pub task: Option<Sp<TaskMode>>,
+    /// `ui = "map.html"`: the tool's MCP App, an HTML file beside the tool's source file.
+    pub ui: Option<Sp<String>>,
 }
 
 impl Attrs {
@@ -150,6 +152,7 @@ impl Attrs {
             META => self.meta = meta_list(diag, meta)?,
             CONFIRM => self.confirm = flag(meta)?,
             TASK => self.task = task_mode(meta)?,
+            UI => self.ui = Some(string_value(meta, key)?),
             OFF_THREAD => self.off_thread = flag(meta)?,
             INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
             BLOCKING => self.blocking = flag(meta)?.then(|| meta.path.span()),

@@ -45,7 +45,25 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     check_task(diag, attrs);
     check_headers(diag, attrs, function);
     check_icons_and_meta(diag, attrs);
+    check_ui(diag, attrs);
     Resolved { name, family }
+}
+
+/// An app is an HTML document (`ui = "map.html"`), a relative path beside the tool's source.
+fn check_ui(diag: &Diagnostics, attrs: &Attrs) {
+    let Some(path) = &attrs.ui else {
+        return;
+    };
+    if !path.value.ends_with(".html") || path.value.starts_with('/') || path.value.contains('\\') {
+        diag.error_at(
+            path.span,
+            format!(
+                "`ui` names the tool's app: an HTML file beside the tool's source file, such as \
+                 `ui = \"map.html\"`, not `{}`",
+                path.value
+            ),
+        );
+    }
 }
 
 /// Icons are URIs (`https:` or `data:` as MCP recommends, or any other scheme); `_meta` keys

@@ -520,6 +520,17 @@ fn meta(
             })
             .collect(),
     );
+    // The app's document, read at compile time relative to the tool's source file (the
+    // literal keeps the user's span, so `include_str!` looks beside it).
+    let ui = match &attrs.ui {
+        Some(path) => {
+            let file = path.value.rsplit('/').next().unwrap_or(&path.value);
+            let uri = text(&format!("ui://{}/{file}", resolved.name.value), anchor);
+            let literal = LitStr::new(&path.value, path.span);
+            quote_spanned!(anchor=> #private::Some((#uri, ::core::include_str!(#literal))))
+        }
+        None => quote_spanned!(anchor=> #private::None),
+    };
     quote_spanned! {anchor=>
         #private::ToolMeta::from_attribute(#private::AttributeMeta {
             name: #name,
@@ -540,6 +551,7 @@ fn meta(
             icons: #icons,
             meta: #meta_pairs,
             task: #private::TaskSupport::#task,
+            ui: #ui,
         })
     }
 }

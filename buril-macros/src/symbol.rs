@@ -20,6 +20,7 @@ pub const ICONS: &str = "icons";
 pub const META: &str = "meta";
 pub const CONFIRM: &str = "confirm";
 pub const TASK: &str = "task";
+pub const UI: &str = "ui";
 
 /// Every key, for "unknown key" messages.
 pub const ALL: &[&str] = &[
@@ -42,5 +43,6 @@ pub const ALL: &[&str] = &[
     META,
     CONFIRM,
     TASK,
+    UI,
     CRATE,
 ];

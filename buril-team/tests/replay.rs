@@ -397,6 +397,7 @@ const fn meta(name: &'static str) -> ToolMeta {
         icons: &[],
         meta: &[],
         task: buril::TaskSupport::Never,
+        ui: None,
     })
 }
 

@@ -142,6 +142,39 @@ pub struct ToolMeta {
     /// Whether a call becomes a task: work that takes longer than a call should wait
     /// (`#[tool(task)]`, `#[tool(task = "required")]`).
     pub task: TaskSupport,
+    /// The interactive UI hosts show with the tool's results (MCP Apps; `#[tool(ui =
+    /// "map.html")]`), if it has one.
+    pub ui: Option<ToolUi>,
+}
+
+/// A tool's interactive UI, as MCP Apps (the extension `io.modelcontextprotocol/ui`) has it: an
+/// HTML document a host renders in a sandboxed frame beside the tool's result, which may call
+/// the server's tools through the host. Served through `resources/read` at [`uri`](Self::uri)
+/// with the MIME type [`MIME_TYPE`](Self::MIME_TYPE), to clients that declare the extension.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolUi {
+    /// Where the document is served: a `ui://` URI (the attribute's is
+    /// `ui://TOOL_NAME/FILE_NAME`).
+    pub uri: Cow<'static, str>,
+    /// The whole HTML5 document, scripts and styles inline.
+    pub html: Cow<'static, str>,
+}
+
+impl ToolUi {
+    /// The MIME type of an app's document: `text/html;profile=mcp-app`.
+    pub const MIME_TYPE: &'static str = "text/html;profile=mcp-app";
+
+    /// The extension's identifier, in the `extensions` capability: `io.modelcontextprotocol/ui`.
+    pub const EXTENSION: &'static str = "io.modelcontextprotocol/ui";
+
+    /// The UI at `uri` (a `ui://` URI) with the document `html`.
+    pub fn new(uri: impl Into<Cow<'static, str>>, html: impl Into<Cow<'static, str>>) -> Self {
+        ToolUi {
+            uri: uri.into(),
+            html: html.into(),
+        }
+    }
 }
 
 /// Where a tool's calls run, as the `#[tool]` attribute's keys `off_thread`, `inline` and
@@ -265,6 +298,7 @@ impl ToolMeta {
             icons: Cow::Borrowed(&[]),
             meta: Cow::Borrowed(&[]),
             task: TaskSupport::Never,
+            ui: None,
         }
     }
 
@@ -290,6 +324,7 @@ impl ToolMeta {
             icons,
             meta,
             task,
+            ui,
         } = attribute;
         ToolMeta {
             name: Cow::Borrowed(name),
@@ -318,6 +353,13 @@ impl ToolMeta {
             icons: Cow::Borrowed(icons),
             meta: Cow::Borrowed(meta),
             task,
+            ui: match ui {
+                Some((uri, html)) => Some(ToolUi {
+                    uri: Cow::Borrowed(uri),
+                    html: Cow::Borrowed(html),
+                }),
+                None => None,
+            },
         }
     }
 
@@ -350,6 +392,8 @@ pub struct AttributeMeta {
     pub icons: &'static [Cow<'static, str>],
     pub meta: &'static [(Cow<'static, str>, Cow<'static, str>)],
     pub task: TaskSupport,
+    /// The UI's `ui://` URI and its document.
+    pub ui: Option<(&'static str, &'static str)>,
 }
 
 /// One registered tool. The `#[tool]` attribute creates these in a `static`; schemas and the

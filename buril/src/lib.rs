@@ -199,7 +199,7 @@ pub use buril_macros::tool;
 
 pub use crate::context::{CancelToken, Context};
 pub use crate::descriptor::{
-    Annotations, SourceLocation, TaskSupport, Threading, ToolDescriptor, ToolMeta,
+    Annotations, SourceLocation, TaskSupport, Threading, ToolDescriptor, ToolMeta, ToolUi,
 };
 pub use crate::dispatch::{
     CallOptions, Dispatcher, DispatcherBuilder, MainThread, Timeouts, WeakDispatcher,

@@ -246,6 +246,31 @@ async def watch(spec: dict[str, Any]) -> dict[str, Any]:
     return {"before": before, "steps": steps}
 
 
+async def apps(spec: dict[str, Any]) -> dict[str, Any]:
+    """MCP Apps as a host reads them: a client that declares the extension finds the tool's
+    `_meta.ui`, lists the app's document and reads it; one that does not sees neither."""
+    import httpx2
+    from mcp.client import advertise
+
+    headers = {"Authorization": f"Bearer {spec['token']}"} if "token" in spec else {}
+    report: dict[str, Any] = {}
+    for shows in (True, False):
+        extensions = [advertise("io.modelcontextprotocol/ui", {"mimeTypes": ["text/html;profile=mcp-app"]})] if shows else None
+        async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=60)) as http:
+            async with Client(streamable_http_client(spec["url"], http_client=http), read_timeout_seconds=60, extensions=extensions) as client:
+                tools = await client.list_tools()
+                tool = next(t for t in tools.tools if t.name == spec["tool"])
+                seen: dict[str, Any] = {"meta": dump(tool).get("_meta"), "protocol_version": client.protocol_version}
+                resources = await client.list_resources()
+                seen["resources"] = [dump(r) for r in resources.resources]
+                if shows:
+                    uri = tool.meta["ui"]["resourceUri"]
+                    read = await client.read_resource(uri)
+                    seen["read"] = dump(read)
+                report["shows" if shows else "plain"] = seen
+    return report
+
+
 SCENARIOS = {
     "basics": basics,
     "ask": ask,
@@ -257,8 +282,8 @@ SCENARIOS = {
 
 async def main() -> None:
     scenario, spec = sys.argv[1], json.loads(sys.argv[2])
-    if scenario in ("bearer", "watch"):
-        report = await (bearer(spec) if scenario == "bearer" else watch(spec))
+    if scenario in ("bearer", "watch", "apps"):
+        report = await {"bearer": bearer, "watch": watch, "apps": apps}[scenario](spec)
         report["sdk"] = {"package": "mcp", "version": sdk_version()}
         print(json.dumps(report))
         return

@@ -44,6 +44,34 @@ async function submit(page) {
 
 const SCENARIOS = {
   /**
+   * A tool with an app: its map in a sandboxed frame; a marker pressed in the frame calls
+   * another tool through the page, whose answer the page lists and the app shows.
+   */
+  async app(page, report) {
+    await open(page, `#tools/${spec.tool}`);
+    report.called = await submit(page);
+    const handle = await page.waitForSelector("iframe.app", { timeout: WAIT });
+    report.sandbox = await handle.evaluate((frame) => frame.getAttribute("sandbox"));
+    const frame = await handle.contentFrame();
+    await frame.waitForSelector(".marker", { timeout: WAIT });
+    report.markers = await frame.$$eval(".marker", (markers) => markers.map((marker) => marker.getAttribute("aria-label")));
+    await frame.click(`.marker[data-id="${spec.id}"]`);
+    await page.waitForSelector(`#app-calls [data-app-call="${spec.calls}"]`, { timeout: WAIT });
+    report.app_call = await page.$eval("#app-calls [data-app-call]", (item) => item.firstChild.textContent + item.childNodes[1].textContent);
+    await frame.waitForFunction(() => !document.getElementById("object").textContent.startsWith("Asking"), { timeout: WAIT });
+    report.shown_in_app = await frame.$eval("#object", (element) => ({ text: element.textContent, problem: element.className === "problem" }));
+    // Its origin is opaque: the page is out of its reach.
+    report.reaches_page = await frame.evaluate(() => {
+      try {
+        return window.parent.document.title;
+      } catch (error) {
+        return null;
+      }
+    });
+    await shot(page, `app${spec.shot ?? ""}`);
+  },
+
+  /**
    * The catalog's speed, `spec.runs` times: from navigation to the catalog painted (its links
    * in the page, and a frame drawn after), and from a search typed to its results painted.
    */

@@ -560,3 +560,101 @@ fn the_servers_page_shows_an_external_server_and_reconnects_it() {
         "{after}"
     );
 }
+
+#[test]
+fn a_tools_app_is_shown_sandboxed_and_its_calls_meet_the_policy() {
+    let studio = Studio::start(&tools_binary());
+    let report = studio.drive(
+        "app",
+        json!({"tool": "scene_render_map", "id": 4, "calls": "gameobject_get"}),
+    );
+    assert_eq!(report["called"]["envelope"]["ok"], true, "{report}");
+    assert_eq!(report["sandbox"], "allow-scripts", "{report}");
+    assert_eq!(report["reaches_page"], Value::Null, "{report}");
+    let markers = report["markers"].as_array().unwrap();
+    assert!(markers.len() >= 4, "{report}");
+    // The marker's call went through the page to the server, and back into the app.
+    let call = report["app_call"].as_str().unwrap();
+    assert!(call.starts_with("gameobject_get: ok"), "{report}");
+    let shown = report["shown_in_app"]["text"].as_str().unwrap();
+    assert!(shown.contains("\"name\": \"Player\""), "{report}");
+
+    // A tool the policy turns off is refused to the app too.
+    let config = studio.dir.path().join(".buril/server.toml");
+    let output = Command::new(tools_binary())
+        .args(["settings", "--config"])
+        .arg(&config)
+        .args(["--disable", "gameobject_get"])
+        .env("BURIL_PROJECT", studio.dir.path().join("game"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let until = Instant::now() + Duration::from_secs(10);
+    while api(&studio, "/studio/api/tools")["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|tool| tool["name"] == "gameobject_get" && tool["enabled"] == true)
+    {
+        assert!(Instant::now() < until, "the server did not take the change");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let refused = studio.drive(
+        "app",
+        json!({"tool": "scene_render_map", "id": 4, "calls": "gameobject_get", "shot": "-refused"}),
+    );
+    assert!(
+        !refused["app_call"]
+            .as_str()
+            .unwrap()
+            .starts_with("gameobject_get: ok"),
+        "{refused}"
+    );
+    assert_eq!(refused["shown_in_app"]["problem"], true, "{refused}");
+}
+
+#[test]
+fn an_mcp_apps_client_reads_the_tools_app_and_others_get_the_plain_tool() {
+    let studio = Studio::start(&tools_binary());
+    let report = Client::Python.run(
+        "apps",
+        &json!({
+            "url": format!("http://{}/mcp", studio.authority),
+            "token": studio.token,
+            "tool": "scene_render_map",
+        }),
+    );
+    let uri = "ui://scene_render_map/map.html";
+    let shows = &report["shows"];
+    assert_eq!(shows["meta"]["ui"]["resourceUri"], uri, "{report}");
+    assert_eq!(
+        shows["meta"]["ui"]["visibility"],
+        json!(["model", "app"]),
+        "{report}"
+    );
+    assert!(
+        shows["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|resource| resource["uri"] == uri
+                && resource["mimeType"] == "text/html;profile=mcp-app"),
+        "{report}"
+    );
+    let content = &shows["read"]["contents"][0];
+    assert_eq!(content["mimeType"], "text/html;profile=mcp-app", "{report}");
+    let html = content["text"].as_str().unwrap();
+    assert!(
+        html.starts_with("<!doctype html>") && html.contains("ui/initialize"),
+        "{report}"
+    );
+    // A client that does not declare the extension gets the tool as before.
+    let plain = &report["plain"];
+    assert!(plain["meta"].get("ui").is_none(), "{report}");
+    assert!(plain["meta"].get("ui/resourceUri").is_none(), "{report}");
+    assert_eq!(plain["resources"], json!([]), "{report}");
+}

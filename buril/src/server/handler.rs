@@ -21,7 +21,7 @@ use super::call_notes::{level_code, log_level_of};
 use super::http_sessions::StdioSession;
 use super::results::server_meta;
 use super::state::ServerState;
-use super::{listing, tasks};
+use super::{apps, listing, tasks};
 use crate::context::CancelToken;
 
 /// One handler per session; every handler of a server shares its state.
@@ -108,6 +108,22 @@ impl ServerHandler for Handler {
             capabilities.resources = skills.resources;
             capabilities.extensions = skills.extensions;
         }
+        // The apps' documents are resources too.
+        if self.state.app_tools {
+            if capabilities.resources.is_none() {
+                capabilities.resources = ServerCapabilities::builder()
+                    .enable_resources()
+                    .build()
+                    .resources;
+            }
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(
+                    crate::descriptor::ToolUi::EXTENSION.to_owned(),
+                    Default::default(),
+                );
+        }
         if self.state.task_tools {
             let tasks = ServerCapabilities::builder().enable_tasks().build();
             capabilities
@@ -134,14 +150,23 @@ impl ServerHandler for Handler {
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        // Resources are the skills' files: without skills there are none to list, and the
-        // capability is not declared.
-        match &self.state.skills {
-            Some(skills) => Ok(ListResourcesResult::with_all_items(skills.resources())),
-            None => Err(ErrorData::method_not_found::<ListResourcesRequestMethod>()),
+        // Resources are the skills' files and the apps' documents (for a client that shows
+        // apps): without either there are none to list, and the capability is not declared.
+        if self.state.skills.is_none() && !self.state.app_tools {
+            return Err(ErrorData::method_not_found::<ListResourcesRequestMethod>());
         }
+        let mut resources = self
+            .state
+            .skills
+            .as_ref()
+            .map(|skills| skills.resources())
+            .unwrap_or_default();
+        if self.state.app_tools && apps::client_shows_apps(&context) {
+            resources.extend(apps::resources(&self.state));
+        }
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn read_resource(
@@ -149,11 +174,16 @@ impl ServerHandler for Handler {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let Some(skills) = &self.state.skills else {
+        if self.state.skills.is_none() && !self.state.app_tools {
             return Err(ErrorData::method_not_found::<ReadResourceRequestMethod>());
-        };
-        skills
-            .read_resource(&request.uri)
+        }
+        if let Some(app) = apps::read(&self.state, &request.uri) {
+            return Ok(app.into());
+        }
+        self.state
+            .skills
+            .as_ref()
+            .and_then(|skills| skills.read_resource(&request.uri))
             .map(Into::into)
             .ok_or_else(|| {
                 let data = serde_json::json!({"uri": request.uri});
@@ -196,7 +226,8 @@ impl ServerHandler for Handler {
     ) -> Result<ListToolsResult, ErrorData> {
         let cursor = request.and_then(|request| request.cursor);
         let principal = super::auth::principal_of(&context);
-        listing::page(&self.state, cursor.as_deref(), principal.as_deref())
+        let apps = self.state.app_tools && apps::client_shows_apps(&context);
+        listing::page(&self.state, cursor.as_deref(), principal.as_deref(), apps)
     }
 
     async fn call_tool(

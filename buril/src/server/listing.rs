@@ -11,11 +11,13 @@ use crate::principal::Principal;
 /// the previous page, so paging stays right when tools are enabled, disabled, provided or
 /// withdrawn in between.
 /// A tool the caller may not see (a layer hides it for `principal`: scopes it lacks) is left
-/// out, as a disabled one is.
+/// out, as a disabled one is. With `apps` (a client that shows MCP Apps), a tool with an app
+/// names its document in `_meta.ui`.
 pub(crate) fn page(
     state: &ServerState,
     cursor: Option<&str>,
     principal: Option<&Principal>,
+    apps: bool,
 ) -> Result<ListToolsResult, ErrorData> {
     // A cursor is a tool's name; the tool may have left since (a provider's tools withdrawn
     // between two pages), and the names after it are still the next page.
@@ -46,7 +48,10 @@ pub(crate) fn page(
             more = true;
             break;
         }
-        tools.push(definition_of(&tool).clone());
+        match tool.meta().ui.as_ref() {
+            Some(ui) if apps => tools.push(super::apps::with_ui(definition_of(&tool), ui)),
+            _ => tools.push(definition_of(&tool).clone()),
+        }
     }
     let next = more.then(|| tools.last().map(|tool: &Tool| tool.name.to_string()));
     let mut result = ListToolsResult::with_all_items(tools);

@@ -77,12 +77,14 @@
 //! While it serves, the server owns the dispatcher's policy: it sets it to the host's policy
 //! at start plus the options' and the config file's rules.
 
+mod apps;
 mod auth;
 mod call;
 mod call_notes;
 #[cfg(feature = "cli")]
 mod cli;
 mod config;
+#[cfg(any(feature = "cli", feature = "studio"))]
 pub(crate) mod config_edit;
 pub(crate) mod defaults;
 mod era;

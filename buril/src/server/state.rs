@@ -61,6 +61,8 @@ pub(crate) struct ServerState {
     pub tasks: crate::tasks::Tasks,
     /// Whether some tool is a task tool: the tasks extension is declared only then.
     pub task_tools: bool,
+    /// Whether some tool has an app: MCP Apps is declared only then.
+    pub app_tools: bool,
     /// The tasks as a caller with no session sees them, made once for every such call.
     pub task_access: Arc<dyn crate::frontend::CallerTasks>,
     messages: MessageSink,
@@ -223,6 +225,7 @@ impl ServerState {
             tasks: tasks.clone(),
             task_access: Arc::new(crate::frontend::TaskAccess::new(tasks, None)),
             task_tools: registry.iter().any(|tool| tool.meta().task.is_task()),
+            app_tools: registry.iter().any(|tool| tool.meta().ui.is_some()),
             messages: Arc::clone(&options.messages),
             options: Settings {
                 rules,

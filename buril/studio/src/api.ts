@@ -16,7 +16,11 @@ export const mcp: HttpTransport = httpTransport(new URL("/mcp", location.href).h
   headers: { authorization: `Bearer ${token}` },
   clientInfo: { name: "buril-studio", version: "1" },
   // A task's questions are answered on the Tasks page.
-  capabilities: { elicitation: { form: {} } },
+  // Apps are shown on the Tools page (MCP Apps).
+  capabilities: {
+    elicitation: { form: {} },
+    extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+  },
 });
 
 /** A refusal or failure of the API, with its status and message. */
@@ -81,6 +85,8 @@ export interface ToolInfo {
   readonly unavailable?: string;
   readonly provider?: string;
   readonly original?: string;
+  /** The `ui://` URI of the tool's app (MCP Apps), if it has one. */
+  readonly ui?: string;
 }
 
 /** What `GET tools` answers. */

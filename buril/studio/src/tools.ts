@@ -177,8 +177,14 @@ async function call(
   const started = performance.now();
   let envelope: Envelope;
   let task: string | undefined;
+  let raw: { [key: string]: unknown } | undefined;
   try {
-    if (tool.task === "never") {
+    if (tool.ui !== undefined && tool.task === "never") {
+      // A tool with an app: its `CallToolResult` is what the app is handed.
+      const answer = await mcp.request?.("tools/call", { name: tool.name, arguments: input ?? {} });
+      raw = isObject(answer) ? answer : {};
+      envelope = envelopeFromCallResult(raw);
+    } else if (tool.task === "never") {
       envelope = await mcp.call(tool.name, input ?? {});
     } else {
       const answer = await mcp.request?.("tools/call", { name: tool.name, arguments: input ?? {}, _meta: FOLLOWS_TASKS });
@@ -217,9 +223,45 @@ async function call(
     envelope.ok ? rich(envelope.data) : null,
     h("pre", { class: "envelope", "aria-label": "Envelope" }, pretty(envelope)),
   );
+  if (raw !== undefined && tool.ui !== undefined && envelope.ok) {
+    void showApp(result, tool, tool.ui, isObject(input) ? input : {}, raw);
+  }
   announce(envelope.ok ? `${tool.name} answered ok` : `${tool.name} failed: ${envelope.type}`);
   remember({ tool: tool.name, input, envelope, ms, at: new Date().toISOString() });
   drawHistory(calls);
+}
+
+/** The tool's app beside its result, and the calls it makes through the page. */
+async function showApp(
+  result: HTMLElement,
+  tool: ToolInfo,
+  uri: string,
+  input: { [key: string]: unknown },
+  raw: { [key: string]: unknown },
+): Promise<void> {
+  const container = h("div", { class: "app-frame", id: "app" });
+  const calls = h("ul", { class: "app-calls", id: "app-calls", "aria-label": "Calls the app made" });
+  result.prepend(h("section", { "aria-label": `The app of ${tool.name}` }, h("h3", {}, "App"), container, calls));
+  const request = (name: string, args: { [key: string]: unknown }) =>
+    mcp.request?.("tools/call", { name, arguments: args }).then((answer) => (isObject(answer) ? answer : {})) ??
+    Promise.reject(new Error("the transport cannot call tools"));
+  const { showApp: show } = await import("./apps.js");
+  await show({
+    container,
+    src: `/studio/app?uri=${encodeURIComponent(uri)}`,
+    tool: tool.name,
+    input,
+    result: raw,
+    callTool: request,
+    onCall: (name, answer) => {
+      const envelope = envelopeFromCallResult(answer);
+      append(
+        calls,
+        h("li", { "data-app-call": name }, `${name}: `, envelope.ok ? "ok" : `${envelope.type}: ${envelope.error}`, h("pre", {}, pretty(envelope))),
+      );
+      announce(`the app called ${name}`);
+    },
+  });
 }
 
 /** Images, sounds and links of a result's content blocks, shown as such. */

@@ -79,7 +79,9 @@ struct SceneMap {
     title = "Scene map",
     // A map grid with two markers, 16 by 16.
     icons = ["data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxNiAxNiI+PHJlY3Qgd2lkdGg9IjE2IiBoZWlnaHQ9IjE2IiByeD0iMiIgZmlsbD0iIzFjMWUyNCIvPjxwYXRoIGQ9Ik00IDB2MTZNOCAwdjE2TTEyIDB2MTZNMCA0aDE2TTAgOGgxNk0wIDEyaDE2IiBzdHJva2U9IiMzYTNlNGEiLz48Y2lyY2xlIGN4PSI4IiBjeT0iNSIgcj0iMiIgZmlsbD0iIzQ2ZDI2ZSIvPjxjaXJjbGUgY3g9IjgiIGN5PSIxMiIgcj0iMiIgZmlsbD0iIzUwOTZmZiIvPjwvc3ZnPg=="],
-    meta = [("dev.buril.example/returns", "image/png")]
+    meta = [("dev.buril.example/returns", "image/png")],
+    // An interactive map for hosts that show MCP Apps: its markers call `gameobject_get`.
+    ui = "map.html"
 )]
 fn scene_render_map(
     buril::Input(MapArgs { scene, size }): buril::Input<MapArgs>,

@@ -189,7 +189,7 @@ pub(crate) fn set_cookie(token: &str) -> String {
 
 /// `%XX` escapes undone (and `+` as a space, as forms send it); bytes that are not UTF-8 are
 /// replaced.
-fn percent_decode(text: &str) -> String {
+pub(crate) fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = 0;

@@ -126,6 +126,9 @@ fn tools(state: &ServerState) -> Value {
             if let Err(error) = check {
                 listing["reason"] = error.message().into();
             }
+            if let Some(ui) = &tool.meta().ui {
+                listing["ui"] = ui.uri.as_ref().into();
+            }
             if let Some(reason) = tool.unavailable() {
                 listing["unavailable"] = reason.as_ref().into();
             }

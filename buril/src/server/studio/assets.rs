@@ -24,13 +24,47 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
         "text/css; charset=utf-8",
         include_bytes!("../../../studio/dist/studio.css"),
     ),
+    (
+        "apps.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../studio/dist/apps.js"),
+    ),
 ];
 
-/// What the page may load and do: its own script, style, the server's API; images, sounds and
-/// apps' frames from `blob:` and `data:` URLs the page makes from results.
+/// What the page may load and do: its own script, style, the server's API; images and sounds
+/// from the `data:` and `blob:` URLs the page makes from results; the frames of tools' apps.
 const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
      img-src 'self' data: blob:; media-src 'self' data: blob:; connect-src 'self'; \
-     frame-src blob: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+     frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// What an app's document may load and do: MCP Apps' default for an app that declares no
+/// domains (its own inline scripts and styles, images and sounds inline, no network), and be
+/// framed by the studio only.
+const APP_POLICY: &str = "default-src 'none'; script-src 'self' 'unsafe-inline'; \
+     style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; \
+     connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'; \
+     frame-ancestors 'self'";
+
+/// A tool's app document, for the studio's sandboxed frame (the page gives the frame no
+/// same-origin access, so the document runs in an opaque origin).
+pub(crate) fn app(html: &str) -> Response<BoxBody> {
+    let mut response = Response::new(Full::new(Bytes::from(html.to_owned())).boxed());
+    let headers = response.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        "content-security-policy",
+        HeaderValue::from_static(APP_POLICY),
+    );
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
 
 /// The page, handed `token` (in a `<meta>` its script reads); with `cookie`, the token is also
 /// set as the cookie its assets are fetched with.

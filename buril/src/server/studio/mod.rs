@@ -69,6 +69,28 @@ pub(crate) async fn answer(
             Err(refusal) => *refusal,
         };
     }
+    if path == "/studio/app" {
+        if let Err(refusal) = gate.cookie(request.headers()).await {
+            return *refusal;
+        }
+        let uri = request
+            .uri()
+            .query()
+            .and_then(|query| query.split('&').find_map(|pair| pair.strip_prefix("uri=")))
+            .map(access::percent_decode)
+            .unwrap_or_default();
+        let html = state.registry.iter().find_map(|tool| {
+            let ui = tool.meta().ui.as_ref()?;
+            (ui.uri == uri).then(|| ui.html.clone())
+        });
+        return match html {
+            Some(html) => assets::app(&html),
+            None => access::text(
+                StatusCode::NOT_FOUND,
+                "Not Found: no tool's app is at that URI\n",
+            ),
+        };
+    }
     if let Some(name) = path.strip_prefix("/studio/assets/") {
         if let Err(refusal) = gate.cookie(request.headers()).await {
             return *refusal;
