@@ -19,9 +19,17 @@ async function open(page, hash) {
   await page.goto(`${spec.url}${hash}`, { waitUntil: "domcontentloaded" });
 }
 
-async function shot(page, name) {
-  if (spec.shots) {
-    await page.screenshot({ path: `${spec.shots}/${name}.png`, fullPage: true });
+/** A screenshot of the page, or of the element `selector` picks. */
+async function shot(page, name, selector) {
+  if (!spec.shots) {
+    return;
+  }
+  const path = `${spec.shots}/${name}.png`;
+  const element = selector === undefined ? null : await page.$(selector);
+  if (element !== null) {
+    await element.screenshot({ path });
+  } else {
+    await page.screenshot({ path, fullPage: true });
   }
 }
 
@@ -68,7 +76,7 @@ const SCENARIOS = {
         return null;
       }
     });
-    await shot(page, `app${spec.shot ?? ""}`);
+    await shot(page, `app${spec.shot ?? ""}`, 'section[aria-label^="The app"]');
   },
 
   /**
