@@ -42,6 +42,8 @@ async function fill(page, pointer, value) {
 
 /** Calls the tool shown with the form as filled; answers the outcome line and the envelope. */
 async function submit(page) {
+  // The page draws the tool once it has the catalog.
+  await page.waitForSelector("#call", { timeout: WAIT });
   await page.click("#call");
   await page.waitForFunction(() => document.querySelector("#outcome") !== null, { timeout: WAIT });
   return page.evaluate(() => ({
@@ -51,6 +53,44 @@ async function submit(page) {
 }
 
 const SCENARIOS = {
+  /**
+   * Keyboard and screen readers: the catalog searched and a tool opened with the keyboard
+   * alone; every form control of each page has a name a screen reader says; in a dark scheme the
+   * page is dark.
+   */
+  async access(page, report) {
+    await open(page, "");
+    await page.waitForSelector("a[data-tool]", { timeout: WAIT });
+    // The search box has the focus on arrival; a tool is opened with Tab and Enter.
+    report.focused_first = await page.evaluate(() => document.activeElement?.id ?? null);
+    await page.keyboard.type(spec.search);
+    await page.keyboard.press("Tab");
+    report.focused_tool = await page.evaluate(() => document.activeElement?.dataset?.tool ?? null);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#tool-name", { timeout: WAIT });
+    report.opened = await page.evaluate(() => location.hash);
+    const unnamed = () =>
+      [...document.querySelectorAll("input, select, textarea, button")]
+        .filter((control) => {
+          const labelled = control.id && document.querySelector(`label[for="${control.id}"]`);
+          const own = control.getAttribute("aria-label") || (control.tagName === "BUTTON" && control.textContent.trim());
+          return !labelled && !own;
+        })
+        .map((control) => control.outerHTML.slice(0, 80));
+    report.unnamed = { tools: await page.evaluate(unnamed) };
+    for (const name of ["settings", "tasks", "team"]) {
+      await open(page, `#${name}`);
+      await page.waitForFunction(() => !document.getElementById("main").textContent.includes("Loading"), { timeout: WAIT });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      report.unnamed[name] = await page.evaluate(unnamed);
+    }
+    await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
+    await open(page, "");
+    await page.waitForSelector("a[data-tool]", { timeout: WAIT });
+    report.dark_background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await shot(page, "dark");
+  },
+
   /**
    * A tool with an app: its map in a sandboxed frame; a marker pressed in the frame calls
    * another tool through the page, whose answer the page lists and the app shows.

@@ -658,3 +658,118 @@ fn an_mcp_apps_client_reads_the_tools_app_and_others_get_the_plain_tool() {
     assert!(plain["meta"].get("ui/resourceUri").is_none(), "{report}");
     assert_eq!(plain["resources"], json!([]), "{report}");
 }
+
+/// `serve --http --studio` of a server that authorizes its callers: the studio takes the
+/// server's tokens (and makes none of its own), and changing settings needs `buril:settings`.
+#[test]
+fn behind_the_servers_authorization_the_studio_takes_its_tokens_and_scopes() {
+    use std::fmt::Write as _;
+    let digest = |token: &str| {
+        let output = Command::new("sh")
+            .args(["-c", &format!("printf %s '{token}' | sha256sum")])
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()[..64].to_owned()
+    };
+    let dir = TempDir::new().unwrap();
+    std::fs::create_dir_all(dir.path().join(".buril")).unwrap();
+    let mut config = String::new();
+    for (subject, token, scopes) in [
+        ("admin", "admin-secret-token", "[\"buril:settings\"]"),
+        ("viewer", "viewer-secret-token", "[]"),
+    ] {
+        let _ = write!(
+            config,
+            "[[auth.tokens]]\nsubject = \"{subject}\"\nsha256 = \"{}\"\nscopes = {scopes}\n",
+            digest(token)
+        );
+    }
+    std::fs::write(dir.path().join(".buril/server.toml"), config).unwrap();
+    let mut child = Command::new(tools_binary())
+        .args(["serve", "--http", "127.0.0.1:0", "--studio"])
+        .current_dir(dir.path())
+        .env("BURIL_PROJECT", dir.path().join("game"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let url = loop {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server ended");
+        if let Some(at) = line.find("the studio is at ") {
+            break line[at + "the studio is at ".len()..].trim().to_owned();
+        }
+    };
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = stderr.read_to_string(&mut rest);
+    });
+    // No token of its own: opening the page asks for one the server accepts.
+    assert!(!url.contains("token="), "{url}");
+    let studio = Studio {
+        authority: url
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned(),
+        url,
+        token: String::new(),
+        child,
+        dir,
+    };
+    let (status, _, body) = studio.request("GET", "/studio/", &[]);
+    assert_eq!(status, 401);
+    assert!(body.contains("<form"), "{body}");
+    assert_eq!(
+        studio
+            .request("GET", "/studio/?token=viewer-secret-token", &[])
+            .0,
+        200
+    );
+    let post = |token: &str| {
+        let mut stream = TcpStream::connect(&studio.authority).unwrap();
+        let body = r#"{"changes": [{"change": "disable", "rule": "scene_open"}]}"#;
+        write!(
+            stream,
+            "POST /studio/api/settings HTTP/1.1\r\nhost: {}\r\nauthorization: Bearer {token}\r\n\
+             content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            studio.authority,
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let refused = post("viewer-secret-token");
+    assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+    assert!(refused.contains("buril:settings"), "{refused}");
+    let changed = post("admin-secret-token");
+    assert!(changed.starts_with("HTTP/1.1 200"), "{changed}");
+    let config = std::fs::read_to_string(studio.dir.path().join(".buril/server.toml")).unwrap();
+    assert!(config.contains("disable = [\"scene_open\"]"), "{config}");
+    assert!(
+        config.contains("[[auth.tokens]]"),
+        "the rest of the file is kept: {config}"
+    );
+}
+
+#[test]
+fn the_pages_work_from_the_keyboard_name_their_controls_and_go_dark() {
+    let studio = Studio::start(&tools_binary());
+    let report = studio.drive("access", json!({"search": "scene_open"}));
+    assert_eq!(report["focused_first"], "search", "{report}");
+    assert_eq!(report["focused_tool"], "scene_open", "{report}");
+    assert_eq!(report["opened"], "#tools/scene_open", "{report}");
+    for (page, unnamed) in report["unnamed"].as_object().unwrap() {
+        assert_eq!(
+            unnamed,
+            &json!([]),
+            "controls without a name on {page}: {report}"
+        );
+    }
+    assert_eq!(report["dark_background"], "rgb(21, 23, 27)", "{report}");
+}

@@ -63,10 +63,14 @@ export async function toolsPage(main: HTMLElement, chosen: string | undefined): 
   const calls = h("section", { class: "history", "aria-labelledby": "history-title" });
   const draw = () => {
     const words = search.value.trim().toLowerCase().split(/\s+/).filter((w) => w !== "");
-    const matching = catalog.tools.filter((tool) => {
-      const text = `${tool.name} ${tool.family} ${tool.description}`.toLowerCase();
-      return words.every((word) => text.includes(word));
-    });
+    const named = (tool: ToolInfo) => words.length > 0 && words.every((word) => tool.name.toLowerCase().includes(word));
+    // Tools whose names match come first (and their families with them); then the others.
+    const matching = catalog.tools
+      .filter((tool) => {
+        const text = `${tool.name} ${tool.family} ${tool.description}`.toLowerCase();
+        return words.every((word) => text.includes(word));
+      })
+      .sort((a, b) => Number(named(b)) - Number(named(a)));
     const families = new Map<string, ToolInfo[]>();
     for (const tool of matching) {
       const family = families.get(tool.family) ?? [];
