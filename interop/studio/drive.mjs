@@ -245,6 +245,19 @@ const SCENARIOS = {
       );
     }
     report.after = await page.$eval(`input[data-tool="${spec.tool}"]`, (element) => element.checked);
+    if (spec.timeout !== undefined) {
+      const field = await page.$(`input[data-timeout="${spec.tool}"]`);
+      await field.click({ clickCount: 3 });
+      await field.type(String(spec.timeout));
+      await page.keyboard.press("Tab");
+      await page.waitForFunction(
+        (tool, seconds) => document.querySelector(`input[data-timeout="${tool}"]`)?.value === String(seconds) &&
+          document.getElementById("status").textContent.includes("timeout"),
+        { timeout: WAIT },
+        spec.tool,
+        spec.timeout,
+      );
+    }
     report.message = await page.$eval("#settings-message", (element) => element.textContent);
     await shot(page, `settings-${spec.enabled ? "on" : "off"}`);
   },

@@ -305,12 +305,18 @@ fn a_switch_in_settings_reaches_a_connected_client_at_once() {
     let config = std::fs::read_to_string(studio.dir.path().join(".buril/server.toml")).unwrap();
     assert!(config.contains("disable = [\"scene_open\"]"), "{config}");
 
-    let on = studio.drive("toggle", json!({"tool": "scene_open", "enabled": true}));
+    let on = studio.drive(
+        "toggle",
+        json!({"tool": "scene_open", "enabled": true, "timeout": 7.5}),
+    );
     assert_eq!(on["after"], true, "{on}");
     let after_on = wait_for(&folder, "step-2.json");
     assert!(after_on.contains(&"scene_open".to_owned()), "{after_on:?}");
     let report = client.join().unwrap();
     assert_eq!(report["steps"][0]["event"], "ToolsListChanged", "{report}");
+    // A tool's timeout, from its field.
+    let config = std::fs::read_to_string(studio.dir.path().join(".buril/server.toml")).unwrap();
+    assert!(config.contains("[timeouts]\nscene_open = 7.5"), "{config}");
 }
 
 #[test]

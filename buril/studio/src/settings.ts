@@ -105,12 +105,28 @@ export async function settingsPage(main: HTMLElement): Promise<void> {
               void change([{ change: box.checked ? "enable" : "disable", rule: tool.name }], tool.name),
             );
             const seconds = view.timeouts[tool.name];
+            const timeout = h("input", {
+              type: "number",
+              class: "timeout",
+              min: "0.001",
+              step: "any",
+              placeholder: "timeout (s)",
+              "aria-label": `Timeout of ${tool.name} in seconds`,
+              "data-timeout": tool.name,
+            });
+            timeout.value = seconds === undefined ? "" : String(seconds);
+            timeout.addEventListener("change", () =>
+              void change(
+                [{ change: "tool_timeout", tool: tool.name, seconds: timeout.value === "" ? null : Number(timeout.value) }],
+                `${tool.name}'s timeout`,
+              ),
+            );
             return h(
               "div",
               { class: "field check" },
               box,
               h("label", { for: id }, tool.name, tool.dangerous ? h("span", { class: "badge" }, "dangerous") : null),
-              seconds === undefined ? null : h("span", { class: "note" }, ` timeout ${seconds} s`),
+              timeout,
               tool.reason === undefined ? null : h("span", { class: "note" }, ` ${tool.reason}`),
             );
           }),
