@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 #[path = "support/model.rs"]
 mod model;
 
-use model::{completion, model_server};
+use model::{calls_then_reports, model_server};
 
 fn tools(dir: &Path, model: &str, args: &[&str]) -> (Value, i32, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_tools"))
@@ -34,24 +34,10 @@ fn tools(dir: &Path, model: &str, args: &[&str]) -> (Value, i32, String) {
 #[test]
 fn a_detached_handoff_is_followed_and_finished_from_other_processes() {
     let dir = tempfile::tempdir().unwrap();
-    let (model, received) = model_server(vec![
-        completion(
-            json!({
-                "role": "assistant",
-                "content": null,
-                "tool_calls": [{
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "console_read", "arguments": "{}"},
-                }],
-            }),
-            "tool_calls",
-        ),
-        completion(
-            json!({"role": "assistant", "content": "The console holds no errors."}),
-            "stop",
-        ),
-    ]);
+    let (model, received) = model_server(calls_then_reports(
+        "console_read",
+        "The console holds no errors.",
+    ));
     let handoff = r#"{"specialist": "console-reader", "brief": "Read the console."}"#;
     let started = Command::new(env!("CARGO_BIN_EXE_tools"))
         .args([

@@ -425,24 +425,10 @@ fn requests_without_the_token_or_from_elsewhere_are_refused() {
 
 #[test]
 fn a_run_is_drawn_live_and_a_replay_shows_its_drift() {
-    let (model, _) = model::model_server(vec![
-        model::completion(
-            json!({
-                "role": "assistant",
-                "content": null,
-                "tool_calls": [{
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {"name": "console_read", "arguments": "{}"},
-                }],
-            }),
-            "tool_calls",
-        ),
-        model::completion(
-            json!({"role": "assistant", "content": "The console holds no errors."}),
-            "stop",
-        ),
-    ]);
+    let (model, _) = model::model_server(model::calls_then_reports(
+        "console_read",
+        "The console holds no errors.",
+    ));
     let studio = Studio::start_with(
         &tools_binary(),
         &[

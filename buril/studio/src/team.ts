@@ -135,9 +135,25 @@ async function follow(section: HTMLElement, input: object, stopped: () => boolea
   }
 }
 
-/** The bars of a run as `agent_team_query` answers it. */
-function barsOfRun(status: RunStatus): Bar[] {
-  const bars: Bar[] = (status.turns ?? []).map((turn, at) => ({
+/** A model turn, as runs and traces keep it. */
+interface TurnTimes {
+  readonly started_ms: number;
+  readonly duration_ms: number;
+  readonly failed?: boolean;
+}
+
+/** A call, as runs and traces keep it: laid after the one before when it kept no start. */
+interface CallTimes {
+  readonly tool: string;
+  readonly duration_ms: number;
+  readonly started_ms?: number;
+  readonly ok: boolean;
+  readonly detail: unknown;
+}
+
+/** The bars of a run or a trace: its model turns, then its calls. */
+function bars(turns: readonly TurnTimes[], calls: readonly CallTimes[]): Bar[] {
+  const drawn: Bar[] = turns.map((turn, at) => ({
     kind: "turn",
     label: `model turn ${at + 1}`,
     start: turn.started_ms,
@@ -146,12 +162,20 @@ function barsOfRun(status: RunStatus): Bar[] {
     detail: turn,
   }));
   let cursor = 0;
-  for (const c of status.calls) {
+  for (const c of calls) {
     const start = c.started_ms ?? cursor;
-    bars.push({ kind: "call", label: c.tool, start, duration: c.duration_ms, outcome: c.ok ? "ok" : "failed", detail: c });
+    drawn.push({ kind: "call", label: c.tool, start, duration: c.duration_ms, outcome: c.ok ? "ok" : "failed", detail: c.detail });
     cursor = start + c.duration_ms;
   }
-  return bars;
+  return drawn;
+}
+
+/** The bars of a run as `agent_team_query` answers it. */
+function barsOfRun(status: RunStatus): Bar[] {
+  return bars(
+    status.turns ?? [],
+    status.calls.map((c) => ({ ...c, detail: c })),
+  );
 }
 
 interface Trace {
@@ -162,24 +186,12 @@ interface Trace {
   readonly turns?: readonly { started_ms: number; duration_ms: number; calls: number; failed?: boolean }[];
 }
 
-/** The bars of a recorded trace: calls laid end to end where the trace kept no times. */
+/** The bars of a recorded trace. */
 function barsOfTrace(trace: Trace): Bar[] {
-  const bars: Bar[] = (trace.turns ?? []).map((turn, at) => ({
-    kind: "turn",
-    label: `model turn ${at + 1}`,
-    start: turn.started_ms,
-    duration: turn.duration_ms,
-    outcome: turn.failed === true ? "failed" : "model",
-    detail: turn,
-  }));
-  let cursor = 0;
-  for (const c of trace.calls) {
-    const start = c.started_ms ?? cursor;
-    const ok = isObject(c.envelope) && c.envelope["ok"] === true;
-    bars.push({ kind: "call", label: c.tool, start, duration: c.duration_ms, outcome: ok ? "ok" : "failed", detail: c });
-    cursor = start + c.duration_ms;
-  }
-  return bars;
+  return bars(
+    trace.turns ?? [],
+    trace.calls.map((c) => ({ ...c, ok: isObject(c.envelope) && c.envelope["ok"] === true, detail: c })),
+  );
 }
 
 /**

@@ -61,3 +61,22 @@ pub fn completion(message: Value, finish: &str) -> Value {
         "choices": [{"index": 0, "finish_reason": finish, "message": message}],
     })
 }
+
+/// A model's two answers: a call of `tool` with no arguments, then `report`.
+pub fn calls_then_reports(tool: &str, report: &str) -> Vec<Value> {
+    vec![
+        completion(
+            json!({
+                "role": "assistant",
+                "content": null,
+                "tool_calls": [{
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": tool, "arguments": "{}"},
+                }],
+            }),
+            "tool_calls",
+        ),
+        completion(json!({"role": "assistant", "content": report}), "stop"),
+    ]
+}

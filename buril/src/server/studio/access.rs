@@ -225,17 +225,27 @@ fn percent_encode(text: &str) -> String {
     out
 }
 
-/// A plain-text answer that no cache keeps.
-pub(crate) fn text(status: StatusCode, body: &'static str) -> Response<BoxBody> {
-    let mut response = Response::new(Full::new(Bytes::from_static(body.as_bytes())).boxed());
+/// An answer of `kind` that no cache keeps.
+pub(crate) fn uncached(status: StatusCode, kind: &'static str, body: Bytes) -> Response<BoxBody> {
+    let mut response = Response::new(Full::new(body).boxed());
     *response.status_mut() = status;
     let headers = response.headers_mut();
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(kind));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
     response
+}
+
+/// A plain-text answer that no cache keeps.
+pub(crate) fn text(status: StatusCode, body: &'static str) -> Response<BoxBody> {
+    uncached(
+        status,
+        "text/plain; charset=utf-8",
+        Bytes::from_static(body.as_bytes()),
+    )
 }
 
 /// A redirect to `to`.
@@ -255,14 +265,12 @@ fn unauthorized(page: bool) -> Response<BoxBody> {
             "Unauthorized: the studio needs its token (open the URL the server printed)\n",
         );
     }
-    let mut response = Response::new(Full::new(Bytes::from_static(LOGIN.as_bytes())).boxed());
-    *response.status_mut() = StatusCode::UNAUTHORIZED;
-    let headers = response.headers_mut();
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
+    let mut response = uncached(
+        StatusCode::UNAUTHORIZED,
+        "text/html; charset=utf-8",
+        Bytes::from_static(LOGIN.as_bytes()),
     );
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    let headers = response.headers_mut();
     headers.insert(
         "content-security-policy",
         HeaderValue::from_static(

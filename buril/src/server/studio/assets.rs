@@ -6,7 +6,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue, SET_COOKIE};
 use hyper::{Response, StatusCode};
 
-use super::access::{set_cookie, text};
+use super::access::{set_cookie, text, uncached};
 use crate::server::auth::BoxBody;
 
 /// The page, with `{{token}}` where the token goes.
@@ -48,20 +48,14 @@ const APP_POLICY: &str = "default-src 'none'; script-src 'self' 'unsafe-inline';
 /// A tool's app document, for the studio's sandboxed frame (the page gives the frame no
 /// same-origin access, so the document runs in an opaque origin).
 pub(crate) fn app(html: &str) -> Response<BoxBody> {
-    let mut response = Response::new(Full::new(Bytes::from(html.to_owned())).boxed());
-    let headers = response.headers_mut();
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
+    let mut response = uncached(
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        Bytes::from(html.to_owned()),
     );
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(
+    response.headers_mut().insert(
         "content-security-policy",
         HeaderValue::from_static(APP_POLICY),
-    );
-    headers.insert(
-        "x-content-type-options",
-        HeaderValue::from_static("nosniff"),
     );
     response
 }
@@ -70,19 +64,14 @@ pub(crate) fn app(html: &str) -> Response<BoxBody> {
 /// set as the cookie its assets are fetched with.
 pub(crate) fn page(token: &str, cookie: bool) -> Response<BoxBody> {
     let body = PAGE.replace("{{token}}", &escape(token));
-    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
-    let headers = response.headers_mut();
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
+    let mut response = uncached(
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        Bytes::from(body),
     );
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    let headers = response.headers_mut();
     headers.insert("content-security-policy", HeaderValue::from_static(POLICY));
     headers.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
-    headers.insert(
-        "x-content-type-options",
-        HeaderValue::from_static("nosniff"),
-    );
     if cookie && let Ok(value) = HeaderValue::from_str(&set_cookie(token)) {
         headers.insert(SET_COOKIE, value);
     }
