@@ -765,3 +765,23 @@ fn the_pages_work_from_the_keyboard_name_their_controls_and_go_dark() {
     }
     assert_eq!(report["dark_background"], "rgb(21, 23, 27)", "{report}");
 }
+
+/// Beyond loopback the studio needs the server to authorize its callers: a server told to serve
+/// every interface without authorization (`--no-auth`) refuses to serve the studio there.
+#[test]
+fn the_studio_is_not_served_beyond_loopback_without_authorization() {
+    let dir = TempDir::new().unwrap();
+    let output = Command::new(tools_binary())
+        .args(["serve", "--http", "0.0.0.0:0", "--no-auth", "--studio"])
+        .current_dir(dir.path())
+        .env("BURIL_PROJECT", dir.path().join("game"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the studio") && stderr.contains("loopback"),
+        "{stderr}"
+    );
+}
