@@ -4,6 +4,8 @@
 //!   validation, deserialization, the call, the envelope).
 //! - **floor** ([`floor`]): the least any dispatcher must do: `serde_json::from_value` into the
 //!   argument struct, the call, `serde_json::to_value` into the same envelope.
+//! - **the floor server** ([`floor_server`]): the floor behind the least a server can do over
+//!   stdio or HTTP (read, parse, call, serialize, write), for the MCP benchmarks.
 //! - **peer** ([`peer`]): the same tools written with rmcp's `#[tool_router]`, `#[tool]` and
 //!   `Parameters<T>`, called through rmcp's `ToolRouter::call` in-process.
 //!
@@ -13,6 +15,7 @@
 #![allow(missing_docs)]
 
 pub mod floor;
+pub mod floor_server;
 pub mod peer;
 pub mod synthetic;
 pub mod work;

@@ -11,6 +11,10 @@
 //! synthetic tools of one shape over stdio, for the start-up and memory benchmark: buril's
 //! dispatcher over a registry of hand-built descriptors, rmcp's router with as many routes.
 //!
+//! `mcp-server floor` and `mcp-server floor-http` serve the floor over stdio and HTTP
+//! (`buril_bench::floor_server`): the same function behind the least a server can do, measured
+//! in the same runs as buril and rmcp.
+//!
 //! `mcp-server bindings DIR` writes the C# and TypeScript clients of these tools
 //! (`buril_codegen::Generator` over this binary's registry) into `DIR/csharp` and
 //! `DIR/typescript`, for the transport benchmark (`scripts/bench.sh transports`).
@@ -54,6 +58,15 @@ fn main() -> ExitCode {
     let kind = std::env::args().nth(1).unwrap_or_default();
     if kind == "bindings" {
         return bindings(std::env::args().nth(2));
+    }
+    if kind == "floor" {
+        return match floor_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("error: {error}");
+                ExitCode::FAILURE
+            }
+        };
     }
     trace_if_asked();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -107,9 +120,10 @@ fn main() -> ExitCode {
             }
             "buril-http" => until_stdin_closes(buril_http()).await,
             "studio-many" => until_stdin_closes(studio_many()).await,
+            "floor-http" => until_stdin_closes(floor_http()).await,
             "rmcp-http" => until_stdin_closes(rmcp_http()).await,
             _ => Err(
-                "usage: mcp-server (buril|rmcp|buril-many|rmcp-many|hub|hub-rmcp|buril-http|rmcp-http|studio-many|bindings DIR)"
+                "usage: mcp-server (buril|rmcp|floor|buril-many|rmcp-many|hub|hub-rmcp|buril-http|rmcp-http|floor-http|studio-many|bindings DIR)"
                     .to_owned(),
             ),
         }
@@ -217,6 +231,68 @@ async fn studio_many() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     println!("{}", bound.studio_url().ok_or("the studio is not served")?);
     bound.run().await.map_err(|e| e.to_string())
+}
+
+/// The floor over stdio (`buril_bench::floor_server`): a line in, a line out, on this thread;
+/// the output flushed when no more input is waiting.
+fn floor_stdio() -> Result<(), String> {
+    use std::io::{BufRead, Write};
+    let mut input = std::io::BufReader::new(std::io::stdin().lock());
+    let mut output = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input
+            .read_until(b'\n', &mut line)
+            .map_err(|e| e.to_string())?
+            == 0
+        {
+            return output.flush().map_err(|e| e.to_string());
+        }
+        if let Some(answer) = buril_bench::floor_server::answer(&line) {
+            output.write_all(&answer).map_err(|e| e.to_string())?;
+            output.write_all(b"\n").map_err(|e| e.to_string())?;
+        }
+        if input.buffer().is_empty() {
+            output.flush().map_err(|e| e.to_string())?;
+        }
+    }
+}
+
+/// The floor over HTTP/1.1 (`buril_bench::floor_server`): a POST's body in, an
+/// `application/json` body out (202 for a notification), behind hyper's server with
+/// `TCP_NODELAY`, as the other servers.
+async fn floor_http() -> Result<(), String> {
+    use http_body_util::{BodyExt, Full};
+    let listener = tokio::net::TcpListener::bind(LOCALHOST)
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("http://{addr}/mcp");
+    loop {
+        let (stream, _) = listener.accept().await.map_err(|e| e.to_string())?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        tokio::spawn(async move {
+            let route = service_fn(|request: hyper::Request<Incoming>| async move {
+                let body = match request.into_body().collect().await {
+                    Ok(body) => body.to_bytes(),
+                    Err(_) => bytes::Bytes::new(),
+                };
+                let response = match buril_bench::floor_server::answer(&body) {
+                    Some(answer) => hyper::Response::builder()
+                        .header("content-type", "application/json")
+                        .body(Full::new(bytes::Bytes::from(answer))),
+                    None => hyper::Response::builder()
+                        .status(202)
+                        .body(Full::new(bytes::Bytes::new())),
+                };
+                Ok::<_, Infallible>(response.expect("a response"))
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), route)
+                .await;
+        });
+    }
 }
 
 /// rmcp's Streamable HTTP service with the same tools, behind hyper's HTTP/1.1 server, as

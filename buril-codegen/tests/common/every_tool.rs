@@ -112,6 +112,8 @@ pub fn calls() -> Vec<(&'static str, Value)> {
             json!({"handle": "$handle", "output_path": "trace.json"}),
         ),
         ("agent_team_replay", json!({"trace_path": "trace.json"})),
+        ("agent_team_list_traces", json!({})),
+        ("agent_team_read_trace", json!({"trace_path": "trace.json"})),
         ("mcp_list_servers", json!({})),
         (
             "mcp_register_external",
@@ -166,7 +168,7 @@ pub fn check(result: &Value, hash: &str) {
         .collect();
     names.sort_unstable();
     assert_eq!(called, names, "the tools called are the server's");
-    assert_eq!(names.len(), 45, "the example tools: {names:?}");
+    assert_eq!(names.len(), 47, "the example tools: {names:?}");
 
     assert_eq!(result["serverMetadataHash"], hash, "{result}");
     let outcomes = result["outcomes"].as_array().expect("outcomes");

@@ -29,6 +29,8 @@ const typed: {
   agent_team_query: Buril.agentTeamQuery,
   agent_team_record: Buril.agentTeamRecord,
   agent_team_replay: Buril.agentTeamReplay,
+  agent_team_list_traces: Buril.agentTeamListTraces,
+  agent_team_read_trace: Buril.agentTeamReadTrace,
   asset_create_folder: Buril.assetCreateFolder,
   asset_create_material: Buril.assetCreateMaterial,
   asset_delete: Buril.assetDelete,

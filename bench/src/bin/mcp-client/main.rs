@@ -56,6 +56,9 @@ fn main() -> ExitCode {
         "buril" => ("buril", "bench_spawn"),
         "buril-inline" => ("buril", "bench_spawn_inline"),
         "rmcp" => ("rmcp", "bench_spawn"),
+        // The same function behind the least a server can do (`buril_bench::floor_server`).
+        "floor" => ("floor", "bench_spawn"),
+        "floor-http" => ("floor-http", "bench_spawn"),
         // The same tool of `mcp-server buril` (or `rmcp`), forwarded by a buril server's hub.
         "hub" => ("hub", "ext_bench_spawn"),
         "hub-rmcp" => ("hub-rmcp", "ext_bench_spawn"),
@@ -64,7 +67,7 @@ fn main() -> ExitCode {
         "rmcp-http" => ("rmcp-http", "bench_spawn"),
         _ => {
             eprintln!(
-                "usage: mcp-client (buril|buril-inline|rmcp|hub|hub-rmcp|buril-http|buril-inline-http|rmcp-http) \
+                "usage: mcp-client (buril|buril-inline|rmcp|floor|hub|hub-rmcp|buril-http|buril-inline-http|rmcp-http|floor-http) \
                  [CALLS]"
             );
             return ExitCode::from(2);
