@@ -33,5 +33,8 @@ pub mod unity {}
 #[doc = include_str!("src/agent-teams.md")]
 pub mod agent_teams {}
 
+#[doc = include_str!("src/studio.md")]
+pub mod studio {}
+
 #[doc = include_str!("src/cli.md")]
 pub mod cli {}

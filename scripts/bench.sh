@@ -107,10 +107,11 @@ mcp() {
   build_bins
   if [ "${BENCH_MCP_PIN:-0}" = 1 ]; then transports_pin; fi
   : >"$OUT/mcp.jsonl"
-  local servers=(buril buril-inline rmcp) round k
+  # The floor (`mcp-server floor`): the same function behind the least a server can do.
+  local servers=(buril buril-inline rmcp floor) round k
   for round in $(seq "$RUNS"); do
-    for k in 0 1 2; do
-      "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" "${servers[$(((round + k) % 3))]}" "$MCP_CALLS" \
+    for k in 0 1 2 3; do
+      "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" "${servers[$(((round + k) % 4))]}" "$MCP_CALLS" \
         | tee -a "$OUT/mcp.jsonl"
     done
   done
@@ -185,7 +186,7 @@ http() {
   build_bins
   : >"$OUT/http.jsonl"
   for _ in $(seq "$RUNS"); do
-    for server in buril-http buril-inline-http rmcp-http; do
+    for server in buril-http buril-inline-http rmcp-http floor-http; do
       "$TARGET/release/mcp-client" "$server" "$HTTP_CALLS" | tee -a "$OUT/http.jsonl"
     done
   done
@@ -454,7 +455,7 @@ report() {
   done
   echo
   echo "== MCP over stdio (median of $RUNS runs; 32 in flight for throughput, one at a time for latency)"
-  for server in buril buril-inline rmcp; do
+  for server in buril buril-inline rmcp floor; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     printf "%-12s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs  server CPU %5.1f µs a call\n" "$server" "$(mcp_field $server requests_per_second)" \
       "$(mcp_field $server p50_us)" "$(mcp_field $server p99_us)" "$(mcp_field $server server_cpu_us_per_call)" 2>/dev/null || true
@@ -462,6 +463,10 @@ report() {
   for server in buril buril-inline; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x, server CPU a call $(ratio "$(mcp_field $server server_cpu_us_per_call)" "$(mcp_field rmcp server_cpu_us_per_call)")x (lower is better)"
+  done
+  for server in buril buril-inline; do
+    [ -n "$(mcp_field floor requests_per_second)" ] || continue
+    echo "$server/floor: p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field floor p50_us)")x (bound <= 1.3x), p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field floor p99_us)")x, throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field floor requests_per_second)")x (bound >= 0.7x)"
   done
   # Held to in every round: p50 and p99 at most 0.8x rmcp's, throughput at
   # least 2x.
@@ -478,7 +483,7 @@ report() {
   echo
   echo "== MCP over Streamable HTTP (median of $RUNS runs; one kept-alive connection, $(http_field rmcp-http calls) calls one at a time; then 32 requests in flight, then 100 connections)"
   printf "%-18s %8s %9s %9s %11s %11s %9s %9s\n" server "req/s" "p50 µs" "p99 µs" "32 req/s" "100 req/s" "idle MB" "100c MB"
-  for server in buril-http buril-inline-http rmcp-http; do
+  for server in buril-http buril-inline-http rmcp-http floor-http; do
     [ -n "$(http_field $server requests_per_second)" ] || continue
     printf "%-18s %8.0f %9.1f %9.1f %11.0f %11.0f %9.1f %9.1f\n" "$server" "$(http_field $server requests_per_second)" \
       "$(http_field $server p50_us)" "$(http_field $server p99_us)" \
@@ -489,6 +494,10 @@ report() {
   for server in buril-http buril-inline-http; do
     [ -n "$(http_field $server requests_per_second)" ] || continue
     echo "$server/rmcp-http: p50 $(ratio "$(http_field $server p50_us)" "$(http_field rmcp-http p50_us)")x, p99 $(ratio "$(http_field $server p99_us)" "$(http_field rmcp-http p99_us)")x (lower is better); requests per second: one at a time $(ratio "$(http_field $server requests_per_second)" "$(http_field rmcp-http requests_per_second)")x, 32 in flight $(ratio "$(http_field $server in_flight_32_requests_per_second)" "$(http_field rmcp-http in_flight_32_requests_per_second)")x, 100 connections $(ratio "$(http_field $server connections_100_requests_per_second)" "$(http_field rmcp-http connections_100_requests_per_second)")x (higher is better); RSS idle $(ratio "$(http_field $server server_idle_kib)" "$(http_field rmcp-http server_idle_kib)")x, with 100 connections $(ratio "$(http_field $server server_100_connections_kib)" "$(http_field rmcp-http server_100_connections_kib)")x (lower is better)"
+  done
+  for server in buril-http buril-inline-http; do
+    [ -n "$(http_field floor-http requests_per_second)" ] || continue
+    echo "$server/floor-http: p50 $(ratio "$(http_field $server p50_us)" "$(http_field floor-http p50_us)")x (bound <= 1.3x), p99 $(ratio "$(http_field $server p99_us)" "$(http_field floor-http p99_us)")x; requests per second: 32 in flight $(ratio "$(http_field $server in_flight_32_requests_per_second)" "$(http_field floor-http in_flight_32_requests_per_second)")x (bound >= 0.7x)"
   done
   report_transports
 }
