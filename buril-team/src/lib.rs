@@ -104,10 +104,10 @@ pub use crate::specialist::{
 };
 pub use crate::team::{
     CallSummary, Handoff, HandoffRequest, REPORT_PROTOCOL, Recording, RunState, RunStatus, Team,
-    TeamBuilder, TeamError, TeamReplayError, WaitError, resolve_view,
+    TeamBuilder, TeamError, TeamReplayError, TurnRecord, WaitError, resolve_view,
 };
 pub use crate::tools::{SpecialistInfo, SpecialistList, TraceInfo, TraceList, ViewTool};
-pub use crate::trace::{CallRecord, DirectorCall, TRACE_VERSION, Trace, TraceError, TurnRecord};
+pub use crate::trace::{CallRecord, DirectorCall, TRACE_VERSION, Trace, TraceError};
 
 /// Replays the trace at `path` through `dispatcher` and panics with the drift (which call,
 /// which field, both values; a missing tool; a changed schema) unless every call answers as

@@ -11,7 +11,8 @@ use serde_json::Value;
 use crate::model::{Model, ModelReply, ModelRequest, Report, ToolCall, Turn};
 use crate::team::run::Run;
 use crate::team::wire::RunState;
-use crate::trace::{CallRecord, TurnRecord, schema_hash};
+use crate::team::wire::TurnRecord;
+use crate::trace::{CallRecord, schema_hash};
 
 /// `duration` in whole milliseconds.
 fn millis(duration: Duration) -> u64 {

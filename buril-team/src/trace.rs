@@ -44,7 +44,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::team::wire::RunState;
+use crate::team::wire::{RunState, TurnRecord};
 
 /// The trace format this build writes, and the newest it reads.
 pub const TRACE_VERSION: u32 = 1;
@@ -134,21 +134,6 @@ pub struct CallRecord {
     /// before runs kept time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_ms: Option<u64>,
-}
-
-/// One model turn of a run: the model asked, and what it answered.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(rename = "TeamTurn")]
-pub struct TurnRecord {
-    /// When the model was asked, in milliseconds from the run's start.
-    pub started_ms: u64,
-    /// How long it took to answer.
-    pub duration_ms: u64,
-    /// How many tool calls it answered with (0: it reported, or failed).
-    pub calls: u32,
-    /// Whether the model failed to answer.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub failed: bool,
 }
 
 fn first_attempt() -> u32 {

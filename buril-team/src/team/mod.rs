@@ -29,7 +29,9 @@ pub use self::builder::TeamBuilder;
 pub use self::error::{TeamError, TeamReplayError, WaitError};
 pub use self::state::Team;
 pub use self::view::resolve_view;
-pub use self::wire::{CallSummary, Handoff, HandoffRequest, Recording, RunState, RunStatus};
+pub use self::wire::{
+    CallSummary, Handoff, HandoffRequest, Recording, RunState, RunStatus, TurnRecord,
+};
 
 use self::run::{Run, detail, status_of_task};
 

@@ -178,7 +178,7 @@ pub struct RunStatus {
     /// The model's turns so far, in order, with their times (none for a run of another
     /// process).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub turns: Vec<crate::trace::TurnRecord>,
+    pub turns: Vec<TurnRecord>,
 }
 
 /// What recording a run wrote.
@@ -195,4 +195,19 @@ pub struct Recording {
     pub calls: usize,
     /// The file's size in bytes.
     pub bytes: u64,
+}
+
+/// One model turn of a run: the model asked, and what it answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "TeamTurn")]
+pub struct TurnRecord {
+    /// When the model was asked, in milliseconds from the run's start.
+    pub started_ms: u64,
+    /// How long it took to answer.
+    pub duration_ms: u64,
+    /// How many tool calls it answered with (0: it reported, or failed).
+    pub calls: u32,
+    /// Whether the model failed to answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
 }
