@@ -13,6 +13,7 @@
 #   bash scripts/bench.sh edit       # one tool's body edited in a crate of 300: incremental rebuild and check, four ways
 #   bash scripts/bench.sh tasks      # tasks started and finished per second, 1 and 2 replicas over Redis
 #   bash scripts/bench.sh cost       # layers, authorization and telemetry unused: now against the commit before them
+#   bash scripts/bench.sh http2026   # the same over the stateless 2026-07-28 revision
 #   bash scripts/bench.sh studio     # the studio's catalog of 10,000 tools painted in Chromium; its page's weight
 #   bash scripts/bench.sh report     # only print the table from the last results
 #
@@ -133,6 +134,32 @@ hub() {
 }
 
 hub_field() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/hub.jsonl" 2>/dev/null | median_of || true; }
+
+# The HTTP benchmark with the client speaking the stateless 2026-07-28 revision (no session;
+# `_meta` and `Mcp-Method`/`Mcp-Name` on every request): buril, rmcp and the floor in turn.
+http2026() {
+  build_bins
+  : >"$OUT/http-2026.jsonl"
+  for _ in $(seq "$RUNS"); do
+    for server in buril-http rmcp-http floor-http; do
+      BENCH_REVISION=2026-07-28 "$TARGET/release/mcp-client" "$server" "$HTTP_CALLS" | tee -a "$OUT/http-2026.jsonl"
+    done
+  done
+}
+
+report_http2026() {
+  [ -s "$OUT/http-2026.jsonl" ] || return 0
+  local f
+  f() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/http-2026.jsonl" | median_of; }
+  echo
+  echo "== MCP over Streamable HTTP, 2026-07-28 stateless (median of $RUNS runs)"
+  for server in buril-http rmcp-http floor-http; do
+    printf "%-12s p50 %7.1f µs  p99 %7.1f µs  32 in flight %8.0f req/s\n" "$server" "$(f $server p50_us)" "$(f $server p99_us)" "$(f $server in_flight_32_requests_per_second)"
+  done
+  for peer in rmcp-http floor-http; do
+    echo "buril-http/$peer: p50 $(ratio "$(f buril-http p50_us)" "$(f $peer p50_us)")x, p99 $(ratio "$(f buril-http p99_us)" "$(f $peer p99_us)")x, 32 in flight $(ratio "$(f buril-http in_flight_32_requests_per_second)" "$(f $peer in_flight_32_requests_per_second)")x"
+  done
+}
 
 # The studio's catalog of BENCH_TOOLS (10,000) synthetic tools in headless Chromium (Debian's,
 # through puppeteer-core: interop/studio/drive.mjs), five times: from navigation to the catalog
@@ -744,11 +771,12 @@ case "$what" in
   http) http; report ;;
   hub) machine; hub; report_hub ;;
   studio) machine; studio; report_studio ;;
+  http2026) machine; http2026; report_http2026 ;;
   compile) machine; compile; report ;;
   edit) machine; edit; report_edit ;;
   transports) machine; transports; report_transports ;;
   tasks) machine; tasks; report_tasks ;;
   cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|report]" >&2; exit 2 ;;
 esac

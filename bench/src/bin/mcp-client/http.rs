@@ -13,12 +13,23 @@ use serde_json::{Value, json};
 
 const PROTOCOL_VERSION: &str = "2025-06-18";
 
-/// One MCP session over one kept-alive connection.
+/// The stateless revision: no session; each request names its version, capabilities and client
+/// in `_meta`, and its method (and tool) in `Mcp-Method` and `Mcp-Name` headers.
+const STATELESS_VERSION: &str = "2026-07-28";
+
+/// Whether the client speaks the stateless revision (`BENCH_REVISION=2026-07-28`) instead of
+/// 2025-06-18 sessions.
+fn stateless() -> bool {
+    std::env::var("BENCH_REVISION").is_ok_and(|revision| revision == STATELESS_VERSION)
+}
+
+/// One MCP session over one kept-alive connection (or, stateless, the connection alone).
 struct Session {
     sender: SendRequest<Full<Bytes>>,
     authority: String,
     path: String,
     session_id: Option<String>,
+    stateless: bool,
 }
 
 impl Session {
@@ -29,6 +40,24 @@ impl Session {
             .header("host", &self.authority)
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream");
+        let mut message = message.clone();
+        if self.stateless {
+            let method = message["method"].as_str().unwrap_or_default().to_owned();
+            request = request
+                .header("mcp-protocol-version", STATELESS_VERSION)
+                .header("mcp-method", &method);
+            if let Some(name) = message.pointer("/params/name").and_then(Value::as_str) {
+                request = request.header("mcp-name", name);
+            }
+            if message.get("id").is_some() {
+                message["params"]["_meta"] = json!({
+                    "io.modelcontextprotocol/protocolVersion": STATELESS_VERSION,
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                    "io.modelcontextprotocol/clientInfo": {"name": "buril-bench", "version": "0"},
+                });
+            }
+        }
+        let message = &message;
         if let Some(id) = &self.session_id {
             request = request
                 .header("mcp-session-id", id)
@@ -144,7 +173,11 @@ async fn open(authority: &str, path: &str) -> Session {
         authority: authority.to_owned(),
         path: path.to_owned(),
         session_id: None,
+        stateless: stateless(),
     };
+    if session.stateless {
+        return session;
+    }
     let (status, answer) = session
         .post(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

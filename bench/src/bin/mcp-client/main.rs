@@ -21,6 +21,10 @@
 //! `tools/call` one at a time, each answer (an SSE stream) read to its end; p50, p99, and
 //! requests per second over those sequential calls.
 //!
+//! With `BENCH_REVISION=2026-07-28` the HTTP client speaks the stateless revision instead: no
+//! `initialize` and no session; each request carries its version, capabilities and client in
+//! `_meta`, and `Mcp-Method`/`Mcp-Name` headers.
+//!
 //! ```text
 //! mcp-client buril-http [CALLS]     # default 2,000 calls
 //! mcp-client buril-inline-http [CALLS]
