@@ -14,6 +14,7 @@
 #   bash scripts/bench.sh tasks      # tasks started and finished per second, 1 and 2 replicas over Redis
 #   bash scripts/bench.sh cost       # layers, authorization and telemetry unused: now against the commit before them
 #   bash scripts/bench.sh http2026   # the same over the stateless 2026-07-28 revision
+#   bash scripts/bench.sh mcp2026    # MCP over stdio on the 2026-07-28 revision: buril, rmcp, the floor
 #   bash scripts/bench.sh studio     # the studio's catalog of 10,000 tools painted in Chromium; its page's weight
 #   bash scripts/bench.sh report     # only print the table from the last results
 #
@@ -144,6 +145,34 @@ http2026() {
     for server in buril-http rmcp-http floor-http; do
       BENCH_REVISION=2026-07-28 "$TARGET/release/mcp-client" "$server" "$HTTP_CALLS" | tee -a "$OUT/http-2026.jsonl"
     done
+  done
+}
+
+# MCP over stdio with the client speaking 2026-07-28 (no `initialize`; `_meta` on every
+# request): buril, rmcp and the floor in turn, as `mcp` runs them.
+mcp2026() {
+  build_bins
+  : >"$OUT/mcp-2026.jsonl"
+  local servers=(buril rmcp floor) round k
+  for round in $(seq "$RUNS"); do
+    for k in 0 1 2; do
+      BENCH_REVISION=2026-07-28 "$TARGET/release/mcp-client" "${servers[$(((round + k) % 3))]}" "$MCP_CALLS" \
+        | tee -a "$OUT/mcp-2026.jsonl"
+    done
+  done
+}
+
+report_mcp2026() {
+  [ -s "$OUT/mcp-2026.jsonl" ] || return 0
+  local f
+  f() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp-2026.jsonl" | median_of; }
+  echo
+  echo "== MCP over stdio, 2026-07-28 (median of $RUNS runs)"
+  for server in buril rmcp floor; do
+    printf "%-8s %8.0f req/s  p50 %7.1f µs  p99 %7.1f µs  server CPU %5.1f µs a call\n" "$server" "$(f $server requests_per_second)" "$(f $server p50_us)" "$(f $server p99_us)" "$(f $server server_cpu_us_per_call)"
+  done
+  for peer in rmcp floor; do
+    echo "buril/$peer: throughput $(ratio "$(f buril requests_per_second)" "$(f $peer requests_per_second)")x, p50 $(ratio "$(f buril p50_us)" "$(f $peer p50_us)")x, p99 $(ratio "$(f buril p99_us)" "$(f $peer p99_us)")x, server CPU a call $(ratio "$(f buril server_cpu_us_per_call)" "$(f $peer server_cpu_us_per_call)")x"
   done
 }
 
@@ -772,11 +801,12 @@ case "$what" in
   hub) machine; hub; report_hub ;;
   studio) machine; studio; report_studio ;;
   http2026) machine; http2026; report_http2026 ;;
+  mcp2026) machine; mcp2026; report_mcp2026 ;;
   compile) machine; compile; report ;;
   edit) machine; edit; report_edit ;;
   transports) machine; transports; report_transports ;;
   tasks) machine; tasks; report_tasks ;;
   cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|mcp2026|report]" >&2; exit 2 ;;
 esac

@@ -19,27 +19,40 @@ pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> Ex
 
     let mut read = move || read_answer(&mut output);
 
-    send(
-        &mut input,
-        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "buril-bench", "version": "0"}
-        }}),
-    );
-    input.flush().expect("flush");
-    let initialized = read();
-    assert!(initialized.get("result").is_some(), "{initialized}");
-    send(
-        &mut input,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    );
+    // The stateless revision (`BENCH_REVISION=2026-07-28`): no `initialize`; each request
+    // carries its version, capabilities and client in `_meta`.
+    let stateless = std::env::var("BENCH_REVISION").is_ok_and(|revision| revision == "2026-07-28");
+    if !stateless {
+        send(
+            &mut input,
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "buril-bench", "version": "0"}
+            }}),
+        );
+        input.flush().expect("flush");
+        let initialized = read();
+        assert!(initialized.get("result").is_some(), "{initialized}");
+        send(
+            &mut input,
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        );
+    }
 
     let request = |id: usize| {
-        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        let mut request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
             "name": tool,
             "arguments": {"name": "crate_01", "x": 12.5, "tag": "props"}
-        }})
+        }});
+        if stateless {
+            request["params"]["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "buril-bench", "version": "0"},
+            });
+        }
+        request
     };
     let check = |answer: &Value| {
         let result = answer.get("result").unwrap_or_else(|| panic!("{answer}"));
