@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use super::args::SettingsArgs;
 use crate::registry::Registry;
-use crate::server::config_edit::{Change, ConfigEdit, View};
+use crate::server::config_edit::{self, Change, View};
 use crate::server::defaults::DEFAULT_CONFIG_FILE;
 
 pub(crate) fn settings(
@@ -25,16 +25,7 @@ pub(crate) fn settings(
         .config
         .clone()
         .unwrap_or_else(|| DEFAULT_CONFIG_FILE.into());
-    let edited = ConfigEdit::open(&path).and_then(|mut edit| {
-        for change in &changes {
-            edit.apply(change)?;
-        }
-        if !changes.is_empty() {
-            edit.save(registry)?;
-        }
-        edit.view(registry)
-    });
-    let view = match edited {
+    let view = match config_edit::change(&path, &changes, registry) {
         Ok(view) => view,
         Err(error) => {
             writeln!(err, "error: {error}")?;

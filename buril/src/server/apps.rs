@@ -60,13 +60,17 @@ pub(crate) fn resources(state: &ServerState) -> Vec<Resource> {
         .collect()
 }
 
-/// The document at `uri`, if a tool's app is there.
+/// The app whose document is at `uri`, if a tool has one there.
+pub(crate) fn app_at(state: &ServerState, uri: &str) -> Option<ToolUi> {
+    state.registry.iter().find_map(|tool| {
+        let ui = tool.meta().ui.as_ref()?;
+        (ui.uri == uri).then(|| ui.clone())
+    })
+}
+
+/// The document at `uri`, as `resources/read` answers it, if a tool's app is there.
 pub(crate) fn read(state: &ServerState, uri: &str) -> Option<ReadResourceResult> {
-    let tool = state
-        .registry
-        .iter()
-        .find(|tool| tool.meta().ui.as_ref().is_some_and(|ui| ui.uri == uri))?;
-    let ui = tool.meta().ui.as_ref()?;
+    let ui = app_at(state, uri)?;
     let mut meta = serde_json::Map::new();
     meta.insert("ui".to_owned(), json!({"prefersBorder": true}));
     Some(ReadResourceResult::new(vec![

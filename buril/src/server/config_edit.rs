@@ -100,6 +100,23 @@ pub(crate) struct ConfigEdit {
     document: DocumentMut,
 }
 
+/// The config file at `path` after `changes` (none: as it is): each made in order, the result
+/// checked and written when there are any, then read back as a settings page shows it.
+pub(crate) fn change(
+    path: &Path,
+    changes: &[Change],
+    registry: &Registry,
+) -> Result<View, EditError> {
+    let mut edit = ConfigEdit::open(path)?;
+    for change in changes {
+        edit.apply(change)?;
+    }
+    if !changes.is_empty() {
+        edit.save(registry)?;
+    }
+    edit.view(registry)
+}
+
 impl ConfigEdit {
     /// Reads `path` (a missing file is an empty one, created on [`save`](Self::save)).
     pub fn open(path: &Path) -> Result<ConfigEdit, EditError> {

@@ -113,12 +113,7 @@ impl Gate<'_> {
         query: Option<&str>,
         headers: &HeaderMap,
     ) -> Result<Credential, Refused> {
-        let given = query.and_then(|query| {
-            query
-                .split('&')
-                .find_map(|pair| pair.strip_prefix("token="))
-                .map(percent_decode)
-        });
+        let given = query_value(query, "token");
         if let Some(token) = given {
             self.verify(&token)
                 .await
@@ -187,9 +182,17 @@ pub(crate) fn set_cookie(token: &str) -> String {
     )
 }
 
+/// The value of `name` in a URL's query (`a=1&name=value`), its escapes undone.
+pub(crate) fn query_value(query: Option<&str>, name: &str) -> Option<String> {
+    query?.split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        (key == name).then(|| percent_decode(value))
+    })
+}
+
 /// `%XX` escapes undone (and `+` as a space, as forms send it); bytes that are not UTF-8 are
 /// replaced.
-pub(crate) fn percent_decode(text: &str) -> String {
+fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = 0;

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use crate::principal::Principal;
 use crate::server::auth::{BoxBody, principal_key};
-use crate::server::config_edit::{Change, ConfigEdit};
+use crate::server::config_edit::{self, Change};
 use crate::server::state::ServerState;
 use crate::tasks::{TaskError, now_ms};
 
@@ -220,16 +220,7 @@ async fn settings(state: &ServerState, changes: Vec<Change>) -> Response<BoxBody
             "this server reads no config file, so its settings cannot be changed here",
         );
     };
-    let edited = ConfigEdit::open(path).and_then(|mut edit| {
-        for change in &changes {
-            edit.apply(change)?;
-        }
-        if !changes.is_empty() {
-            edit.save(state.registry)?;
-        }
-        edit.view(state.registry)
-    });
-    let view = match edited {
+    let view = match config_edit::change(path, &changes, state.registry) {
         Ok(view) => view,
         Err(error) => return problem(StatusCode::BAD_REQUEST, &error.0),
     };

@@ -73,16 +73,8 @@ pub(crate) async fn answer(
         if let Err(refusal) = gate.cookie(request.headers()).await {
             return *refusal;
         }
-        let uri = request
-            .uri()
-            .query()
-            .and_then(|query| query.split('&').find_map(|pair| pair.strip_prefix("uri=")))
-            .map(access::percent_decode)
-            .unwrap_or_default();
-        let html = state.registry.iter().find_map(|tool| {
-            let ui = tool.meta().ui.as_ref()?;
-            (ui.uri == uri).then(|| ui.html.clone())
-        });
+        let uri = access::query_value(request.uri().query(), "uri").unwrap_or_default();
+        let html = crate::server::apps::app_at(state, &uri).map(|ui| ui.html);
         return match html {
             Some(html) => assets::app(&html),
             None => access::text(
