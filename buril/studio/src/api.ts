@@ -89,6 +89,17 @@ export interface ToolInfo {
   readonly ui?: string;
 }
 
+/** The catalog in flight, shared by whoever asks for it meanwhile (the page's header and the Tools page on arrival). */
+let catalogInFlight: Promise<Catalog> | undefined;
+
+/** The catalog now: one request however many ask for it at once. */
+export function catalog(): Promise<Catalog> {
+  catalogInFlight ??= api<Catalog>("tools").finally(() => {
+    catalogInFlight = undefined;
+  });
+  return catalogInFlight;
+}
+
 /** What `GET tools` answers. */
 export interface Catalog {
   readonly server: { readonly name: string; readonly version: string };

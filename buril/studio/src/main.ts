@@ -1,7 +1,6 @@
 /** The studio's page: a hash router over the Tools, Settings and Tasks pages. */
 
-import { api, token } from "./api.js";
-import type { Catalog } from "./api.js";
+import { catalog, token } from "./api.js";
 import { h, replace } from "./dom.js";
 import { settingsPage } from "./settings.js";
 import { serversPage } from "./servers.js";
@@ -45,14 +44,18 @@ async function start(): Promise<void> {
   }
   if (token === "") return;
   window.addEventListener("hashchange", () => void route());
+  // Asked before the page is drawn, so that the Tools page shares the one request.
+  const header = catalog().then(
+    ({ server: info }) => {
+      const server = document.getElementById("server");
+      if (server !== null) server.textContent = `${info.name} ${info.version}`;
+    },
+    () => {
+      // The page says what failed.
+    },
+  );
   await route();
-  try {
-    const catalog = await api<Catalog>("tools");
-    const server = document.getElementById("server");
-    if (server !== null) server.textContent = `${catalog.server.name} ${catalog.server.version}`;
-  } catch {
-    // The page says what failed.
-  }
+  await header;
 }
 
 void start();

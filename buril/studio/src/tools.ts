@@ -7,8 +7,8 @@
 
 import type { Envelope } from "../../../buril-codegen/runtime/typescript/envelope.js";
 import { envelopeFromCallResult } from "../../../buril-codegen/runtime/typescript/mcp.js";
-import { api, mcp } from "./api.js";
-import type { Catalog, ToolInfo } from "./api.js";
+import { catalog as loadCatalog, mcp } from "./api.js";
+import type { ToolInfo } from "./api.js";
 import { announce, append, h, isObject, pretty, replace } from "./dom.js";
 import { formOf } from "./form.js";
 
@@ -56,7 +56,7 @@ const FOLLOWS_TASKS = {
 };
 
 export async function toolsPage(main: HTMLElement, chosen: string | undefined): Promise<void> {
-  const catalog = await api<Catalog>("tools");
+  const catalog = await loadCatalog();
   const search = h("input", { type: "search", id: "search", placeholder: "Search tools", "aria-label": "Search tools" });
   const list = h("nav", { class: "catalog", "aria-label": "Tools" });
   const detail = h("section", { class: "detail", "aria-live": "polite", id: "detail" });
