@@ -19,6 +19,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::access::Refused;
 use crate::principal::Principal;
 use crate::server::auth::{BoxBody, principal_key};
 use crate::server::config_edit::{self, Change};
@@ -44,11 +45,8 @@ pub(crate) async fn answer(
         (&Method::GET, ["tools"]) => json(StatusCode::OK, &tools(state)),
         (&Method::GET, ["settings"]) => settings(state, Vec::new()).await,
         (&Method::POST, ["settings"]) => {
-            if principal.lacks([SETTINGS_SCOPE]).is_some() {
-                return problem(
-                    StatusCode::FORBIDDEN,
-                    &format!("changing the settings needs the scope `{SETTINGS_SCOPE}`"),
-                );
+            if let Err(refusal) = may_change(principal, "changing the settings") {
+                return *refusal;
             }
             match body::<SettingsChange>(request).await {
                 Ok(change) => settings(state, change.changes).await,
@@ -60,13 +58,7 @@ pub(crate) async fn answer(
                 let now = now_ms();
                 let tasks: Vec<Value> = records
                     .iter()
-                    .map(|record| {
-                        let mut summary =
-                            serde_json::to_value(record.summary(now)).unwrap_or(Value::Null);
-                        summary["created_ms"] = record.created_ms.into();
-                        summary["finished_ms"] = record.finished_ms.into();
-                        summary
-                    })
+                    .map(|record| json!(record.summary(now)))
                     .collect();
                 json(StatusCode::OK, &json!({ "tasks": tasks }))
             }
@@ -94,19 +86,28 @@ pub(crate) async fn answer(
         }
         (&Method::GET, ["servers"]) => json(StatusCode::OK, &servers(state)),
         (&Method::POST, ["servers", name, "reconnect"]) => {
-            if principal.lacks([SETTINGS_SCOPE]).is_some() {
-                return problem(
-                    StatusCode::FORBIDDEN,
-                    &format!("reconnecting a server needs the scope `{SETTINGS_SCOPE}`"),
-                );
+            match may_change(principal, "reconnecting a server") {
+                Ok(()) => reconnect(state, name),
+                Err(refusal) => *refusal,
             }
-            reconnect(state, name)
         }
         (_, ["tools" | "settings" | "tasks" | "servers", ..]) => problem(
             StatusCode::METHOD_NOT_ALLOWED,
             "not a method this path takes",
         ),
         _ => problem(StatusCode::NOT_FOUND, "no such part of the studio's API"),
+    }
+}
+
+/// `Ok` when `principal` may make the change `what` says (it has [`SETTINGS_SCOPE`]); otherwise
+/// the 403 that says so.
+fn may_change(principal: &Principal, what: &str) -> Result<(), Refused> {
+    match principal.lacks([SETTINGS_SCOPE]) {
+        None => Ok(()),
+        Some(_) => Err(Box::new(problem(
+            StatusCode::FORBIDDEN,
+            &format!("{what} needs the scope `{SETTINGS_SCOPE}`"),
+        ))),
     }
 }
 
