@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::ArgMatches;
-use tokio::sync::mpsc::UnboundedSender;
 
-use super::Message;
 use crate::middleware::ScopeRules;
 use crate::server::auth::{AuthOptions, JwksSource};
 use crate::server::defaults::DEFAULT_CONFIG_FILE;
@@ -79,13 +77,13 @@ async fn redis_store(url: &str) -> Result<std::sync::Arc<dyn crate::tasks::TaskS
     ))
 }
 
-/// The options from the flags, and the HTTP address if serving HTTP.
+/// The options from the flags, and the HTTP address if serving HTTP; the server's messages
+/// go to `messages`.
 pub(super) fn options(
     matches: &ArgMatches,
-    tx: UnboundedSender<Message>,
+    messages: impl Fn(&str) + Send + Sync + 'static,
 ) -> Result<(ServerOptions, Option<SocketAddr>), String> {
-    let mut options =
-        ServerOptions::new().messages(move |text| drop(tx.send(Message::Err(text.to_owned()))));
+    let mut options = ServerOptions::new().messages(messages);
     options = match matches.get_one::<PathBuf>("config") {
         Some(path) => options.config_file(path),
         None => options.optional_config_file(DEFAULT_CONFIG_FILE),

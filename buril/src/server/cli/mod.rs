@@ -62,7 +62,9 @@ fn run(
         err,
     } = invocation;
     let (tx, mut rx) = unbounded_channel::<Message>();
-    let (options, http) = match options(matches, tx.clone()) {
+    let sink = tx.clone();
+    let messages = move |text: &str| drop(sink.send(Message::Err(text.to_owned())));
+    let (options, http) = match options(matches, messages) {
         Ok(parsed) => parsed,
         Err(message) => {
             let _ = writeln!(err, "error: {message}");
