@@ -1,17 +1,20 @@
-//! Streamable HTTP in a session: a plain `tools/call` is answered on its connection as one JSON
-//! body (`server/fast_path/http.rs`), with the same result the SDK's service gives, the same
-//! checks of the request, and cancellation; everything else still goes through the SDK.
+//! Streamable HTTP, in a session (2025-11-25) and stateless (2026-07-28): a plain `tools/call`
+//! is answered on its connection as one JSON body (`server/fast_path/http.rs`), with the same
+//! result the SDK's service gives, the same checks of the request, and cancellation;
+//! everything else still goes through the SDK.
 
 #![cfg(feature = "server")]
 
 mod common;
 
+use std::io::Write;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use buril::ToolError;
 use buril::server::ServerOptions;
-use common::http::{open, post};
+use common::http::{open, post, post_stateless};
 use common::servers::serve_http;
 use serde_json::{Value, json};
 
@@ -37,6 +40,30 @@ async fn http_wait(ctx: &buril::Context) -> Result<String, ToolError> {
 fn http_progress(ctx: &buril::Context) -> u32 {
     ctx.report_progress(1.0, Some(1.0), Some("done"));
     1
+}
+
+/// Asks the client to confirm.
+#[buril::tool(off_thread)]
+fn http_confirm(ctx: &buril::Context) -> Result<bool, ToolError> {
+    ctx.confirm("Go on?")
+}
+
+/// Set when `http_linger`'s call ended, answered or dropped.
+static LINGER_ENDED: AtomicBool = AtomicBool::new(false);
+
+/// Waits until the call is cancelled; records that it ended, however it ends.
+#[buril::tool(off_thread, read_only)]
+async fn http_linger(ctx: &buril::Context) -> Result<String, ToolError> {
+    struct Ended;
+    impl Drop for Ended {
+        fn drop(&mut self) {
+            LINGER_ENDED.store(true, Ordering::SeqCst);
+        }
+    }
+    let _ended = Ended;
+    ctx.cancelled().await;
+    ctx.check_cancelled()?;
+    Ok("never".into())
 }
 
 /// A server on loopback, run by a runtime of its own.
@@ -196,4 +223,158 @@ fn a_client_that_can_be_asked_goes_through_the_sdk() {
         answer.message()["result"]["structuredContent"]["result"],
         "hello, Ada"
     );
+}
+
+#[test]
+fn a_stateless_call_is_answered_as_json_with_the_result_the_sdk_gives() {
+    let addr = serve_fast();
+    let greet = json!({"name": "http_greet", "arguments": {"name": "Ada"}});
+    let direct = post_stateless(addr, &[], json!({}), greet.clone());
+    assert_eq!(direct.status, 200, "{direct:?}");
+    assert!(direct.is_json(), "answered on the connection: {direct:?}");
+    let message = direct.message();
+    assert_eq!(message["id"], 5);
+    // The revision's shape: `resultType` on the result.
+    assert_eq!(message["result"]["resultType"], "complete", "{message}");
+    assert_eq!(
+        message["result"]["structuredContent"]["result"],
+        "hello, Ada"
+    );
+    // An allowed browser origin takes the SDK's service (which checks it): the same answer,
+    // as an event stream.
+    let sdk = [("origin", "http://localhost:5173")];
+    let through_sdk = post_stateless(addr, &sdk, json!({}), greet);
+    assert_eq!(through_sdk.status, 200, "{through_sdk:?}");
+    assert!(through_sdk.is_sse(), "{through_sdk:?}");
+    assert_eq!(through_sdk.message(), message);
+    // So do a failing call and an unknown tool (a protocol error).
+    for params in [
+        json!({"name": "http_greet", "arguments": {"name": 7}}),
+        json!({"name": "http_greeet", "arguments": {}}),
+    ] {
+        let direct = post_stateless(addr, &[], json!({}), params.clone());
+        let through_sdk = post_stateless(addr, &sdk, json!({}), params);
+        assert!(
+            direct.is_json() && through_sdk.is_sse(),
+            "{direct:?} {through_sdk:?}"
+        );
+        assert_eq!(direct.status, through_sdk.status);
+        assert_eq!(direct.message(), through_sdk.message());
+    }
+    // A question ends the call with an `input_required` round, on either path; the next round
+    // carries the answer.
+    let confirm = json!({"name": "http_confirm", "arguments": {}});
+    let asks = json!({"elicitation": {}});
+    let direct = post_stateless(addr, &[], asks.clone(), confirm.clone());
+    let through_sdk = post_stateless(addr, &sdk, asks.clone(), confirm.clone());
+    assert!(
+        direct.is_json() && through_sdk.is_sse(),
+        "{direct:?} {through_sdk:?}"
+    );
+    let (first, sdk_first) = (direct.message(), through_sdk.message());
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    assert_eq!(
+        first["result"]["inputRequests"], sdk_first["result"]["inputRequests"],
+        "{first} {sdk_first}"
+    );
+    let key = first["result"]["inputRequests"]
+        .as_object()
+        .and_then(|requests| requests.keys().next().cloned())
+        .expect("a question");
+    let mut again = confirm;
+    again["requestState"] = first["result"]["requestState"].clone();
+    again["inputResponses"] = json!({key: {"action": "accept", "content": {"confirm": true}}});
+    let second = post_stateless(addr, &[], asks, again).message();
+    assert_eq!(second["result"]["resultType"], "complete", "{second}");
+    assert_eq!(
+        second["result"]["structuredContent"]["result"], true,
+        "{second}"
+    );
+    // What the client is told before the answer needs the event stream: a progress token.
+    let mut progress = json!({"name": "http_progress", "arguments": {}});
+    let answer = {
+        let body = {
+            progress["_meta"] = json!({
+                "progressToken": "p",
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+            json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": progress})
+        };
+        let headers = [
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "http_progress"),
+        ];
+        post(addr, None, &headers, &body.to_string())
+    };
+    assert!(answer.is_sse(), "{answer:?}");
+    assert!(answer.text.contains("notifications/progress"), "{answer:?}");
+    assert_eq!(answer.message()["result"]["structuredContent"]["result"], 1);
+}
+
+#[test]
+fn a_stateless_call_keeps_the_checks_of_the_transport() {
+    let addr = serve();
+    let greet = json!({"name": "http_greet", "arguments": {"name": "Ada"}});
+    let status = |extra: &[(&str, &str)]| post_stateless(addr, extra, json!({}), greet.clone());
+    // DNS rebinding and foreign origins.
+    assert_eq!(status(&[("host", "evil.example")]).status, 403);
+    assert_eq!(status(&[("origin", "https://evil.example")]).status, 403);
+    // What the client must send.
+    assert_eq!(status(&[("accept", "application/json")]).status, 406);
+    assert_eq!(status(&[("content-type", "text/plain")]).status, 415);
+    // Headers the body contradicts, or that are missing.
+    for extra in [
+        [("mcp-name", "http_progress")],
+        [("mcp-name", "")],
+        [("mcp-method", "tools/list")],
+        [("mcp-method", "")],
+        [("mcp-protocol-version", "2025-11-25")],
+        [("mcp-protocol-version", "")],
+    ] {
+        let answer = status(&extra);
+        assert_eq!(answer.status, 400, "{extra:?}: {answer:?}");
+        assert!(answer.message()["error"]["code"].is_i64(), "{answer:?}");
+    }
+    // A well-formed call still answers.
+    let answer = status(&[("host", &format!("localhost:{}", addr.port()))]);
+    assert_eq!(answer.status, 200, "{answer:?}");
+    assert_eq!(
+        answer.message()["result"]["structuredContent"]["result"],
+        "hello, Ada"
+    );
+}
+
+#[test]
+fn a_stateless_call_whose_client_goes_away_ends() {
+    let addr = serve();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "http_linger", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+    }})
+    .to_string();
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: tools/call\r\nmcp-name: http_linger\r\ncontent-length: {}\r\n\r\n{body}",
+        addr.port(),
+        body.len()
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!LINGER_ENDED.load(Ordering::SeqCst), "the call runs");
+    drop(stream);
+    let gone = Instant::now();
+    while !LINGER_ENDED.load(Ordering::SeqCst) {
+        assert!(
+            gone.elapsed() < Duration::from_secs(20),
+            "the call of a client that went away still runs"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

@@ -1,6 +1,7 @@
-//! Plain calls over stdio, answered by the transport itself once the client finished
-//! `initialize` (`server/fast_path/`): the same answers as through the SDK's service loop,
-//! cancellation, and answers of calls in flight written when the input ends.
+//! Plain calls over stdio, answered by the transport itself once the client is known (a legacy
+//! client finished `initialize`, a stateless one sent its first request; `server/fast_path/`):
+//! the same answers as through the SDK's service loop, cancellation, and answers of calls in
+//! flight written when the input ends.
 
 #![cfg(feature = "server")]
 
@@ -108,6 +109,64 @@ async fn plain_calls_are_answered_as_the_sdk_answers_them() {
         doubled["result"]["structuredContent"]["result"], 42,
         "{doubled}"
     );
+}
+
+/// Asks the client to confirm.
+#[buril::tool(off_thread)]
+fn stdio_confirm(ctx: &buril::Context) -> Result<bool, ToolError> {
+    ctx.confirm("Go on?")
+}
+
+/// A stateless (2026-07-28) client gets the answers the SDK's service loop gives, with the
+/// revision's shapes (`resultType`, a question as an `input_required` round), whether the
+/// transport answers its calls or not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stateless_calls_are_answered_as_the_sdk_answers_them() {
+    let server_with = |fast: bool| {
+        let options = ServerOptions::new()
+            .timeout(Duration::from_secs(30))
+            .fast_paths(fast);
+        Server::new(Dispatcher::new(), options).unwrap()
+    };
+    let mut fast = Peer::stateless(server_with(true)).await;
+    let mut sdk = Peer::stateless(server_with(false)).await;
+    let asks = json!({"elicitation": {}});
+    for (name, arguments, capabilities) in [
+        ("stdio_double", json!({"x": 21}), json!({})),
+        ("stdio_double", json!({"x": 21}), json!({})),
+        ("stdio_double", json!({"x": "21"}), json!({})),
+        ("stdio_fail", json!({"message": "no disk"}), json!({})),
+        ("stdio_nothing", json!({}), json!({})),
+        ("stdio_double", json!({"x": 2}), asks.clone()),
+    ] {
+        let mut answers: Vec<Value> = Vec::new();
+        for peer in [&mut fast, &mut sdk] {
+            let mut answer = peer
+                .call_stateless(name, arguments.clone(), capabilities.clone())
+                .await;
+            answer.as_object_mut().unwrap().remove("id");
+            answers.push(answer);
+        }
+        assert_eq!(answers[0], answers[1], "{name} {arguments}");
+    }
+    let doubled = fast
+        .call_stateless("stdio_double", json!({"x": 21}), json!({}))
+        .await;
+    assert_eq!(doubled["result"]["resultType"], "complete", "{doubled}");
+    assert_eq!(
+        doubled["result"]["structuredContent"]["result"], 42,
+        "{doubled}"
+    );
+    // A question ends the call with a round to answer, on either path.
+    let mut rounds = Vec::new();
+    for peer in [&mut fast, &mut sdk] {
+        let first = peer
+            .call_stateless("stdio_confirm", json!({}), asks.clone())
+            .await;
+        assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+        rounds.push(first["result"]["inputRequests"].clone());
+    }
+    assert_eq!(rounds[0], rounds[1]);
 }
 
 /// `notifications/cancelled` naming a call cancels it, the tool sees it, and no answer comes,

@@ -11,14 +11,15 @@
 //!
 //! Messages are parsed by rmcp's own codec, except `tools/call` frames with just a name,
 //! arguments and `_meta` (what the generated clients and most SDKs send), which are parsed
-//! straight into rmcp's message type (`fast_path/`). Once the client finished `initialize`,
-//! such a call that needs nothing of the SDK's service loop (`fast_path::takes`: a plain call,
-//! no progress, no log messages, no questions to the client) is run here, on a task of its
-//! own, and its answer queued for the writer: the loop's channel to the handler's task and back
-//! were two hand-offs between threads a call. With the fast paths off, every frame goes to the
-//! SDK. Every other message goes to the SDK. The frame
-//! after `notifications/initialized` waits for the handler to have seen it, so that every call
-//! after it takes the same path. When the input ends, such calls still running have as long to
+//! straight into rmcp's message type (`fast_path/`). Once the client is known (a legacy client
+//! finished `initialize`; a stateless 2026-07-28 client sent its first request through the
+//! SDK), such a call that needs nothing of the SDK's service loop (`fast_path::takes`: a plain
+//! call, no progress, no log messages, no questions to the client mid-call) is run here, on a
+//! task of its own, and its answer queued for the writer: the loop's channel to the handler's
+//! task and back were two hand-offs between threads a call. With the fast paths off, every
+//! frame goes to the SDK. Every other message goes to the SDK. The frame after
+//! `notifications/initialized` waits for the handler to have seen it, so that every call after
+//! it takes the same path. When the input ends, such calls still running have as long to
 //! answer as the SDK's loop gives its own (5 s); then they are cancelled and the output closed,
 //! so a client that leaves mid-call ends the session.
 //!
@@ -42,7 +43,7 @@ use tokio::sync::mpsc;
 use tokio_util::codec::Decoder;
 use tokio_util::task::TaskTracker;
 
-use super::fast_path::{self, FastCall};
+use super::fast_path::{self, CallParts, FastCall};
 use super::http_sessions::{StdioSession, may_cancel};
 use super::lines::{Line, Lines};
 use super::state::ServerState;
@@ -170,26 +171,24 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
     }
 
     /// Runs `call` on a task of its own and queues its answer, if it is a plain call of a
-    /// client that finished `initialize`; gives it back otherwise.
-    fn answer_plain<'a>(&self, call: FastCall<'a>) -> Option<FastCall<'a>> {
+    /// client this transport answers (`fast_path::takes`); gives it back otherwise.
+    fn answer_plain(&self, call: CallParts) -> Option<CallParts> {
         let Some((state, stdio)) = &self.plain else {
             return Some(call);
         };
         let Some(session) = stdio.get() else {
             return Some(call);
         };
-        let Some(plan) = fast_path::takes(state, session, &call) else {
+        if !fast_path::takes(state, session, &call) {
             return Some(call);
-        };
-        let call = call.into_parts(self.registry);
+        }
         let (token, registered) = fast_path::register(session, &call);
         // The task does not keep the writer going: once the transport closes, a call that
         // ignores its cancellation must not hold the server open.
         let (state, session, outbox) = (state.clone(), session.clone(), self.outbox.downgrade());
         self.calls.spawn(async move {
             let _registered = registered;
-            let (message, cancelled) =
-                fast_path::answer(&state, &session, plan, call, None, token).await;
+            let (message, cancelled) = fast_path::answer(&state, &session, call, None, token).await;
             // A call the client cancelled gets no answer, as through the SDK's service loop.
             // The writer is gone only when the output failed or the transport closed: nobody
             // to answer.
@@ -228,8 +227,8 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             && let Ok(call) = serde_json::from_slice::<FastCall>(text)
         {
             self.streak = 0;
-            let call = self.answer_plain(call)?;
-            return Some(call.into_message(self.registry));
+            let call = self.answer_plain(call.into_parts(self.registry))?;
+            return Some(fast_path::message_of(call));
         }
         // A call answered here is cancelled here; the notification still goes to the SDK.
         if may_cancel(text)

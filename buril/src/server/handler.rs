@@ -18,6 +18,7 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer, Subscriptio
 use rmcp::{ErrorData, ServerHandler};
 
 use super::call_notes::{level_code, log_level_of};
+use super::era::Era;
 use super::http_sessions::StdioSession;
 use super::results::server_meta;
 use super::state::ServerState;
@@ -58,6 +59,20 @@ impl Handler {
     pub fn recording_in(mut self, session: Arc<StdioSession>) -> Self {
         self.stdio = Some(session);
         self
+    }
+
+    /// Records a stdio client of the stateless lifecycle (2026-07-28) at the first request
+    /// that shows it, so that the transport answers its plain calls (`fast_path/`).
+    fn note_stateless(&self, context: &RequestContext<RoleServer>) {
+        if let Some(stdio) = &self.stdio
+            && context.peer.peer_info().is_none()
+            && context
+                .meta
+                .protocol_version()
+                .is_some_and(|version| Era::of(&version) == Era::Stateless)
+        {
+            stdio.set_stateless(&self.log_level, &context.peer);
+        }
     }
 
     /// Ends subscriptions when `ended` is cancelled.
@@ -224,6 +239,7 @@ impl ServerHandler for Handler {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        self.note_stateless(&context);
         let cursor = request.and_then(|request| request.cursor);
         let principal = super::auth::principal_of(&context);
         let apps = self.state.app_tools && apps::client_shows_apps(&context);
@@ -235,6 +251,7 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.note_stateless(&context);
         let plan = self.plan_of(&request, &context);
         self.call_in_span(plan, request, context).await
     }

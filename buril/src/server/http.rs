@@ -25,9 +25,10 @@ use tokio::net::TcpListener;
 
 use super::auth::{self, Authorization, BoxBody};
 use super::error::ServerError;
-use super::fast_path::{Fast, Hosts};
+use super::fast_path::{Fast, Hosts, stateless_callers};
 use super::frame;
 use super::handler::Handler;
+use super::http_sessions::Session;
 use super::state::ServerState;
 
 /// The path of the MCP endpoint.
@@ -62,6 +63,12 @@ struct Endpoint {
     sessions: Arc<LocalSessionManager>,
     /// The hosts the SDK's service allows.
     hosts: Hosts,
+    /// The record of stateless callers the fast path answers, and the service loop its client
+    /// belongs to.
+    stateless: (
+        Arc<Session>,
+        rmcp::service::RunningService<rmcp::RoleServer, Handler>,
+    ),
     /// The studio, when it is served.
     #[cfg(feature = "studio")]
     studio: Option<super::studio::Studio>,
@@ -180,6 +187,7 @@ pub(crate) async fn bind(
         config,
     );
     state.watch_config();
+    let stateless = stateless_callers(&state);
     #[cfg(feature = "studio")]
     let studio = state
         .studio
@@ -193,6 +201,7 @@ pub(crate) async fn bind(
             auth,
             sessions,
             hosts,
+            stateless,
             #[cfg(feature = "studio")]
             studio,
         }),
@@ -270,6 +279,7 @@ impl Endpoint {
             state: &self.state,
             sessions: &self.sessions,
             hosts: &self.hosts,
+            stateless: &self.stateless.0,
         })
     }
 

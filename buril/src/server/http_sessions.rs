@@ -1,7 +1,10 @@
-//! The sessions whose plain calls may be answered outside the SDK's service loop
-//! (`fast_path/`): Streamable HTTP sessions, whose calls are answered on their connection, and
-//! a stdio session, whose transport (`frame.rs`) answers them on a task of their own. Registered by the handler when a client says `notifications/initialized`, read
-//! by the transports. Kept apart from both so that the server's state, which holds the HTTP
+//! The callers whose plain calls may be answered outside the SDK's service loop
+//! (`fast_path/`): legacy Streamable HTTP sessions, whose calls are answered on their
+//! connection; the stateless (2026-07-28) callers of the HTTP endpoint, one record for all of
+//! them; and a stdio server's one client, of either era, whose transport (`frame.rs`) answers
+//! its calls on a task of their own. A legacy session is registered by the handler when its
+//! client says `notifications/initialized`, a stateless stdio client at its first request; the
+//! transports read them. Kept apart from both so that the server's state, which holds the HTTP
 //! table, names neither.
 
 use std::collections::HashMap;
@@ -27,15 +30,21 @@ pub(crate) struct Sessions {
     map: RwLock<HashMap<Box<str>, Arc<Session>>>,
 }
 
-/// A session's client and log level, and its calls answered on their connection (to cancel
-/// them).
+/// A caller's client and log level, and its calls answered outside the service loop (to
+/// cancel them).
 pub(super) struct Session {
+    /// What the calls' contexts name as their client.
     pub peer: Peer<RoleServer>,
-    /// The session handler's log level (`logging/setLevel`), shared with it.
+    /// The lifecycle its calls follow: a legacy session's calls rely on what `initialize`
+    /// said; a stateless call carries its version and capabilities in its own `_meta`.
+    pub era: Era,
+    /// The handler's log level (`logging/setLevel`), shared with it.
     pub log_level: Arc<AtomicU8>,
-    /// Whether its client can answer nothing the server could ask mid-call.
+    /// Whether its client can answer nothing the server could ask mid-call (a legacy session;
+    /// a stateless call's questions end it with an `input_required` result instead).
     pub asks_nothing: bool,
-    /// Whether its client follows tasks (it declared MCP's tasks extension).
+    /// Whether its client follows tasks (a legacy session that declared MCP's tasks
+    /// extension; a stateless call says so in its own `_meta`).
     pub follows_tasks: bool,
     pub calls: Mutex<HashMap<RequestId, CancellationToken>>,
 }
@@ -56,11 +65,25 @@ impl Session {
             .is_some_and(|info| Era::of(&info.protocol_version) == Era::Sessions);
         legacy.then(|| Session {
             peer: context.peer.clone(),
+            era: Era::Sessions,
             log_level: log_level.clone(),
             asks_nothing,
             follows_tasks,
             calls: Mutex::default(),
         })
+    }
+
+    /// The record of stateless (2026-07-28) callers whose calls name `peer` as their client,
+    /// with the handler's log level: what each call needs is in its own `_meta`.
+    pub(super) fn stateless(peer: Peer<RoleServer>, log_level: Arc<AtomicU8>) -> Self {
+        Session {
+            peer,
+            era: Era::Stateless,
+            log_level,
+            asks_nothing: false,
+            follows_tasks: false,
+            calls: Mutex::default(),
+        }
     }
 
     /// Marks the call `id` as running with `token` until the guard is dropped, so that a
@@ -131,9 +154,10 @@ pub(super) fn may_cancel(body: &[u8]) -> bool {
     body.windows(NEEDLE.len()).any(|window| window == NEEDLE)
 }
 
-/// The session of a stdio server's one client, once it finished `initialize`: decided once,
-/// when the handler sees `notifications/initialized`, and then either a session whose plain
-/// calls the transport answers or none (a client of a later protocol revision).
+/// The session of a stdio server's one client: decided once, when the handler sees
+/// `notifications/initialized` (a legacy session whose plain calls the transport answers, or
+/// none) or the first request of a stateless (2026-07-28) client (whose plain calls the
+/// transport answers).
 #[derive(Default)]
 pub(crate) struct StdioSession(SetOnce<Option<Arc<Session>>>);
 
@@ -142,6 +166,16 @@ impl StdioSession {
     pub(super) fn set(&self, log_level: &Arc<AtomicU8>, context: &NotificationContext<RoleServer>) {
         let session = Session::of(log_level, context).map(Arc::new);
         let _ = self.0.set(session);
+    }
+
+    /// Registers a stateless client at its first request, whose context names the service
+    /// loop's client (unless a client was registered before).
+    pub(super) fn set_stateless(&self, log_level: &Arc<AtomicU8>, peer: &Peer<RoleServer>) {
+        if self.0.initialized() {
+            return;
+        }
+        let session = Session::stateless(peer.clone(), log_level.clone());
+        let _ = self.0.set(Some(Arc::new(session)));
     }
 
     pub(super) fn get(&self) -> Option<&Arc<Session>> {

@@ -138,3 +138,31 @@ pub fn get(url: &str) -> (u16, Value) {
         .unwrap();
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
+
+/// A stateless (2026-07-28) `tools/call` of `params` from a client with `capabilities`, with
+/// the headers that revision asks for (`Mcp-Method`, `Mcp-Name`), then `extra`.
+pub fn post_stateless(
+    addr: SocketAddr,
+    extra: &[(&str, &str)],
+    capabilities: Value,
+    params: Value,
+) -> Answer {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": {"name": "buril-test", "version": "1"},
+    });
+    let name = params["name"].as_str().unwrap_or_default().to_owned();
+    let mut headers = vec![
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", name.as_str()),
+    ];
+    for (header, value) in extra {
+        headers.retain(|(n, _)| n != header);
+        headers.push((header, value));
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": params});
+    post(addr, None, &headers, &body.to_string())
+}

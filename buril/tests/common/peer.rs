@@ -52,6 +52,38 @@ impl Peer {
         peer
     }
 
+    /// A client of the stateless lifecycle (2026-07-28): no `initialize`; every request
+    /// carries its version and the client's capabilities (see [`Peer::call_stateless`]).
+    pub async fn stateless(server: Server) -> Peer {
+        let (client_side, server_side) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_side);
+        tokio::spawn(async move { server.serve_io(server_read, server_write).await });
+        let (read, write) = tokio::io::split(client_side);
+        Peer {
+            write,
+            lines: BufReader::new(read).lines(),
+            next_id: 1,
+            notifications: Vec::new(),
+            initialized: Value::Null,
+        }
+    }
+
+    /// A `tools/call` of the stateless lifecycle, from a client with `capabilities`.
+    pub async fn call_stateless(
+        &mut self,
+        name: &str,
+        arguments: Value,
+        capabilities: Value,
+    ) -> Value {
+        let meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": capabilities,
+            "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+        });
+        let params = json!({"name": name, "arguments": arguments, "_meta": meta});
+        self.request("tools/call", params).await
+    }
+
     pub async fn send(&mut self, message: Value) {
         let mut line = message.to_string();
         line.push('\n');

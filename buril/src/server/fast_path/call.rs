@@ -1,36 +1,95 @@
 //! Running a call taken by a fast path as the SDK's service loop would: which calls are taken,
-//! their registration for `notifications/cancelled`, and their answer in the legacy shape.
+//! their registration for `notifications/cancelled`, and their answer, through the SDK's own
+//! dispatch of a request to the handler (which checks a stateless call's version and `_meta`
+//! and shapes the result for the caller's revision: `resultType` from 2026-07-28 on, the
+//! legacy shape before).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use hyper::http::request::Parts;
-use rmcp::model::{ServerJsonRpcMessage, ServerResult};
-use rmcp::service::RequestContext;
+use rmcp::model::{
+    ClientRequest, ProtocolVersion, Request, RequestMetaObject, ServerJsonRpcMessage,
+};
+use rmcp::service::{RequestContext, RoleServer, Service};
 use tokio_util::sync::CancellationToken;
 
-use super::parse::{CallParts, FastCall};
+use super::parse::CallParts;
+use crate::server::era::Era;
 use crate::server::handler::Handler;
 use crate::server::http_sessions::{Registered, Session};
 use crate::server::plan::CallPlan;
 use crate::server::state::ServerState;
 
-/// The plan of `call` of `session` when it may be answered outside the SDK's service loop
-/// (see the module's documentation); `None` hands it to the SDK.
-pub(crate) fn takes(
-    state: &ServerState,
-    session: &Session,
-    call: &FastCall<'_>,
-) -> Option<CallPlan> {
-    let quiet = !call
-        .meta_has(|key| key == "progressToken" || key.starts_with("io.modelcontextprotocol/"))
-        && session.asks_nothing
-        && session.log_level.load(Ordering::Relaxed) == 0;
-    if !quiet {
+/// The prefix of the keys MCP reserves in `_meta`.
+const PROTOCOL_KEYS: &str = "io.modelcontextprotocol/";
+
+/// The protocol's keys a stateless call's `_meta` may hold and still be taken: its version,
+/// its client's capabilities and its client (not its log level, which asks for log messages
+/// before the answer, nor any other).
+const STATELESS_KEYS: [&str; 3] = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/clientInfo",
+];
+
+/// Whether `call` of `session` may be answered outside the SDK's service loop (see the
+/// module's documentation); if not, it goes to the SDK.
+///
+/// Taken: a call that can send its client nothing before its answer (no progress token, no
+/// log messages asked for by the session or, under 2026-07-28, by the call) and whose plan is
+/// [`CallPlan::Plain`]. A legacy session's call also needs a client that can answer no
+/// questions mid-call (they would go through the service loop) and no per-request protocol
+/// fields. A stateless call needs its complete lifecycle `_meta` (a version of that era and
+/// the client's capabilities), which says whether its client follows tasks; its questions end
+/// it with an `input_required` result, which is its answer.
+pub(crate) fn takes(state: &ServerState, session: &Session, call: &CallParts) -> bool {
+    let (_, params, meta) = call;
+    if session.log_level.load(Ordering::Relaxed) != 0
+        || meta
+            .as_ref()
+            .is_some_and(|meta| meta.get_progress_token().is_some())
+    {
+        return false;
+    }
+    let follows_tasks = match session.era {
+        Era::Sessions => {
+            let protocol = meta
+                .as_ref()
+                .is_some_and(|meta| meta.keys().any(|key| key.starts_with(PROTOCOL_KEYS)));
+            if protocol || !session.asks_nothing {
+                return false;
+            }
+            session.follows_tasks
+        }
+        Era::Stateless => match meta.as_ref().and_then(stateless_follows_tasks) {
+            Some(follows) => follows,
+            None => return false,
+        },
+    };
+    CallPlan::of(state, params.name.as_ref(), follows_tasks) == CallPlan::Plain
+}
+
+/// Whether a stateless call's client follows tasks, if its `_meta` is one a fast path takes:
+/// a complete lifecycle `_meta` of a stateless version, and no other protocol key.
+fn stateless_follows_tasks(meta: &RequestMetaObject) -> Option<bool> {
+    let other = meta
+        .keys()
+        .any(|key| key.starts_with(PROTOCOL_KEYS) && !STATELESS_KEYS.contains(&key.as_str()));
+    if other
+        || !meta
+            .missing_required_keys(&ProtocolVersion::V_2026_07_28)
+            .is_empty()
+    {
         return None;
     }
-    let plan = CallPlan::of(state, call.name(), session.follows_tasks);
-    (plan == CallPlan::Plain).then_some(plan)
+    if Era::of(&meta.protocol_version()?) != Era::Stateless {
+        return None;
+    }
+    Some(
+        meta.client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks()),
+    )
 }
 
 /// Registers the call with `session` (so that `notifications/cancelled` reaches it, through the
@@ -45,15 +104,13 @@ pub(crate) fn register(
     (token, registered)
 }
 
-/// Runs the call with a handler of `session` the way `plan` says, as the SDK's service loop
-/// would, cancelled by `token` (see [`register`]), and answers as the SDK's handler answers a
-/// peer before 2026-07-28; with whether the client cancelled the call (the SDK's service loop
-/// then sends no answer, as the protocol asks). `parts` are the HTTP request's, which the
-/// call's context carries as the SDK's does.
+/// Runs the call with a handler of `session` through the SDK's dispatch of a request to a
+/// handler, as its service loop would, cancelled by `token` (see [`register`]); with whether
+/// the client cancelled the call (the SDK's service loop then sends no answer, as the protocol
+/// asks). `parts` are the HTTP request's, which the call's context carries as the SDK's does.
 pub(crate) async fn answer(
     state: &Arc<ServerState>,
     session: &Session,
-    plan: CallPlan,
     (id, params, meta): CallParts,
     parts: Option<Parts>,
     token: CancellationToken,
@@ -68,13 +125,9 @@ pub(crate) async fn answer(
     }
     let cancelled = context.ct.clone();
     let handler = Handler::of_session(state.clone(), session.log_level.clone());
-    let message = match handler.call_in_span(plan, params, context).await {
-        Ok(response) => {
-            let mut result = ServerResult::from(response);
-            result.strip_result_type_for_legacy_peer();
-            result.strip_non_object_output_for_legacy_peer();
-            ServerJsonRpcMessage::response(result, id)
-        }
+    let request = ClientRequest::CallToolRequest(Request::new(params));
+    let message = match Service::<RoleServer>::handle_request(&handler, request, context).await {
+        Ok(result) => ServerJsonRpcMessage::response(result, id),
         Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
     };
     (message, cancelled.is_cancelled())

@@ -70,14 +70,6 @@ impl<'a> FastCall<'a> {
         &self.params.name
     }
 
-    /// Whether the call's `_meta` has `key`, but for the bindings' hashes.
-    pub(crate) fn meta_has(&self, key: impl Fn(&str) -> bool) -> bool {
-        self.params
-            .meta
-            .as_ref()
-            .is_some_and(|meta| meta.rest.keys().any(|name| key(name)))
-    }
-
     /// The request's id, its parameters, and its `_meta` as the handler's context has it:
     /// without the bindings' hashes when they are `registry`'s.
     pub(crate) fn into_parts(self, registry: &Registry) -> CallParts {
@@ -90,17 +82,16 @@ impl<'a> FastCall<'a> {
             .map(|meta| RequestMetaObject(MetaObject(meta)));
         (self.id, params, meta)
     }
+}
 
-    /// The message rmcp's generic parser would make of the frame (less the bindings' hashes
-    /// when they are `registry`'s).
-    pub(crate) fn into_message(self, registry: &Registry) -> RxJsonRpcMessage<RoleServer> {
-        let (id, params, meta) = self.into_parts(registry);
-        let mut request = ClientRequest::CallToolRequest(Request::new(params));
-        if let Some(meta) = meta {
-            *request.get_meta_mut() = meta;
-        }
-        JsonRpcMessage::Request(JsonRpcRequest::new(id, request))
+/// The message of a call's parts: the message rmcp's generic parser makes of the frame (less
+/// the bindings' hashes when they are the server's).
+pub(crate) fn message_of((id, params, meta): CallParts) -> RxJsonRpcMessage<RoleServer> {
+    let mut request = ClientRequest::CallToolRequest(Request::new(params));
+    if let Some(meta) = meta {
+        *request.get_meta_mut() = meta;
     }
+    JsonRpcMessage::Request(JsonRpcRequest::new(id, request))
 }
 
 /// The parts of a call, as [`FastCall::into_parts`] makes them.
@@ -263,9 +254,8 @@ mod tests {
 
     /// The message the fast path makes of `line`.
     fn fast(line: &str) -> RxJsonRpcMessage<RoleServer> {
-        serde_json::from_str::<FastCall>(line)
-            .unwrap()
-            .into_message(crate::registry::registry())
+        let call = serde_json::from_str::<FastCall>(line).unwrap();
+        message_of(call.into_parts(crate::registry::registry()))
     }
 
     fn json(message: RxJsonRpcMessage<RoleServer>) -> Value {
