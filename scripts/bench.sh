@@ -15,6 +15,8 @@
 #   bash scripts/bench.sh cost       # layers, authorization and telemetry unused: now against the commit before them
 #   bash scripts/bench.sh http2026   # the same over the stateless 2026-07-28 revision
 #   bash scripts/bench.sh mcp2026    # MCP over stdio on the 2026-07-28 revision: buril, rmcp, the floor
+#   bash scripts/bench.sh main       # a main-thread tool against the same tool off_thread, over MCP
+#   bash scripts/bench.sh memory     # resident memory: idle with 47 and 10,000 tools, a session, a call in flight
 #   bash scripts/bench.sh studio     # the studio's catalog of 10,000 tools painted in Chromium; its page's weight
 #   bash scripts/bench.sh report     # only print the table from the last results
 #
@@ -117,6 +119,68 @@ mcp() {
         | tee -a "$OUT/mcp.jsonl"
     done
   done
+}
+
+# A main-thread tool (the default placement) against the same tool `off_thread`, over MCP:
+# stdio (BENCH_MCP_CALLS a client) and Streamable HTTP (BENCH_HTTP_CALLS), in turn.
+main_thread() {
+  build_bins
+  : >"$OUT/main-thread.jsonl"
+  local round
+  for round in $(seq "$RUNS"); do
+    for client in buril buril-main; do
+      "$TARGET/release/mcp-client" "$client" "$MCP_CALLS" | tee -a "$OUT/main-thread.jsonl"
+    done
+    for client in buril-http buril-main-http; do
+      "$TARGET/release/mcp-client" "$client" "$HTTP_CALLS" | tee -a "$OUT/main-thread.jsonl"
+    done
+  done
+}
+
+report_main_thread() {
+  [ -s "$OUT/main-thread.jsonl" ] || return 0
+  echo
+  echo "== A main-thread tool against the same tool off_thread, over MCP (each of $RUNS rounds)"
+  local pair
+  for pair in "buril-main buril stdio" "buril-main-http buril-http HTTP"; do
+    set -- $pair
+    echo "$3 main/off_thread: p50 $(rounds_line "$1" "$2" p50_us main-thread), p99 $(rounds_line "$1" "$2" p99_us main-thread)"
+  done
+}
+
+# Memory: a server's resident set idle before its tools are listed and after, with the example
+# tools (`tools serve`) and with BENCH_TOOLS (10,000) synthetic ones, buril's and rmcp's; and what
+# a legacy session and a call in flight cost over HTTP, buril against rmcp (`mcp-client
+# memory`). Each round runs every server once.
+memory() {
+  build_bins
+  cargo build -q --release -p tools
+  : >"$OUT/memory.jsonl"
+  local round kind
+  for round in $(seq "$RUNS"); do
+    for kind in tools buril-many rmcp-many; do
+      "$TARGET/release/mcp-client" startup "$kind" | jq -c '. + {server: .startup}' | tee -a "$OUT/memory.jsonl"
+    done
+    for kind in buril-http rmcp-http; do
+      "$TARGET/release/mcp-client" memory "$kind" | tee -a "$OUT/memory.jsonl"
+    done
+  done
+}
+
+report_memory() {
+  [ -s "$OUT/memory.jsonl" ] || return 0
+  local f
+  f() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/memory.jsonl" | median_of; }
+  echo
+  echo "== Memory (median of $RUNS rounds; ratios for each round)"
+  for server in tools buril-many rmcp-many; do
+    printf "%-11s %6s tools  idle %7.0f KiB  listed %7.0f KiB\n" "$server" "$(f $server tools)" "$(f $server idle_kib)" "$(f $server listed_kib)"
+  done
+  echo "idle, 10,000 tools / the example tools (before listing): $(rounds_line buril-many tools idle_kib memory)"
+  for server in buril-http rmcp-http; do
+    printf "%-11s idle %7.0f KiB  a legacy session %6.1f KiB  a call in flight %6.1f KiB\n" "$server" "$(f $server idle_kib)" "$(f $server kib_per_session)" "$(f $server kib_per_call_in_flight)"
+  done
+  echo "buril/rmcp: a legacy session $(rounds_line buril-http rmcp-http kib_per_session memory), a call in flight $(rounds_line buril-http rmcp-http kib_per_call_in_flight memory)"
 }
 
 # The hub: the same client calls `mcp-server buril` (and `rmcp`) directly, and through a buril
@@ -442,6 +506,10 @@ round_ratios() {
   jq -rs --arg a "$1" --arg b "$2" --arg f "$3" '[.[] | select(.server == $a) | .[$f]] as $x
     | [.[] | select(.server == $b) | .[$f]] as $y
     | range([$x, $y] | map(length) | min) | $x[.] / $y[.]' "$OUT/${4:-transports}.jsonl" 2>/dev/null || true
+}
+# round_ratios on one line, each to two places: "0.91 0.95 0.93".
+rounds_line() {
+  round_ratios "$@" | awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 } END { if (!NR) printf "-" }'
 }
 # The median over rounds of round k's $3 of server $1 over round k's $3 of server $2.
 round_ratio() {
@@ -802,6 +870,8 @@ case "$what" in
   studio) machine; studio; report_studio ;;
   http2026) machine; http2026; report_http2026 ;;
   mcp2026) machine; mcp2026; report_mcp2026 ;;
+  main) machine; main_thread; report_main_thread ;;
+  memory) machine; memory; report_memory ;;
   compile) machine; compile; report ;;
   edit) machine; edit; report_edit ;;
   transports) machine; transports; report_transports ;;

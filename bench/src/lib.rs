@@ -63,6 +63,17 @@ fn bench_spawn_main(
     work::spawn(name, x, tag)
 }
 
+/// Waits `ms` milliseconds, then answers them: a call that stays in flight (the memory
+/// benchmark's).
+#[buril::tool(off_thread)]
+async fn bench_hold(
+    /// Milliseconds to wait before answering.
+    ms: u64,
+) -> u64 {
+    tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    ms
+}
+
 /// Places an object into a scene: a nested input (a struct holding a struct and a list).
 #[buril::tool(off_thread)]
 fn bench_place(

@@ -16,7 +16,7 @@ use rmcp::model::{
 use rmcp::service::{Peer, RequestContext, RoleServer, RunningService};
 use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
 
-use crate::work::{self, PlaceArgs, Placed, SpawnArgs, Spawned};
+use crate::work::{self, Held, HoldArgs, PlaceArgs, Placed, SpawnArgs, Spawned};
 
 /// The rmcp server holding the tools.
 #[derive(Debug, Clone)]
@@ -42,6 +42,13 @@ impl PeerServer {
     #[tool]
     fn bench_spawn(&self, Parameters(args): Parameters<SpawnArgs>) -> Json<Spawned> {
         Json(work::spawn(args.name, args.x, args.tag))
+    }
+
+    /// Waits `ms` milliseconds, then answers them: a call that stays in flight.
+    #[tool]
+    async fn bench_hold(&self, Parameters(args): Parameters<HoldArgs>) -> Json<Held> {
+        tokio::time::sleep(std::time::Duration::from_millis(args.ms)).await;
+        Json(Held { result: args.ms })
     }
 
     /// Places an object into a scene: a nested input (a struct holding a struct and a list).

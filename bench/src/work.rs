@@ -15,6 +15,20 @@ pub struct SpawnArgs {
     pub tag: Option<String>,
 }
 
+/// How long to hold a call (the memory benchmark's calls in flight).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct HoldArgs {
+    /// Milliseconds to wait before answering.
+    pub ms: u64,
+}
+
+/// What holding answers (buril's answer to the same tool: its `u64` as `result`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Held {
+    /// The milliseconds waited.
+    pub result: u64,
+}
+
 /// What spawning answers.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Spawned {

@@ -106,7 +106,7 @@ public sealed class Driver : MarshalByRefObject
         var seen = 0;
         var thread = new Thread(() =>
         {
-            SynchronizationContext.SetSynchronizationContext(context);
+            context.Enter();
             var client = BurilConnection.Client;
             var options = new BurilCallOptions
             {
@@ -310,7 +310,19 @@ public sealed class PumpContext : SynchronizationContext
 {
     private readonly BlockingCollection<Tuple<SendOrPostCallback, object>> queue = new BlockingCollection<Tuple<SendOrPostCallback, object>>();
 
+    /// <summary>The thread that pumps this context (the one that entered it).</summary>
     public Thread Thread { get; private set; }
+
+    /// <summary>
+    /// Makes this the current thread's context, as Unity's main thread has its own: a callback
+    /// run at once because the call's code is still on this thread (a transport's read that
+    /// completed synchronously) runs on it too.
+    /// </summary>
+    public void Enter()
+    {
+        Thread = Thread.CurrentThread;
+        SynchronizationContext.SetSynchronizationContext(this);
+    }
 
     public override void Post(SendOrPostCallback callback, object state)
     {
@@ -319,7 +331,6 @@ public sealed class PumpContext : SynchronizationContext
 
     public void RunUntil(Task task)
     {
-        Thread = Thread.CurrentThread;
         while (!task.IsCompleted || queue.Count > 0)
         {
             Tuple<SendOrPostCallback, object> item;

@@ -11,6 +11,7 @@
 //! ```text
 //! mcp-client buril [CALLS]          # prints one JSON line of figures
 //! mcp-client buril-inline [CALLS]   # the buril server, calling the tool's `inline` twin
+//! mcp-client buril-main [CALLS]     # the buril server, calling the tool's main-thread twin
 //! mcp-client rmcp [CALLS]
 //! mcp-client hub [CALLS]            # `mcp-server buril`'s tool, forwarded by a buril server's hub
 //! mcp-client hub-rmcp [CALLS]       # `mcp-server rmcp`'s tool, forwarded by a buril server's hub
@@ -28,6 +29,7 @@
 //! ```text
 //! mcp-client buril-http [CALLS]     # default 2,000 calls
 //! mcp-client buril-inline-http [CALLS]
+//! mcp-client buril-main-http [CALLS]
 //! mcp-client rmcp-http [CALLS]
 //! ```
 //!
@@ -40,10 +42,15 @@
 //! ```text
 //! mcp-client startup buril-many     # BENCH_TOOLS synthetic tools (default 10,000)
 //! ```
+//!
+//! Memory under sessions and calls: `mcp-client memory buril-http|rmcp-http` (`memory.rs`): the
+//! server's resident set idle, with 500 legacy sessions open, and with 200 calls in flight; the
+//! cost of one session and of one call in flight.
 
 use std::process::ExitCode;
 
 mod http;
+mod memory;
 mod server;
 mod startup;
 mod stdio;
@@ -54,11 +61,16 @@ fn main() -> ExitCode {
     if kind == "startup" {
         return startup::run(&args.next().unwrap_or_default());
     }
+    if kind == "memory" {
+        return memory::run(&args.next().unwrap_or_default());
+    }
     let calls: Option<usize> = args.next().and_then(|n| n.parse().ok());
     // The server to start, and the tool to call on it.
     let (server_kind, tool) = match kind.as_str() {
         "buril" => ("buril", "bench_spawn"),
         "buril-inline" => ("buril", "bench_spawn_inline"),
+        // The same tool on the dispatcher's main thread (no `off_thread`: the default).
+        "buril-main" => ("buril", "bench_spawn_main"),
         "rmcp" => ("rmcp", "bench_spawn"),
         // The same function behind the least a server can do (`buril_bench::floor_server`).
         "floor" => ("floor", "bench_spawn"),
@@ -68,10 +80,11 @@ fn main() -> ExitCode {
         "hub-rmcp" => ("hub-rmcp", "ext_bench_spawn"),
         "buril-http" => ("buril-http", "bench_spawn"),
         "buril-inline-http" => ("buril-http", "bench_spawn_inline"),
+        "buril-main-http" => ("buril-http", "bench_spawn_main"),
         "rmcp-http" => ("rmcp-http", "bench_spawn"),
         _ => {
             eprintln!(
-                "usage: mcp-client (buril|buril-inline|rmcp|floor|hub|hub-rmcp|buril-http|buril-inline-http|rmcp-http|floor-http) \
+                "usage: mcp-client (buril|buril-inline|buril-main|rmcp|floor|hub|hub-rmcp|buril-http|buril-inline-http|buril-main-http|rmcp-http|floor-http) \
                  [CALLS]"
             );
             return ExitCode::from(2);
