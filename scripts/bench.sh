@@ -209,19 +209,27 @@ http2026() {
     for server in buril-http rmcp-http floor-http; do
       BENCH_REVISION=2026-07-28 "$TARGET/release/mcp-client" "$server" "$HTTP_CALLS" | tee -a "$OUT/http-2026.jsonl"
     done
+    # buril's legacy sessions in the same round, for the one revision against the other.
+    "$TARGET/release/mcp-client" buril-http "$HTTP_CALLS" | jq -c '.server = "buril-http-2025"' \
+      | tee -a "$OUT/http-2026.jsonl"
   done
 }
 
 # MCP over stdio with the client speaking 2026-07-28 (no `initialize`; `_meta` on every
-# request): buril, rmcp and the floor in turn, as `mcp` runs them.
+# request): buril, rmcp and the floor in turn, as `mcp` runs them, and buril with the client
+# speaking 2025-11-25 in the same round.
 mcp2026() {
   build_bins
   : >"$OUT/mcp-2026.jsonl"
-  local servers=(buril rmcp floor) round k
+  local servers=(buril rmcp floor buril-2025) round k server
   for round in $(seq "$RUNS"); do
-    for k in 0 1 2; do
-      BENCH_REVISION=2026-07-28 "$TARGET/release/mcp-client" "${servers[$(((round + k) % 3))]}" "$MCP_CALLS" \
-        | tee -a "$OUT/mcp-2026.jsonl"
+    for k in 0 1 2 3; do
+      server=${servers[$(((round + k) % 4))]}
+      if [ "$server" = buril-2025 ]; then
+        "$TARGET/release/mcp-client" buril "$MCP_CALLS" | jq -c '.server = "buril-2025"' | tee -a "$OUT/mcp-2026.jsonl"
+      else
+        BENCH_REVISION=2026-07-28 "$TARGET/release/mcp-client" "$server" "$MCP_CALLS" | tee -a "$OUT/mcp-2026.jsonl"
+      fi
     done
   done
 }
@@ -231,12 +239,12 @@ report_mcp2026() {
   local f
   f() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp-2026.jsonl" | median_of; }
   echo
-  echo "== MCP over stdio, 2026-07-28 (median of $RUNS runs)"
-  for server in buril rmcp floor; do
-    printf "%-8s %8.0f req/s  p50 %7.1f µs  p99 %7.1f µs  server CPU %5.1f µs a call\n" "$server" "$(f $server requests_per_second)" "$(f $server p50_us)" "$(f $server p99_us)" "$(f $server server_cpu_us_per_call)"
+  echo "== MCP over stdio, 2026-07-28 (median of $RUNS rounds; ratios for each round)"
+  for server in buril rmcp floor buril-2025; do
+    printf "%-10s %8.0f req/s  p50 %7.1f µs  p99 %7.1f µs  server CPU %5.1f µs a call\n" "$server" "$(f $server requests_per_second)" "$(f $server p50_us)" "$(f $server p99_us)" "$(f $server server_cpu_us_per_call)"
   done
-  for peer in rmcp floor; do
-    echo "buril/$peer: throughput $(ratio "$(f buril requests_per_second)" "$(f $peer requests_per_second)")x, p50 $(ratio "$(f buril p50_us)" "$(f $peer p50_us)")x, p99 $(ratio "$(f buril p99_us)" "$(f $peer p99_us)")x, server CPU a call $(ratio "$(f buril server_cpu_us_per_call)" "$(f $peer server_cpu_us_per_call)")x"
+  for peer in rmcp floor buril-2025; do
+    echo "buril/$peer: throughput $(rounds_line buril "$peer" requests_per_second mcp-2026), p50 $(rounds_line buril "$peer" p50_us mcp-2026), p99 $(rounds_line buril "$peer" p99_us mcp-2026), server CPU a call $(rounds_line buril "$peer" server_cpu_us_per_call mcp-2026)"
   done
 }
 
@@ -245,12 +253,12 @@ report_http2026() {
   local f
   f() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/http-2026.jsonl" | median_of; }
   echo
-  echo "== MCP over Streamable HTTP, 2026-07-28 stateless (median of $RUNS runs)"
-  for server in buril-http rmcp-http floor-http; do
-    printf "%-12s p50 %7.1f µs  p99 %7.1f µs  32 in flight %8.0f req/s\n" "$server" "$(f $server p50_us)" "$(f $server p99_us)" "$(f $server in_flight_32_requests_per_second)"
+  echo "== MCP over Streamable HTTP, 2026-07-28 stateless (median of $RUNS rounds; ratios for each round)"
+  for server in buril-http rmcp-http floor-http buril-http-2025; do
+    printf "%-16s p50 %7.1f µs  p99 %7.1f µs  32 in flight %8.0f req/s\n" "$server" "$(f $server p50_us)" "$(f $server p99_us)" "$(f $server in_flight_32_requests_per_second)"
   done
-  for peer in rmcp-http floor-http; do
-    echo "buril-http/$peer: p50 $(ratio "$(f buril-http p50_us)" "$(f $peer p50_us)")x, p99 $(ratio "$(f buril-http p99_us)" "$(f $peer p99_us)")x, 32 in flight $(ratio "$(f buril-http in_flight_32_requests_per_second)" "$(f $peer in_flight_32_requests_per_second)")x"
+  for peer in rmcp-http floor-http buril-http-2025; do
+    echo "buril-http/$peer: p50 $(rounds_line buril-http "$peer" p50_us http-2026), p99 $(rounds_line buril-http "$peer" p99_us http-2026), 32 in flight $(rounds_line buril-http "$peer" in_flight_32_requests_per_second http-2026)"
   done
 }
 
@@ -590,7 +598,7 @@ report() {
   done
   for server in buril buril-inline; do
     [ -n "$(mcp_field floor requests_per_second)" ] || continue
-    echo "$server/floor: p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field floor p50_us)")x (bound <= 1.3x), p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field floor p99_us)")x, throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field floor requests_per_second)")x (bound >= 0.7x)"
+    echo "$server/floor: p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field floor p50_us)")x (bound <= 1.3x), p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field floor p99_us)")x, throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field floor requests_per_second)")x (bound >= 0.7x); each round: p50 $(rounds_line "$server" floor p50_us mcp), throughput $(rounds_line "$server" floor requests_per_second mcp)"
   done
   # Held to in every round: p50 and p99 at most 0.8x rmcp's, throughput at
   # least 2x.
@@ -621,7 +629,7 @@ report() {
   done
   for server in buril-http buril-inline-http; do
     [ -n "$(http_field floor-http requests_per_second)" ] || continue
-    echo "$server/floor-http: p50 $(ratio "$(http_field $server p50_us)" "$(http_field floor-http p50_us)")x (bound <= 1.3x), p99 $(ratio "$(http_field $server p99_us)" "$(http_field floor-http p99_us)")x; requests per second: 32 in flight $(ratio "$(http_field $server in_flight_32_requests_per_second)" "$(http_field floor-http in_flight_32_requests_per_second)")x (bound >= 0.7x)"
+    echo "$server/floor-http: p50 $(ratio "$(http_field $server p50_us)" "$(http_field floor-http p50_us)")x (bound <= 1.3x), p99 $(ratio "$(http_field $server p99_us)" "$(http_field floor-http p99_us)")x; requests per second: 32 in flight $(ratio "$(http_field $server in_flight_32_requests_per_second)" "$(http_field floor-http in_flight_32_requests_per_second)")x (bound >= 0.7x); each round: p50 $(rounds_line "$server" floor-http p50_us http), 32 in flight $(rounds_line "$server" floor-http in_flight_32_requests_per_second http)"
   done
   report_transports
 }

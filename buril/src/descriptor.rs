@@ -549,6 +549,24 @@ impl ToolDescriptor {
         &self.compiled().output
     }
 
+    /// `look` at the tool's schemas without keeping them: the ones built already, or ones built
+    /// for the look and dropped after (a server checks every tool as it starts, and a tool's
+    /// schemas are kept only once something needs them: 10,000 tools' would be most of an idle
+    /// server's memory).
+    pub(crate) fn look_at_schemas<R>(&self, look: impl FnOnce(&Value, &Value) -> R) -> R {
+        match self.compiled.get() {
+            Some(compiled) => look(&compiled.input, &compiled.output),
+            None => {
+                let compiled = compiled::compile(
+                    self.input_schema,
+                    self.output_schema,
+                    self.meta.returns_unit,
+                );
+                look(&compiled.input, &compiled.output)
+            }
+        }
+    }
+
     pub(crate) fn compiled(&self) -> &CompiledSchemas {
         // A provided tool's schemas were compiled when it was made.
         self.compiled.get_or_init(|| {

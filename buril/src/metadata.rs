@@ -46,13 +46,14 @@ impl ToolDescriptor {
 /// [`hash`] of `tools`, their schemas serialized straight into the hash (no text of them is
 /// kept: a registry of 10,000 tools held 5 MB of it while hashing).
 pub(crate) fn hash_descriptors<'a>(tools: impl IntoIterator<Item = &'a ToolDescriptor>) -> String {
-    hash_of(tools.into_iter().map(|tool| {
-        let schemas = [
-            Schema::Value(tool.input_schema()),
-            Schema::Value(tool.output_schema()),
-        ];
-        (tool.meta(), schemas)
-    }))
+    // Each tool's schemas are looked at, not kept (a server hashes every tool as it starts).
+    let mut hash = Hash::new();
+    for tool in tools {
+        tool.look_at_schemas(|input, output| {
+            hash.add(tool.meta(), [Schema::Value(input), Schema::Value(output)]);
+        });
+    }
+    hash.finish()
 }
 
 /// A schema as the hash reads it: its compact JSON text, given or written on the way.
@@ -91,14 +92,37 @@ pub fn hash<'a>(tools: impl IntoIterator<Item = (&'a ToolMeta, [&'a str; 2])>) -
 
 /// [`hash`] of each tool's metadata and schemas, however the schemas are given.
 fn hash_of<'a>(tools: impl IntoIterator<Item = (&'a ToolMeta, [Schema<'a>; 2])>) -> String {
-    let mut hash = Fnv1a(0xcbf2_9ce4_8422_2325);
-    let mut annotations = Vec::with_capacity(128);
+    let mut hash = Hash::new();
     for (meta, schemas) in tools {
-        // Writing into the hash cannot fail.
-        let _ = write_json(meta, schemas, &mut annotations, &mut hash);
-        hash.byte(0);
+        hash.add(meta, schemas);
     }
-    format!("{:016x}", hash.0)
+    hash.finish()
+}
+
+/// [`hash`] taken one tool at a time.
+struct Hash {
+    hash: Fnv1a,
+    /// The annotations' JSON on the way.
+    annotations: Vec<u8>,
+}
+
+impl Hash {
+    fn new() -> Self {
+        Hash {
+            hash: Fnv1a(0xcbf2_9ce4_8422_2325),
+            annotations: Vec::with_capacity(128),
+        }
+    }
+
+    fn add(&mut self, meta: &ToolMeta, schemas: [Schema<'_>; 2]) {
+        // Writing into the hash cannot fail.
+        let _ = write_json(meta, schemas, &mut self.annotations, &mut self.hash);
+        self.hash.byte(0);
+    }
+
+    fn finish(self) -> String {
+        format!("{:016x}", self.hash.0)
+    }
 }
 
 /// Writes the metadata as compact JSON, in the field order of the hash's definition, without
@@ -236,6 +260,47 @@ mod tests {
 
     /// The streamed JSON is the JSON value the hash was defined over, byte for byte, so the
     /// hashes of committed bindings do not change: with no annotation, some, and all of them.
+    /// A tool whose schemas nothing built yet.
+    fn fresh_tool() -> &'static ToolDescriptor {
+        fn invoke(_: &crate::Context, _: crate::args::Args) -> Result<Value, crate::ToolError> {
+            Ok(Value::Null)
+        }
+        fn input(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            crate::schema::InputSchema::new(generator)
+                .param::<String>("text", "A text.", true)
+                .finish()
+        }
+        fn output(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            generator.subschema_for::<u32>()
+        }
+        let meta = ToolMeta::new("fresh_look");
+        Box::leak(Box::new(ToolDescriptor::new(
+            meta,
+            crate::descriptor::Invoke::Sync(invoke),
+            input,
+            output,
+        )))
+    }
+
+    #[test]
+    fn hashing_tools_keeps_none_of_their_schemas() {
+        let tool = fresh_tool();
+        let looked = hash_descriptors([tool]);
+        assert!(
+            tool.compiled.get().is_none(),
+            "hashing kept the tool's schemas"
+        );
+        crate::profile::check_mcp(tool).unwrap();
+        assert!(
+            tool.compiled.get().is_none(),
+            "checking kept the tool's schemas"
+        );
+        // The same hash once they are built and kept.
+        let _ = tool.input_schema();
+        assert!(tool.compiled.get().is_some());
+        assert_eq!(hash_descriptors([tool]), looked);
+    }
+
     #[test]
     fn streamed_json_matches_the_value() {
         let input = json!({"type": "object", "properties": {"path": {"type": "string"}},

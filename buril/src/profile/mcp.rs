@@ -57,15 +57,17 @@ pub(crate) fn check(tool: &ToolDescriptor) -> Result<(), Issue> {
     MCP_NAME
         .check(tool.name())
         .map_err(|reason| Issue::new("/name", reason))?;
-    check_root_object(tool.input_schema())?;
-    check_headers(tool.input_schema())?;
-    if tool.output_schema().get("type").and_then(Value::as_str) != Some("object") {
-        return Err(Issue::new(
-            "/outputSchema",
-            "the output schema's root must be `type: \"object\"`",
-        ));
-    }
-    Ok(())
+    tool.look_at_schemas(|input, output| {
+        check_root_object(input)?;
+        check_headers(input)?;
+        if output.get("type").and_then(Value::as_str) != Some("object") {
+            return Err(Issue::new(
+                "/outputSchema",
+                "the output schema's root must be `type: \"object\"`",
+            ));
+        }
+        Ok(())
+    })
 }
 
 /// An icon of MCP's `icons`: its URI, and the MIME type its extension (or `data:` URI) says.
