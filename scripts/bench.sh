@@ -170,7 +170,7 @@ memory() {
 report_memory() {
   [ -s "$OUT/memory.jsonl" ] || return 0
   local f
-  f() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/memory.jsonl" | median_of; }
+  f() { jsonl_field memory "$1" "$2"; }
   echo
   echo "== Memory (median of $RUNS rounds; ratios for each round)"
   for server in tools buril-many rmcp-many; do
@@ -237,7 +237,7 @@ mcp2026() {
 report_mcp2026() {
   [ -s "$OUT/mcp-2026.jsonl" ] || return 0
   local f
-  f() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/mcp-2026.jsonl" | median_of; }
+  f() { jsonl_field mcp-2026 "$1" "$2"; }
   echo
   echo "== MCP over stdio, 2026-07-28 (median of $RUNS rounds; ratios for each round)"
   for server in buril rmcp floor buril-2025; do
@@ -251,7 +251,7 @@ report_mcp2026() {
 report_http2026() {
   [ -s "$OUT/http-2026.jsonl" ] || return 0
   local f
-  f() { jq -r --arg s "$1" "select(.server == \$s) | .$2" "$OUT/http-2026.jsonl" | median_of; }
+  f() { jsonl_field http-2026 "$1" "$2"; }
   echo
   echo "== MCP over Streamable HTTP, 2026-07-28 stateless (median of $RUNS rounds; ratios for each round)"
   for server in buril-http rmcp-http floor-http buril-http-2025; do
@@ -515,6 +515,8 @@ round_ratios() {
     | [.[] | select(.server == $b) | .[$f]] as $y
     | range([$x, $y] | map(length) | min) | $x[.] / $y[.]' "$OUT/${4:-transports}.jsonl" 2>/dev/null || true
 }
+# The median over rounds of server $2's field $3 in results $1 (target/bench/$1.jsonl).
+jsonl_field() { jq -r --arg s "$2" "select(.server == \$s) | .$3" "$OUT/$1.jsonl" 2>/dev/null | median_of || true; }
 # round_ratios on one line, each to two places: "0.91 0.95 0.93".
 rounds_line() {
   round_ratios "$@" | awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 } END { if (!NR) printf "-" }'

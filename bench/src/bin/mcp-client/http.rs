@@ -81,12 +81,7 @@ impl Session {
             .headers()
             .get("content-type")
             .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
-        let body = response
-            .into_body()
-            .collect()
-            .await
-            .expect("the answer's body")
-            .to_bytes();
+        let body = body_of(response).await;
         let want = message.get("id");
         let answer = if is_sse {
             // `data:` lines of the events; the answer is the one with the request's id.
@@ -100,6 +95,16 @@ impl Session {
         };
         (status, answer)
     }
+}
+
+/// The whole body of an answer.
+pub(crate) async fn body_of(response: hyper::Response<hyper::body::Incoming>) -> Bytes {
+    response
+        .into_body()
+        .collect()
+        .await
+        .expect("the answer's body")
+        .to_bytes()
 }
 
 pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> ExitCode {

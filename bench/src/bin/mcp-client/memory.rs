@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
+use http_body_util::Full;
 use hyper::Request;
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
@@ -192,11 +192,6 @@ async fn exchange(
         .headers()
         .get("mcp-session-id")
         .map(|id| id.to_str().expect("a session id").to_owned());
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("the answer's body")
-        .to_bytes();
+    let body = crate::http::body_of(response).await;
     (id, String::from_utf8_lossy(&body).into_owned())
 }
