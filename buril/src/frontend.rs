@@ -36,3 +36,55 @@ pub use crate::suggest::unknown_tool;
 pub use crate::tasks::TaskAccess;
 #[cfg(feature = "otel")]
 pub use crate::telemetry::{record_operation, recording, set_parent};
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+    use crate::descriptor::ToolDescriptor;
+
+    /// A tool whose schemas nothing built yet.
+    fn fresh_tool() -> &'static ToolDescriptor {
+        fn invoke(
+            _: &crate::context::Context,
+            _: crate::args::Args,
+        ) -> Result<Value, crate::error::ToolError> {
+            Ok(Value::Null)
+        }
+        fn input(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            crate::schema::InputSchema::new(generator)
+                .param::<String>("text", "A text.", true)
+                .finish()
+        }
+        fn output(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            generator.subschema_for::<u32>()
+        }
+        let meta = crate::descriptor::ToolMeta::new("fresh_look");
+        Box::leak(Box::new(ToolDescriptor::new(
+            meta,
+            crate::descriptor::Invoke::Sync(invoke),
+            input,
+            output,
+        )))
+    }
+
+    #[test]
+    fn hashing_tools_keeps_none_of_their_schemas() {
+        let tool = fresh_tool();
+        let looked = crate::metadata::hash_descriptors([tool]);
+        assert!(
+            tool.compiled.get().is_none(),
+            "hashing kept the tool's schemas"
+        );
+        check_mcp(tool).unwrap();
+        assert!(
+            tool.compiled.get().is_none(),
+            "checking kept the tool's schemas"
+        );
+        // The same hash once they are built and kept.
+        let _ = tool.input_schema();
+        assert!(tool.compiled.get().is_some());
+        assert_eq!(crate::metadata::hash_descriptors([tool]), looked);
+    }
+}

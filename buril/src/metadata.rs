@@ -260,47 +260,6 @@ mod tests {
 
     /// The streamed JSON is the JSON value the hash was defined over, byte for byte, so the
     /// hashes of committed bindings do not change: with no annotation, some, and all of them.
-    /// A tool whose schemas nothing built yet.
-    fn fresh_tool() -> &'static ToolDescriptor {
-        fn invoke(_: &crate::Context, _: crate::args::Args) -> Result<Value, crate::ToolError> {
-            Ok(Value::Null)
-        }
-        fn input(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-            crate::schema::InputSchema::new(generator)
-                .param::<String>("text", "A text.", true)
-                .finish()
-        }
-        fn output(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-            generator.subschema_for::<u32>()
-        }
-        let meta = ToolMeta::new("fresh_look");
-        Box::leak(Box::new(ToolDescriptor::new(
-            meta,
-            crate::descriptor::Invoke::Sync(invoke),
-            input,
-            output,
-        )))
-    }
-
-    #[test]
-    fn hashing_tools_keeps_none_of_their_schemas() {
-        let tool = fresh_tool();
-        let looked = hash_descriptors([tool]);
-        assert!(
-            tool.compiled.get().is_none(),
-            "hashing kept the tool's schemas"
-        );
-        crate::profile::check_mcp(tool).unwrap();
-        assert!(
-            tool.compiled.get().is_none(),
-            "checking kept the tool's schemas"
-        );
-        // The same hash once they are built and kept.
-        let _ = tool.input_schema();
-        assert!(tool.compiled.get().is_some());
-        assert_eq!(hash_descriptors([tool]), looked);
-    }
-
     #[test]
     fn streamed_json_matches_the_value() {
         let input = json!({"type": "object", "properties": {"path": {"type": "string"}},

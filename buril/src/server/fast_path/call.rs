@@ -8,9 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use hyper::http::request::Parts;
-use rmcp::model::{
-    ClientRequest, ProtocolVersion, Request, RequestMetaObject, ServerJsonRpcMessage,
-};
+use rmcp::model::{ClientRequest, Request, RequestMetaObject, ServerJsonRpcMessage};
 use rmcp::service::{RequestContext, RoleServer, Service};
 use tokio_util::sync::CancellationToken;
 
@@ -76,20 +74,14 @@ fn stateless_follows_tasks(meta: &RequestMetaObject) -> Option<bool> {
     let other = meta
         .keys()
         .any(|key| key.starts_with(PROTOCOL_KEYS) && !STATELESS_KEYS.contains(&key.as_str()));
-    if other
-        || !meta
-            .missing_required_keys(&ProtocolVersion::V_2026_07_28)
-            .is_empty()
-    {
+    if other {
         return None;
     }
-    if Era::of(&meta.protocol_version()?) != Era::Stateless {
-        return None;
-    }
-    Some(
-        meta.client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks()),
-    )
+    // Both read once: what the revision requires (`missing_required_keys`) is that they are
+    // there and well formed.
+    let version = meta.protocol_version()?;
+    let capabilities = meta.client_capabilities()?;
+    (Era::of(&version) == Era::Stateless).then(|| capabilities.supports_tasks())
 }
 
 /// Registers the call with `session` (so that `notifications/cancelled` reaches it, through the
