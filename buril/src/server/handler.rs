@@ -65,6 +65,7 @@ impl Handler {
     /// that shows it, so that the transport answers its plain calls (`fast_path/`).
     fn note_stateless(&self, context: &RequestContext<RoleServer>) {
         if let Some(stdio) = &self.stdio
+            && !stdio.is_decided()
             && context.peer.peer_info().is_none()
             && context
                 .meta

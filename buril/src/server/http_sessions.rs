@@ -168,12 +168,14 @@ impl StdioSession {
         let _ = self.0.set(session);
     }
 
+    /// Whether the client was registered (or found to be one whose calls the SDK answers).
+    pub(super) fn is_decided(&self) -> bool {
+        self.0.initialized()
+    }
+
     /// Registers a stateless client at its first request, whose context names the service
-    /// loop's client (unless a client was registered before).
+    /// loop's client (unless a client was registered before: the first decision stands).
     pub(super) fn set_stateless(&self, log_level: &Arc<AtomicU8>, peer: &Peer<RoleServer>) {
-        if self.0.initialized() {
-            return;
-        }
         let session = Session::stateless(peer.clone(), log_level.clone());
         let _ = self.0.set(Some(Arc::new(session)));
     }
