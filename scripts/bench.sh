@@ -216,17 +216,18 @@ http2026() {
 }
 
 # MCP over stdio with the client speaking 2026-07-28 (no `initialize`; `_meta` on every
-# request): buril, rmcp and the floor in turn, as `mcp` runs them, and buril with the client
-# speaking 2025-11-25 in the same round.
+# request): buril, rmcp and the floor in turn, as `mcp` runs them, and buril and the floor with
+# the client speaking 2025-11-25 in the same round (what the revision's larger requests cost a
+# server that does nothing with them).
 mcp2026() {
   build_bins
   : >"$OUT/mcp-2026.jsonl"
-  local servers=(buril rmcp floor buril-2025) round k server
+  local servers=(buril rmcp floor buril-2025 floor-2025) round k server
   for round in $(seq "$RUNS"); do
-    for k in 0 1 2 3; do
-      server=${servers[$(((round + k) % 4))]}
-      if [ "$server" = buril-2025 ]; then
-        "$TARGET/release/mcp-client" buril "$MCP_CALLS" | jq -c '.server = "buril-2025"' | tee -a "$OUT/mcp-2026.jsonl"
+    for k in 0 1 2 3 4; do
+      server=${servers[$(((round + k) % 5))]}
+      if [ "${server%-2025}" != "$server" ]; then
+        "$TARGET/release/mcp-client" "${server%-2025}" "$MCP_CALLS" | jq -c --arg s "$server" '.server = $s' | tee -a "$OUT/mcp-2026.jsonl"
       else
         BENCH_REVISION=2026-07-28 "$TARGET/release/mcp-client" "$server" "$MCP_CALLS" | tee -a "$OUT/mcp-2026.jsonl"
       fi
@@ -240,12 +241,13 @@ report_mcp2026() {
   f() { jsonl_field mcp-2026 "$1" "$2"; }
   echo
   echo "== MCP over stdio, 2026-07-28 (median of $RUNS rounds; ratios for each round)"
-  for server in buril rmcp floor buril-2025; do
+  for server in buril rmcp floor buril-2025 floor-2025; do
     printf "%-10s %8.0f req/s  p50 %7.1f µs  p99 %7.1f µs  server CPU %5.1f µs a call\n" "$server" "$(f $server requests_per_second)" "$(f $server p50_us)" "$(f $server p99_us)" "$(f $server server_cpu_us_per_call)"
   done
   for peer in rmcp floor buril-2025; do
     echo "buril/$peer: throughput $(rounds_line buril "$peer" requests_per_second mcp-2026), p50 $(rounds_line buril "$peer" p50_us mcp-2026), p99 $(rounds_line buril "$peer" p99_us mcp-2026), server CPU a call $(rounds_line buril "$peer" server_cpu_us_per_call mcp-2026)"
   done
+  echo "floor/floor-2025: throughput $(rounds_line floor floor-2025 requests_per_second mcp-2026), p50 $(rounds_line floor floor-2025 p50_us mcp-2026), p99 $(rounds_line floor floor-2025 p99_us mcp-2026), server CPU a call $(rounds_line floor floor-2025 server_cpu_us_per_call mcp-2026)"
 }
 
 report_http2026() {

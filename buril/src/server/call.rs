@@ -12,10 +12,10 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::call_notes::{Notifier, level_of_code, log_level_of};
-use super::era::Era;
+use super::era::{Client, Era};
 use super::handler::Handler;
 use super::http_sessions::SESSION_HEADER;
-use super::input::{Abilities, Live, Rounds};
+use super::input::{Live, Rounds};
 use super::plan::CallPlan;
 use super::results::{call_result, server_meta};
 use super::{handshake, tasks};
@@ -33,7 +33,7 @@ impl Handler {
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> CallPlan {
-        let follows = tasks::client_follows_tasks(context);
+        let follows = Client::of(context).follows_tasks;
         CallPlan::of(&self.state, request.name.as_ref(), follows)
     }
 
@@ -223,9 +223,10 @@ impl Handler {
             self.state.registry,
         );
         let input = request.arguments.map_or(Value::Null, Value::Object);
-        let abilities = Abilities::of(context.client_capabilities().as_ref());
+        let client = Client::of(context);
+        let abilities = client.abilities;
         let principal = super::auth::principal_of(context);
-        let rounds = match context.protocol_version().as_ref().map(Era::of) {
+        let rounds = match client.era {
             Some(Era::Stateless) => Some(Arc::new(Rounds::new(
                 &self.state.request_states,
                 &name,

@@ -7,7 +7,10 @@
 //!   questions end the call with an `input_required` result that the client answers by calling
 //!   again.
 
-use rmcp::model::ProtocolVersion;
+use rmcp::model::{ClientCapabilities, ProtocolVersion};
+use rmcp::service::{RequestContext, RoleServer};
+
+use super::input::Abilities;
 
 /// Which of MCP's two lifecycles a protocol version belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +38,48 @@ impl Era {
             .iter()
             .find(|known| known.as_str() == version)
             .map(Era::of)
+    }
+}
+
+/// What a call's handling needs to know of its client, read from its request once: its era and
+/// what its capabilities allow. Under 2026-07-28 both come from the request's own `_meta` (the
+/// capabilities decoded anew for every request); before, from the session's `initialize`.
+///
+/// A fast path that read them to decide whether it takes a call (`fast_path::takes`) leaves
+/// them in the call's context (its extensions), where [`Client::of`] finds them: the handler
+/// does not decode them again.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Client {
+    /// The era of the request's protocol version, if it names one (or its session does).
+    pub era: Option<Era>,
+    /// Whether the client follows tasks (it declared MCP's tasks extension).
+    pub follows_tasks: bool,
+    /// What the client can answer when a tool asks.
+    pub abilities: Abilities,
+}
+
+impl Client {
+    /// The client of a request with this version and these capabilities.
+    pub(crate) fn new(
+        version: Option<&ProtocolVersion>,
+        capabilities: Option<&ClientCapabilities>,
+    ) -> Client {
+        Client {
+            era: version.map(Era::of),
+            follows_tasks: capabilities.is_some_and(|capabilities| capabilities.supports_tasks()),
+            abilities: Abilities::of(capabilities),
+        }
+    }
+
+    /// The client of `context`'s request: as a fast path left it, or read from the request.
+    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Client {
+        if let Some(client) = context.extensions.get::<Client>() {
+            return *client;
+        }
+        Client::new(
+            context.protocol_version().as_ref(),
+            context.client_capabilities().as_ref(),
+        )
     }
 }
 

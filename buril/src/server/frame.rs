@@ -179,16 +179,17 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         let Some(session) = stdio.get() else {
             return Some(call);
         };
-        if !fast_path::takes(state, session, &call) {
+        let Some(client) = fast_path::takes(state, session, &call) else {
             return Some(call);
-        }
+        };
         let (token, registered) = fast_path::register(session, &call);
         // The task does not keep the writer going: once the transport closes, a call that
         // ignores its cancellation must not hold the server open.
         let (state, session, outbox) = (state.clone(), session.clone(), self.outbox.downgrade());
         self.calls.spawn(async move {
             let _registered = registered;
-            let (message, cancelled) = fast_path::answer(&state, &session, call, None, token).await;
+            let (message, cancelled) =
+                fast_path::answer(&state, &session, call, client, None, token).await;
             // A call the client cancelled gets no answer, as through the SDK's service loop.
             // The writer is gone only when the output failed or the transport closed: nobody
             // to answer.

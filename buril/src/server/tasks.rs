@@ -39,14 +39,6 @@ pub(crate) fn owner_of(context: &RequestContext<RoleServer>) -> Option<String> {
     Some(format!("session:{session}"))
 }
 
-/// Whether the request's client can follow a task: it declared the tasks extension, for the
-/// session or in the request's own `_meta`.
-pub(crate) fn client_follows_tasks(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .client_capabilities()
-        .is_some_and(|capabilities| capabilities.supports_tasks())
-}
-
 /// The error for a call of a tool that is always a task from a client that cannot follow one.
 pub(crate) fn tasks_required() -> ErrorData {
     ErrorData::missing_required_client_capability(

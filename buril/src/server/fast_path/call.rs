@@ -13,26 +13,31 @@ use rmcp::service::{RequestContext, RoleServer, Service};
 use tokio_util::sync::CancellationToken;
 
 use super::parse::CallParts;
-use crate::server::era::Era;
+use crate::server::era::{Client, Era};
 use crate::server::handler::Handler;
 use crate::server::http_sessions::{Registered, Session};
+use crate::server::input::Abilities;
 use crate::server::plan::CallPlan;
 use crate::server::state::ServerState;
 
 /// The prefix of the keys MCP reserves in `_meta`.
 const PROTOCOL_KEYS: &str = "io.modelcontextprotocol/";
 
+/// Where a stateless call's `_meta` says its protocol version.
+pub(crate) const STATELESS_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
 /// The protocol's keys a stateless call's `_meta` may hold and still be taken: its version,
 /// its client's capabilities and its client (not its log level, which asks for log messages
 /// before the answer, nor any other).
 const STATELESS_KEYS: [&str; 3] = [
-    "io.modelcontextprotocol/protocolVersion",
+    STATELESS_VERSION_KEY,
     "io.modelcontextprotocol/clientCapabilities",
     "io.modelcontextprotocol/clientInfo",
 ];
 
 /// Whether `call` of `session` may be answered outside the SDK's service loop (see the
-/// module's documentation); if not, it goes to the SDK.
+/// module's documentation), and if so what it says of its client (which [`answer`] hands down
+/// to the handler); if not, it goes to the SDK.
 ///
 /// Taken: a call that can send its client nothing before its answer (no progress token, no
 /// log messages asked for by the session or, under 2026-07-28, by the call) and whose plan is
@@ -41,36 +46,38 @@ const STATELESS_KEYS: [&str; 3] = [
 /// fields. A stateless call needs its complete lifecycle `_meta` (a version of that era and
 /// the client's capabilities), which says whether its client follows tasks; its questions end
 /// it with an `input_required` result, which is its answer.
-pub(crate) fn takes(state: &ServerState, session: &Session, call: &CallParts) -> bool {
+pub(crate) fn takes(state: &ServerState, session: &Session, call: &CallParts) -> Option<Client> {
     let (_, params, meta) = call;
     if session.log_level.load(Ordering::Relaxed) != 0
         || meta
             .as_ref()
             .is_some_and(|meta| meta.get_progress_token().is_some())
     {
-        return false;
+        return None;
     }
-    let follows_tasks = match session.era {
+    let client = match session.era {
         Era::Sessions => {
             let protocol = meta
                 .as_ref()
                 .is_some_and(|meta| meta.keys().any(|key| key.starts_with(PROTOCOL_KEYS)));
             if protocol || !session.asks_nothing {
-                return false;
+                return None;
             }
-            session.follows_tasks
+            Client {
+                era: Some(Era::Sessions),
+                follows_tasks: session.follows_tasks,
+                abilities: Abilities::default(),
+            }
         }
-        Era::Stateless => match meta.as_ref().and_then(stateless_follows_tasks) {
-            Some(follows) => follows,
-            None => return false,
-        },
+        Era::Stateless => stateless_client(meta.as_ref()?)?,
     };
-    CallPlan::of(state, params.name.as_ref(), follows_tasks) == CallPlan::Plain
+    (CallPlan::of(state, params.name.as_ref(), client.follows_tasks) == CallPlan::Plain)
+        .then_some(client)
 }
 
-/// Whether a stateless call's client follows tasks, if its `_meta` is one a fast path takes:
-/// a complete lifecycle `_meta` of a stateless version, and no other protocol key.
-fn stateless_follows_tasks(meta: &RequestMetaObject) -> Option<bool> {
+/// A stateless call's client, if its `_meta` is one a fast path takes: a complete lifecycle
+/// `_meta` of a stateless version, and no other protocol key.
+fn stateless_client(meta: &RequestMetaObject) -> Option<Client> {
     let other = meta
         .keys()
         .any(|key| key.starts_with(PROTOCOL_KEYS) && !STATELESS_KEYS.contains(&key.as_str()));
@@ -81,7 +88,8 @@ fn stateless_follows_tasks(meta: &RequestMetaObject) -> Option<bool> {
     // there and well formed.
     let version = meta.protocol_version()?;
     let capabilities = meta.client_capabilities()?;
-    (Era::of(&version) == Era::Stateless).then(|| capabilities.supports_tasks())
+    let client = Client::new(Some(&version), Some(&capabilities));
+    (client.era == Some(Era::Stateless)).then_some(client)
 }
 
 /// Registers the call with `session` (so that `notifications/cancelled` reaches it, through the
@@ -97,18 +105,21 @@ pub(crate) fn register(
 }
 
 /// Runs the call with a handler of `session` through the SDK's dispatch of a request to a
-/// handler, as its service loop would, cancelled by `token` (see [`register`]); with whether
+/// handler, as its service loop would, cancelled by `token` (see [`register`]), its `client`
+/// as [`takes`] read it; with whether
 /// the client cancelled the call (the SDK's service loop then sends no answer, as the protocol
 /// asks). `parts` are the HTTP request's, which the call's context carries as the SDK's does.
 pub(crate) async fn answer(
     state: &Arc<ServerState>,
     session: &Session,
     (id, params, meta): CallParts,
+    client: Client,
     parts: Option<Parts>,
     token: CancellationToken,
 ) -> (ServerJsonRpcMessage, bool) {
     let mut context = RequestContext::new(id.clone(), session.peer.clone());
     context.ct = token;
+    context.extensions.insert(client);
     if let Some(meta) = meta {
         context.meta = meta;
     }

@@ -50,12 +50,13 @@ use rmcp::service::{RunningService, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::call::{answer as run, encode, register, takes};
+use super::call::{STATELESS_VERSION_KEY, answer as run, encode, register, takes};
 use super::parse::{CallParts, FastCall};
 use crate::server::auth::BoxBody;
-use crate::server::era::Era;
+use crate::server::era::{Client, Era};
 use crate::server::handler::Handler;
 use crate::server::http_sessions::{SESSION_HEADER, Session, may_cancel};
 use crate::server::state::{ServerState, definition_of};
@@ -163,16 +164,14 @@ impl Fast<'_> {
                     return None;
                 }
                 let call = call.into_parts(self.state.registry);
-                if !takes(self.state, &session, &call) {
-                    return None;
-                }
+                let client = takes(self.state, &session, &call)?;
                 // The SDK's own word on the session: one that was closed (`DELETE`) answers 404
                 // there.
                 if !matches!(self.sessions.has_session(&Arc::from(id)).await, Ok(true)) {
                     return None;
                 }
                 let (token, _registered) = register(&session, &call);
-                Some(answer(self.state, &session, call, parts.clone(), token).await)
+                Some(answer(self.state, &session, call, client, parts.clone(), token).await)
             }
             Caller::Stateless { version, name } => {
                 if call.name().as_bytes() != name || mirrors_headers(self.state, call.name()) {
@@ -180,14 +179,24 @@ impl Fast<'_> {
                 }
                 let call = call.into_parts(self.state.registry);
                 let same_version = call.2.as_ref().is_some_and(|meta| {
-                    meta.protocol_version()
-                        .is_some_and(|meta| meta.as_str() == version)
+                    meta.get(STATELESS_VERSION_KEY).and_then(Value::as_str) == Some(version)
                 });
-                if !same_version || !takes(self.state, self.stateless, &call) {
+                if !same_version {
                     return None;
                 }
+                let client = takes(self.state, self.stateless, &call)?;
                 let token = CancellationToken::new();
-                Some(answer(self.state, self.stateless, call, parts.clone(), token).await)
+                Some(
+                    answer(
+                        self.state,
+                        self.stateless,
+                        call,
+                        client,
+                        parts.clone(),
+                        token,
+                    )
+                    .await,
+                )
             }
         }
     }
@@ -302,13 +311,14 @@ async fn answer(
     state: &Arc<ServerState>,
     session: &Arc<Session>,
     call: CallParts,
+    client: Client,
     parts: Parts,
     token: CancellationToken,
 ) -> Response<BoxBody> {
     let stateless = session.era == Era::Stateless;
     let gone = token.clone().drop_guard();
     // A cancelled call is answered all the same: its request waits for a body.
-    let (message, _) = run(state, session, call, Some(parts), token).await;
+    let (message, _) = run(state, session, call, client, Some(parts), token).await;
     gone.disarm();
     let mut response = Response::new(Full::new(Bytes::from(encode(&message))).boxed());
     *response.status_mut() = if stateless {
