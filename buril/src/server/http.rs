@@ -6,6 +6,7 @@
 
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
@@ -17,17 +18,19 @@ use hyper::http::request::Parts;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::model::ErrorData;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
 use super::auth::{self, Authorization, BoxBody};
 use super::error::ServerError;
 use super::fast_path::{Fast, Hosts, stateless_callers};
 use super::frame;
 use super::handler::Handler;
+use super::http_limits;
 use super::http_sessions::Session;
 use super::state::ServerState;
 
@@ -232,11 +235,14 @@ impl HttpServer {
         })
     }
 
-    /// Serves connections until the process ends (or the future is dropped).
+    /// Serves connections until the process ends (or the future is dropped), at most
+    /// [`HttpLimits`](super::HttpLimits)' connections at once (`http_limits.rs`).
     pub async fn run(self) -> Result<(), ServerError> {
         let HttpServer {
             listener, endpoint, ..
         } = self;
+        let limits = endpoint.state.http_limits;
+        let open = Arc::new(Semaphore::new(limits.max_connections));
         loop {
             let (stream, _) = match listener.accept().await {
                 Ok(accepted) => accepted,
@@ -249,6 +255,13 @@ impl HttpServer {
                     continue;
                 }
             };
+            let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
+                let answer = http_limits::busy_answer(&limits);
+                tokio::spawn(async move {
+                    http_limits::answer_and_close(stream, answer.as_bytes(), LINGER).await;
+                });
+                continue;
+            };
             // Answers go out as they are written: with Nagle's algorithm on, the second small
             // write of a response (an SSE event after the headers) waits for the client's
             // delayed ACK, about 40 ms a request on a kept-alive connection.
@@ -257,20 +270,41 @@ impl HttpServer {
                     .state
                     .say(&format!("buril: TCP_NODELAY could not be set: {error}"));
             }
+            let (stream, spare) = match http_limits::with_spare(stream) {
+                Ok(parts) => parts,
+                Err(_) => continue,
+            };
             let endpoint = Arc::clone(&endpoint);
             tokio::spawn(async move {
+                let _permit = permit;
                 let route = service_fn(move |request: Request<Incoming>| {
                     let endpoint = Arc::clone(&endpoint);
                     async move { Ok::<_, std::convert::Infallible>(endpoint.route(request).await) }
                 });
+                let (stream, begun) = http_limits::Watched::new(stream);
                 // A client that goes away mid-request ends its connection; nothing to report.
-                let _ = http1::Builder::new()
+                let served = http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(limits.header_timeout)
                     .serve_connection(TokioIo::new(stream), route)
                     .await;
+                // Headers that did not arrive in time: a request begun is answered 408.
+                if let Err(error) = served
+                    && error.is_timeout()
+                    && begun.load(Ordering::Relaxed)
+                    && let Some(spare) = spare
+                    && let Ok(spare) = tokio::net::TcpStream::from_std(spare)
+                {
+                    let answer = http_limits::timeout_answer();
+                    http_limits::answer_and_close(spare, answer.as_bytes(), LINGER).await;
+                }
             });
         }
     }
 }
+
+/// How long a connection refused or timed out is given to read its answer before it is closed.
+const LINGER: std::time::Duration = std::time::Duration::from_millis(250);
 
 impl Endpoint {
     /// What answers a call on its connection, unless the fast paths are off.

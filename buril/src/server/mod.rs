@@ -94,6 +94,7 @@ mod frame;
 mod handler;
 mod handshake;
 mod http;
+mod http_limits;
 mod http_sessions;
 mod input;
 mod lines;
@@ -121,6 +122,7 @@ pub use self::defaults::{
 };
 pub use self::error::ServerError;
 pub use self::http::HttpServer;
+pub use self::http_limits::HttpLimits;
 pub use self::options::{MessageSink, ServerOptions};
 pub use self::serve::Server;
 use crate::dispatch::Dispatcher;

@@ -40,6 +40,7 @@ pub struct ServerOptions {
     pub(crate) tasks: Option<crate::tasks::Tasks>,
     pub(crate) input_watch: Duration,
     pub(crate) fast_paths: bool,
+    pub(crate) http_limits: super::http_limits::HttpLimits,
     /// Whether `/studio/` is served (feature `studio`).
     #[cfg(feature = "studio")]
     pub(crate) studio: bool,
@@ -74,6 +75,7 @@ impl Default for ServerOptions {
             tasks: None,
             input_watch: super::watch::DEFAULT_INPUT_WATCH,
             fast_paths: super::defaults::fast_paths_by_default(),
+            http_limits: super::http_limits::HttpLimits::new(),
             #[cfg(feature = "studio")]
             studio: false,
             #[cfg(feature = "hub")]
@@ -291,6 +293,14 @@ impl ServerOptions {
     #[doc(hidden)]
     pub fn fast_paths(mut self, on: bool) -> Self {
         self.fast_paths = on;
+        self
+    }
+
+    /// What the Streamable HTTP server gives slow, idle and surplus clients: the time to send a
+    /// request's headers, and how many connections it serves at once
+    /// ([`HttpLimits`](super::HttpLimits); `--header-timeout`, `--max-connections`).
+    pub fn http_limits(mut self, limits: super::http_limits::HttpLimits) -> Self {
+        self.http_limits = limits;
         self
     }
 

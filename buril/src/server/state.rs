@@ -47,6 +47,8 @@ pub(crate) struct ServerState {
     pub input_watch: Duration,
     /// Whether plain calls may take the fast paths (`fast_path/`).
     pub fast_paths: bool,
+    /// The HTTP server's limits for slow, idle and surplus clients.
+    pub http_limits: super::http_limits::HttpLimits,
     /// Whether `/studio/` is served.
     #[cfg(feature = "studio")]
     pub studio: bool,
@@ -207,6 +209,7 @@ impl ServerState {
             trace_content: options.trace_content,
             input_watch: options.input_watch,
             fast_paths: options.fast_paths,
+            http_limits: options.http_limits,
             #[cfg(feature = "studio")]
             studio: options.studio,
             listeners: Listeners::default(),

@@ -203,6 +203,27 @@ pub(super) fn command() -> Command {
                 .help("Tools per page of tools/list [default: 100]"),
         )
         .arg(
+            Arg::new("header-timeout")
+                .long("header-timeout")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(f64))
+                .help(
+                    "With --http: how long a client has to send a request's headers (and an \
+                     idle connection its next request); past it, 408 and the connection closed \
+                     [default: 10]",
+                ),
+        )
+        .arg(
+            Arg::new("max-connections")
+                .long("max-connections")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .help(
+                    "With --http: how many connections are served at once; one more is \
+                     answered 503 with Retry-After [default: 1024]",
+                ),
+        )
+        .arg(
             Arg::new("allowed-origin")
                 .long("allowed-origin")
                 .value_name("ORIGIN")

@@ -10,6 +10,7 @@ use clap::ArgMatches;
 use crate::middleware::ScopeRules;
 use crate::server::auth::{AuthOptions, JwksSource};
 use crate::server::defaults::DEFAULT_CONFIG_FILE;
+use crate::server::http_limits::HttpLimits;
 use crate::server::options::ServerOptions;
 
 /// The options with the task store and settings of `--tasks`, `--task-ttl` and
@@ -111,6 +112,20 @@ pub(super) fn options(
             _ => return Err("--timeout takes a positive number of seconds".into()),
         }
     }
+    let mut limits = HttpLimits::new();
+    if let Some(&seconds) = matches.get_one::<f64>("header-timeout") {
+        match Duration::try_from_secs_f64(seconds) {
+            Ok(timeout) if seconds > 0.0 => limits = limits.header_timeout(timeout),
+            _ => return Err("--header-timeout takes a positive number of seconds".into()),
+        }
+    }
+    if let Some(&connections) = matches.get_one::<usize>("max-connections") {
+        if connections == 0 {
+            return Err("--max-connections takes a number of connections, at least 1".into());
+        }
+        limits = limits.max_connections(connections);
+    }
+    options = options.http_limits(limits);
     if let Some(&bytes) = matches.get_one::<usize>("max-result-bytes") {
         options = options.max_result_bytes(bytes);
     }

@@ -1,0 +1,168 @@
+//! Slow, idle and surplus HTTP clients (`server/http_limits.rs`): headers that trickle are
+//! answered 408 and their connection closed, an idle connection is closed without an answer,
+//! a connection past the cap is answered 503 with `Retry-After`, and other clients are served
+//! meanwhile.
+
+#![cfg(feature = "server")]
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use buril::server::{HttpLimits, ServerOptions};
+use common::http::initialize;
+use common::servers::serve_http;
+use serde_json::json;
+
+/// Greets someone.
+#[buril::tool(off_thread, read_only)]
+fn limits_greet(
+    /// Who to greet.
+    name: String,
+) -> String {
+    format!("hello, {name}")
+}
+
+fn serve(limits: HttpLimits) -> SocketAddr {
+    serve_http(ServerOptions::new().http_limits(limits))
+}
+
+/// Everything the server sends on `stream` until it closes it (within 10 s).
+fn read_all(stream: &mut TcpStream) -> String {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut text = Vec::new();
+    let mut buf = [0u8; 1024];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+            Err(error) => panic!("the server neither answered nor closed: {error}"),
+        }
+    }
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// A stateless call of `limits_greet` on a connection of its own: the tool's text.
+fn greet(addr: SocketAddr) -> String {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "limits_greet",
+        "arguments": {"name": "ada"},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "buril-test", "version": "1"}
+        }
+    }});
+    let answer = common::http::post(
+        addr,
+        None,
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "limits_greet"),
+        ],
+        &body.to_string(),
+    );
+    assert_eq!(answer.status, 200, "{answer:?}");
+    answer.message()["result"]["structuredContent"]["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{answer:?}"))
+        .to_owned()
+}
+
+#[test]
+fn headers_that_trickle_are_answered_408_while_other_clients_are_served() {
+    let addr = serve(HttpLimits::new().header_timeout(Duration::from_millis(400)));
+    // Slowloris: requests begun, their headers never finished.
+    let mut slow: Vec<TcpStream> = (0..16)
+        .map(|_| {
+            let mut stream = TcpStream::connect(addr).unwrap();
+            write!(
+                stream,
+                "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: appl"
+            )
+            .unwrap();
+            stream
+        })
+        .collect();
+    // Meanwhile another client's calls are answered.
+    for _ in 0..5 {
+        assert_eq!(greet(addr), "hello, ada");
+    }
+    for stream in &mut slow {
+        let answer = read_all(stream);
+        assert!(
+            answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+            "{answer:?}"
+        );
+        assert!(answer.contains("connection: close"), "{answer:?}");
+        assert!(answer.contains("did not arrive in time"), "{answer:?}");
+    }
+    // And the server goes on serving.
+    assert_eq!(greet(addr), "hello, ada");
+}
+
+#[test]
+fn an_idle_connection_is_closed_without_an_answer() {
+    let addr = serve(HttpLimits::new().header_timeout(Duration::from_millis(300)));
+    // Never a byte sent.
+    let mut idle = TcpStream::connect(addr).unwrap();
+    assert_eq!(read_all(&mut idle), "");
+    // A kept-alive connection after its answer: closed too, with nothing more sent.
+    let mut kept = TcpStream::connect(addr).unwrap();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    write!(
+        kept,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let answer = read_all(&mut kept);
+    assert!(answer.starts_with("HTTP/1.1 "), "{answer:?}");
+    assert!(!answer.contains("408"), "{answer:?}");
+}
+
+#[test]
+fn a_connection_past_the_cap_is_answered_503_with_retry_after() {
+    let addr = serve(
+        HttpLimits::new()
+            .max_connections(3)
+            .retry_after(Duration::from_secs(7))
+            .header_timeout(Duration::from_secs(60)),
+    );
+    let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    let mut surplus = TcpStream::connect(addr).unwrap();
+    // Its request is not read: the answer comes all the same.
+    let _ = write!(surplus, "GET /mcp HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    let answer = read_all(&mut surplus);
+    assert!(
+        answer.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
+        "{answer:?}"
+    );
+    assert!(answer.contains("retry-after: 7\r\n"), "{answer:?}");
+    // A client through a library sees the same.
+    let refused = initialize(addr, &[], json!({}));
+    assert_eq!(refused.status, 503, "{refused:?}");
+    // Once the connections held close, new ones are served.
+    drop(held);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let answer = initialize(addr, &[], json!({}));
+        if answer.status == 200 {
+            break;
+        }
+        assert_eq!(answer.status, 503, "{answer:?}");
+        assert!(
+            Instant::now() < deadline,
+            "the cap's places were not given back"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(greet(addr), "hello, ada");
+}
