@@ -1,8 +1,8 @@
 //! The MCP handler: what the server answers, method by method (`tools/list` from the registry,
 //! `tools/call` in `call.rs`, the tasks extension over `tasks.rs`, skills, logging levels).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
 
 #[allow(deprecated)] // MCP's logging: deprecated by the 2026-07-28 revision, still spoken.
 use rmcp::model::SetLevelRequestParams;
@@ -37,6 +37,10 @@ pub(crate) struct Handler {
     /// A stdio session's record of its client, filled at `notifications/initialized`, whose
     /// plain calls the transport then answers itself (`fast_path/`).
     stdio: Option<Arc<StdioSession>>,
+    /// An HTTP session's place in the server's table of sessions (`http_sessions.rs`), taken
+    /// at `notifications/initialized` and given back when the session's last handler is
+    /// dropped (the session ended: closed by its client, or expired).
+    leave: Arc<OnceLock<Leave>>,
 }
 
 impl Handler {
@@ -52,6 +56,7 @@ impl Handler {
             ended: None,
             log_level,
             stdio: None,
+            leave: Arc::default(),
         }
     }
 
@@ -310,7 +315,9 @@ impl ServerHandler for Handler {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.state.http_sessions.add(&self.log_level, &context);
+        if let Some(id) = self.state.http_sessions.add(&self.log_level, &context) {
+            let _ = self.leave.set(Leave::new(&self.state, id));
+        }
         if let Some(stdio) = &self.stdio {
             stdio.set(&self.log_level, &context);
         }
@@ -333,5 +340,31 @@ impl ServerHandler for Handler {
         self.until_done(&context).await;
         self.state.listeners.remove_sink(id);
         Ok(())
+    }
+}
+
+/// A session's place in its server's table, given back when dropped: held by the session's
+/// handlers, which the SDK drops when the session ends (closed by its client with `DELETE`, or
+/// expired after its idle time), so that an ended session does not linger until the next one
+/// comes.
+pub(crate) struct Leave {
+    state: Weak<ServerState>,
+    id: Box<str>,
+}
+
+impl Leave {
+    pub(crate) fn new(state: &Arc<ServerState>, id: Box<str>) -> Leave {
+        Leave {
+            state: Arc::downgrade(state),
+            id,
+        }
+    }
+}
+
+impl Drop for Leave {
+    fn drop(&mut self) {
+        if let Some(state) = self.state.upgrade() {
+            state.http_sessions.remove(&self.id);
+        }
     }
 }

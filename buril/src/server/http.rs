@@ -183,7 +183,9 @@ pub(crate) async fn bind(
     let hosts = Hosts::new(&config.allowed_hosts);
     // A handler per session: each keeps its client's log level.
     let for_sessions = Arc::clone(&state);
-    let sessions = Arc::new(LocalSessionManager::default());
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(state.http_limits.idle_session);
+    let sessions = Arc::new(sessions);
     let service = StreamableHttpService::new(
         move || Ok(Handler::new(Arc::clone(&for_sessions))),
         Arc::clone(&sessions),
@@ -212,6 +214,13 @@ pub(crate) async fn bind(
 }
 
 impl HttpServer {
+    /// How many legacy sessions the server's own table holds (its fast path's).
+    #[cfg(test)]
+    pub(crate) fn session_count(&self) -> impl Fn() -> usize + Send + 'static {
+        let state = Arc::clone(&self.endpoint.state);
+        move || state.http_sessions.len()
+    }
+
     /// The address it listens on.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr

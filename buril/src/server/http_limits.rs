@@ -4,6 +4,9 @@
 //! - **Headers** (slowloris): hyper's header read timeout, from the first byte a connection is
 //!   read for (and between requests of a kept-alive connection, so it is also the idle
 //!   timeout); when it passes, the connection is answered `408 Request Timeout` and closed.
+//! - **Sessions** (2025-11-25): a session that sends nothing for its idle time ends (its
+//!   client's next request with its id is answered 404, as for a session it closed); an ended
+//!   session leaves the server's tables at once.
 //! - **Connections**: past the cap, a new connection is answered `503 Service Unavailable` with
 //!   `Retry-After` and closed, without reading its request; the connections already open are
 //!   served as before.
@@ -38,6 +41,7 @@ use tokio::net::TcpStream;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HttpLimits {
     pub(crate) header_timeout: Duration,
+    pub(crate) idle_session: Duration,
     pub(crate) max_connections: usize,
     pub(crate) retry_after: Duration,
 }
@@ -50,11 +54,12 @@ impl Default for HttpLimits {
 
 impl HttpLimits {
     /// What the server allows by default: 10 s for a request's headers (and for an idle
-    /// kept-alive connection's next request), 1,024 connections at once, and a refused client
-    /// told to retry after 1 s.
+    /// kept-alive connection's next request), 5 minutes for an idle session, 1,024 connections
+    /// at once, and a refused client told to retry after 1 s.
     pub const fn new() -> Self {
         HttpLimits {
             header_timeout: Duration::from_secs(10),
+            idle_session: Duration::from_secs(300),
             max_connections: 1024,
             retry_after: Duration::from_secs(1),
         }
@@ -65,6 +70,14 @@ impl HttpLimits {
     /// Past it, the connection is answered `408 Request Timeout` and closed. At least 1 ms.
     pub const fn header_timeout(mut self, timeout: Duration) -> Self {
         self.header_timeout = at_least_a_millisecond(timeout);
+        self
+    }
+
+    /// How long a legacy (2025-11-25) session may send nothing before it ends; its client's
+    /// next request with its id is then answered 404, and a client opens a new session. At
+    /// least 1 ms.
+    pub const fn idle_session(mut self, idle: Duration) -> Self {
+        self.idle_session = at_least_a_millisecond(idle);
         self
     }
 

@@ -194,21 +194,30 @@ impl Sessions {
     /// Registers the session of an HTTP client that finished `initialize`, with its handler's
     /// log level (a stdio session, which has no id, is not registered here). Sessions that
     /// ended are dropped as it does.
-    pub(crate) fn add(&self, log_level: &Arc<AtomicU8>, context: &NotificationContext<RoleServer>) {
-        let Some(id) = context
+    ///
+    /// Gives the session's id when it was added: its handler then holds a `Leave` (`handler.rs`), which
+    /// removes it when the session ends.
+    pub(crate) fn add(
+        &self,
+        log_level: &Arc<AtomicU8>,
+        context: &NotificationContext<RoleServer>,
+    ) -> Option<Box<str>> {
+        let id = context
             .extensions
             .get::<Parts>()
             .and_then(|parts| parts.headers.get(SESSION_HEADER))
-            .and_then(|value| value.to_str().ok())
-        else {
-            return;
-        };
-        let Some(session) = Session::of(log_level, context) else {
-            return;
-        };
+            .and_then(|value| value.to_str().ok())?;
+        let session = Session::of(log_level, context)?;
         let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
         map.retain(|_, session| !session.peer.is_transport_closed());
         map.insert(id.into(), Arc::new(session));
+        Some(id.into())
+    }
+
+    /// How many sessions are in the table.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.map.read().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     pub(super) fn get(&self, id: &str) -> Option<Arc<Session>> {

@@ -214,6 +214,16 @@ pub(super) fn command() -> Command {
                 ),
         )
         .arg(
+            Arg::new("idle-session")
+                .long("idle-session")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(f64))
+                .help(
+                    "With --http: how long a 2025-11-25 session may send nothing before it \
+                     ends [default: 300]",
+                ),
+        )
+        .arg(
             Arg::new("max-connections")
                 .long("max-connections")
                 .value_name("N")

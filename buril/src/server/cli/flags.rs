@@ -119,6 +119,12 @@ pub(super) fn options(
             _ => return Err("--header-timeout takes a positive number of seconds".into()),
         }
     }
+    if let Some(&seconds) = matches.get_one::<f64>("idle-session") {
+        match Duration::try_from_secs_f64(seconds) {
+            Ok(idle) if seconds > 0.0 => limits = limits.idle_session(idle),
+            _ => return Err("--idle-session takes a positive number of seconds".into()),
+        }
+    }
     if let Some(&connections) = matches.get_one::<usize>("max-connections") {
         if connections == 0 {
             return Err("--max-connections takes a number of connections, at least 1".into());
