@@ -167,3 +167,84 @@ impl<R: AsyncRead + Unpin> AsyncRead for WatchEnd<R> {
         poll
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An ended legacy session leaves the server's table at once (closed by its client, or
+    /// expired), not when the next session comes.
+    #[test]
+    fn an_ended_http_session_leaves_the_table_at_once() {
+        use std::time::{Duration, Instant};
+
+        use super::super::http_limits::HttpLimits;
+
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let limits = HttpLimits::new().idle_session(Duration::from_millis(400));
+        let options = ServerOptions::new().http_limits(limits).messages(|_| {});
+        let server = Server::new(Dispatcher::new(), options).unwrap();
+        let bound = runtime
+            .block_on(server.bind_http("127.0.0.1:0".parse().unwrap()))
+            .unwrap();
+        let (addr, count) = (bound.local_addr(), bound.session_count());
+        runtime.spawn(bound.run());
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let url = format!("http://{addr}/mcp");
+        let post = |session: Option<&str>, body: &str| {
+            let mut request = agent
+                .post(&url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-11-25");
+            if let Some(session) = session {
+                request = request.header("mcp-session-id", session);
+            }
+            let response = request.send(body).unwrap();
+            let status = response.status().as_u16();
+            let id = response
+                .headers()
+                .get("mcp-session-id")
+                .map(|id| id.to_str().unwrap().to_owned());
+            (status, id)
+        };
+        let open = || {
+            let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+            let (status, id) = post(None, initialize);
+            assert_eq!(status, 200);
+            let id = id.unwrap();
+            let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+            assert_eq!(post(Some(&id), initialized).0, 202);
+            id
+        };
+        let wait_for = |sessions: usize, what: &str| {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while count() != sessions {
+                assert!(Instant::now() < deadline, "{what}: {} sessions", count());
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        };
+        let closed = open();
+        let _expiring = open();
+        wait_for(2, "both sessions registered");
+        let response = agent
+            .delete(&url)
+            .header("mcp-session-id", &closed)
+            .header("mcp-protocol-version", "2025-11-25")
+            .call()
+            .unwrap();
+        assert!(response.status().is_success(), "{}", response.status());
+        wait_for(1, "the closed session left");
+        // The other one sends nothing: it expires, and leaves.
+        wait_for(0, "the idle session left");
+        let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        assert_eq!(post(Some(&closed), ping).0, 404);
+    }
+}
