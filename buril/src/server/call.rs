@@ -317,6 +317,12 @@ impl Handler {
                 tracing::debug!(target: "buril::server", tool = name, "the client cancelled the call");
                 call.await
             }
+            // Polled only while the call runs (a quick call's first poll ends it first).
+            () = self.state.stopped.cancelled() => {
+                cancel.cancel();
+                tracing::debug!(target: "buril::server", tool = name, "the server stopped the call");
+                call.await
+            }
         };
         self.settle(&name, after, finished).await
     }

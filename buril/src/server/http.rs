@@ -24,6 +24,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
 
 use super::auth::{self, Authorization, BoxBody};
 use super::error::ServerError;
@@ -221,6 +222,12 @@ impl HttpServer {
         move || state.http_sessions.len()
     }
 
+    /// How long the calls in flight have to finish once it is asked to stop
+    /// ([`HttpLimits::drain`](super::HttpLimits::drain)).
+    pub fn drain(&self) -> std::time::Duration {
+        self.endpoint.state.http_limits.drain
+    }
+
     /// The address it listens on.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
@@ -247,13 +254,32 @@ impl HttpServer {
     /// Serves connections until the process ends (or the future is dropped), at most
     /// [`HttpLimits`](super::HttpLimits)' connections at once (`http_limits.rs`).
     pub async fn run(self) -> Result<(), ServerError> {
+        self.run_until(std::future::pending()).await
+    }
+
+    /// Serves connections until `stop` completes, then stops without losing what it was
+    /// asked: no connection is accepted any more, idle connections close, a request in flight
+    /// is answered and its connection then closed. Calls still running after
+    /// [`HttpLimits::drain`](super::HttpLimits::drain) are cancelled (a tool that stops for it
+    /// answers `cancelled`), and after a moment for those answers it returns. `serve --http`
+    /// stops so at SIGTERM or Ctrl-C.
+    pub async fn run_until(
+        self,
+        stop: impl std::future::Future<Output = ()>,
+    ) -> Result<(), ServerError> {
         let HttpServer {
             listener, endpoint, ..
         } = self;
         let limits = endpoint.state.http_limits;
         let open = Arc::new(Semaphore::new(limits.max_connections));
+        let stopping = CancellationToken::new();
+        let mut stop = std::pin::pin!(stop);
         loop {
-            let (stream, _) = match listener.accept().await {
+            let accepted = tokio::select! {
+                accepted = listener.accept() => accepted,
+                () = &mut stop => break,
+            };
+            let (stream, _) = match accepted {
                 Ok(accepted) => accepted,
                 Err(error) => {
                     // Out of file descriptors and the like: wait a little and go on.
@@ -284,6 +310,7 @@ impl HttpServer {
                 Err(_) => continue,
             };
             let endpoint = Arc::clone(&endpoint);
+            let stopping = stopping.clone();
             tokio::spawn(async move {
                 let _permit = permit;
                 let route = service_fn(move |request: Request<Incoming>| {
@@ -291,12 +318,20 @@ impl HttpServer {
                     async move { Ok::<_, std::convert::Infallible>(endpoint.route(request).await) }
                 });
                 let (stream, begun) = http_limits::Watched::new(stream);
-                // A client that goes away mid-request ends its connection; nothing to report.
-                let served = http1::Builder::new()
+                let connection = http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(limits.header_timeout)
-                    .serve_connection(TokioIo::new(stream), route)
-                    .await;
+                    .serve_connection(TokioIo::new(stream), route);
+                let mut connection = std::pin::pin!(connection);
+                // A client that goes away mid-request ends its connection; nothing to report.
+                let served = tokio::select! {
+                    served = connection.as_mut() => served,
+                    () = stopping.cancelled() => {
+                        // The request in flight answered, then the connection closed.
+                        connection.as_mut().graceful_shutdown();
+                        connection.await
+                    }
+                };
                 // Headers that did not arrive in time: a request begun is answered 408.
                 if let Err(error) = served
                     && error.is_timeout()
@@ -309,8 +344,26 @@ impl HttpServer {
                 }
             });
         }
+        drop(listener);
+        stopping.cancel();
+        // Every connection's place back: each has ended.
+        let every = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+        let ended = || Arc::clone(&open).acquire_many_owned(every);
+        if tokio::time::timeout(limits.drain, ended()).await.is_err() {
+            endpoint.state.say(&format!(
+                "buril: calls still running {:.1} s after the server was asked to stop are \
+                 cancelled",
+                limits.drain.as_secs_f64()
+            ));
+            endpoint.state.stopped.cancel();
+            let _ = tokio::time::timeout(CANCELLED_ANSWERS, ended()).await;
+        }
+        Ok(())
     }
 }
+
+/// How long the calls cancelled at a stop are given to answer `cancelled`.
+const CANCELLED_ANSWERS: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// How long a connection refused or timed out is given to read its answer before it is closed.
 const LINGER: std::time::Duration = std::time::Duration::from_millis(250);

@@ -7,6 +7,10 @@
 //! - **Sessions** (2025-11-25): a session that sends nothing for its idle time ends (its
 //!   client's next request with its id is answered 404, as for a session it closed); an ended
 //!   session leaves the server's tables at once.
+//! - **Stopping** ([`HttpServer::run_until`](super::HttpServer::run_until), SIGTERM or Ctrl-C
+//!   for `serve --http`): no connection is accepted any more, idle connections close, a request
+//!   in flight is answered and its connection then closed; calls still running after the drain
+//!   time are cancelled (a tool that stops for it answers `cancelled`).
 //! - **Connections**: past the cap, a new connection is answered `503 Service Unavailable` with
 //!   `Retry-After` and closed, without reading its request; the connections already open are
 //!   served as before.
@@ -42,6 +46,7 @@ use tokio::net::TcpStream;
 pub struct HttpLimits {
     pub(crate) header_timeout: Duration,
     pub(crate) idle_session: Duration,
+    pub(crate) drain: Duration,
     pub(crate) max_connections: usize,
     pub(crate) retry_after: Duration,
 }
@@ -55,11 +60,13 @@ impl Default for HttpLimits {
 impl HttpLimits {
     /// What the server allows by default: 10 s for a request's headers (and for an idle
     /// kept-alive connection's next request), 5 minutes for an idle session, 1,024 connections
-    /// at once, and a refused client told to retry after 1 s.
+    /// at once, a refused client told to retry after 1 s, and 10 s for the calls in flight when
+    /// the server stops.
     pub const fn new() -> Self {
         HttpLimits {
             header_timeout: Duration::from_secs(10),
             idle_session: Duration::from_secs(300),
+            drain: Duration::from_secs(10),
             max_connections: 1024,
             retry_after: Duration::from_secs(1),
         }
@@ -81,10 +88,23 @@ impl HttpLimits {
         self
     }
 
+    /// How long the calls in flight have to finish when the server stops
+    /// ([`HttpServer::run_until`](super::HttpServer::run_until)); past it, they are cancelled.
+    pub const fn drain(mut self, drain: Duration) -> Self {
+        self.drain = drain;
+        self
+    }
+
     /// How many connections are served at once; a connection past them is answered `503
     /// Service Unavailable` with `Retry-After` and closed. At least 1.
     pub const fn max_connections(mut self, connections: usize) -> Self {
-        self.max_connections = if connections == 0 { 1 } else { connections };
+        self.max_connections = if connections == 0 {
+            1
+        } else if connections > u32::MAX as usize {
+            u32::MAX as usize
+        } else {
+            connections
+        };
         self
     }
 

@@ -49,6 +49,9 @@ pub(crate) struct ServerState {
     pub fast_paths: bool,
     /// The HTTP server's limits for slow, idle and surplus clients.
     pub http_limits: super::http_limits::HttpLimits,
+    /// Cancelled when the HTTP server stops and its drain time has passed: the plain calls
+    /// still running are cancelled (and answer so).
+    pub stopped: tokio_util::sync::CancellationToken,
     /// Whether `/studio/` is served.
     #[cfg(feature = "studio")]
     pub studio: bool,
@@ -210,6 +213,7 @@ impl ServerState {
             input_watch: options.input_watch,
             fast_paths: options.fast_paths,
             http_limits: options.http_limits,
+            stopped: tokio_util::sync::CancellationToken::new(),
             #[cfg(feature = "studio")]
             studio: options.studio,
             listeners: Listeners::default(),

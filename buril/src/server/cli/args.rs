@@ -224,6 +224,17 @@ pub(super) fn command() -> Command {
                 ),
         )
         .arg(
+            Arg::new("drain")
+                .long("drain")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(f64))
+                .help(
+                    "With --http: at SIGTERM or Ctrl-C, how long calls in flight have to finish \
+                     before they are cancelled; no new connection is accepted meanwhile \
+                     [default: 10]",
+                ),
+        )
+        .arg(
             Arg::new("max-connections")
                 .long("max-connections")
                 .value_name("N")

@@ -125,6 +125,12 @@ pub(super) fn options(
             _ => return Err("--idle-session takes a positive number of seconds".into()),
         }
     }
+    if let Some(&seconds) = matches.get_one::<f64>("drain") {
+        match Duration::try_from_secs_f64(seconds) {
+            Ok(drain) if seconds >= 0.0 => limits = limits.drain(drain),
+            _ => return Err("--drain takes a number of seconds, 0 or more".into()),
+        }
+    }
     if let Some(&connections) = matches.get_one::<usize>("max-connections") {
         if connections == 0 {
             return Err("--max-connections takes a number of connections, at least 1".into());

@@ -121,7 +121,23 @@ fn run(
                         if let Some(url) = bound.studio_url() {
                             let _ = tx.send(Message::Err(format!("buril: the studio is at {url}")));
                         }
-                        bound.run().await
+                        let stopping = tx.clone();
+                        let drain = bound.drain();
+                        bound
+                            .run_until(async move {
+                                stop_signal().await;
+                                let _ = stopping.send(Message::Err(format!(
+                                    "buril: stopping: no new connections; calls in flight have \
+                                     {:.1} s to finish (again to stop at once)",
+                                    drain.as_secs_f64()
+                                )));
+                                // A second signal stops the process without waiting.
+                                tokio::spawn(async {
+                                    stop_signal().await;
+                                    std::process::exit(130);
+                                });
+                            })
+                            .await
                     }
                     None => server.serve_io(tokio::io::stdin(), writer).await,
                 }
@@ -156,6 +172,30 @@ fn run(
     }
     // The server thread ended without a word: it panicked.
     ExitCode::FAILURE
+}
+
+/// Completes at SIGTERM or SIGINT (Ctrl-C); never where they cannot be listened for.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut terminate), Ok(mut interrupt)) => {
+                tokio::select! {
+                    _ = terminate.recv() => {}
+                    _ = interrupt.recv() => {}
+                }
+            }
+            _ => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
 }
 
 /// `--exit-with-parent`: a thread that ends the server when this process's parent ends (on

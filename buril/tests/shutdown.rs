@@ -1,0 +1,166 @@
+//! Stopping a Streamable HTTP server (`HttpServer::run_until`): no connection is accepted any
+//! more, a call in flight is answered whole, and calls still running after the drain time are
+//! cancelled and answered so.
+
+#![cfg(feature = "server")]
+
+mod common;
+
+use std::net::{SocketAddr, TcpStream};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::{Duration, Instant};
+
+use buril::server::{HttpLimits, Server, ServerOptions};
+use buril::{Dispatcher, ToolError};
+use common::gates::{self, Event, WAIT};
+use common::http::{open, post};
+use serde_json::{Value, json};
+
+/// Holds until the test lets it go, then answers.
+#[buril::tool(off_thread, read_only)]
+fn stop_hold(
+    /// The gate's tag.
+    tag: String,
+) -> String {
+    let _ending = gates::hold(&tag);
+    format!("{tag} done")
+}
+
+/// Waits until the call is cancelled, then says so.
+#[buril::tool(off_thread, read_only)]
+async fn stop_wait(
+    ctx: &buril::Context,
+    /// The tag its events are recorded under.
+    tag: String,
+) -> Result<String, ToolError> {
+    gates::saw_cancel_async(&tag, ctx).await;
+    ctx.check_cancelled()?;
+    Ok("never".into())
+}
+
+/// A server stopped when the returned sender sends; its address, and a receiver that gets a
+/// message when `run_until` returned.
+fn serve(limits: HttpLimits) -> (SocketAddr, std::sync::mpsc::Sender<()>, Receiver<()>) {
+    let (addr_tx, addr_rx) = channel();
+    let (stop_tx, stop_rx) = channel::<()>();
+    let (done_tx, done_rx) = channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let options = ServerOptions::new().http_limits(limits);
+            let server = Server::new(Dispatcher::new(), options).unwrap();
+            let bound = server
+                .bind_http("127.0.0.1:0".parse().unwrap())
+                .await
+                .unwrap();
+            addr_tx.send(bound.local_addr()).unwrap();
+            let stop = async move {
+                let _ = tokio::task::spawn_blocking(move || stop_rx.recv()).await;
+            };
+            bound.run_until(stop).await.unwrap();
+            done_tx.send(()).unwrap();
+        });
+    });
+    (addr_rx.recv().unwrap(), stop_tx, done_rx)
+}
+
+/// A stateless call's body.
+fn stateless(id: u32, tool: &str, tag: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": tool,
+        "arguments": {"tag": tag},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "buril-test", "version": "1"}
+        }
+    }})
+    .to_string()
+}
+
+fn stateless_headers(tool: &'static str) -> [(&'static str, &'static str); 3] {
+    [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", tool),
+    ]
+}
+
+/// Waits until the listener is gone: a connection is refused.
+fn wait_until_refused(addr: SocketAddr) {
+    let deadline = Instant::now() + WAIT;
+    while TcpStream::connect(addr).is_ok() {
+        assert!(
+            Instant::now() < deadline,
+            "the server still accepts connections"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_stop_answers_the_calls_in_flight_and_accepts_no_more() {
+    let (addr, stop, done) = serve(HttpLimits::new().drain(gates::LONG));
+    let call = std::thread::spawn(move || {
+        post(
+            addr,
+            None,
+            &stateless_headers("stop_hold"),
+            &stateless(1, "stop_hold", "in-flight"),
+        )
+    });
+    assert!(gates::wait_for(Event::Entered, "in-flight"));
+    stop.send(()).unwrap();
+    wait_until_refused(addr);
+    // The call still runs, and the server waits for it.
+    assert_eq!(done.try_recv(), Err(TryRecvError::Empty));
+    gates::open("in-flight");
+    let answer = call.join().unwrap();
+    assert_eq!(answer.status, 200, "{answer:?}");
+    let result = &answer.message()["result"];
+    assert_eq!(result["isError"], false, "{answer:?}");
+    assert_eq!(
+        result["structuredContent"]["result"], "in-flight done",
+        "{answer:?}"
+    );
+    done.recv_timeout(WAIT)
+        .expect("the server returned once its calls were answered");
+}
+
+#[test]
+fn calls_running_past_the_drain_time_are_cancelled_and_answered_so() {
+    let (addr, stop, done) = serve(HttpLimits::new().drain(Duration::from_millis(300)));
+    let session = open(addr, json!({}));
+    let legacy = std::thread::spawn(move || {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "stop_wait", "arguments": {"tag": "legacy"}
+        }});
+        post(addr, Some(&session), &[], &body.to_string())
+    });
+    let fresh = std::thread::spawn(move || {
+        post(
+            addr,
+            None,
+            &stateless_headers("stop_wait"),
+            &stateless(2, "stop_wait", "stateless"),
+        )
+    });
+    assert!(gates::wait_for(Event::Entered, "legacy"));
+    assert!(gates::wait_for(Event::Entered, "stateless"));
+    stop.send(()).unwrap();
+    for (call, tag) in [(legacy, "legacy"), (fresh, "stateless")] {
+        let answer = call.join().unwrap();
+        assert!(gates::wait_for(Event::SawCancel, tag), "{tag}");
+        assert_eq!(answer.status, 200, "{tag}: {answer:?}");
+        let result = &answer.message()["result"];
+        assert_eq!(result["isError"], true, "{tag}: {answer:?}");
+        let envelope: &Value = &result["_meta"]["buril/envelope"];
+        assert_eq!(envelope["type"], "cancelled", "{tag}: {answer:?}");
+    }
+    done.recv_timeout(WAIT)
+        .expect("the server returned after cancelling its calls");
+}
