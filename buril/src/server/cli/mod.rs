@@ -139,7 +139,24 @@ fn run(
                             })
                             .await
                     }
-                    None => server.serve_io(tokio::io::stdin(), writer).await,
+                    // At SIGTERM or Ctrl-C the input ends here: what was read is answered
+                    // (calls in flight get their time, as when the client closes the input),
+                    // then the server ends.
+                    None => {
+                        let stopping = tx.clone();
+                        let stop = Box::pin(async move {
+                            stop_signal().await;
+                            let _ = stopping.send(Message::Err(
+                                "buril: stopping: reading no more requests; answering those read"
+                                    .into(),
+                            ));
+                        });
+                        let input = UntilStopped {
+                            input: tokio::io::stdin(),
+                            stop: Some(stop),
+                        };
+                        server.serve_io(input, writer).await
+                    }
                 }
             });
             let _ = done.send(Message::Done(result));
@@ -172,6 +189,31 @@ fn run(
     }
     // The server thread ended without a word: it panicked.
     ExitCode::FAILURE
+}
+
+/// An input that ends (reads as end of file) once `stop` completes.
+struct UntilStopped<R> {
+    input: R,
+    stop: Option<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for UntilStopped<R> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        if let Some(stop) = &mut this.stop {
+            if stop.as_mut().poll(cx).is_ready() {
+                this.stop = None;
+                return std::task::Poll::Ready(Ok(()));
+            }
+        } else {
+            return std::task::Poll::Ready(Ok(()));
+        }
+        std::pin::Pin::new(&mut this.input).poll_read(cx, buf)
+    }
 }
 
 /// Completes at SIGTERM or SIGINT (Ctrl-C); never where they cannot be listened for.
