@@ -1,7 +1,8 @@
 //! Slow, idle and surplus HTTP clients (`server/http_limits.rs`): headers that trickle are
 //! answered 408 and their connection closed, an idle connection is closed without an answer,
-//! a connection past the cap is answered 503 with `Retry-After`, and other clients are served
-//! meanwhile.
+//! a connection past the cap is answered 503 with `Retry-After`, other clients are served
+//! meanwhile, and a stateless client that goes away in the middle of an event stream frees its
+//! call.
 
 #![cfg(feature = "server")]
 
@@ -12,6 +13,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use buril::server::{HttpLimits, ServerOptions};
+use common::gates::{self, Event};
 use common::http::initialize;
 use common::servers::serve_http;
 use serde_json::json;
@@ -23,6 +25,19 @@ fn limits_greet(
     name: String,
 ) -> String {
     format!("hello, {name}")
+}
+
+/// Reports progress, then waits until the call is cancelled.
+#[buril::tool(off_thread, read_only)]
+async fn limits_wait(
+    ctx: &buril::Context,
+    /// The tag its events are recorded under.
+    tag: String,
+) -> Result<String, buril::ToolError> {
+    ctx.report_progress(0.0, None, Some("waiting"));
+    gates::saw_cancel_async(&tag, ctx).await;
+    ctx.check_cancelled()?;
+    Ok("never".into())
 }
 
 fn serve(limits: HttpLimits) -> SocketAddr {
@@ -165,4 +180,51 @@ fn a_connection_past_the_cap_is_answered_503_with_retry_after() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(greet(addr), "hello, ada");
+}
+
+#[test]
+fn a_stateless_client_that_goes_away_mid_stream_frees_its_call() {
+    let addr = serve(HttpLimits::new());
+    // A progress token: the answer is an event stream (the SDK's path, not the fast path's).
+    let body = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "limits_wait", "arguments": {"tag": "vanishing"},
+        "_meta": {
+            "progressToken": "p",
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "buril-test", "version": "1"}
+        }
+    }})
+    .to_string();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: tools/call\r\nmcp-name: limits_wait\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // The stream has begun: its headers, and the progress event.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !String::from_utf8_lossy(&seen).contains("notifications/progress") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(
+        String::from_utf8_lossy(&seen).contains("text/event-stream"),
+        "{}",
+        String::from_utf8_lossy(&seen)
+    );
+    assert!(gates::wait_for(Event::Entered, "vanishing"));
+    drop(stream);
+    assert!(
+        gates::wait_for(Event::SawCancel, "vanishing"),
+        "the call of a client that went away still runs"
+    );
 }
