@@ -37,7 +37,15 @@ pub fn write(
         .map_or(0, |d| d.as_millis());
     let number = WRITTEN.fetch_add(1, Ordering::Relaxed);
     let path = dir.join(format!("{tool}-{millis}-{number}.{extension}"));
-    std::fs::write(&path, bytes)?;
+    // Written beside it and renamed whole: a file cut short (a full disk, a size limit) is
+    // removed, never left under the name a reader would find.
+    let staged = dir.join(format!(".{tool}-{millis}-{number}.{extension}.part"));
+    if let Err(error) =
+        std::fs::write(&staged, bytes).and_then(|()| std::fs::rename(&staged, &path))
+    {
+        let _ = std::fs::remove_file(&staged);
+        return Err(error);
+    }
     if let Some(keep) = keep {
         prune(dir, millis.saturating_sub(keep.as_millis()));
     }

@@ -109,10 +109,18 @@ impl FileStore {
             .map_err(|error| StoreError::Unavailable(format!("cannot write a record: {error}")))?;
         let mut file =
             File::create(&staged).map_err(|error| unavailable(&staged, "create", &error))?;
-        file.write_all(&text)
+        let written = file
+            .write_all(&text)
             .and_then(|()| file.sync_data())
-            .map_err(|error| unavailable(&staged, "write", &error))?;
-        fs::rename(&staged, path).map_err(|error| unavailable(path, "replace", &error))
+            .map_err(|error| unavailable(&staged, "write", &error))
+            .and_then(|()| {
+                fs::rename(&staged, path).map_err(|error| unavailable(path, "replace", &error))
+            });
+        if written.is_err() {
+            // A record cut short (a full disk) is not left beside the one it was to replace.
+            let _ = fs::remove_file(&staged);
+        }
+        written
     }
 
     fn all(&self) -> Result<HashMap<String, TaskRecord>, StoreError> {
