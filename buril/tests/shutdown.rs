@@ -1,6 +1,7 @@
 //! Stopping a Streamable HTTP server (`HttpServer::run_until`): no connection is accepted any
-//! more, a call in flight is answered whole, and calls still running after the drain time are
-//! cancelled and answered so.
+//! more, a call in flight is answered whole, calls still running after the drain time are
+//! cancelled and answered so, and tasks still running then are recorded as failed with the
+//! reason.
 
 #![cfg(feature = "server")]
 
@@ -10,7 +11,10 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
 use buril::server::{HttpLimits, Server, ServerOptions};
+use buril::tasks::{MemoryStore, TaskSettings, TaskStore, Tasks};
 use buril::{Dispatcher, ToolError};
 use common::gates::{self, Event, WAIT};
 use common::http::{open, post};
@@ -38,9 +42,23 @@ async fn stop_wait(
     Ok("never".into())
 }
 
+/// Runs as a task until the test lets it go.
+#[buril::tool(off_thread, task, read_only)]
+async fn stop_task(
+    /// The gate's tag.
+    tag: String,
+) -> String {
+    let _ending = gates::hold_async(&tag).await;
+    format!("{tag} done")
+}
+
 /// A server stopped when the returned sender sends; its address, and a receiver that gets a
 /// message when `run_until` returned.
 fn serve(limits: HttpLimits) -> (SocketAddr, std::sync::mpsc::Sender<()>, Receiver<()>) {
+    serve_with(ServerOptions::new().http_limits(limits))
+}
+
+fn serve_with(options: ServerOptions) -> (SocketAddr, std::sync::mpsc::Sender<()>, Receiver<()>) {
     let (addr_tx, addr_rx) = channel();
     let (stop_tx, stop_rx) = channel::<()>();
     let (done_tx, done_rx) = channel();
@@ -51,7 +69,6 @@ fn serve(limits: HttpLimits) -> (SocketAddr, std::sync::mpsc::Sender<()>, Receiv
             .build()
             .unwrap();
         runtime.block_on(async move {
-            let options = ServerOptions::new().http_limits(limits);
             let server = Server::new(Dispatcher::new(), options).unwrap();
             let bound = server
                 .bind_http("127.0.0.1:0".parse().unwrap())
@@ -163,4 +180,67 @@ fn calls_running_past_the_drain_time_are_cancelled_and_answered_so() {
     }
     done.recv_timeout(WAIT)
         .expect("the server returned after cancelling its calls");
+}
+
+#[test]
+fn tasks_running_past_the_drain_time_are_recorded_as_failed_with_the_reason() {
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
+    let tasks = Tasks::with_settings(Arc::clone(&store), TaskSettings::new());
+    let options = ServerOptions::new()
+        .tasks(tasks)
+        .http_limits(HttpLimits::new().drain(Duration::from_millis(300)));
+    let (addr, stop, done) = serve_with(options);
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "stop_task",
+        "arguments": {"tag": "task"},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {
+                "extensions": {"io.modelcontextprotocol/tasks": {}}
+            },
+            "io.modelcontextprotocol/clientInfo": {"name": "buril-test", "version": "1"}
+        }
+    }});
+    let answer = post(
+        addr,
+        None,
+        &stateless_headers("stop_task"),
+        &body.to_string(),
+    );
+    assert_eq!(answer.status, 200, "{answer:?}");
+    let id = find_task_id(&answer.message()).unwrap_or_else(|| panic!("{answer:?}"));
+    assert!(gates::wait_for(Event::Entered, "task"));
+    stop.send(()).unwrap();
+    done.recv_timeout(WAIT)
+        .expect("the server returned after giving its task up");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let record = runtime
+        .block_on(store.load(&id))
+        .unwrap()
+        .expect("the task is kept");
+    let summary = serde_json::to_value(record.summary(u64::MAX / 2)).unwrap();
+    assert_eq!(summary["status"], "failed", "{summary}");
+    assert!(
+        summary
+            .to_string()
+            .contains("the server running this task stopped"),
+        "{summary}"
+    );
+    gates::open("task");
+}
+
+/// The task id anywhere in an answer (`taskId`).
+fn find_task_id(value: &Value) -> Option<String> {
+    match value {
+        Value::Object(map) => map
+            .get("taskId")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| map.values().find_map(find_task_id)),
+        Value::Array(items) => items.iter().find_map(find_task_id),
+        _ => None,
+    }
 }

@@ -259,10 +259,12 @@ impl HttpServer {
 
     /// Serves connections until `stop` completes, then stops without losing what it was
     /// asked: no connection is accepted any more, idle connections close, a request in flight
-    /// is answered and its connection then closed. Calls still running after
-    /// [`HttpLimits::drain`](super::HttpLimits::drain) are cancelled (a tool that stops for it
-    /// answers `cancelled`), and after a moment for those answers it returns. `serve --http`
-    /// stops so at SIGTERM or Ctrl-C.
+    /// is answered and its connection then closed, and the tasks it runs may end. Calls still
+    /// running after [`HttpLimits::drain`](super::HttpLimits::drain) are cancelled (a tool that
+    /// stops for it answers `cancelled`), tasks are cancelled and recorded as failed with the
+    /// reason ([`Tasks::hand_back`](crate::tasks::Tasks::hand_back): their followers, through
+    /// any server sharing the store, see it at once), and after a moment for the cancelled
+    /// calls' answers it returns. `serve --http` stops so at SIGTERM or Ctrl-C.
     pub async fn run_until(
         self,
         stop: impl std::future::Future<Output = ()>,
@@ -346,16 +348,26 @@ impl HttpServer {
         }
         drop(listener);
         stopping.cancel();
-        // Every connection's place back: each has ended.
+        // Every connection's place back (each has ended), and the tasks run here ended.
         let every = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
         let ended = || Arc::clone(&open).acquire_many_owned(every);
-        if tokio::time::timeout(limits.drain, ended()).await.is_err() {
+        let tasks = &endpoint.state.tasks;
+        let drained = async {
+            let _ = ended().await;
+            while tasks.running_here() > 0 {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        };
+        if tokio::time::timeout(limits.drain, drained).await.is_err() {
             endpoint.state.say(&format!(
-                "buril: calls still running {:.1} s after the server was asked to stop are \
-                 cancelled",
+                "buril: calls and tasks still running {:.1} s after the server was asked to stop \
+                 are cancelled",
                 limits.drain.as_secs_f64()
             ));
             endpoint.state.stopped.cancel();
+            tasks
+                .hand_back("the server running this task stopped before the task ended")
+                .await;
             let _ = tokio::time::timeout(CANCELLED_ANSWERS, ended()).await;
         }
         Ok(())

@@ -213,6 +213,36 @@ impl Tasks {
         }
     }
 
+    /// How many tasks this process runs now.
+    pub fn running_here(&self) -> usize {
+        self.running().len()
+    }
+
+    /// Gives up the tasks this process still runs, when it stops before they end: each is
+    /// cancelled and recorded as failed, saying `reason`, so that its followers (through any
+    /// server that shares the store) learn at once why it cannot finish, not when its lease
+    /// lapses. Answers how many were given up.
+    pub async fn hand_back(&self, reason: &str) -> usize {
+        let running: Vec<(String, CancelToken)> = self
+            .running()
+            .iter()
+            .map(|(id, local)| (id.clone(), local.cancel.clone()))
+            .collect();
+        let end = TaskEnd::Failed {
+            error: json!({"code": -32603, "message": reason}),
+            envelope: json!({"ok": false, "type": "runtime", "error": reason}),
+        };
+        for (id, cancel) in &running {
+            cancel.cancel();
+            let _ = self
+                .inner
+                .store
+                .modify(id, &|record| record.finish(&end, now_ms()))
+                .await;
+        }
+        running.len()
+    }
+
     /// Whether this process still runs the task (its end may not be recorded yet).
     pub fn is_running(&self, id: &str) -> bool {
         self.running().contains_key(id)
