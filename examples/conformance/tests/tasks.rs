@@ -509,6 +509,30 @@ fn a_thousand_tasks_over_eight_threads_each_end_once_with_their_own_result() {
 }
 
 #[test]
+fn a_server_whose_redis_is_down_at_start_refuses_to_start_and_says_why() {
+    // A port nothing listens on.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("redis://127.0.0.1:{port}/0");
+    let folder = tempfile::tempdir().unwrap();
+    let output = Command::new(binary())
+        .args(["serve", "--http", "127.0.0.1:0", "--tasks", &url])
+        .current_dir(folder.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the server runs");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!("cannot use {url} for tasks")),
+        "{said}"
+    );
+    assert!(!said.contains("serving MCP"), "{said}");
+}
+
+#[test]
 fn a_restarted_redis_loses_no_running_task_and_a_full_one_refuses_new_ones() {
     let mut redis = Redis::start();
     let folder = tempfile::tempdir().unwrap();
