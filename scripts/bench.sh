@@ -16,6 +16,7 @@
 #   bash scripts/bench.sh http2026   # the same over the stateless 2026-07-28 revision
 #   bash scripts/bench.sh mcp2026    # MCP over stdio on the 2026-07-28 revision: buril, rmcp, the floor
 #   bash scripts/bench.sh main       # a main-thread tool against the same tool off_thread, over MCP
+#   bash scripts/bench.sh load       # 10, 100 and 1,000 HTTP sessions at once: latency and memory
 #   bash scripts/bench.sh memory     # resident memory: idle with 47 and 10,000 tools, a session, a call in flight
 #   bash scripts/bench.sh studio     # the studio's catalog of 10,000 tools painted in Chromium; its page's weight
 #   bash scripts/bench.sh report     # only print the table from the last results
@@ -164,6 +165,33 @@ memory() {
     for kind in buril-http rmcp-http; do
       "$TARGET/release/mcp-client" memory "$kind" | tee -a "$OUT/memory.jsonl"
     done
+  done
+}
+
+# Many HTTP clients at once (`mcp-client load`): 10, 100 and 1,000 legacy sessions calling
+# beside stateless callers, buril and rmcp in turn; latency and the server's memory.
+load() {
+  build_bins
+  : >"$OUT/load.jsonl"
+  local round kind
+  for round in $(seq "$RUNS"); do
+    for kind in buril-http rmcp-http; do
+      "$TARGET/release/mcp-client" load "$kind" | jq -c '.server = .server + "-" + (.sessions | tostring) + (if .again then "-again" else "" end)' | tee -a "$OUT/load.jsonl"
+    done
+  done
+}
+
+report_load() {
+  [ -s "$OUT/load.jsonl" ] || return 0
+  local f level server
+  f() { jsonl_field load "$1" "$2"; }
+  echo
+  echo "== Many clients over Streamable HTTP (median of $RUNS rounds; ratios for each round)"
+  for level in 10 100 1000 1000-again; do
+    for server in buril-http rmcp-http; do
+      printf "%-10s %10s sessions  p50 %8.1f µs  p99 %8.1f µs  memory before %7.0f KiB, open %7.0f KiB, closed %7.0f KiB\n" "$server" "$level" "$(f "$server-$level" p50_us)" "$(f "$server-$level" p99_us)" "$(f "$server-$level" before_kib)" "$(f "$server-$level" open_kib)" "$(f "$server-$level" closed_kib)"
+    done
+    echo "buril/rmcp at $level sessions: p50 $(rounds_line "buril-http-$level" "rmcp-http-$level" p50_us load), p99 $(rounds_line "buril-http-$level" "rmcp-http-$level" p99_us load), memory open $(rounds_line "buril-http-$level" "rmcp-http-$level" open_kib load)"
   done
 }
 
@@ -884,11 +912,12 @@ case "$what" in
   mcp2026) machine; mcp2026; report_mcp2026 ;;
   main) machine; main_thread; report_main_thread ;;
   memory) machine; memory; report_memory ;;
+  load) machine; load; report_load ;;
   compile) machine; compile; report ;;
   edit) machine; edit; report_edit ;;
   transports) machine; transports; report_transports ;;
   tasks) machine; tasks; report_tasks ;;
   cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|mcp2026|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|mcp2026|main|memory|load|report]" >&2; exit 2 ;;
 esac

@@ -46,10 +46,15 @@
 //! Memory under sessions and calls: `mcp-client memory buril-http|rmcp-http` (`memory.rs`): the
 //! server's resident set idle, with 500 legacy sessions open, and with 200 calls in flight; the
 //! cost of one session and of one call in flight.
+//!
+//! Many clients at once: `mcp-client load buril-http|rmcp-http` (`load.rs`): 10, 100 and 1,000
+//! legacy sessions calling at once beside stateless callers; each level's p50 and p99, and the
+//! server's resident set before, with the sessions open, and once they are closed.
 
 use std::process::ExitCode;
 
 mod http;
+mod load;
 mod memory;
 mod server;
 mod startup;
@@ -63,6 +68,9 @@ fn main() -> ExitCode {
     }
     if kind == "memory" {
         return memory::run(&args.next().unwrap_or_default());
+    }
+    if kind == "load" {
+        return load::run(&args.next().unwrap_or_default());
     }
     let calls: Option<usize> = args.next().and_then(|n| n.parse().ok());
     // The server to start, and the tool to call on it.
