@@ -201,11 +201,13 @@ async fn until_stdin_closes(
     }
 }
 
-/// buril's Streamable HTTP server, as `serve --http 127.0.0.1:0` runs it.
+/// buril's Streamable HTTP server, as `serve --http 127.0.0.1:0 --max-connections 4096` runs
+/// it (the load benchmark opens more connections than the default cap; rmcp's has none).
 async fn buril_http() -> Result<(), String> {
+    let limits = buril::server::HttpLimits::new().max_connections(4096);
     let server = buril::server::Server::new(
         buril::Dispatcher::new(),
-        buril::server::ServerOptions::new(),
+        buril::server::ServerOptions::new().http_limits(limits),
     )
     .map_err(|e| e.to_string())?;
     let bound = server

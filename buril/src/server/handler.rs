@@ -37,9 +37,10 @@ pub(crate) struct Handler {
     /// A stdio session's record of its client, filled at `notifications/initialized`, whose
     /// plain calls the transport then answers itself (`fast_path/`).
     stdio: Option<Arc<StdioSession>>,
-    /// An HTTP session's place in the server's table of sessions (`http_sessions.rs`), taken
-    /// at `notifications/initialized` and given back when the session's last handler is
-    /// dropped (the session ended: closed by its client, or expired).
+    /// The session's places in the server's tables (of HTTP sessions, `http_sessions.rs`; of
+    /// those told when the tools change, `notify.rs`), taken at `notifications/initialized` and
+    /// given back when the session's last handler is dropped (the session ended: closed by its
+    /// client, or expired).
     leave: Arc<OnceLock<Leave>>,
 }
 
@@ -315,13 +316,16 @@ impl ServerHandler for Handler {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        if let Some(id) = self.state.http_sessions.add(&self.log_level, &context) {
-            let _ = self.leave.set(Leave::new(&self.state, id));
-        }
+        let session = self.state.http_sessions.add(&self.log_level, &context);
         if let Some(stdio) = &self.stdio {
             stdio.set(&self.log_level, &context);
         }
-        self.state.listeners.add_peer(context.peer);
+        let listener = self.state.listeners.add_peer(context.peer);
+        let _ = self.leave.set(Leave {
+            state: Arc::downgrade(&self.state),
+            session,
+            listener,
+        });
     }
 
     fn accepted_subscription_filter(
@@ -343,28 +347,26 @@ impl ServerHandler for Handler {
     }
 }
 
-/// A session's place in its server's table, given back when dropped: held by the session's
+/// A session's places in its server's tables (its HTTP session, its place among those told
+/// when the tools change), given back when dropped: held by the session's
 /// handlers, which the SDK drops when the session ends (closed by its client with `DELETE`, or
 /// expired after its idle time), so that an ended session does not linger until the next one
 /// comes.
 pub(crate) struct Leave {
     state: Weak<ServerState>,
-    id: Box<str>,
-}
-
-impl Leave {
-    pub(crate) fn new(state: &Arc<ServerState>, id: Box<str>) -> Leave {
-        Leave {
-            state: Arc::downgrade(state),
-            id,
-        }
-    }
+    /// Its id in the table of HTTP sessions, if it has a place there.
+    session: Option<Box<str>>,
+    /// Its place among those told when the tools change.
+    listener: u64,
 }
 
 impl Drop for Leave {
     fn drop(&mut self) {
         if let Some(state) = self.state.upgrade() {
-            state.http_sessions.remove(&self.id);
+            if let Some(id) = &self.session {
+                state.http_sessions.remove(id);
+            }
+            state.listeners.remove_peer(self.listener);
         }
     }
 }

@@ -215,11 +215,12 @@ pub(crate) async fn bind(
 }
 
 impl HttpServer {
-    /// How many legacy sessions the server's own table holds (its fast path's).
+    /// How many legacy sessions the server's own tables hold (its fast path's, and those told
+    /// when the tools change).
     #[cfg(test)]
-    pub(crate) fn session_count(&self) -> impl Fn() -> usize + Send + 'static {
+    pub(crate) fn session_count(&self) -> impl Fn() -> (usize, usize) + Send + 'static {
         let state = Arc::clone(&self.endpoint.state);
-        move || state.http_sessions.len()
+        move || (state.http_sessions.len(), state.listeners.peer_count())
     }
 
     /// How long the calls in flight have to finish once it is asked to stop

@@ -22,13 +22,25 @@ impl Listeners {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Adds the peer of a session that finished `initialize`.
-    pub fn add_peer(&self, peer: Peer<RoleServer>) {
+    /// Adds the peer of a session that finished `initialize`; [`remove_peer`](Self::remove_peer)
+    /// with the answer when the session ends.
+    pub fn add_peer(&self, peer: Peer<RoleServer>) -> u64 {
         let mut inner = self.inner();
         inner.peers.retain(|(_, p)| !p.is_transport_closed());
         let id = inner.next;
         inner.next += 1;
         inner.peers.push((id, peer));
+        id
+    }
+
+    pub fn remove_peer(&self, id: u64) {
+        self.inner().peers.retain(|(i, _)| *i != id);
+    }
+
+    /// How many peers are told when the tools change.
+    #[cfg(test)]
+    pub fn peer_count(&self) -> usize {
+        self.inner().peers.len()
     }
 
     /// Adds a subscription stream; [`remove_sink`](Self::remove_sink) with the answer when it

@@ -226,8 +226,8 @@ mod tests {
         };
         let wait_for = |sessions: usize, what: &str| {
             let deadline = Instant::now() + Duration::from_secs(10);
-            while count() != sessions {
-                assert!(Instant::now() < deadline, "{what}: {} sessions", count());
+            while count() != (sessions, sessions) {
+                assert!(Instant::now() < deadline, "{what}: {:?} sessions", count());
                 std::thread::sleep(Duration::from_millis(20));
             }
         };
