@@ -233,12 +233,13 @@ impl Tasks {
             envelope: json!({"ok": false, "type": "runtime", "error": reason}),
         };
         for (id, cancel) in &running {
-            cancel.cancel();
+            // Recorded before the work is cancelled: a task ends once, and its end is this.
             let _ = self
                 .inner
                 .store
                 .modify(id, &|record| record.finish(&end, now_ms()))
                 .await;
+            cancel.cancel();
         }
         running.len()
     }
