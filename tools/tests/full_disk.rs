@@ -6,10 +6,9 @@
 #[path = "mcp/harness.rs"]
 mod harness;
 
-use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use harness::{Workspace, tools_binary};
+use harness::{StdioClient, Workspace, tools_binary};
 use serde_json::{Value, json};
 
 #[test]
@@ -25,45 +24,21 @@ fn result_files_that_cannot_be_written_leave_nothing_behind() {
         .unwrap();
     assert!(made.success());
     // 512-byte blocks: a result file larger than 1 KiB cannot be written.
-    let mut child = Command::new("sh")
-        .args([
-            "-c",
-            "trap '' XFSZ; ulimit -f 2; exec \"$0\" \"$@\"",
-            tools_binary().to_str().unwrap(),
-            "serve",
-            "--max-result-bytes",
-            "200",
-        ])
-        .current_dir(workspace.path())
-        .env("BURIL_PROJECT", workspace.path().join("game"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |message: Value| writeln!(stdin, "{message}").unwrap();
-    let mut answer = || {
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        serde_json::from_str::<Value>(&line).unwrap()
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "full", "version": "1"}}}),
-    );
-    assert_eq!(answer()["id"], 1);
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let mut command = Command::new("sh");
+    command.args([
+        "-c",
+        "trap '' XFSZ; ulimit -f 2; exec \"$0\" \"$@\"",
+        tools_binary().to_str().unwrap(),
+        "serve",
+        "--max-result-bytes",
+        "200",
+    ]);
+    let mut client = StdioClient::start(command, &workspace, Stdio::inherit());
+    client.initialize();
     let outputs = workspace.path().join(".buril/outputs");
     for id in 2..5 {
-        send(
-            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-            "name": "asset_list", "arguments": {}}}),
-        );
-        let reply = answer();
-        let result = &reply["result"];
+        let reply = client.call(id, "asset_list", json!({}));
+        let result = &reply;
         assert_eq!(result["isError"], false, "{reply}");
         let texts: Vec<&str> = result["content"]
             .as_array()
@@ -86,11 +61,7 @@ fn result_files_that_cannot_be_written_leave_nothing_behind() {
         assert!(left.is_empty(), "{left:?}");
     }
     // A small result is answered as ever.
-    send(
-        json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
-        "name": "console_clear", "arguments": {}}}),
-    );
-    assert_eq!(answer()["result"]["isError"], false);
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    assert_eq!(client.call(9, "console_clear", json!({}))["isError"], false);
+    client.close_input();
+    assert!(client.child.wait().unwrap().success());
 }

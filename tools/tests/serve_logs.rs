@@ -5,60 +5,38 @@
 #[path = "mcp/harness.rs"]
 mod harness;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Read;
 use std::process::{Command, Stdio};
 
-use harness::{Workspace, tools_binary};
+use harness::{StdioClient, Workspace, tools_binary};
 use serde_json::{Value, json};
 
 /// Serves `args` over stdio for two calls of `scene_open` (one fails), and answers what it
 /// wrote to standard error.
 fn two_calls(args: &[&str]) -> String {
     let workspace = Workspace::new();
-    let mut child = Command::new(tools_binary())
-        .args(args)
-        .current_dir(workspace.path())
-        .env("BURIL_PROJECT", workspace.path().join("game"))
-        .env_remove("BURIL_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the tools binary starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |message: Value| writeln!(stdin, "{message}").unwrap();
-    let mut answer = || {
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        serde_json::from_str::<Value>(&line).unwrap()
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "logs", "version": "1"}}}),
+    let mut command = Command::new(tools_binary());
+    command.args(args).env_remove("BURIL_LOG");
+    let mut client = StdioClient::start(command, &workspace, Stdio::piped());
+    client.initialize();
+    let opened = client.call(2, "scene_open", json!({"path": "Assets/Scenes/Main.scene"}));
+    assert_eq!(opened["isError"], false);
+    let missing = client.call(
+        3,
+        "scene_open",
+        json!({"path": "no-such-secret-path.scene"}),
     );
-    assert_eq!(answer()["id"], 1);
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "scene_open", "arguments": {"path": "Assets/Scenes/Main.scene"}}}),
-    );
-    assert_eq!(answer()["result"]["isError"], false);
-    send(
-        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-        "name": "scene_open", "arguments": {"path": "no-such-secret-path.scene"}}}),
-    );
-    assert_eq!(answer()["result"]["isError"], true);
-    drop(stdin);
+    assert_eq!(missing["isError"], true);
+    client.close_input();
     let mut stderr = String::new();
-    child
+    client
+        .child
         .stderr
         .take()
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    assert!(child.wait().unwrap().success());
+    assert!(client.child.wait().unwrap().success());
     stderr
 }
 

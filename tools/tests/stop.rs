@@ -6,13 +6,12 @@
 #[path = "mcp/harness.rs"]
 mod harness;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use harness::{Workspace, tools_binary};
-use serde_json::{Value, json};
+use harness::{StdioClient, Workspace, tools_binary, wait_for_exit};
+use serde_json::json;
 
 fn stops_at(signal: &str) {
     let workspace = Workspace::new();
@@ -43,14 +42,7 @@ fn stops_at(signal: &str) {
         .status()
         .unwrap();
     assert!(sent.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the server did not stop");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_for_exit(&mut child);
     let mut rest = String::new();
     stderr.read_to_string(&mut rest).unwrap();
     assert!(status.success(), "{status:?}: {rest}");
@@ -73,52 +65,22 @@ fn ctrl_c_stops_the_http_server() {
 
 fn stdio_stops_at(signal: &str) {
     let workspace = Workspace::new();
-    let mut child = Command::new(tools_binary())
-        .arg("serve")
-        .current_dir(workspace.path())
-        .env("BURIL_PROJECT", workspace.path().join("game"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |message: Value| writeln!(stdin, "{message}").unwrap();
-    let mut answer = || {
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        serde_json::from_str::<Value>(&line).unwrap()
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "stop", "version": "1"}}}),
-    );
-    assert_eq!(answer()["id"], 1);
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "scene_open", "arguments": {"path": "Assets/Scenes/Main.scene"}}}),
-    );
-    assert_eq!(answer()["result"]["isError"], false);
+    let mut command = Command::new(tools_binary());
+    command.arg("serve");
+    let mut client = StdioClient::start(command, &workspace, Stdio::piped());
+    client.initialize();
+    let opened = client.call(2, "scene_open", json!({"path": "Assets/Scenes/Main.scene"}));
+    assert_eq!(opened["isError"], false);
     let sent = Command::new("kill")
-        .args([signal, &child.id().to_string()])
+        .args([signal, &client.child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the server did not stop");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    // Its input is still open: the server ended on its own.
-    drop(stdin);
+    // Its input is still open: the server ends on its own.
+    let status = wait_for_exit(&mut client.child);
     let mut rest = String::new();
-    child
+    client
+        .child
         .stderr
         .take()
         .unwrap()

@@ -4,9 +4,9 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -302,4 +302,84 @@ pub fn with(mut spec: Value, extra: Value) -> Value {
         spec.extend(extra);
     }
     spec
+}
+
+/// A program (`tools serve …`, or a wrapper that runs it) spoken to over its standard input and
+/// output, a JSON-RPC message a line.
+pub struct StdioClient {
+    pub child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl StdioClient {
+    /// `command` run in `workspace` with its sample project, its standard error as `stderr`.
+    pub fn start(mut command: Command, workspace: &Workspace, stderr: Stdio) -> StdioClient {
+        let mut child = command
+            .current_dir(workspace.path())
+            .env("BURIL_PROJECT", workspace.path().join("game"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        StdioClient {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    pub fn send(&mut self, message: Value) {
+        let stdin = self.stdin.as_mut().expect("the input is open");
+        writeln!(stdin, "{message}").unwrap();
+    }
+
+    /// The next message the server writes.
+    pub fn answer(&mut self) -> Value {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or_else(|error| panic!("{error}: {line:?}"))
+    }
+
+    /// `initialize` (2025-11-25, no capabilities) answered, then `notifications/initialized`.
+    pub fn initialize(&mut self) {
+        self.send(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "tools-test", "version": "1"}}}),
+        );
+        assert_eq!(self.answer()["id"], 1);
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    }
+
+    /// A `tools/call` of `tool` with `arguments`: its result.
+    pub fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        self.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": tool, "arguments": arguments}}),
+        );
+        let answer = self.answer();
+        assert_eq!(answer["id"], id, "{answer}");
+        answer["result"].clone()
+    }
+
+    /// Closes the server's input.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+}
+
+/// Waits, at most 30 s, for `child` to end: how it ended.
+pub fn wait_for_exit(child: &mut Child) -> ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the process did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

@@ -110,6 +110,8 @@ fn run(
         .name("buril-serve".into())
         .spawn(move || {
             let result = runtime.block_on(async move {
+                // Listened for from now on, before the server says it serves.
+                let signalled = stop_signal();
                 match http {
                     Some(addr) => {
                         let bound = server.bind_http(addr).await?;
@@ -125,15 +127,16 @@ fn run(
                         let drain = bound.drain();
                         bound
                             .run_until(async move {
-                                stop_signal().await;
+                                signalled.await;
                                 let _ = stopping.send(Message::Err(format!(
                                     "buril: stopping: no new connections; calls in flight have \
                                      {:.1} s to finish (again to stop at once)",
                                     drain.as_secs_f64()
                                 )));
                                 // A second signal stops the process without waiting.
-                                tokio::spawn(async {
-                                    stop_signal().await;
+                                let again = stop_signal();
+                                tokio::spawn(async move {
+                                    again.await;
                                     std::process::exit(130);
                                 });
                             })
@@ -145,7 +148,7 @@ fn run(
                     None => {
                         let stopping = tx.clone();
                         let stop = Box::pin(async move {
-                            stop_signal().await;
+                            signalled.await;
                             let _ = stopping.send(Message::Err(
                                 "buril: stopping: reading no more requests; answering those read"
                                     .into(),
@@ -216,27 +219,34 @@ impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for UntilStopped<R> {
     }
 }
 
-/// Completes at SIGTERM or SIGINT (Ctrl-C); never where they cannot be listened for.
-async fn stop_signal() {
+/// Completes at SIGTERM or SIGINT (Ctrl-C), listened for from the call on (the handlers are
+/// installed at once, so that a signal before the future is first awaited is not the default
+/// one, which ends the process); never where they cannot be listened for. Within a runtime.
+fn stop_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        match (
+        let signals = (
             signal(SignalKind::terminate()),
             signal(SignalKind::interrupt()),
-        ) {
-            (Ok(mut terminate), Ok(mut interrupt)) => {
-                tokio::select! {
-                    _ = terminate.recv() => {}
-                    _ = interrupt.recv() => {}
+        );
+        async move {
+            match signals {
+                (Ok(mut terminate), Ok(mut interrupt)) => {
+                    tokio::select! {
+                        _ = terminate.recv() => {}
+                        _ = interrupt.recv() => {}
+                    }
                 }
+                _ => std::future::pending().await,
             }
-            _ => std::future::pending().await,
         }
     }
     #[cfg(not(unix))]
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
+    async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 }
 
