@@ -18,8 +18,7 @@ use serde::Deserialize;
 use tokio::sync::SetOnce;
 use tokio_util::sync::CancellationToken;
 
-use super::era::Era;
-use super::input::Abilities;
+use super::era::{Client, Era};
 
 /// The header naming a request's session.
 pub(super) const SESSION_HEADER: &str = "mcp-session-id";
@@ -56,19 +55,14 @@ impl Session {
     /// session that said `initialized` was made by `initialize`, which negotiates one of its
     /// versions).
     fn of(log_level: &Arc<AtomicU8>, context: &NotificationContext<RoleServer>) -> Option<Self> {
-        let info = context.peer.peer_info();
-        let capabilities = info.as_deref().map(|info| &info.capabilities);
-        let asks_nothing = !Abilities::of(capabilities).any();
-        let follows_tasks = capabilities.is_some_and(|capabilities| capabilities.supports_tasks());
-        let legacy = info
-            .as_deref()
-            .is_some_and(|info| Era::of(&info.protocol_version) == Era::Sessions);
-        legacy.then(|| Session {
+        let info = context.peer.peer_info()?;
+        let client = Client::new(Some(&info.protocol_version), Some(&info.capabilities));
+        (client.era == Some(Era::Sessions)).then(|| Session {
             peer: context.peer.clone(),
             era: Era::Sessions,
             log_level: log_level.clone(),
-            asks_nothing,
-            follows_tasks,
+            asks_nothing: !client.abilities.any(),
+            follows_tasks: client.follows_tasks,
             calls: Mutex::default(),
         })
     }
