@@ -8,16 +8,17 @@
 mod common;
 
 use std::net::{SocketAddr, TcpStream};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
 use std::sync::Arc;
 
-use buril::server::{HttpLimits, Server, ServerOptions};
+use buril::ToolError;
+use buril::server::{HttpLimits, ServerOptions};
 use buril::tasks::{MemoryStore, TaskSettings, TaskStore, Tasks};
-use buril::{Dispatcher, ToolError};
 use common::gates::{self, Event, WAIT};
 use common::http::{open, post};
+use common::servers::serve_http_until;
 use serde_json::{Value, json};
 
 /// Holds until the test lets it go, then answers.
@@ -52,37 +53,9 @@ async fn stop_task(
     format!("{tag} done")
 }
 
-/// A server stopped when the returned sender sends; its address, and a receiver that gets a
-/// message when `run_until` returned.
+/// A server stopped when the returned sender sends (`common::servers::serve_http_until`).
 fn serve(limits: HttpLimits) -> (SocketAddr, std::sync::mpsc::Sender<()>, Receiver<()>) {
-    serve_with(ServerOptions::new().http_limits(limits))
-}
-
-fn serve_with(options: ServerOptions) -> (SocketAddr, std::sync::mpsc::Sender<()>, Receiver<()>) {
-    let (addr_tx, addr_rx) = channel();
-    let (stop_tx, stop_rx) = channel::<()>();
-    let (done_tx, done_rx) = channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async move {
-            let server = Server::new(Dispatcher::new(), options).unwrap();
-            let bound = server
-                .bind_http("127.0.0.1:0".parse().unwrap())
-                .await
-                .unwrap();
-            addr_tx.send(bound.local_addr()).unwrap();
-            let stop = async move {
-                let _ = tokio::task::spawn_blocking(move || stop_rx.recv()).await;
-            };
-            bound.run_until(stop).await.unwrap();
-            done_tx.send(()).unwrap();
-        });
-    });
-    (addr_rx.recv().unwrap(), stop_tx, done_rx)
+    serve_http_until(ServerOptions::new().http_limits(limits))
 }
 
 /// A stateless call's body.
@@ -189,7 +162,7 @@ fn tasks_running_past_the_drain_time_are_recorded_as_failed_with_the_reason() {
     let options = ServerOptions::new()
         .tasks(tasks)
         .http_limits(HttpLimits::new().drain(Duration::from_millis(300)));
-    let (addr, stop, done) = serve_with(options);
+    let (addr, stop, done) = serve_http_until(options);
     let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
         "name": "stop_task",
         "arguments": {"tag": "task"},
