@@ -96,6 +96,7 @@ mod handshake;
 mod http;
 mod http_limits;
 mod http_sessions;
+mod http_unreadable;
 mod input;
 mod lines;
 mod listing;
