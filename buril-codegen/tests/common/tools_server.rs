@@ -59,13 +59,47 @@ impl HttpServer {
 
     /// [`HttpServer::start`] with more arguments of `tools serve`.
     pub fn start_with(tools: &Path, project: &Path, more: &[&str]) -> HttpServer {
-        HttpServer::launch(tools, project, more, None)
+        HttpServer::launch(tools, project, "127.0.0.1:0", more, None)
+    }
+
+    /// [`HttpServer::start_with`] listening on `address` (`127.0.0.1:PORT`).
+    pub fn start_on(tools: &Path, project: &Path, address: &str, more: &[&str]) -> HttpServer {
+        HttpServer::launch(tools, project, address, more, None)
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends the server `signal` (`TERM`, `KILL`…) through `kill(1)`.
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .expect("kill(1) runs");
+        assert!(status.success(), "kill -{signal} failed");
+    }
+
+    /// Waits for the server to end (`within` at most: then a failure); answers how.
+    pub fn wait_for_exit(&mut self, within: Duration) -> std::process::ExitStatus {
+        let until = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the server's status") {
+                return status;
+            }
+            assert!(
+                Instant::now() < until,
+                "the server still runs after {within:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// [`HttpServer::start`] with `BURIL_LOG=filter`: the server's `tracing` events on its
     /// standard error, for [`HttpServer::wait_for_log`].
     pub fn start_logging(tools: &Path, project: &Path, filter: &str) -> HttpServer {
-        HttpServer::launch(tools, project, &[], Some(filter))
+        HttpServer::launch(tools, project, "127.0.0.1:0", &[], Some(filter))
     }
 
     /// The first line the server logged that contains every one of `parts`, once it comes.
@@ -93,10 +127,16 @@ impl HttpServer {
         }
     }
 
-    fn launch(tools: &Path, project: &Path, more: &[&str], log: Option<&str>) -> HttpServer {
+    fn launch(
+        tools: &Path,
+        project: &Path,
+        address: &str,
+        more: &[&str],
+        log: Option<&str>,
+    ) -> HttpServer {
         let mut command = Command::new(tools);
         command
-            .args(["serve", "--http", "127.0.0.1:0"])
+            .args(["serve", "--http", address])
             .args(more)
             .env("BURIL_PROJECT", project)
             .env_remove("BURIL_LOG");

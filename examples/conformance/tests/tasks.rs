@@ -4,9 +4,9 @@
 //! `redis-server` that the test starts on a loopback port (and stops). `bash scripts/test.sh`
 //! installs the SDKs and Redis; without them these tests fail, saying so.
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -17,6 +17,10 @@ use serde_json::{Value, json};
 #[path = "../../../buril-codegen/tests/common/tools_server.rs"]
 mod tools_server;
 use tools_server::HttpServer;
+
+#[path = "common/redis.rs"]
+mod redis;
+use redis::Redis;
 
 #[path = "common/stateless.rs"]
 mod stateless;
@@ -321,82 +325,6 @@ fn a_detached_call_is_followed_from_later_processes() {
 }
 
 // --- Redis: replicas answering for each other ------------------------------------------------
-
-/// A `redis-server` on a free loopback port, stopped when dropped.
-struct Redis {
-    child: Child,
-    port: u16,
-    dir: tempfile::TempDir,
-}
-
-impl Redis {
-    fn start() -> Redis {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let dir = tempfile::tempdir().unwrap();
-        let child = Self::spawn(port, dir.path());
-        Redis { child, port, dir }
-    }
-
-    fn spawn(port: u16, dir: &Path) -> Child {
-        let child = Command::new("redis-server")
-            .args([
-                "--port",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-            ])
-            .args(["--appendonly", "no", "--dir"])
-            .arg(dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect(
-                "redis-server runs: run `bash scripts/test.sh` (it installs the Debian package)",
-            );
-        let until = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < until,
-                "redis-server did not start on {port}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        child
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/", self.port)
-    }
-
-    /// One command through `redis-cli`.
-    fn cli(&self, args: &[&str]) -> String {
-        let output = Command::new("redis-cli")
-            .args(["-p", &self.port.to_string()])
-            .args(args)
-            .output()
-            .expect("redis-cli runs");
-        String::from_utf8_lossy(&output.stdout).trim().to_owned()
-    }
-
-    /// Stops it (losing everything: no persistence) and starts it again on the same port.
-    fn restart(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        self.child = Self::spawn(self.port, self.dir.path());
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn replica(folder: &Path, redis: &Redis, lease: &str) -> HttpServer {
     serve(folder, &["--tasks", &redis.url(), "--task-lease", lease])

@@ -14,7 +14,18 @@ pub const TASKS: &str = "io.modelcontextprotocol/tasks";
 
 /// One JSON-RPC request from a client that declares the tasks extension (`follows`) or
 /// declares nothing; answers the JSON-RPC response.
-pub fn rpc_as(url: &str, method: &str, mut params: Value, follows: bool) -> Value {
+pub fn rpc_as(url: &str, method: &str, params: Value, follows: bool) -> Value {
+    try_rpc_as(url, method, params, follows).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// [`rpc_as`], answering what went wrong instead of panicking: a connection refused or cut,
+/// an answer that is not JSON-RPC (a load balancer's own 502 page, say).
+pub fn try_rpc_as(
+    url: &str,
+    method: &str,
+    mut params: Value,
+    follows: bool,
+) -> Result<Value, String> {
     let address = url
         .strip_prefix("http://")
         .and_then(|rest| rest.split('/').next())
@@ -32,10 +43,12 @@ pub fn rpc_as(url: &str, method: &str, mut params: Value, follows: bool) -> Valu
         .map(|name| format!("Mcp-Name: {name}\r\n"))
         .unwrap_or_default();
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
-    let mut stream = TcpStream::connect(address).expect("the server accepts a connection");
+    let mut stream = TcpStream::connect(address)
+        .map_err(|error| format!("{method}: cannot connect to {address}: {error}"))?;
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
         .expect("a timeout");
+    let mut raw = Vec::new();
     write!(
         stream,
         "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: \
@@ -43,11 +56,12 @@ pub fn rpc_as(url: &str, method: &str, mut params: Value, follows: bool) -> Valu
          {method}\r\n{name}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
-    .expect("the request is sent");
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).expect("the answer is read");
+    .and_then(|()| stream.read_to_end(&mut raw))
+    .map_err(|error| format!("{method}: no answer from {address}: {error}"))?;
     let text = String::from_utf8_lossy(&raw);
-    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    let (head, rest) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| format!("{method}: not an HTTP answer: {text:?}"))?;
     let body = if head
         .to_ascii_lowercase()
         .contains("transfer-encoding: chunked")
@@ -64,7 +78,17 @@ pub fn rpc_as(url: &str, method: &str, mut params: Value, follows: bool) -> Valu
         .rfind(|data| !data.is_empty())
         .map_or(body.trim().to_owned(), str::to_owned);
     serde_json::from_str(&json_text)
-        .unwrap_or_else(|error| panic!("{method}: not JSON ({error}): {head}\n{body}"))
+        .map_err(|error| format!("{method}: not JSON ({error}): {head}\n{body}"))
+}
+
+/// One request of a client that declares the tasks extension: its result, or what went wrong
+/// (a JSON-RPC error included).
+pub fn try_result(url: &str, method: &str, params: Value) -> Result<Value, String> {
+    let answer = try_rpc_as(url, method, params, true)?;
+    match answer.get("error") {
+        Some(error) => Err(format!("{method}: {error}")),
+        None => Ok(answer["result"].clone()),
+    }
 }
 
 fn dechunk(mut rest: &str) -> String {
