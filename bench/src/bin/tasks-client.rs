@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 // The tasks tests' client: stateless requests, a connection each.
+#[allow(dead_code)]
 #[path = "../../../examples/conformance/tests/common/stateless.rs"]
 mod stateless;
 

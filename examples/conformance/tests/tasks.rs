@@ -18,10 +18,12 @@ use serde_json::{Value, json};
 mod tools_server;
 use tools_server::HttpServer;
 
+#[allow(dead_code)]
 #[path = "common/redis.rs"]
 mod redis;
 use redis::Redis;
 
+#[allow(dead_code)]
 #[path = "common/stateless.rs"]
 mod stateless;
 use stateless::{TASKS, rpc_as};

@@ -11,20 +11,42 @@ pub struct Redis {
     child: Child,
     port: u16,
     dir: tempfile::TempDir,
+    persistent: bool,
 }
 
 impl Redis {
+    /// A Redis that keeps nothing on disk: a restart loses every key.
     pub fn start() -> Redis {
+        Self::start_keeping(false)
+    }
+
+    /// A Redis that writes every change to its append-only file before it answers, as a
+    /// deployment that must not lose tasks runs it: a restart, even after SIGKILL, loses nothing.
+    pub fn start_persistent() -> Redis {
+        Self::start_keeping(true)
+    }
+
+    fn start_keeping(persistent: bool) -> Redis {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
             .port();
         let dir = tempfile::tempdir().unwrap();
-        let child = Self::spawn(port, dir.path());
-        Redis { child, port, dir }
+        let child = Self::spawn(port, dir.path(), persistent);
+        Redis {
+            child,
+            port,
+            dir,
+            persistent,
+        }
     }
 
-    fn spawn(port: u16, dir: &Path) -> Child {
+    fn spawn(port: u16, dir: &Path, persistent: bool) -> Child {
+        let appendonly: &[&str] = if persistent {
+            &["--appendonly", "yes", "--appendfsync", "always"]
+        } else {
+            &["--appendonly", "no"]
+        };
         let child = Command::new("redis-server")
             .args([
                 "--port",
@@ -34,7 +56,8 @@ impl Redis {
                 "--save",
                 "",
             ])
-            .args(["--appendonly", "no", "--dir"])
+            .args(appendonly)
+            .arg("--dir")
             .arg(dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -67,11 +90,23 @@ impl Redis {
         String::from_utf8_lossy(&output.stdout).trim().to_owned()
     }
 
-    /// Stops it (losing everything: no persistence) and starts it again on the same port.
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Kills it (a Redis started with [`Redis::start`] loses everything) and starts it again on
+    /// the same port.
     pub fn restart(&mut self) {
+        self.restart_after(Duration::ZERO);
+    }
+
+    /// [`Redis::restart`], down for `down` in between.
+    pub fn restart_after(&mut self, down: Duration) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        self.child = Self::spawn(self.port, self.dir.path());
+        std::thread::sleep(down);
+        self.child = Self::spawn(self.port, self.dir.path(), self.persistent);
     }
 }
 
