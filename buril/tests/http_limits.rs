@@ -1,5 +1,6 @@
-//! Slow, idle and surplus HTTP clients (`server/http_limits.rs`): headers that trickle are
-//! answered 408 and their connection closed, an idle connection is closed without an answer,
+//! Slow, idle and surplus HTTP clients (`server/http_limits.rs`): headers and bodies that
+//! trickle are answered 408 and their connection closed, clients that do not read their
+//! answers hold only their own connections, an idle connection is closed without an answer,
 //! a connection past the cap is answered 503 with `Retry-After`, other clients are served
 //! meanwhile, and a stateless client that goes away in the middle of an event stream frees its
 //! call.
@@ -38,6 +39,15 @@ async fn limits_wait(
     gates::saw_cancel_async(&tag, ctx).await;
     ctx.check_cancelled()?;
     Ok("never".into())
+}
+
+/// Answers `kib` KiB of text.
+#[buril::tool(off_thread, read_only)]
+fn limits_big(
+    /// How many KiB.
+    kib: usize,
+) -> String {
+    "x".repeat(kib * 1024)
 }
 
 fn serve(limits: HttpLimits) -> SocketAddr {
@@ -119,6 +129,119 @@ fn headers_that_trickle_are_answered_408_while_other_clients_are_served() {
     }
     // And the server goes on serving.
     assert_eq!(greet(addr), "hello, ada");
+}
+
+/// The head of a stateless `tools/call` of `tool`, with `framing` (a `content-length` or
+/// `transfer-encoding` line).
+fn call_head(addr: SocketAddr, tool: &str, framing: &str) -> String {
+    format!(
+        "POST /mcp HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: tools/call\r\nmcp-name: {tool}\r\n{framing}\r\n\r\n"
+    )
+}
+
+fn call_body(tool: &str, arguments: serde_json::Value) -> String {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": tool,
+        "arguments": arguments,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "buril-test", "version": "1"}
+        }
+    }})
+    .to_string()
+}
+
+#[test]
+fn bodies_that_trickle_are_answered_408_while_other_clients_are_served() {
+    let addr = serve(HttpLimits::new().body_timeout(Duration::from_millis(400)));
+    let body = call_body("limits_greet", json!({"name": "slow"}));
+    // Bodies begun and never finished: of a stated length (read by the server), and chunked
+    // (read by the SDK).
+    let mut slow: Vec<TcpStream> = (0..16)
+        .map(|n| {
+            let mut stream = TcpStream::connect(addr).unwrap();
+            let (head, part) = if n % 2 == 0 {
+                let framing = format!("content-length: {}", body.len());
+                (
+                    call_head(addr, "limits_greet", &framing),
+                    body[..20].to_owned(),
+                )
+            } else {
+                let framing = "transfer-encoding: chunked";
+                let part = format!("{:x}\r\n{}\r\n", 20, &body[..20]);
+                (call_head(addr, "limits_greet", framing), part)
+            };
+            write!(stream, "{head}{part}").unwrap();
+            stream
+        })
+        .collect();
+    for _ in 0..5 {
+        assert_eq!(greet(addr), "hello, ada");
+    }
+    for stream in &mut slow {
+        let answer = read_all(stream);
+        assert!(
+            answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+            "{answer:?}"
+        );
+        assert!(answer.contains("connection: close"), "{answer:?}");
+        assert!(answer.contains("body did not arrive in time"), "{answer:?}");
+    }
+    // A whole body, sent slowly but within the time, is answered as any other.
+    let mut patient = TcpStream::connect(addr).unwrap();
+    let framing = format!("content-length: {}", body.len());
+    write!(patient, "{}", call_head(addr, "limits_greet", &framing)).unwrap();
+    for piece in body.as_bytes().chunks(body.len() / 3 + 1) {
+        std::thread::sleep(Duration::from_millis(50));
+        patient.write_all(piece).unwrap();
+    }
+    let mut answer = vec![0u8; 4096];
+    patient
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let n = patient.read(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+    assert_eq!(greet(addr), "hello, ada");
+}
+
+#[test]
+fn clients_that_do_not_read_their_answers_hold_only_their_own_connections() {
+    let addr = serve(HttpLimits::new());
+    // 256 clients ask for 256 KiB each and read nothing: their answers fill the sockets'
+    // buffers and wait.
+    let body = call_body("limits_big", json!({"kib": 256}));
+    let framing = format!("content-length: {}", body.len());
+    let mut stalled: Vec<TcpStream> = (0..256)
+        .map(|_| {
+            let mut stream = TcpStream::connect(addr).unwrap();
+            write!(stream, "{}{body}", call_head(addr, "limits_big", &framing)).unwrap();
+            stream
+        })
+        .collect();
+    // Meanwhile other clients' calls are answered.
+    for _ in 0..20 {
+        assert_eq!(greet(addr), "hello, ada");
+    }
+    // One byte at a time, a stalled client gets its answer's first bytes.
+    let mut first = [0u8; 1];
+    let mut head = Vec::new();
+    stalled[0]
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    while !head.ends_with(b"\r\n\r\n") {
+        assert_eq!(stalled[0].read(&mut first).unwrap(), 1);
+        head.push(first[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 200 OK\r\n"));
+    // They go away without reading: the server keeps serving.
+    stalled.clear();
+    for _ in 0..5 {
+        assert_eq!(greet(addr), "hello, ada");
+    }
 }
 
 #[test]

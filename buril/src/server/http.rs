@@ -411,7 +411,9 @@ impl Endpoint {
         let limit = self.state.max_frame_bytes();
         if let Some(auth) = &self.auth {
             // Authorization reads the body whole, to check the scopes of the tool it calls.
-            return match auth::gate(auth, &self.state.dispatcher, limit, request).await {
+            let body_timeout = self.state.http_limits.body_timeout;
+            let gated = auth::gate(auth, &self.state.dispatcher, limit, body_timeout, request);
+            return match gated.await {
                 Ok((request, body)) => self.answer_read(request.into_parts().0, body).await,
                 Err(refusal) => refusal,
             };
@@ -427,9 +429,13 @@ impl Endpoint {
             .get(CONTENT_LENGTH)
             .and_then(|length| length.to_str().ok()?.parse::<usize>().ok())
             .is_some_and(|length| length <= limit);
+        let body_timeout = self.state.http_limits.body_timeout;
         if known {
             let (parts, body) = request.into_parts();
-            return match body.collect().await {
+            let Ok(read) = tokio::time::timeout(body_timeout, body.collect()).await else {
+                return http_limits::late_body_answer();
+            };
+            return match read {
                 Ok(collected) => self.answer_read(parts, collected.to_bytes()).await,
                 Err(error) => plain(
                     StatusCode::BAD_REQUEST,
@@ -440,12 +446,16 @@ impl Endpoint {
         // The body is kept (as the frames the SDK reads, not copied) to answer a message that
         // cannot be read as the stdio transport does.
         let (parts, body) = request.into_parts();
+        let (body, late) = http_limits::Timed::new(body, body_timeout);
         let recorded = Recorded::new(body);
         let seen = Arc::clone(&recorded.seen);
         let response = self
             .service
             .handle(Request::from_parts(parts, recorded))
             .await;
+        if late.load(std::sync::atomic::Ordering::Relaxed) {
+            return http_limits::late_body_answer();
+        }
         if response.status().is_client_error() {
             let seen =
                 std::mem::take(&mut *seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));

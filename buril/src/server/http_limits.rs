@@ -1,9 +1,12 @@
 //! What the Streamable HTTP server gives a client that is slow, idle or one too many: a time
-//! to send its request's headers, and a cap on open connections.
+//! to send its request's headers, a time to send its body, and a cap on open connections.
 //!
 //! - **Headers** (slowloris): hyper's header read timeout, from the first byte a connection is
 //!   read for (and between requests of a kept-alive connection, so it is also the idle
 //!   timeout); when it passes, the connection is answered `408 Request Timeout` and closed.
+//! - **Bodies** (slow POSTs): a request's body must have arrived whole within the body timeout
+//!   of its headers; when it passes, the request is answered `408 Request Timeout` and its
+//!   connection closed. (The time a tool then takes is the call's timeout, not this.)
 //! - **Sessions** (2025-11-25): a session that sends nothing for its idle time ends (its
 //!   client's next request with its id is answered 404, as for a session it closed); an ended
 //!   session leaves the server's tables at once.
@@ -19,6 +22,7 @@
 //! of its own, and what waits to be written to it is bounded by the socket's buffers and the
 //! SDK's channels.
 
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -45,6 +49,7 @@ use tokio::net::TcpStream;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HttpLimits {
     pub(crate) header_timeout: Duration,
+    pub(crate) body_timeout: Duration,
     pub(crate) idle_session: Duration,
     pub(crate) drain: Duration,
     pub(crate) max_connections: usize,
@@ -59,12 +64,13 @@ impl Default for HttpLimits {
 
 impl HttpLimits {
     /// What the server allows by default: 10 s for a request's headers (and for an idle
-    /// kept-alive connection's next request), 5 minutes for an idle session, 1,024 connections
-    /// at once, a refused client told to retry after 1 s, and 10 s for the calls in flight when
-    /// the server stops.
+    /// kept-alive connection's next request), 30 s for its body, 5 minutes for an idle session,
+    /// 1,024 connections at once, a refused client told to retry after 1 s, and 10 s for the
+    /// calls in flight when the server stops.
     pub const fn new() -> Self {
         HttpLimits {
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
             idle_session: Duration::from_secs(300),
             drain: Duration::from_secs(10),
             max_connections: 1024,
@@ -77,6 +83,14 @@ impl HttpLimits {
     /// Past it, the connection is answered `408 Request Timeout` and closed. At least 1 ms.
     pub const fn header_timeout(mut self, timeout: Duration) -> Self {
         self.header_timeout = at_least_a_millisecond(timeout);
+        self
+    }
+
+    /// How long a client has to send a request's body, from the moment its headers arrived.
+    /// Past it, the request is answered `408 Request Timeout` and its connection closed. At
+    /// least 1 ms.
+    pub const fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = at_least_a_millisecond(timeout);
         self
     }
 
@@ -149,6 +163,93 @@ pub(crate) fn timeout_answer() -> String {
          content-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\n\r\n{text}",
         text.len()
     )
+}
+
+/// The answer to a request whose body did not arrive in time; its connection is closed after.
+pub(crate) fn late_body_answer()
+-> hyper::Response<http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>> {
+    use http_body_util::BodyExt;
+    let text = "Request Timeout: the request's body did not arrive in time\n";
+    let mut response =
+        hyper::Response::new(http_body_util::Full::new(bytes::Bytes::from(text)).boxed());
+    *response.status_mut() = hyper::StatusCode::REQUEST_TIMEOUT;
+    let headers = response.headers_mut();
+    headers.insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    headers.insert(
+        hyper::header::CONNECTION,
+        hyper::header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+/// A request's body that must have arrived whole by a deadline: past it, the body fails
+/// ([`Late`](BodyError::Late)) and says so in `late`.
+pub(crate) struct Timed<B> {
+    inner: B,
+    deadline: Pin<Box<tokio::time::Sleep>>,
+    late: Arc<AtomicBool>,
+}
+
+impl<B> Timed<B> {
+    /// `inner`, due within `within` from now; with the flag that says whether it came late.
+    pub(crate) fn new(inner: B, within: Duration) -> (Timed<B>, Arc<AtomicBool>) {
+        let late = Arc::new(AtomicBool::new(false));
+        let timed = Timed {
+            inner,
+            deadline: Box::pin(tokio::time::sleep(within)),
+            late: Arc::clone(&late),
+        };
+        (timed, late)
+    }
+}
+
+/// Why a [`Timed`] body could not be read.
+#[derive(Debug)]
+pub(crate) enum BodyError<E> {
+    /// It had not arrived whole by its deadline.
+    Late,
+    /// Reading it failed.
+    Read(E),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for BodyError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyError::Late => f.write_str("the request's body did not arrive in time"),
+            BodyError::Read(error) => error.fmt(f),
+        }
+    }
+}
+
+impl<B: hyper::body::Body + Unpin> hyper::body::Body for Timed<B> {
+    type Data = B::Data;
+    type Error = BodyError<B::Error>;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<B::Data>, Self::Error>>> {
+        let this = &mut *self;
+        if let Poll::Ready(frame) = Pin::new(&mut this.inner).poll_frame(cx) {
+            return Poll::Ready(frame.map(|frame| frame.map_err(BodyError::Read)));
+        }
+        if this.deadline.as_mut().poll(cx).is_ready() {
+            this.late.store(true, Ordering::Relaxed);
+            return Poll::Ready(Some(Err(BodyError::Late)));
+        }
+        Poll::Pending
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
+    }
 }
 
 /// Writes `answer` to a connection that is to be closed, then reads what the client still

@@ -17,6 +17,7 @@ use rmcp::model::ErrorData;
 
 use super::auth::BoxBody;
 use super::frame;
+use super::http_limits::{BodyError, Timed};
 
 /// A client error from the SDK, as a JSON-RPC answer: a body it read whole and could not parse
 /// as a message (which it answers `415` with a line of text) is a `-32700` (not JSON) or
@@ -112,12 +113,12 @@ pub(super) fn is_json(parts: &Parts) -> bool {
 
 /// A request body that keeps what it gives.
 pub(super) struct Recorded {
-    inner: Incoming,
+    inner: Timed<Incoming>,
     pub(super) seen: Arc<Mutex<Seen>>,
 }
 
 impl Recorded {
-    pub(super) fn new(inner: Incoming) -> Self {
+    pub(super) fn new(inner: Timed<Incoming>) -> Self {
         Recorded {
             inner,
             seen: Arc::default(),
@@ -127,12 +128,12 @@ impl Recorded {
 
 impl hyper::body::Body for Recorded {
     type Data = Bytes;
-    type Error = hyper::Error;
+    type Error = BodyError<hyper::Error>;
 
     fn poll_frame(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, hyper::Error>>> {
+    ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, Self::Error>>> {
         let polled = Pin::new(&mut self.inner).poll_frame(cx);
         if let Poll::Ready(frame) = &polled {
             let mut seen = self

@@ -16,6 +16,7 @@ use serde_json::json;
 
 use super::authorization::{Authorization, Denied};
 use crate::dispatch::Dispatcher;
+use crate::server::http_limits::late_body_answer;
 
 /// The body of the server's own HTTP answers.
 pub(crate) type BoxBody = http_body_util::combinators::BoxBody<Bytes, Infallible>;
@@ -28,6 +29,7 @@ pub(crate) async fn gate(
     auth: &Authorization,
     dispatcher: &Dispatcher,
     limit: usize,
+    body_timeout: Duration,
     request: Request<Incoming>,
 ) -> Result<(Request<Full<Bytes>>, Bytes), Response<BoxBody>> {
     let (mut parts, body) = request.into_parts();
@@ -35,7 +37,11 @@ pub(crate) async fn gate(
         Ok(principal) => principal,
         Err(denied) => return Err(unread(body, refusal(auth, &denied)).await),
     };
-    let bytes = match Limited::new(body, limit).collect().await {
+    let read = tokio::time::timeout(body_timeout, Limited::new(body, limit).collect());
+    let Ok(read) = read.await else {
+        return Err(late_body_answer());
+    };
+    let bytes = match read {
         Ok(collected) => collected.to_bytes(),
         Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
             return Err(closing(plain(

@@ -214,6 +214,16 @@ pub(super) fn command() -> Command {
                 ),
         )
         .arg(
+            Arg::new("body-timeout")
+                .long("body-timeout")
+                .value_name("SECONDS")
+                .value_parser(value_parser!(f64))
+                .help(
+                    "With --http: how long a client has to send a request's body once its \
+                     headers came; past it, 408 and the connection closed [default: 30]",
+                ),
+        )
+        .arg(
             Arg::new("idle-session")
                 .long("idle-session")
                 .value_name("SECONDS")

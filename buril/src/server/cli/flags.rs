@@ -21,15 +21,7 @@ pub(super) async fn with_tasks(
     matches: &ArgMatches,
 ) -> Result<ServerOptions, String> {
     use crate::tasks::{FileStore, MemoryStore, TaskSettings, TaskStore, Tasks};
-    let seconds = |name: &str| -> Result<Option<Duration>, String> {
-        match matches.get_one::<f64>(name) {
-            None => Ok(None),
-            Some(&seconds) => match Duration::try_from_secs_f64(seconds) {
-                Ok(duration) if seconds > 0.0 => Ok(Some(duration)),
-                _ => Err(format!("--{name} takes a positive number of seconds")),
-            },
-        }
-    };
+    let seconds = |name: &str| positive_seconds(matches, name);
     let mut settings = TaskSettings::new();
     if let Some(ttl) = seconds("task-ttl")? {
         settings = settings.ttl(ttl);
@@ -106,24 +98,18 @@ pub(super) fn options(
     if let Some(auth) = auth_options(matches) {
         options = options.authorization(auth);
     }
-    if let Some(&seconds) = matches.get_one::<f64>("timeout") {
-        match Duration::try_from_secs_f64(seconds) {
-            Ok(timeout) if seconds > 0.0 => options = options.timeout(timeout),
-            _ => return Err("--timeout takes a positive number of seconds".into()),
-        }
+    if let Some(timeout) = positive_seconds(matches, "timeout")? {
+        options = options.timeout(timeout);
     }
     let mut limits = HttpLimits::new();
-    if let Some(&seconds) = matches.get_one::<f64>("header-timeout") {
-        match Duration::try_from_secs_f64(seconds) {
-            Ok(timeout) if seconds > 0.0 => limits = limits.header_timeout(timeout),
-            _ => return Err("--header-timeout takes a positive number of seconds".into()),
-        }
+    if let Some(timeout) = positive_seconds(matches, "header-timeout")? {
+        limits = limits.header_timeout(timeout);
     }
-    if let Some(&seconds) = matches.get_one::<f64>("idle-session") {
-        match Duration::try_from_secs_f64(seconds) {
-            Ok(idle) if seconds > 0.0 => limits = limits.idle_session(idle),
-            _ => return Err("--idle-session takes a positive number of seconds".into()),
-        }
+    if let Some(timeout) = positive_seconds(matches, "body-timeout")? {
+        limits = limits.body_timeout(timeout);
+    }
+    if let Some(idle) = positive_seconds(matches, "idle-session")? {
+        limits = limits.idle_session(idle);
     }
     if let Some(&seconds) = matches.get_one::<f64>("drain") {
         match Duration::try_from_secs_f64(seconds) {
@@ -234,6 +220,17 @@ fn parse_addr(text: &str) -> Result<SocketAddr, String> {
              127.0.0.1:8080"
         )
     })
+}
+
+/// The flag `name`'s number of seconds, which must be positive.
+fn positive_seconds(matches: &ArgMatches, name: &str) -> Result<Option<Duration>, String> {
+    match matches.get_one::<f64>(name) {
+        None => Ok(None),
+        Some(&seconds) => match Duration::try_from_secs_f64(seconds) {
+            Ok(duration) if seconds > 0.0 => Ok(Some(duration)),
+            _ => Err(format!("--{name} takes a positive number of seconds")),
+        },
+    }
 }
 
 #[cfg(test)]
