@@ -17,6 +17,7 @@
 #   bash scripts/bench.sh mcp2026    # MCP over stdio on the 2026-07-28 revision: buril, rmcp, the floor
 #   bash scripts/bench.sh main       # a main-thread tool against the same tool off_thread, over MCP
 #   bash scripts/bench.sh load       # 10, 100 and 1,000 HTTP sessions at once: latency and memory
+#   bash scripts/bench.sh replicas   # 1,000 tasks on three replicas behind HAProxy, one killed and one stopped
 #   bash scripts/bench.sh memory     # resident memory: idle with 47 and 10,000 tools, a session, a call in flight
 #   bash scripts/bench.sh studio     # the studio's catalog of 10,000 tools painted in Chromium; its page's weight
 #   bash scripts/bench.sh report     # only print the table from the last results
@@ -179,6 +180,14 @@ load() {
       "$TARGET/release/mcp-client" load "$kind" | jq -c '.server = .server + "-" + (.sessions | tostring) + (if .again then "-again" else "" end)' | tee -a "$OUT/load.jsonl"
     done
   done
+}
+
+# Three `serve --http` replicas sharing Redis behind HAProxy, 1,000 tasks while one replica is
+# killed and another stopped: the test examples/conformance/tests/replicas.rs at full scale
+# (a fault test: a debug build, as the test command's).
+replicas() {
+  BURIL_REPLICA_TASKS="${BURIL_REPLICA_TASKS:-1000}" cargo test --locked -q -p buril-conformance-server \
+    --test replicas -- --nocapture 2>&1 | grep '^replicas:' | tee "$OUT/replicas.txt"
 }
 
 report_load() {
@@ -913,11 +922,12 @@ case "$what" in
   main) machine; main_thread; report_main_thread ;;
   memory) machine; memory; report_memory ;;
   load) machine; load; report_load ;;
+  replicas) machine; replicas ;;
   compile) machine; compile; report ;;
   edit) machine; edit; report_edit ;;
   transports) machine; transports; report_transports ;;
   tasks) machine; tasks; report_tasks ;;
   cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|mcp2026|main|memory|load|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|mcp2026|main|memory|load|replicas|report]" >&2; exit 2 ;;
 esac

@@ -166,7 +166,13 @@ impl fmt::Debug for FileStore {
 }
 
 fn unavailable(path: &Path, doing: &str, error: &io::Error) -> StoreError {
-    StoreError::Unavailable(format!("cannot {doing} {}: {error}", path.display()))
+    let why = format!("cannot {doing} {}: {error}", path.display());
+    // No space left, a file larger than allowed (`RLIMIT_FSIZE`), a quota reached.
+    if matches!(error.raw_os_error(), Some(28 | 27 | 122)) {
+        StoreError::Full(why)
+    } else {
+        StoreError::Unavailable(why)
+    }
 }
 
 /// Runs file work where it may block: a blocking thread under a Tokio runtime, else here.

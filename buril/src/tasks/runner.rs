@@ -192,11 +192,19 @@ impl Runner {
     /// Applies `change` in the store (recreating the task from the last copy if the store lost
     /// it, as a Redis without persistence does when it restarts); whether the store answered.
     async fn apply(&mut self, change: &(dyn Fn(&mut TaskRecord) -> bool + Send + Sync)) -> bool {
+        self.apply_or_full(change).await == Applied::Yes
+    }
+
+    /// [`apply`](Self::apply), telling a store that is full apart from one that failed.
+    async fn apply_or_full(
+        &mut self,
+        change: &(dyn Fn(&mut TaskRecord) -> bool + Send + Sync),
+    ) -> Applied {
         let store = &self.shared.store;
         match store.modify(&self.record.id, change).await {
             Ok(Some(record)) => {
                 self.record = record;
-                true
+                Applied::Yes
             }
             Ok(None) => {
                 let mut again = self.record.clone();
@@ -210,16 +218,25 @@ impl Runner {
                             "the store had lost the task; it was written again"
                         );
                         self.record = again;
-                        true
+                        Applied::Yes
                     }
                     Err(error) => {
                         // Nobody can follow the task any more (its folder was removed, say):
                         // its work stops.
                         tracing::warn!(target: "buril::tasks", task = %again.id, %error, "the task is gone from its store and cannot be written again; cancelling its work");
                         self.cancel.cancel();
-                        false
+                        Applied::No
                     }
                 }
+            }
+            Err(StoreError::Full(why)) => {
+                tracing::warn!(
+                    target: "buril::tasks",
+                    task = %self.record.id,
+                    error = %why,
+                    "the task store is full"
+                );
+                Applied::Full(why)
             }
             Err(error) => {
                 tracing::warn!(
@@ -228,29 +245,35 @@ impl Runner {
                     %error,
                     "cannot reach the task store; the task runs on, and its lease may lapse"
                 );
-                false
+                Applied::No
             }
         }
     }
 
     /// Records how the task ended, retrying while the store is unreachable (the result is
-    /// kept here meanwhile), for up to the task's TTL.
-    async fn finish(&mut self, end: TaskEnd) {
+    /// kept here meanwhile), for up to the task's TTL. A result the store has no room for (a
+    /// full disk) is recorded as a failure saying so, which is smaller, rather than not at all.
+    async fn finish(&mut self, mut end: TaskEnd) {
         let give_up = tokio::time::Instant::now() + self.shared.settings.ttl;
         let mut pause = Duration::from_millis(50);
         // The last progress report goes in with the end.
         let report = self.reports.borrow().clone();
-        let change = |record: &mut TaskRecord| {
-            if let Some(report) = &report
-                && !record.status.is_terminal()
-            {
-                record.progress = Some(report.clone());
-            }
-            record.finish(&end, now_ms())
-        };
         loop {
-            if self.apply(&change).await {
-                return;
+            let change = |record: &mut TaskRecord| {
+                if let Some(report) = &report
+                    && !record.status.is_terminal()
+                {
+                    record.progress = Some(report.clone());
+                }
+                record.finish(&end, now_ms())
+            };
+            match self.apply_or_full(&change).await {
+                Applied::Yes => return,
+                Applied::Full(why) if !matches!(end, TaskEnd::Failed { .. }) => {
+                    end = unstorable(&why);
+                    continue;
+                }
+                Applied::Full(_) | Applied::No => {}
             }
             if tokio::time::Instant::now() >= give_up {
                 tracing::error!(
@@ -263,5 +286,26 @@ impl Runner {
             tokio::time::sleep(pause).await;
             pause = (pause * 2).min(Duration::from_secs(2));
         }
+    }
+}
+
+/// Whether the store took a change.
+#[derive(Debug, PartialEq, Eq)]
+enum Applied {
+    Yes,
+    /// It had no room for it; the words say why.
+    Full(String),
+    /// It failed, or the task is gone from it.
+    No,
+}
+
+/// The end of a task whose result the store had no room for.
+fn unstorable(why: &str) -> TaskEnd {
+    let message = format!(
+        "the task ended, and its result could not be stored (the task store is full): {why}"
+    );
+    TaskEnd::Failed {
+        error: serde_json::json!({"code": -32603, "message": message}),
+        envelope: serde_json::json!({"ok": false, "type": "runtime", "error": message}),
     }
 }

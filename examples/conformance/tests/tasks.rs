@@ -497,6 +497,63 @@ fn a_restarted_redis_loses_no_running_task_and_a_full_one_refuses_new_ones() {
     );
 }
 
+/// A file store on a full disk (here a file size limit, `RLIMIT_FSIZE` of 1 KiB, with
+/// `SIGXFSZ` ignored so that a write past it fails instead of ending the process).
+#[test]
+fn a_file_store_on_a_full_disk_records_what_fits_says_why_and_keeps_serving() {
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().unwrap();
+    let store = folder.path().join("tasks");
+    let limited = folder.path().join("limited.sh");
+    std::fs::write(
+        &limited,
+        format!(
+            "#!/bin/sh\ntrap '' XFSZ\nulimit -f 2\nexec '{}' \"$@\"\n",
+            binary().display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&limited, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let server = HttpServer::start_with(
+        &limited,
+        folder.path(),
+        &["--tasks", &format!("file:{}", store.display())],
+    );
+    let id = start(&server.url, 0.0, "small");
+    let done = until_done(&server.url, &id, Duration::from_secs(20));
+    assert_eq!(text_of(&done), "computed small in 0 s", "{done}");
+    // A result larger than the disk takes: the task fails, saying why.
+    let large = "l".repeat(400);
+    let id = start(&server.url, 0.0, &large);
+    let failed = until_done(&server.url, &id, Duration::from_secs(20));
+    assert_eq!(failed["status"], "failed", "{failed}");
+    let message = failed["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("its result could not be stored") && message.contains("full"),
+        "{message}"
+    );
+    // Nothing cut short is left for a reader: every record is whole.
+    for entry in std::fs::read_dir(&store).unwrap() {
+        let path = entry.unwrap().path();
+        // The store's lock, and task records.
+        if path.file_name().is_some_and(|name| name == ".lock") {
+            continue;
+        }
+        assert_eq!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("json"),
+            "{path:?} left behind"
+        );
+        let text = std::fs::read(&path).unwrap();
+        serde_json::from_slice::<Value>(&text)
+            .unwrap_or_else(|error| panic!("{path:?} is cut short: {error}"));
+    }
+    // The server goes on serving.
+    let id = start(&server.url, 0.0, "after");
+    let done = until_done(&server.url, &id, Duration::from_secs(20));
+    assert_eq!(text_of(&done), "computed after in 0 s", "{done}");
+}
+
 #[test]
 fn a_client_without_the_extension_gets_a_handle_and_follows_it_with_the_task_tools() {
     let folder = tempfile::tempdir().unwrap();
