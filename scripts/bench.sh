@@ -17,6 +17,7 @@
 #   bash scripts/bench.sh mcp2026    # MCP over stdio on the 2026-07-28 revision: buril, rmcp, the floor
 #   bash scripts/bench.sh main       # a main-thread tool against the same tool off_thread, over MCP
 #   bash scripts/bench.sh load       # 10, 100 and 1,000 HTTP sessions at once: latency and memory
+#   bash scripts/bench.sh slow       # other clients' calls while 3 x 256 slow connections hold the server
 #   bash scripts/bench.sh replicas   # 1,000 tasks on three replicas behind HAProxy, one killed and one stopped
 #   bash scripts/bench.sh memory     # resident memory: idle with 47 and 10,000 tools, a session, a call in flight
 #   bash scripts/bench.sh studio     # the studio's catalog of 10,000 tools painted in Chromium; its page's weight
@@ -179,6 +180,31 @@ load() {
     for kind in buril-http rmcp-http; do
       "$TARGET/release/mcp-client" load "$kind" | jq -c '.server = .server + "-" + (.sessions | tostring) + (if .again then "-again" else "" end)' | tee -a "$OUT/load.jsonl"
     done
+  done
+}
+
+# Other clients' calls while slow clients hold connections (`mcp-client slow`): 256 trickling
+# headers, 256 trickling bodies, 256 reading answers a byte at a time; buril and rmcp in turn.
+slow() {
+  build_bins
+  : >"$OUT/slow.jsonl"
+  local round kind
+  for round in $(seq "$RUNS"); do
+    for kind in buril-http rmcp-http; do
+      "$TARGET/release/mcp-client" slow "$kind" | tee -a "$OUT/slow.jsonl"
+    done
+  done
+}
+
+report_slow() {
+  [ -s "$OUT/slow.jsonl" ] || return 0
+  local server f
+  f() { jsonl_field slow "$1" "$2"; }
+  echo
+  echo "== Calls beside slow clients (median of $RUNS rounds; with / alone for each round)"
+  for server in buril-http rmcp-http; do
+    printf "%-10s alone p50 %7.1f µs p99 %7.1f µs; with the slow clients p50 %7.1f µs p99 %7.1f µs\n" "$server" "$(f "$server" alone_p50_us)" "$(f "$server" alone_p99_us)" "$(f "$server" with_p50_us)" "$(f "$server" with_p99_us)"
+    echo "$server with / alone: p50 $(jq -r --arg s "$server" 'select(.server == $s) | .with_p50_us / .alone_p50_us' "$OUT/slow.jsonl" | awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 }'), p99 $(jq -r --arg s "$server" 'select(.server == $s) | .with_p99_us / .alone_p99_us' "$OUT/slow.jsonl" | awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 }')"
   done
 }
 
@@ -922,6 +948,7 @@ case "$what" in
   main) machine; main_thread; report_main_thread ;;
   memory) machine; memory; report_memory ;;
   load) machine; load; report_load ;;
+  slow) machine; slow; report_slow ;;
   replicas) machine; replicas ;;
   compile) machine; compile; report ;;
   edit) machine; edit; report_edit ;;
@@ -929,5 +956,5 @@ case "$what" in
   tasks) machine; tasks; report_tasks ;;
   cost) machine; cost; report_cost ;;
   report) report ;;
-  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|mcp2026|main|memory|load|replicas|report]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|runtime|paired|callgrind|mcp|http|hub|transports|tasks|cost|compile|edit|studio|http2026|mcp2026|main|memory|load|slow|replicas|report]" >&2; exit 2 ;;
 esac

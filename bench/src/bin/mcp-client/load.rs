@@ -137,7 +137,7 @@ pub(crate) fn run(kind: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn spawn_call(id: usize, stateless: bool) -> Value {
+pub(crate) fn spawn_call(id: usize, stateless: bool) -> Value {
     let mut call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
         "name": "bench_spawn", "arguments": {"name": "crate_01", "x": 12.5, "tag": "props"}
     }});
@@ -152,14 +152,14 @@ fn spawn_call(id: usize, stateless: bool) -> Value {
 }
 
 /// A kept-alive HTTP/1.1 connection to the server's endpoint.
-struct Connection {
+pub(crate) struct Connection {
     sender: SendRequest<Full<Bytes>>,
     authority: String,
     path: String,
 }
 
 impl Connection {
-    async fn open(authority: &str, path: &str) -> Connection {
+    pub(crate) async fn open(authority: &str, path: &str) -> Connection {
         let stream = tokio::net::TcpStream::connect(authority)
             .await
             .expect("connect to the server");
@@ -191,7 +191,7 @@ impl Connection {
     }
 
     /// A call, checked: how long it took.
-    async fn call(&mut self, session: Option<&str>, call: &Value) -> Duration {
+    pub(crate) async fn call(&mut self, session: Option<&str>, call: &Value) -> Duration {
         let start = Instant::now();
         let (_, answer) = self.send(Method::POST, session, Some(call)).await;
         let took = start.elapsed();

@@ -57,6 +57,7 @@ mod http;
 mod load;
 mod memory;
 mod server;
+mod slow;
 mod startup;
 mod stdio;
 
@@ -71,6 +72,9 @@ fn main() -> ExitCode {
     }
     if kind == "load" {
         return load::run(&args.next().unwrap_or_default());
+    }
+    if kind == "slow" {
+        return slow::run(&args.next().unwrap_or_default());
     }
     let calls: Option<usize> = args.next().and_then(|n| n.parse().ok());
     // The server to start, and the tool to call on it.
