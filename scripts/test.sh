@@ -103,7 +103,8 @@ cargo test -p buril --no-default-features --features cli --locked --test cli --t
   --test profile_mcp --test profile_openai --test profile_anthropic --test profile_gemini \
   --test profile_limits
 cargo test -p buril --no-default-features --features server --locked \
-  --test server --test http --test stdio --test notifications --test http_limits --test shutdown
+  --test server --test http --test stdio --test notifications --test http_limits --test shutdown \
+  --test many_clients
 cargo test -p buril --no-default-features --features oauth --locked \
   --test auth_tokens --test auth_jose --test auth_http --test auth_scopes
 cargo test -p buril --no-default-features --features otel --locked --test otel
@@ -117,7 +118,8 @@ echo "== the MCP server's tests again, with its fast paths off"
 export BURIL_FAST_PATHS=off
 cargo test --locked -p buril --all-features --test server --test http --test stdio --test notifications \
   --test asking --test auth_tokens --test auth_jose --test auth_http --test auth_scopes --test security --test spans \
-  --test otel --test testing_kit --test provided --test hub --test http_limits --test shutdown
+  --test otel --test testing_kit --test provided --test hub --test http_limits --test shutdown \
+  --test many_clients
 cargo test --locked -p tools --test mcp --test mcp_auth --test serve_logs --test contract \
   --test detached --test console --test scene
 cargo test --locked -p buril-conformance-server

@@ -368,5 +368,6 @@ impl Drop for Leave {
             }
             state.listeners.remove_peer(self.listener);
         }
+        super::trim::ended();
     }
 }

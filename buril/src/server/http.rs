@@ -342,6 +342,7 @@ impl HttpServer {
                     let answer = http_limits::timeout_answer();
                     http_limits::answer_and_close(spare, answer.as_bytes(), LINGER).await;
                 }
+                super::trim::ended();
             });
         }
         drop(listener);

@@ -110,6 +110,7 @@ mod stdio;
 #[cfg(feature = "studio")]
 mod studio;
 mod tasks;
+mod trim;
 mod watch;
 
 use std::net::SocketAddr;
