@@ -13,6 +13,7 @@ mod pipes;
 #[allow(dead_code)]
 #[path = "typescript/support.rs"]
 mod support;
+#[allow(dead_code)]
 #[path = "common/tools_server.rs"]
 mod tools_server;
 #[cfg(unix)]

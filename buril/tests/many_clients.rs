@@ -100,7 +100,7 @@ fn many_sessions_and_stateless_calls_are_answered_and_their_memory_given_back() 
                     let session = open(addr, json!({}));
                     for k in 0..CALLS {
                         call(addr, Some(&session), n * CALLS + k);
-                        if n % 10 == 0 {
+                        if n.is_multiple_of(10) {
                             call(addr, None, n * CALLS + k);
                         }
                     }

@@ -67,11 +67,6 @@ impl HttpServer {
         HttpServer::launch(tools, project, address, more, None)
     }
 
-    /// The server's process id.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
     /// Sends the server `signal` (`TERM`, `KILL`…) through `kill(1)`.
     pub fn signal(&self, signal: &str) {
         let status = Command::new("kill")
