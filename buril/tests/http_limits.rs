@@ -71,6 +71,21 @@ fn read_all(stream: &mut TcpStream) -> String {
     String::from_utf8_lossy(&text).into_owned()
 }
 
+/// Reads what the server sends on `stream` until it closes it: a `408` saying that `what` did
+/// not arrive in time, and the connection closed.
+fn answered_late(stream: &mut TcpStream, what: &str) {
+    let answer = read_all(stream);
+    assert!(
+        answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+        "{answer:?}"
+    );
+    assert!(answer.contains("connection: close"), "{answer:?}");
+    assert!(
+        answer.contains(&format!("{what} did not arrive in time")),
+        "{answer:?}"
+    );
+}
+
 /// A stateless call of `limits_greet` on a connection of its own: the tool's text.
 fn greet(addr: SocketAddr) -> String {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
@@ -119,13 +134,7 @@ fn headers_that_trickle_are_answered_408_while_other_clients_are_served() {
         assert_eq!(greet(addr), "hello, ada");
     }
     for stream in &mut slow {
-        let answer = read_all(stream);
-        assert!(
-            answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
-            "{answer:?}"
-        );
-        assert!(answer.contains("connection: close"), "{answer:?}");
-        assert!(answer.contains("did not arrive in time"), "{answer:?}");
+        answered_late(stream, "the request's headers");
     }
     // And the server goes on serving.
     assert_eq!(greet(addr), "hello, ada");
@@ -182,13 +191,7 @@ fn bodies_that_trickle_are_answered_408_while_other_clients_are_served() {
         assert_eq!(greet(addr), "hello, ada");
     }
     for stream in &mut slow {
-        let answer = read_all(stream);
-        assert!(
-            answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
-            "{answer:?}"
-        );
-        assert!(answer.contains("connection: close"), "{answer:?}");
-        assert!(answer.contains("body did not arrive in time"), "{answer:?}");
+        answered_late(stream, "the request's body");
     }
     // A whole body, sent slowly but within the time, is answered as any other.
     let mut patient = TcpStream::connect(addr).unwrap();

@@ -11,7 +11,6 @@
 //! server's resident set before the sessions were opened, with them open after their calls, and
 //! after they were closed, in KiB.
 
-use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -22,7 +21,7 @@ use hyper::{Method, Request};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 
-use crate::server::{resident_kib, start_server};
+use crate::server::{client_runtime, env_number, resident_kib, start_http_server};
 
 pub(crate) fn run(kind: &str) -> ExitCode {
     if !matches!(kind, "buril-http" | "rmcp-http") {
@@ -33,24 +32,10 @@ pub(crate) fn run(kind: &str) -> ExitCode {
         .ok()
         .map(|levels| levels.split(',').filter_map(|n| n.parse().ok()).collect())
         .unwrap_or_else(|| vec![10, 100, 1000, 1000]);
-    let calls: usize = std::env::var("BENCH_LOAD_CALLS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(20);
-    let mut child = start_server(kind);
+    let calls = env_number("BENCH_LOAD_CALLS", 20);
+    let (mut child, authority, path) = start_http_server(kind);
     let pid = child.id();
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut url)
-        .expect("the server's URL");
-    let rest = url.trim().strip_prefix("http://").expect("an http URL");
-    let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
-    let (authority, path) = (authority.to_owned(), path.to_owned());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = client_runtime();
     let settle = || std::thread::sleep(Duration::from_millis(500));
     // What every server allocates once: one session's first call.
     runtime.block_on(async {

@@ -9,7 +9,6 @@
 //! connection, and the resident set while they wait. Prints one JSON line: the three readings
 //! and the cost of a session and of a call in flight, in KiB.
 
-use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -19,7 +18,7 @@ use hyper::Request;
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 
-use crate::server::{resident_kib, start_server};
+use crate::server::{client_runtime, env_number, resident_kib, start_http_server};
 
 /// How long the held calls wait before they answer.
 const HOLD_MS: u64 = 3_000;
@@ -29,29 +28,14 @@ pub(crate) fn run(kind: &str) -> ExitCode {
         eprintln!("usage: mcp-client memory (buril-http|rmcp-http)");
         return ExitCode::from(2);
     }
-    let count = |name: &str, default: usize| {
-        std::env::var(name)
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(default)
-    };
     let (sessions, calls) = (
-        count("BENCH_MEMORY_SESSIONS", 500),
-        count("BENCH_MEMORY_CALLS", 200),
+        env_number("BENCH_MEMORY_SESSIONS", 500),
+        env_number("BENCH_MEMORY_CALLS", 200),
     );
-    let mut child = start_server(kind);
+    let (mut child, authority, path) = start_http_server(kind);
+    let (authority, path) = (authority.as_str(), path.as_str());
     let pid = child.id();
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut url)
-        .expect("the server's URL");
-    let rest = url.trim().strip_prefix("http://").expect("an http URL");
-    let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = client_runtime();
     let settle = || std::thread::sleep(Duration::from_millis(500));
     // One session and its first call, so that what every server allocates once is in the
     // baseline.

@@ -45,6 +45,36 @@ pub(crate) fn start_server(kind: &str) -> Child {
         .expect("start mcp-server")
 }
 
+/// An HTTP server of the bench (`mcp-server KIND`, which prints its URL first): the process,
+/// its authority (`127.0.0.1:PORT`) and its endpoint's path.
+pub(crate) fn start_http_server(kind: &str) -> (Child, String, String) {
+    let mut child = start_server(kind);
+    let mut url = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut url)
+        .expect("the server's URL");
+    let rest = url.trim().strip_prefix("http://").expect("an http URL");
+    let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
+    (child, authority.to_owned(), path.to_owned())
+}
+
+/// The runtime the HTTP clients run on: two workers, as the server has.
+pub(crate) fn client_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// The environment variable `name` as a number, or `default`.
+pub(crate) fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
 pub(crate) fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }

@@ -13,7 +13,6 @@
 //! that SLOW of each kind stay open throughout. Prints one JSON line: the calls' p50 and p99
 //! alone and with the slow clients, and how many slow connections the server ended.
 
-use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -24,7 +23,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::load::{Connection, spawn_call};
-use crate::server::start_server;
+use crate::server::{client_runtime, env_number, start_http_server};
 
 const CALLERS: usize = 4;
 
@@ -33,27 +32,10 @@ pub(crate) fn run(kind: &str) -> ExitCode {
         eprintln!("usage: mcp-client slow (buril-http|rmcp-http)");
         return ExitCode::from(2);
     }
-    let number = |name: &str, default: usize| {
-        std::env::var(name)
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(default)
-    };
-    let calls = number("BENCH_SLOW_CALLS", 2_000);
-    let slow = number("BENCH_SLOW", 256);
-    let mut child = start_server(kind);
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut url)
-        .expect("the server's URL");
-    let rest = url.trim().strip_prefix("http://").expect("an http URL");
-    let (authority, path) = rest.split_at(rest.find('/').expect("a path"));
-    let (authority, path) = (authority.to_owned(), path.to_owned());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let calls = env_number("BENCH_SLOW_CALLS", 2_000);
+    let slow = env_number("BENCH_SLOW", 256);
+    let (mut child, authority, path) = start_http_server(kind);
+    let runtime = client_runtime();
     let (alone, with, ended, open_then) = runtime.block_on(async {
         // Warm-up, then the calls alone.
         calls_of(&authority, &path, calls / 10).await;
