@@ -5,6 +5,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::record::TaskRecord;
 
@@ -86,10 +87,17 @@ pub const TOMBSTONE_MS: u64 = 60 * 60 * 1000;
 /// Tasks in this process's memory: the default store. Holds at most a capacity of records
 /// (10,000 unless [`with_capacity`](Self::with_capacity) says otherwise); expired ones are
 /// forgotten first, and a new task that still does not fit is refused ([`StoreError::Full`]).
+/// What expired is also swept as tasks are created (at most every 10 s), so
+/// that the results of tasks past their TTL do not stay in memory until the store fills.
 pub struct MemoryStore {
     records: Mutex<HashMap<String, TaskRecord>>,
     capacity: usize,
+    /// When the records were last swept (ms since the epoch).
+    swept_ms: AtomicU64,
 }
+
+/// How often, at most, creating a task sweeps a memory store of what expired: 10 s.
+const SWEEP_EVERY_MS: u64 = 10_000;
 
 impl MemoryStore {
     /// An empty store of 10,000 records.
@@ -102,6 +110,7 @@ impl MemoryStore {
         MemoryStore {
             records: Mutex::new(HashMap::new()),
             capacity,
+            swept_ms: AtomicU64::new(0),
         }
     }
 
@@ -151,8 +160,14 @@ impl TaskStore for MemoryStore {
             if records.contains_key(&record.id) {
                 return Err(StoreError::Exists(record.id.clone()));
             }
+            let now = super::clock::now_ms();
+            let swept = &self.swept_ms;
+            if now >= swept.load(Ordering::Relaxed).saturating_add(SWEEP_EVERY_MS) {
+                swept.store(now, Ordering::Relaxed);
+                sweep(&mut records, now);
+            }
             if records.len() >= self.capacity {
-                sweep(&mut records, super::clock::now_ms());
+                sweep(&mut records, now);
                 // Tombstones go before anything that still counts.
                 if records.len() >= self.capacity {
                     records.retain(|_, kept| kept.envelope.is_some() || !kept.status.is_terminal());
@@ -253,5 +268,35 @@ mod tests {
         assert_eq!(records["a"].status, TaskState::Completed);
         sweep(&mut records, 1_000 + TOMBSTONE_MS);
         assert!(records.is_empty());
+    }
+
+    #[test]
+    fn creating_tasks_sweeps_expired_results_long_before_the_store_fills() {
+        let store = MemoryStore::new();
+        let now = crate::tasks::clock::now_ms();
+        block(async {
+            // Ended long ago: past its TTL.
+            let mut old = record("old", now - 60_000);
+            old.finish(
+                &TaskEnd::Completed {
+                    envelope: json!({"ok": true, "data": "a large result"}),
+                    result: None,
+                },
+                now - 60_000,
+            );
+            store.create(&old).await.unwrap();
+            assert!(store.load("old").await.unwrap().unwrap().envelope.is_some());
+            // Ten seconds after the last sweep, the next creation sweeps.
+            store
+                .swept_ms
+                .store(now - SWEEP_EVERY_MS, Ordering::Relaxed);
+            store.create(&record("new", now)).await.unwrap();
+            let kept = store.load("old").await.unwrap().expect("its tombstone");
+            assert_eq!(
+                kept.envelope, None,
+                "the result of an expired task is dropped"
+            );
+            assert_eq!(kept.status, TaskState::Completed);
+        });
     }
 }
