@@ -16,7 +16,8 @@
 //! and rustc's incremental cache can only reuse what it type-checked for such code while no
 //! byte before it moves: one character added to any tool's body re-checked and re-generated
 //! every tool after it in the file. Spanned by the user's own tokens, the registration of an
-//! unchanged tool stays cached (BENCHMARKS.md, "The edit-rebuild loop"). The names it binds
+//! unchanged tool stays cached (`bash scripts/bench.sh edit`; BENCHMARKS.md, "The edit loop").
+//! The names it binds
 //! are `__buril_`-prefixed, since they no longer get the mixed-site hygiene that hid them.
 //!
 //! Two more choices keep an edit cheap:
@@ -26,8 +27,7 @@
 //!   its self type's module, regenerated only the edited tool's code): four items more per
 //!   tool (module, struct, `impl`, two functions), each of them redone on every edit. As
 //!   closures of the static's initializer they are part of one item; measured, a `cargo build`
-//!   after an edit did not regenerate more for it (BENCHMARKS.md, "The edit loop, fifth
-//!   round").
+//!   after an edit did not regenerate more for it (`bash scripts/bench.sh edit`).
 //! - **The slice's element written as linkme's macros would write it.** linkme's
 //!   `#[distributed_slice(TOOLS)]` attribute on an element is a procedural macro that parses the
 //!   static and adds a function type-checking the element against the slice, then calls the

@@ -5,7 +5,7 @@
 //! defines (`TOOLS!`), two expansions deep, which is what its element attribute expands to.
 //! Per tool, on every build, that cost about a tenth of a `cargo check` of a crate of 300
 //! tools after one edit, and the static it wraps was type-checked again whenever a byte before
-//! it moved (BENCHMARKS.md, "The edit loop, third round"). So the attribute writes what that
+//! it moved (measured with `bash scripts/bench.sh edit`). So the attribute writes what that
 //! macro writes, the static with one `link_section` per platform, itself.
 //!
 //! The section names are linkme's (`linkme-impl`'s `linker.rs`), worked out here for the
