@@ -251,13 +251,14 @@ impl Runner {
     }
 
     /// Records how the task ended, retrying while the store is unreachable (the result is
-    /// kept here meanwhile), for up to the task's TTL. A result the store has no room for (a
+    /// kept here meanwhile), for up to the task's TTL. An end the store has no room for (a
     /// full disk) is recorded as a failure saying so, which is smaller, rather than not at all.
     async fn finish(&mut self, mut end: TaskEnd) {
         let give_up = tokio::time::Instant::now() + self.shared.settings.ttl;
         let mut pause = Duration::from_millis(50);
         // The last progress report goes in with the end.
         let report = self.reports.borrow().clone();
+        let mut shrunk = false;
         loop {
             let change = |record: &mut TaskRecord| {
                 if let Some(report) = &report
@@ -269,8 +270,9 @@ impl Runner {
             };
             match self.apply_or_full(&change).await {
                 Applied::Yes => return,
-                Applied::Full(why) if !matches!(end, TaskEnd::Failed { .. }) => {
+                Applied::Full(why) if !shrunk => {
                     end = unstorable(&why);
+                    shrunk = true;
                     continue;
                 }
                 Applied::Full(_) | Applied::No => {}
@@ -299,7 +301,7 @@ enum Applied {
     No,
 }
 
-/// The end of a task whose result the store had no room for.
+/// The end of a task whose end (its result, or its error) the store had no room for.
 fn unstorable(why: &str) -> TaskEnd {
     let message = format!(
         "the task ended, and its result could not be stored (the task store is full): {why}"
