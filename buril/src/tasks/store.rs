@@ -162,16 +162,14 @@ impl TaskStore for MemoryStore {
             }
             let now = super::clock::now_ms();
             let swept = &self.swept_ms;
-            if now >= swept.load(Ordering::Relaxed).saturating_add(SWEEP_EVERY_MS) {
+            let due = now >= swept.load(Ordering::Relaxed).saturating_add(SWEEP_EVERY_MS);
+            if due || records.len() >= self.capacity {
                 swept.store(now, Ordering::Relaxed);
                 sweep(&mut records, now);
             }
+            // Tombstones go before anything that still counts.
             if records.len() >= self.capacity {
-                sweep(&mut records, now);
-                // Tombstones go before anything that still counts.
-                if records.len() >= self.capacity {
-                    records.retain(|_, kept| kept.envelope.is_some() || !kept.status.is_terminal());
-                }
+                records.retain(|_, kept| kept.envelope.is_some() || !kept.status.is_terminal());
             }
             if records.len() >= self.capacity {
                 return Err(StoreError::Full(format!(
