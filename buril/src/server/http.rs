@@ -410,9 +410,9 @@ impl Endpoint {
             );
         }
         let limit = self.state.max_frame_bytes();
+        let body_timeout = self.state.http_limits.body_timeout;
         if let Some(auth) = &self.auth {
             // Authorization reads the body whole, to check the scopes of the tool it calls.
-            let body_timeout = self.state.http_limits.body_timeout;
             let gated = auth::gate(auth, &self.state.dispatcher, limit, body_timeout, request);
             return match gated.await {
                 Ok((request, body)) => self.answer_read(request.into_parts().0, body).await,
@@ -430,7 +430,6 @@ impl Endpoint {
             .get(CONTENT_LENGTH)
             .and_then(|length| length.to_str().ok()?.parse::<usize>().ok())
             .is_some_and(|length| length <= limit);
-        let body_timeout = self.state.http_limits.body_timeout;
         if known {
             let (parts, body) = request.into_parts();
             let Ok(read) = tokio::time::timeout(body_timeout, body.collect()).await else {
