@@ -97,6 +97,20 @@ impl Session {
     }
 }
 
+/// A kept-alive HTTP/1.1 connection to `authority`, with `TCP_NODELAY` (only the server's
+/// writes are under test: the client sends each request at once).
+pub(crate) async fn connect(authority: &str) -> SendRequest<Full<Bytes>> {
+    let stream = tokio::net::TcpStream::connect(authority)
+        .await
+        .expect("connect to the server");
+    stream.set_nodelay(true).expect("TCP_NODELAY");
+    let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("an HTTP/1.1 connection");
+    tokio::spawn(connection);
+    sender
+}
+
 /// The whole body of an answer.
 pub(crate) async fn body_of(response: hyper::Response<hyper::body::Incoming>) -> Bytes {
     response
@@ -141,8 +155,6 @@ pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> Ex
     drop(runtime);
     drop(child.stdin.take());
     let _ = child.wait();
-    let percentile = |p: f64| latencies[((latencies.len() - 1) as f64 * p).round() as usize];
-    let micros = crate::server::micros;
     let rate = |d: Duration, n: usize| n as f64 / d.as_secs_f64();
     println!(
         "{}",
@@ -151,8 +163,8 @@ pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> Ex
             "transport": "http",
             "calls": calls,
             "requests_per_second": calls as f64 / elapsed.as_secs_f64(),
-            "p50_us": micros(percentile(0.50)),
-            "p99_us": micros(percentile(0.99)),
+            "p50_us": crate::server::quantile_us(&latencies, 0.50),
+            "p99_us": crate::server::quantile_us(&latencies, 0.99),
             "in_flight_32_requests_per_second": rate(in_flight, 32 * (calls * 4).div_ceil(32)),
             "connections_100_requests_per_second": rate(hundred, 100 * (calls * 4).div_ceil(100)),
             "server_idle_kib": idle_kib,
@@ -164,17 +176,8 @@ pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> Ex
 
 /// A connection with an initialized session.
 async fn open(authority: &str, path: &str) -> Session {
-    let stream = tokio::net::TcpStream::connect(authority)
-        .await
-        .expect("connect to the server");
-    // Only the server's writes are under test: the client sends each request at once.
-    stream.set_nodelay(true).expect("TCP_NODELAY");
-    let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("an HTTP/1.1 connection");
-    tokio::spawn(connection);
     let mut session = Session {
-        sender,
+        sender: connect(authority).await,
         authority: authority.to_owned(),
         path: path.to_owned(),
         session_id: None,

@@ -18,10 +18,9 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::client::conn::http1::SendRequest;
 use hyper::{Method, Request};
-use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 
-use crate::server::{client_runtime, env_number, resident_kib, start_http_server};
+use crate::server::{client_runtime, env_number, quantile_us, resident_kib, start_http_server};
 
 pub(crate) fn run(kind: &str) -> ExitCode {
     if !matches!(kind, "buril-http" | "rmcp-http") {
@@ -97,10 +96,6 @@ pub(crate) fn run(kind: &str) -> ExitCode {
         settle();
         let closed_kib = resident_kib(pid);
         latencies.sort();
-        let at = |q: f64| {
-            let i = ((latencies.len() as f64 - 1.0) * q).round() as usize;
-            latencies[i].as_secs_f64() * 1e6
-        };
         println!(
             "{}",
             json!({
@@ -108,8 +103,8 @@ pub(crate) fn run(kind: &str) -> ExitCode {
                 "sessions": level,
                 "again": again,
                 "calls": latencies.len(),
-                "p50_us": at(0.50),
-                "p99_us": at(0.99),
+                "p50_us": quantile_us(&latencies, 0.50),
+                "p99_us": quantile_us(&latencies, 0.99),
                 "before_kib": before_kib,
                 "open_kib": open_kib,
                 "closed_kib": closed_kib,
@@ -145,16 +140,8 @@ pub(crate) struct Connection {
 
 impl Connection {
     pub(crate) async fn open(authority: &str, path: &str) -> Connection {
-        let stream = tokio::net::TcpStream::connect(authority)
-            .await
-            .expect("connect to the server");
-        stream.set_nodelay(true).expect("TCP_NODELAY");
-        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .expect("an HTTP/1.1 connection");
-        tokio::spawn(connection);
         Connection {
-            sender,
+            sender: crate::http::connect(authority).await,
             authority: authority.to_owned(),
             path: path.to_owned(),
         }
@@ -188,7 +175,10 @@ impl Connection {
         self.send(Method::DELETE, Some(session), None).await;
     }
 
-    async fn send(
+    /// Sends `message` (`None`: an empty body), with the session's headers, or a stateless
+    /// call's (`Mcp-Method`, `Mcp-Name`) when its `_meta` names the revision: the session id the
+    /// server gave, and the answer's body.
+    pub(crate) async fn send(
         &mut self,
         method: Method,
         session: Option<&str>,
@@ -205,13 +195,18 @@ impl Connection {
                 .header("mcp-session-id", session)
                 .header("mcp-protocol-version", "2025-06-18");
         }
-        if let Some(version) = message
-            .and_then(|m| m.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion"))
+        if let Some(message) = message
+            && let Some(version) =
+                message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
         {
+            let name = message
+                .pointer("/params/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             request = request
                 .header("mcp-protocol-version", version.as_str().unwrap_or_default())
                 .header("mcp-method", "tools/call")
-                .header("mcp-name", "bench_spawn");
+                .header("mcp-name", name);
         }
         let body = match message {
             Some(message) => Bytes::from(serde_json::to_vec(message).expect("json")),

@@ -12,12 +12,10 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper::Request;
-use hyper_util::rt::TokioIo;
+use hyper::Method;
 use serde_json::{Value, json};
 
+use crate::load::Connection;
 use crate::server::{client_runtime, env_number, resident_kib, start_http_server};
 
 /// How long the held calls wait before they answer.
@@ -139,43 +137,6 @@ async fn exchange(
     session: Option<&str>,
     message: &Value,
 ) -> (Option<String>, String) {
-    let stream = tokio::net::TcpStream::connect(authority)
-        .await
-        .expect("connect to the server");
-    stream.set_nodelay(true).expect("TCP_NODELAY");
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("an HTTP/1.1 connection");
-    tokio::spawn(connection);
-    let mut request = Request::post(path)
-        .header("host", authority)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream");
-    if let Some(session) = session {
-        request = request
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", "2025-06-18");
-    }
-    if let Some(version) = message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-    {
-        let name = message
-            .pointer("/params/name")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        request = request
-            .header("mcp-protocol-version", version.as_str().unwrap_or_default())
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", name);
-    }
-    let body = Full::new(Bytes::from(serde_json::to_vec(message).expect("json")));
-    let response = sender
-        .send_request(request.body(body).expect("a request"))
-        .await
-        .expect("an answer from the server");
-    let id = response
-        .headers()
-        .get("mcp-session-id")
-        .map(|id| id.to_str().expect("a session id").to_owned());
-    let body = crate::http::body_of(response).await;
-    (id, String::from_utf8_lossy(&body).into_owned())
+    let mut connection = Connection::open(authority, path).await;
+    connection.send(Method::POST, session, Some(message)).await
 }

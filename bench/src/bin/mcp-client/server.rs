@@ -75,6 +75,11 @@ pub(crate) fn env_number(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// The `q` quantile of `sorted` latencies (nearest rank), in microseconds.
+pub(crate) fn quantile_us(sorted: &[Duration], q: f64) -> f64 {
+    micros(sorted[((sorted.len() - 1) as f64 * q).round() as usize])
+}
+
 pub(crate) fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }

@@ -23,7 +23,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::load::{Connection, spawn_call};
-use crate::server::{client_runtime, env_number, start_http_server};
+use crate::server::{client_runtime, env_number, quantile_us, start_http_server};
 
 const CALLERS: usize = 4;
 
@@ -72,20 +72,16 @@ pub(crate) fn run(kind: &str) -> ExitCode {
         }
         (alone, with, ended, open_then)
     });
-    let quantile = |latencies: &[Duration], q: f64| {
-        let i = ((latencies.len() as f64 - 1.0) * q).round() as usize;
-        latencies[i].as_secs_f64() * 1e6
-    };
     println!(
         "{}",
         json!({
             "server": kind,
             "slow_each": slow,
             "calls": calls,
-            "alone_p50_us": quantile(&alone, 0.50),
-            "alone_p99_us": quantile(&alone, 0.99),
-            "with_p50_us": quantile(&with, 0.50),
-            "with_p99_us": quantile(&with, 0.99),
+            "alone_p50_us": quantile_us(&alone, 0.50),
+            "alone_p99_us": quantile_us(&alone, 0.99),
+            "with_p50_us": quantile_us(&with, 0.50),
+            "with_p99_us": quantile_us(&with, 0.99),
             "slow_ended": ended,
             "slow_open": open_then,
         })

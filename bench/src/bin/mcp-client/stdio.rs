@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::server::{children_cpu, micros, read_answer, send, start_server};
+use crate::server::{children_cpu, micros, quantile_us, read_answer, send, start_server};
 
 const IN_FLIGHT: usize = 32;
 
@@ -77,7 +77,6 @@ pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> Ex
         latencies.push(start.elapsed());
     }
     latencies.sort();
-    let percentile = |p: f64| latencies[((latencies.len() - 1) as f64 * p).round() as usize];
 
     // Throughput: 32 in flight. A reader thread returns a credit per answer.
     let (credits, credit) = mpsc::channel::<()>();
@@ -119,8 +118,8 @@ pub(crate) fn run(kind: &str, server_kind: &str, tool: &str, calls: usize) -> Ex
             "server": kind,
             "calls": calls,
             "requests_per_second": calls as f64 / elapsed.as_secs_f64(),
-            "p50_us": micros(percentile(0.50)),
-            "p99_us": micros(percentile(0.99)),
+            "p50_us": quantile_us(&latencies, 0.50),
+            "p99_us": quantile_us(&latencies, 0.99),
             "latency_calls": latency_calls,
             "server_cpu_us_per_call": server_cpu,
         })
