@@ -27,7 +27,7 @@ use redis::Redis;
 #[allow(dead_code)]
 #[path = "common/stateless.rs"]
 mod stateless;
-use stateless::try_result as rpc;
+use stateless::{has_ended, try_result as rpc};
 
 fn binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_conformance-server"))
@@ -53,10 +53,6 @@ fn ordinary(url: &str) -> Result<Value, String> {
     }
 }
 
-fn is_end(task: &Value) -> bool {
-    ["completed", "failed", "cancelled"].contains(&task["status"].as_str().unwrap_or(""))
-}
-
 /// Starts a task of `seconds` and follows it to its end: its text, or the first error.
 fn task(url: &str, seconds: f64, label: &str) -> Result<String, String> {
     let created = rpc(
@@ -71,7 +67,7 @@ fn task(url: &str, seconds: f64, label: &str) -> Result<String, String> {
     let until = Instant::now() + Duration::from_secs(60);
     loop {
         let task = rpc(url, "tasks/get", json!({"taskId": id}))?;
-        if is_end(&task) {
+        if has_ended(&task) {
             return match task["result"]["content"][0]["text"].as_str() {
                 Some(text) if task["status"] == "completed" => Ok(text.to_owned()),
                 _ => Err(format!("ended as {task}")),

@@ -35,7 +35,7 @@ use redis::Redis;
 #[allow(dead_code)]
 #[path = "common/stateless.rs"]
 mod stateless;
-use stateless::try_result as rpc;
+use stateless::{has_ended, try_result as rpc};
 
 /// How long each task works.
 const WORK_SECONDS: f64 = 3.0;
@@ -178,10 +178,6 @@ impl Errors {
     }
 }
 
-fn is_end(task: &Value) -> bool {
-    ["completed", "failed", "cancelled"].contains(&task["status"].as_str().unwrap_or(""))
-}
-
 /// How a task ended, as any replica tells it: its status and its result or error.
 fn end_of(task: &Value) -> Value {
     json!({"status": task["status"], "result": task["result"], "error": task["error"]})
@@ -269,7 +265,7 @@ fn tasks_end_once_through_a_load_balancer_while_replicas_are_killed_and_stopped(
                     let task = loop {
                         polls.fetch_add(1, Ordering::Relaxed);
                         match rpc(&url, "tasks/get", json!({"taskId": id})) {
-                            Ok(task) if is_end(&task) => break task,
+                            Ok(task) if has_ended(&task) => break task,
                             Ok(_) => {}
                             Err(error) => errors.note(error),
                         }

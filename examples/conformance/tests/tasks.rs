@@ -26,7 +26,7 @@ use redis::Redis;
 #[allow(dead_code)]
 #[path = "common/stateless.rs"]
 mod stateless;
-use stateless::{TASKS, rpc_as};
+use stateless::{TASKS, has_ended, rpc_as};
 
 fn binary() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_conformance-server"))
@@ -76,7 +76,7 @@ fn until_done(url: &str, id: &str, within: Duration) -> Value {
     loop {
         let answer = get(url, id);
         let task = result(&answer).clone();
-        if ["completed", "failed", "cancelled"].contains(&task["status"].as_str().unwrap_or("")) {
+        if has_ended(&task) {
             return task;
         }
         assert!(Instant::now() < until, "the task is still {task}");

@@ -81,6 +81,11 @@ pub fn try_rpc_as(
         .map_err(|error| format!("{method}: not JSON ({error}): {head}\n{body}"))
 }
 
+/// Whether `task` (a `tasks/get` result) has ended: completed, failed or cancelled.
+pub fn has_ended(task: &Value) -> bool {
+    ["completed", "failed", "cancelled"].contains(&task["status"].as_str().unwrap_or(""))
+}
+
 /// One request of a client that declares the tasks extension: its result, or what went wrong
 /// (a JSON-RPC error included).
 pub fn try_result(url: &str, method: &str, params: Value) -> Result<Value, String> {
