@@ -9,9 +9,10 @@ export CARGO_INCREMENTAL=0
 echo "== toolchain"
 cargo --version
 rustc --version
-rustup component list --installed 2>/dev/null | grep -E "^(rustfmt|clippy)" || true
+installed_components="$(rustup component list --installed 2>/dev/null || true)"
+grep -E "^(rustfmt|clippy)" <<<"$installed_components" || true
 for component in rustfmt clippy; do
-  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+  if ! grep -q "^$component" <<<"$installed_components"; then
     rustup component add "$component"
   fi
 done
