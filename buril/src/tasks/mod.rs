@@ -23,6 +23,7 @@ mod clock;
 pub(crate) mod error;
 mod file;
 mod input;
+mod memory;
 pub(crate) mod record;
 #[cfg(feature = "redis")]
 mod redis;
@@ -38,6 +39,7 @@ pub use self::access::TaskAccess;
 pub use self::clock::{iso, now_ms};
 pub use self::error::TaskError;
 pub use self::file::FileStore;
+pub use self::memory::MemoryStore;
 pub use self::record::{Lease, TaskEnd, TaskRecord, TaskState, TaskSummary};
 #[cfg(feature = "redis")]
 pub use self::redis::RedisStore;
@@ -48,6 +50,6 @@ pub use self::store::TOMBSTONE_MS;
 /// The former name of [`TaskStore`].
 #[doc(hidden)]
 pub use self::store::TaskStore as JobStore;
-pub use self::store::{Change, MemoryStore, StoreError, StoreFuture, TaskStore};
+pub use self::store::{Change, StoreError, StoreFuture, TaskStore};
 #[doc(hidden)]
 pub use self::tools::{task_cancel, task_get, task_wait};

@@ -13,10 +13,11 @@ use tokio::sync::{Notify, mpsc, watch};
 use super::clock::now_ms;
 use super::error::TaskError;
 use super::input::{Question, TaskInput};
+use super::memory::MemoryStore;
 use super::record::{Lease, TaskEnd, TaskRecord};
 use super::runner::{Local, Runner, Shared};
 use super::settings::{TaskSettings, millis};
-use super::store::{MemoryStore, StoreError, TaskStore};
+use super::store::{StoreError, TaskStore};
 use crate::context::{CancelToken, InputSource, Progress, ProgressSink};
 
 /// Tasks over one store: cheap to clone (clones share the store and the tasks this process
@@ -550,13 +551,22 @@ mod tests {
             );
             let start = tasks.prepare().unwrap();
             let task = tasks
-                .launch(start, "demo", None, async { ended(1) })
+                .launch(start, "demo", Some("alice".into()), async { ended(1) })
                 .await
                 .unwrap();
-            tasks.wait(&task.id, None, None).await.unwrap();
+            tasks.wait(&task.id, Some("alice"), None).await.unwrap();
             tokio::time::sleep(Duration::from_millis(80)).await;
-            let expired = tasks.get(&task.id, None).await.unwrap_err();
+            let expired = tasks.get(&task.id, Some("alice")).await.unwrap_err();
             assert_eq!(expired, TaskError::Expired(task.id.clone()));
+            // Once swept (a listing sweeps), the store keeps its tombstone, which says the same
+            // to its owner and nothing to anyone else.
+            assert!(tasks.list(Some("alice")).await.unwrap().is_empty());
+            let expired = tasks.get(&task.id, Some("alice")).await.unwrap_err();
+            assert_eq!(expired, TaskError::Expired(task.id.clone()));
+            let cancel = tasks.cancel(&task.id, Some("alice")).await.unwrap_err();
+            assert_eq!(cancel, TaskError::Expired(task.id.clone()));
+            let other = tasks.get(&task.id, Some("bob")).await.unwrap_err();
+            assert_eq!(other, TaskError::Unknown(task.id.clone()));
         });
     }
 

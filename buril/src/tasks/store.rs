@@ -1,11 +1,10 @@
-//! Where tasks are kept: the [`TaskStore`] trait, its errors, and the store in memory.
+//! Where tasks are kept: the [`TaskStore`] trait, its errors, and how long an expired task is
+//! remembered.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::record::TaskRecord;
 
@@ -39,7 +38,8 @@ pub trait TaskStore: Send + Sync + 'static {
     fn modify<'a>(&'a self, id: &'a str, change: Change<'a>)
     -> StoreFuture<'a, Option<TaskRecord>>;
 
-    /// Every task kept, in no particular order.
+    /// Every task kept, in no particular order. Expired tasks may be left out (no caller sees
+    /// them in a listing).
     fn list(&self) -> StoreFuture<'_, Vec<TaskRecord>>;
 
     /// Tells the store's other users that a task changed in a way its runner must hear of
@@ -84,58 +84,6 @@ impl std::error::Error for StoreError {}
 /// rather than unknown.
 pub const TOMBSTONE_MS: u64 = 60 * 60 * 1000;
 
-/// Tasks in this process's memory: the default store. Holds at most a capacity of records
-/// (10,000 unless [`with_capacity`](Self::with_capacity) says otherwise); expired ones are
-/// forgotten first, and a new task that still does not fit is refused ([`StoreError::Full`]).
-/// What expired is also swept as tasks are created (at most every 10 s), so
-/// that the results of tasks past their TTL do not stay in memory until the store fills.
-pub struct MemoryStore {
-    records: Mutex<HashMap<String, TaskRecord>>,
-    capacity: usize,
-    /// When the records were last swept (ms since the epoch).
-    swept_ms: AtomicU64,
-}
-
-/// How often, at most, creating a task sweeps a memory store of what expired: 10 s.
-const SWEEP_EVERY_MS: u64 = 10_000;
-
-impl MemoryStore {
-    /// An empty store of 10,000 records.
-    pub fn new() -> Self {
-        Self::with_capacity(10_000)
-    }
-
-    /// An empty store of `capacity` records.
-    pub fn with_capacity(capacity: usize) -> Self {
-        MemoryStore {
-            records: Mutex::new(HashMap::new()),
-            capacity,
-            swept_ms: AtomicU64::new(0),
-        }
-    }
-
-    fn records(&self) -> std::sync::MutexGuard<'_, HashMap<String, TaskRecord>> {
-        self.records
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
-impl Default for MemoryStore {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl fmt::Debug for MemoryStore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MemoryStore")
-            .field("tasks", &self.records().len())
-            .field("capacity", &self.capacity)
-            .finish()
-    }
-}
-
 /// Forgets what expired in `records` (tombstones past their hour), and strips what expired
 /// tasks produced: the rule every store applies when it sweeps.
 pub(crate) fn sweep(records: &mut HashMap<String, TaskRecord>, now_ms: u64) {
@@ -149,107 +97,17 @@ pub(crate) fn sweep(records: &mut HashMap<String, TaskRecord>, now_ms: u64) {
     });
 }
 
-impl TaskStore for MemoryStore {
-    fn kind(&self) -> &'static str {
-        "memory"
-    }
-
-    fn create<'a>(&'a self, record: &'a TaskRecord) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            let mut records = self.records();
-            if records.contains_key(&record.id) {
-                return Err(StoreError::Exists(record.id.clone()));
-            }
-            let now = super::clock::now_ms();
-            let swept = &self.swept_ms;
-            let due = now >= swept.load(Ordering::Relaxed).saturating_add(SWEEP_EVERY_MS);
-            if due || records.len() >= self.capacity {
-                swept.store(now, Ordering::Relaxed);
-                sweep(&mut records, now);
-            }
-            // Tombstones go before anything that still counts.
-            if records.len() >= self.capacity {
-                records.retain(|_, kept| kept.envelope.is_some() || !kept.status.is_terminal());
-            }
-            if records.len() >= self.capacity {
-                return Err(StoreError::Full(format!(
-                    "{} tasks are kept in memory, the most it holds; they are forgotten as \
-                     their TTLs pass",
-                    records.len()
-                )));
-            }
-            records.insert(record.id.clone(), record.clone());
-            Ok(())
-        })
-    }
-
-    fn load<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>> {
-        Box::pin(async move { Ok(self.records().get(id).cloned()) })
-    }
-
-    fn modify<'a>(
-        &'a self,
-        id: &'a str,
-        change: Change<'a>,
-    ) -> StoreFuture<'a, Option<TaskRecord>> {
-        Box::pin(async move {
-            let mut records = self.records();
-            Ok(records.get_mut(id).map(|record| {
-                change(record);
-                record.clone()
-            }))
-        })
-    }
-
-    fn list(&self) -> StoreFuture<'_, Vec<TaskRecord>> {
-        Box::pin(async move {
-            let mut records = self.records();
-            sweep(&mut records, super::clock::now_ms());
-            Ok(records.values().cloned().collect())
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tasks::record::{TaskEnd, TaskState};
     use serde_json::json;
 
-    fn record(id: &str, now: u64) -> TaskRecord {
-        let mut record = TaskRecord::new(id.into(), "demo_slow".into(), None, now);
-        record.ttl_ms = 1_000;
-        record
-    }
-
-    fn block<T>(future: impl Future<Output = T>) -> T {
-        tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap()
-            .block_on(future)
-    }
-
     #[test]
-    fn a_full_store_refuses_new_tasks_and_says_so() {
-        let store = MemoryStore::with_capacity(2);
-        let now = crate::tasks::clock::now_ms();
-        block(async {
-            store.create(&record("a", now)).await.unwrap();
-            store.create(&record("b", now)).await.unwrap();
-            let refused = store.create(&record("c", now)).await.unwrap_err();
-            assert!(matches!(refused, StoreError::Full(_)), "{refused}");
-            assert!(refused.to_string().contains("full"));
-            assert_eq!(
-                store.create(&record("a", now)).await.unwrap_err(),
-                StoreError::Exists("a".into())
-            );
-        });
-    }
-
-    #[test]
-    fn expired_tasks_make_room_and_leave_tombstones_for_an_hour() {
+    fn expired_tasks_leave_tombstones_for_an_hour() {
         let mut records = HashMap::new();
-        let mut ended = record("a", 0);
+        let mut ended = TaskRecord::new("a".into(), "demo_slow".into(), None, 0);
+        ended.ttl_ms = 1_000;
         ended.finish(
             &TaskEnd::Completed {
                 envelope: json!({"ok": true, "data": 1}),
@@ -258,6 +116,8 @@ mod tests {
             0,
         );
         records.insert("a".to_owned(), ended);
+        sweep(&mut records, 999);
+        assert!(records["a"].envelope.is_some(), "not expired yet");
         sweep(&mut records, 1_000);
         assert_eq!(
             records["a"].envelope, None,
@@ -266,35 +126,5 @@ mod tests {
         assert_eq!(records["a"].status, TaskState::Completed);
         sweep(&mut records, 1_000 + TOMBSTONE_MS);
         assert!(records.is_empty());
-    }
-
-    #[test]
-    fn creating_tasks_sweeps_expired_results_long_before_the_store_fills() {
-        let store = MemoryStore::new();
-        let now = crate::tasks::clock::now_ms();
-        block(async {
-            // Ended long ago: past its TTL.
-            let mut old = record("old", now - 60_000);
-            old.finish(
-                &TaskEnd::Completed {
-                    envelope: json!({"ok": true, "data": "a large result"}),
-                    result: None,
-                },
-                now - 60_000,
-            );
-            store.create(&old).await.unwrap();
-            assert!(store.load("old").await.unwrap().unwrap().envelope.is_some());
-            // Ten seconds after the last sweep, the next creation sweeps.
-            store
-                .swept_ms
-                .store(now - SWEEP_EVERY_MS, Ordering::Relaxed);
-            store.create(&record("new", now)).await.unwrap();
-            let kept = store.load("old").await.unwrap().expect("its tombstone");
-            assert_eq!(
-                kept.envelope, None,
-                "the result of an expired task is dropped"
-            );
-            assert_eq!(kept.status, TaskState::Completed);
-        });
     }
 }
