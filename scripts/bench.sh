@@ -115,10 +115,11 @@ mcp() {
   if [ "${BENCH_MCP_PIN:-0}" = 1 ]; then transports_pin; fi
   : >"$OUT/mcp.jsonl"
   # The floor (`mcp-server floor`): the same function behind the least a server can do.
-  local servers=(buril buril-inline rmcp floor) round k
+  # `buril-cli`: the same tools served by the CLI's `serve`, as a tools binary serves them.
+  local servers=(buril buril-cli buril-inline rmcp floor) round k
   for round in $(seq "$RUNS"); do
-    for k in 0 1 2 3; do
-      "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" "${servers[$(((round + k) % 4))]}" "$MCP_CALLS" \
+    for k in 0 1 2 3 4; do
+      "${CLIENT_ON[@]}" "$TARGET/release/mcp-client" "${servers[$(((round + k) % 5))]}" "$MCP_CALLS" \
         | tee -a "$OUT/mcp.jsonl"
     done
   done
@@ -654,22 +655,22 @@ report() {
   done
   echo
   echo "== MCP over stdio (median of $RUNS runs; 32 in flight for throughput, one at a time for latency)"
-  for server in buril buril-inline rmcp floor; do
+  for server in buril buril-cli buril-inline rmcp floor; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     printf "%-12s %8.0f req/s  p50 %7.1f µs  p99 %8.1f µs  server CPU %5.1f µs a call\n" "$server" "$(mcp_field $server requests_per_second)" \
       "$(mcp_field $server p50_us)" "$(mcp_field $server p99_us)" "$(mcp_field $server server_cpu_us_per_call)" 2>/dev/null || true
   done
-  for server in buril buril-inline; do
+  for server in buril buril-cli buril-inline; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     echo "$server/rmcp: throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field rmcp requests_per_second)")x (higher is better), p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field rmcp p50_us)")x, p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field rmcp p99_us)")x, server CPU a call $(ratio "$(mcp_field $server server_cpu_us_per_call)" "$(mcp_field rmcp server_cpu_us_per_call)")x (lower is better)"
   done
-  for server in buril buril-inline; do
+  for server in buril buril-cli buril-inline; do
     [ -n "$(mcp_field floor requests_per_second)" ] || continue
     echo "$server/floor: p50 $(ratio "$(mcp_field $server p50_us)" "$(mcp_field floor p50_us)")x (bound <= 1.3x), p99 $(ratio "$(mcp_field $server p99_us)" "$(mcp_field floor p99_us)")x, throughput $(ratio "$(mcp_field $server requests_per_second)" "$(mcp_field floor requests_per_second)")x (bound >= 0.7x); each round: p50 $(rounds_line "$server" floor p50_us mcp), throughput $(rounds_line "$server" floor requests_per_second mcp)"
   done
   # Held to in every round: p50 and p99 at most 0.8x rmcp's, throughput at
   # least 2x.
-  for server in buril buril-inline; do
+  for server in buril buril-cli buril-inline; do
     [ -n "$(mcp_field $server requests_per_second)" ] || continue
     local rps p50 p99 show='{ printf "%.2f ", $1 }'
     rps=$(round_ratios $server rmcp requests_per_second mcp)

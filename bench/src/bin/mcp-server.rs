@@ -11,6 +11,9 @@
 //! synthetic tools of one shape over stdio, for the start-up and memory benchmark: buril's
 //! dispatcher over a registry of hand-built descriptors, rmcp's router with as many routes.
 //!
+//! `mcp-server serve` is the CLI's `serve` subcommand over the same tools, as a tools binary
+//! (`buril::cli::Cli` with `buril::server::extension()`) runs it, with `serve`'s own flags.
+//!
 //! `mcp-server floor` and `mcp-server floor-http` serve the floor over stdio and HTTP
 //! (`buril_bench::floor_server`): the same function behind the least a server can do, measured
 //! in the same runs as buril and rmcp.
@@ -58,6 +61,11 @@ fn main() -> ExitCode {
     let kind = std::env::args().nth(1).unwrap_or_default();
     if kind == "bindings" {
         return bindings(std::env::args().nth(2));
+    }
+    if kind == "serve" {
+        return buril::cli::Cli::new()
+            .extend(buril::server::extension())
+            .run();
     }
     if kind == "floor" {
         return match floor_stdio() {
@@ -123,7 +131,7 @@ fn main() -> ExitCode {
             "floor-http" => until_stdin_closes(floor_http()).await,
             "rmcp-http" => until_stdin_closes(rmcp_http()).await,
             _ => Err(
-                "usage: mcp-server (buril|rmcp|floor|buril-many|rmcp-many|hub|hub-rmcp|buril-http|rmcp-http|floor-http|studio-many|bindings DIR)"
+                "usage: mcp-server (buril|serve|rmcp|floor|buril-many|rmcp-many|hub|hub-rmcp|buril-http|rmcp-http|floor-http|studio-many|bindings DIR)"
                     .to_owned(),
             ),
         }

@@ -19,6 +19,9 @@ pub struct Invocation<'a> {
     pub out: &'a mut dyn Write,
     /// Standard error.
     pub err: &'a mut dyn Write,
+    /// Whether `out` is the process's standard output (the CLI runs as the process's
+    /// command), so that a command may write to file descriptor 1 itself.
+    pub(crate) process_stdout: bool,
 }
 
 type Run = Box<dyn FnOnce(Invocation<'_>) -> ExitCode>;

@@ -58,6 +58,9 @@ pub struct Cli {
     configure: Configure,
     registry: Option<&'static Registry>,
     extensions: Vec<Extension>,
+    /// Whether `out` is the process's standard output (as in [`run`](Self::run)), which a
+    /// server may then write itself.
+    process_stdout: bool,
 }
 
 impl Default for Cli {
@@ -73,6 +76,7 @@ impl Cli {
             configure: Box::new(|builder| builder),
             registry: None,
             extensions: Vec::new(),
+            process_stdout: false,
         }
     }
 
@@ -104,7 +108,7 @@ impl Cli {
     /// host installed a subscriber of its own first. Without it, `serve --audit` sends the
     /// audit log's lines there (`buril::audit` at INFO), and `--log-format json` every INFO
     /// event.
-    pub fn run(self) -> ExitCode {
+    pub fn run(mut self) -> ExitCode {
         #[cfg(feature = "otel")]
         let telemetry = match crate::telemetry::Telemetry::from_env() {
             Ok(telemetry) => telemetry,
@@ -120,6 +124,7 @@ impl Cli {
         log_to_stderr(logs);
         // Unlocked handles: a lock held for the whole command would block every other thread
         // that writes (a tool logging to stderr while a server runs, say).
+        self.process_stdout = true;
         self.run_with(std::env::args_os(), &mut io::stdout(), &mut io::stderr())
     }
 
@@ -208,6 +213,7 @@ impl Cli {
                 registry,
                 out,
                 err,
+                process_stdout: self.process_stdout,
             });
         }
         let Some(args) = args else {

@@ -1,6 +1,7 @@
 //! A server over one dispatcher's tools, and serving one client over a byte stream.
 
 use std::fmt;
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -69,6 +70,15 @@ impl Server {
         let (stdin, stdout) = stdio::open();
         let watch = stdin.watch(self.state.input_watch);
         self.serve_lines(stdin, stdout, watch).await
+    }
+
+    /// Serves standard input and output as [`serve_stdio`](Self::serve_stdio) does, reading
+    /// no more requests once `stop` completes (those read are answered).
+    pub(crate) async fn serve_stdio_until(&self, stop: Stop) -> Result<(), ServerError> {
+        let (stdin, stdout) = stdio::open();
+        let watch = stdin.watch(self.state.input_watch);
+        self.serve_lines(UntilStopped::new(stdin, stop), stdout, watch)
+            .await
     }
 
     /// Serves one client over a byte stream pair (newline-delimited JSON-RPC) until `reader`
@@ -140,6 +150,42 @@ impl Server {
     /// Serves Streamable HTTP on `addr` until the process ends.
     pub async fn serve_http(&self, addr: SocketAddr) -> Result<(), ServerError> {
         self.bind_http(addr).await?.run().await
+    }
+}
+
+/// An input that ends (reads as end of file) once `stop` completes.
+pub(crate) struct UntilStopped<R> {
+    input: R,
+    stop: Option<Stop>,
+}
+
+/// What ends an input: a signal, say.
+pub(crate) type Stop = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+impl<R> UntilStopped<R> {
+    pub(crate) fn new(input: R, stop: Stop) -> Self {
+        UntilStopped {
+            input,
+            stop: Some(stop),
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for UntilStopped<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let Some(stop) = &mut this.stop else {
+            return Poll::Ready(Ok(()));
+        };
+        if stop.as_mut().poll(cx).is_ready() {
+            this.stop = None;
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.input).poll_read(cx, buf)
     }
 }
 

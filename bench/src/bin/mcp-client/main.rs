@@ -12,6 +12,7 @@
 //! mcp-client buril [CALLS]          # prints one JSON line of figures
 //! mcp-client buril-inline [CALLS]   # the buril server, calling the tool's `inline` twin
 //! mcp-client buril-main [CALLS]     # the buril server, calling the tool's main-thread twin
+//! mcp-client buril-cli [CALLS]      # the same tools served by the CLI's `serve` subcommand
 //! mcp-client rmcp [CALLS]
 //! mcp-client hub [CALLS]            # `mcp-server buril`'s tool, forwarded by a buril server's hub
 //! mcp-client hub-rmcp [CALLS]       # `mcp-server rmcp`'s tool, forwarded by a buril server's hub
@@ -83,6 +84,8 @@ fn main() -> ExitCode {
         "buril-inline" => ("buril", "bench_spawn_inline"),
         // The same tool on the dispatcher's main thread (no `off_thread`: the default).
         "buril-main" => ("buril", "bench_spawn_main"),
+        // The same tool served as a tools binary serves it: the CLI's `serve` subcommand.
+        "buril-cli" => ("serve", "bench_spawn"),
         "rmcp" => ("rmcp", "bench_spawn"),
         // The same function behind the least a server can do (`buril_bench::floor_server`).
         "floor" => ("floor", "bench_spawn"),
@@ -96,7 +99,7 @@ fn main() -> ExitCode {
         "rmcp-http" => ("rmcp-http", "bench_spawn"),
         _ => {
             eprintln!(
-                "usage: mcp-client (buril|buril-inline|buril-main|rmcp|floor|hub|hub-rmcp|buril-http|buril-inline-http|buril-main-http|rmcp-http|floor-http) \
+                "usage: mcp-client (buril|buril-inline|buril-main|buril-cli|rmcp|floor|hub|hub-rmcp|buril-http|buril-inline-http|buril-main-http|rmcp-http|floor-http) \
                  [CALLS]"
             );
             return ExitCode::from(2);

@@ -14,7 +14,7 @@ use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use self::args::command;
 use self::flags::{options, with_tasks};
 use super::error::ServerError;
-use super::serve::Server;
+use super::serve::{Server, UntilStopped};
 use crate::cli::{Extension, Invocation};
 use crate::dispatch::DispatcherBuilder;
 use crate::middleware::AuditLog;
@@ -60,6 +60,8 @@ fn run(
         registry,
         out,
         err,
+        process_stdout,
+        ..
     } = invocation;
     let (tx, mut rx) = unbounded_channel::<Message>();
     let sink = tx.clone();
@@ -154,11 +156,14 @@ fn run(
                                     .into(),
                             ));
                         });
-                        let input = UntilStopped {
-                            input: tokio::io::stdin(),
-                            stop: Some(stop),
-                        };
-                        server.serve_io(input, writer).await
+                        if process_stdout {
+                            // Standard input and output as the reactor's pipes, as
+                            // `Server::serve_stdio` reads and writes them.
+                            server.serve_stdio_until(stop).await
+                        } else {
+                            let input = UntilStopped::new(tokio::io::stdin(), stop);
+                            server.serve_io(input, writer).await
+                        }
                     }
                 }
             });
@@ -192,31 +197,6 @@ fn run(
     }
     // The server thread ended without a word: it panicked.
     ExitCode::FAILURE
-}
-
-/// An input that ends (reads as end of file) once `stop` completes.
-struct UntilStopped<R> {
-    input: R,
-    stop: Option<std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>>,
-}
-
-impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for UntilStopped<R> {
-    fn poll_read(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        let this = self.get_mut();
-        if let Some(stop) = &mut this.stop {
-            if stop.as_mut().poll(cx).is_ready() {
-                this.stop = None;
-                return std::task::Poll::Ready(Ok(()));
-            }
-        } else {
-            return std::task::Poll::Ready(Ok(()));
-        }
-        std::pin::Pin::new(&mut this.input).poll_read(cx, buf)
-    }
 }
 
 /// Completes at SIGTERM or SIGINT (Ctrl-C), listened for from the call on (the handlers are
