@@ -20,7 +20,9 @@ pub struct Invocation<'a> {
     /// Standard error.
     pub err: &'a mut dyn Write,
     /// Whether `out` is the process's standard output (the CLI runs as the process's
-    /// command), so that a command may write to file descriptor 1 itself.
+    /// command), so that a command may write to file descriptor 1 itself (the server's
+    /// `serve` over stdio does).
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) process_stdout: bool,
 }
 

@@ -1,7 +1,6 @@
 //! A server over one dispatcher's tools, and serving one client over a byte stream.
 
 use std::fmt;
-use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -74,6 +73,7 @@ impl Server {
 
     /// Serves standard input and output as [`serve_stdio`](Self::serve_stdio) does, reading
     /// no more requests once `stop` completes (those read are answered).
+    #[cfg(feature = "cli")]
     pub(crate) async fn serve_stdio_until(&self, stop: Stop) -> Result<(), ServerError> {
         let (stdin, stdout) = stdio::open();
         let watch = stdin.watch(self.state.input_watch);
@@ -154,14 +154,17 @@ impl Server {
 }
 
 /// An input that ends (reads as end of file) once `stop` completes.
+#[cfg(feature = "cli")]
 pub(crate) struct UntilStopped<R> {
     input: R,
     stop: Option<Stop>,
 }
 
 /// What ends an input: a signal, say.
-pub(crate) type Stop = Pin<Box<dyn Future<Output = ()> + Send>>;
+#[cfg(feature = "cli")]
+pub(crate) type Stop = Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
 
+#[cfg(feature = "cli")]
 impl<R> UntilStopped<R> {
     pub(crate) fn new(input: R, stop: Stop) -> Self {
         UntilStopped {
@@ -171,6 +174,7 @@ impl<R> UntilStopped<R> {
     }
 }
 
+#[cfg(feature = "cli")]
 impl<R: AsyncRead + Unpin> AsyncRead for UntilStopped<R> {
     fn poll_read(
         self: Pin<&mut Self>,

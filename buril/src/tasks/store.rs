@@ -15,9 +15,9 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 /// it changed the record (nothing is written when it did not).
 pub type Change<'a> = &'a (dyn Fn(&mut TaskRecord) -> bool + Send + Sync);
 
-/// Where tasks' state lives: in memory ([`MemoryStore`], the default), in files of a project
-/// folder ([`FileStore`](super::FileStore), shared by processes on one machine), or in Redis
-/// (`RedisStore`, feature `redis`, shared by servers on many).
+/// Where tasks' state lives: in memory ([`MemoryStore`](super::MemoryStore), the default), in
+/// files of a project folder ([`FileStore`](super::FileStore), shared by processes on one
+/// machine), or in Redis (`RedisStore`, feature `redis`, shared by servers on many).
 ///
 /// A store keeps records and changes them atomically; the rules of a task's life (it ends once,
 /// a lapsed lease fails it, answers only to waiting questions) are [`TaskRecord`]'s and the
