@@ -82,15 +82,7 @@ impl Kept {
             expired,
             tools,
         } = self;
-        let ended: Vec<String> = live
-            .iter()
-            .filter(|(_, record)| record.is_expired(now_ms))
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in ended {
-            let Some(record) = live.remove(&id) else {
-                continue;
-            };
+        for (id, record) in live.extract_if(|_, record| record.is_expired(now_ms)) {
             let tool = match tools.get(record.tool.as_str()) {
                 Some(tool) => Arc::clone(tool),
                 None => {
