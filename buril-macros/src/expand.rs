@@ -17,8 +17,8 @@
 //! byte before it moves: one character added to any tool's body re-checked and re-generated
 //! every tool after it in the file. Spanned by the user's own tokens, the registration of an
 //! unchanged tool stays cached (`bash scripts/bench.sh edit`; BENCHMARKS.md, "The edit loop").
-//! The names it binds
-//! are `__buril_`-prefixed, since they no longer get the mixed-site hygiene that hid them.
+//! The names it binds are `__buril_`-prefixed, since they no longer get the mixed-site hygiene
+//! that hid them.
 //!
 //! Two more choices keep an edit cheap:
 //!
