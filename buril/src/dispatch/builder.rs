@@ -128,9 +128,10 @@ impl DispatcherBuilder {
     ///
     /// Waking a sleeping thread costs several microseconds each way; so the thread that runs
     /// main-thread tools, the one that takes sync tools' calls first, and a caller waiting for
-    /// either's answer watch for the other side for up to 50 µs, learning per place how long is
-    /// worth it (long for calls back to back, short for sparse calls and slow tools, nothing on
-    /// a crowded machine). With `false` nobody watches: a host that counts its CPU time more
+    /// either's answer watch for the other side for up to 200 µs, giving up their CPU between
+    /// looks to any thread that wants it, and learning per place how long is worth it (long for
+    /// calls back to back, short for sparse calls and slow tools, nothing on a crowded
+    /// machine). With `false` nobody watches: a host that counts its CPU time more
     /// than its calls' latency, or shares its cores with work of its own, saves what the
     /// watching costs; sync tools' calls then go straight to the blocking pool.
     pub fn spin(mut self, spin: bool) -> Self {

@@ -154,22 +154,19 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
     // A call that went to a thread awake and free is watched for a moment: a quick tool's
     // answer then comes before this task would have been put to sleep and woken again.
     let mut early = None;
-    let wait = started
-        .replies
-        .filter(|_| at != Place::MainQueue)
-        .map(|spin| {
-            spin.watch(|| match rx.try_recv() {
-                Ok(result) => {
-                    early = Some(result);
-                    true
-                }
-                Err(tokio::sync::oneshot::error::TryRecvError::Empty) => false,
-                Err(tokio::sync::oneshot::error::TryRecvError::Closed) => {
-                    early = Some(Err(dropped(name)));
-                    true
-                }
-            })
-        });
+    let wait = started.replies.map(|spin| {
+        spin.watch(|| match rx.try_recv() {
+            Ok(result) => {
+                early = Some(result);
+                true
+            }
+            Err(tokio::sync::oneshot::error::TryRecvError::Empty) => false,
+            Err(tokio::sync::oneshot::error::TryRecvError::Closed) => {
+                early = Some(Err(dropped(name)));
+                true
+            }
+        })
+    });
     let result = match early {
         Some(result) => result,
         None => match deadline {

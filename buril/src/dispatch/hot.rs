@@ -9,16 +9,26 @@
 //! it sleeps, and a caller waiting for an answer watches for it before it sleeps.
 //!
 //! How long is learnt, per place ([`Spin`]), from how long its waits took, watching and
-//! sleeping together: a wait that ended within the longest window (50 µs, [`MAX_SPIN`], unless the place says otherwise) doubles the
-//! next window, since watching would have seen its end; a longer one halves it. Calls that come
+//! sleeping together: a wait that ended within twice the longest window (200 µs, [`MAX_SPIN`],
+//! unless the place says otherwise) doubles the next window, since watching would have seen its
+//! end (a wait slept through is longer by the wake-ups it paid, which can double a short one:
+//! judged by the window alone, a place that once slept would go on sleeping for calls that
+//! watching would catch); a longer one halves it. Calls that come
 //! back to back keep the window long; calls that come seconds apart and slow tools keep it
-//! short, so that nobody burns a core for nothing. A watch that finds itself preempted (the
-//! machine has more runnable threads than cores: a thread that watches then keeps the other side
-//! from running, and loses the scheduler's favour for threads that wake) drops the window to the
-//! least and holds it there for 20 ms, twice as long at each preemption that follows the last
-//! one closely, up to a second: a passing hiccup costs little, a crowded machine soon stops the
-//! watching altogether. On one core nobody watches, nor where the host said not to
+//! short, so that nobody burns a core for nothing. A watcher gives up its CPU between looks
+//! (`sched_yield`): where client, transport and main thread outnumber the cores, as on two, the
+//! thread it waits for (or the client) runs on that CPU meanwhile, and the CPU does not go idle,
+//! which on a virtual machine makes the next wake-up the dearest part of a call. A watch that
+//! finds itself preempted for long (another thread kept its CPU for a quarter of a millisecond:
+//! the machine is crowded) drops the window to the least and holds it there for 20 ms, twice as
+//! long at each preemption that follows the last one closely, up to a second: a passing hiccup
+//! costs little, a crowded machine soon stops the watching altogether. On one core nobody
+//! watches, nor where the host said not to
 //! ([`DispatcherBuilder::spin`](crate::DispatcherBuilder::spin)).
+//!
+//! A caller watches for its answer only when its errand found the queue empty and its thread
+//! idle: behind other errands the answer is a while away, and callers of a busy queue that
+//! watched would hold the threads their own next calls need.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -31,7 +41,7 @@ pub(crate) type Errand = Box<dyn FnOnce() + Send + 'static>;
 
 /// The longest a caller watches for an answer, and a hot thread for its next errand, unless
 /// told otherwise.
-pub(crate) const MAX_SPIN: Duration = Duration::from_micros(50);
+pub(crate) const MAX_SPIN: Duration = Duration::from_micros(200);
 
 /// The shortest window a place learns down to, in ns (it still catches an answer already on
 /// its way).
@@ -97,22 +107,16 @@ impl Spin {
         }
     }
 
-    /// Begins a wait for `other` (the thread, or threads, that will end it): watches `done`
-    /// without sleeping for as long as this place has learnt to. End it with [`Wait::over`]
-    /// once the wait is over, whether watching saw it or not.
-    pub(crate) fn watch(&self, other: &CpuOf, done: impl FnMut() -> bool) -> Wait<'_> {
+    /// Begins a wait: watches `done` without sleeping for as long as this place has learnt to.
+    /// End it with [`Wait::over`] once the wait is over, whether watching saw it or not.
+    pub(crate) fn watch(&self, done: impl FnMut() -> bool) -> Wait<'_> {
         let started = Instant::now();
         let window = self.window_ns.load(Ordering::Relaxed);
-        if self.max_ns > 0 && cores_to_watch_on() {
-            match watch(Duration::from_nanos(window.into()), done) {
-                Watched::Seen => {}
-                // Watching for a thread that runs on this CPU keeps it from running: two
-                // threads that hand calls to each other on one CPU must sleep, as a crowded
-                // machine's must.
-                Watched::TimedOut if other.is(current_cpu()) => self.preempted(),
-                Watched::TimedOut => {}
-                Watched::Preempted => self.preempted(),
-            }
+        if self.max_ns > 0
+            && cores_to_watch_on()
+            && watch(Duration::from_nanos(window.into()), done) == Watched::Preempted
+        {
+            self.preempted();
         }
         Wait {
             spin: self,
@@ -140,7 +144,7 @@ impl Spin {
 
     fn learn(&self, started: Instant, waited: Duration) {
         let window = self.window_ns.load(Ordering::Relaxed);
-        let next = if waited.as_nanos() > u128::from(self.max_ns) {
+        let next = if waited.as_nanos() > 2 * u128::from(self.max_ns) {
             (window / 2).max(MIN_SPIN_NS)
         } else if started.duration_since(epoch()).as_nanos()
             >= u128::from(self.hold_until.load(Ordering::Relaxed))
@@ -155,75 +159,32 @@ impl Spin {
     }
 }
 
-/// The CPU a side of a hand-off last ran on, as far as it said: every 32nd time it asks
-/// ([`CpuOf::note`]), since a thread moves between CPUs at most every few milliseconds and
-/// asking is a system call.
-pub(crate) struct CpuOf {
-    cpu: AtomicU32,
-    asks: AtomicU32,
-}
-
-impl CpuOf {
-    pub(crate) const fn new() -> Self {
-        CpuOf {
-            cpu: AtomicU32::new(u32::MAX),
-            asks: AtomicU32::new(0),
-        }
-    }
-
-    /// Notes the CPU the calling thread runs on, every 32nd time.
-    pub(crate) fn note(&self) {
-        if cores_to_watch_on() && self.asks.fetch_add(1, Ordering::Relaxed).is_multiple_of(32) {
-            self.cpu.store(current_cpu(), Ordering::Relaxed);
-        }
-    }
-
-    fn is(&self, cpu: u32) -> bool {
-        cpu != u32::MAX && self.cpu.load(Ordering::Relaxed) == cpu
-    }
-}
-
-/// The CPU the calling thread runs on (`u32::MAX` where that cannot be known).
-fn current_cpu() -> u32 {
-    #[cfg(target_os = "linux")]
-    {
-        u32::try_from(rustix::thread::sched_getcpu()).unwrap_or(u32::MAX)
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        u32::MAX
-    }
-}
-
-/// Watches `done` for at most `window` without sleeping. A watch that finds a gap in its own
-/// looks (it was preempted) ends at once.
+/// Watches `done` for at most `window` without sleeping, giving up the CPU between looks to any
+/// thread that wants it. A watch that finds a long gap between its looks (another thread kept
+/// the CPU: it was preempted) ends at once.
 fn watch(window: Duration, mut done: impl FnMut() -> bool) -> Watched {
-    /// A gap between two looks at the clock, 8 looks apart, that only preemption by another
-    /// thread explains: the scheduler's slices are milliseconds long, where an interrupt or the
-    /// hypervisor's own work takes tens of microseconds.
+    /// A gap between two looks that only a crowded CPU explains: a thread that took the CPU at
+    /// a yield and gave it back as it slept (a client reading its answer, the thread this one
+    /// waits for) takes microseconds; the scheduler's slices are milliseconds long.
     const PREEMPTED: Duration = Duration::from_micros(250);
     if done() {
         return Watched::Seen;
     }
     let start = Instant::now();
     let mut last = start;
-    let mut looks = 0u32;
     loop {
-        std::hint::spin_loop();
+        std::thread::yield_now();
         if done() {
             return Watched::Seen;
         }
-        looks = looks.wrapping_add(1);
-        if looks.is_multiple_of(8) {
-            let now = Instant::now();
-            if now - last >= PREEMPTED {
-                return Watched::Preempted;
-            }
-            if now - start >= window {
-                return Watched::TimedOut;
-            }
-            last = now;
+        let now = Instant::now();
+        if now - last >= PREEMPTED {
+            return Watched::Preempted;
         }
+        if now - start >= window {
+            return Watched::TimedOut;
+        }
+        last = now;
     }
 }
 
@@ -234,11 +195,10 @@ pub(crate) struct ErrandQueue {
     ready: Condvar,
     /// How many errands are queued, read without the lock by a thread watching the queue.
     queued: AtomicUsize,
+    /// How many errands are queued or running.
+    outstanding: AtomicUsize,
     /// How long the thread running the queue watches it before it sleeps.
     spin: Spin,
-    /// Where the thread running the queue runs, and where errands come from.
-    runner: CpuOf,
-    callers: CpuOf,
     /// How long a caller watches for the answer of an errand it queued.
     replies: Spin,
 }
@@ -247,13 +207,12 @@ pub(crate) struct ErrandQueue {
 #[derive(Clone, Copy)]
 pub(crate) struct Replies<'a> {
     spin: &'a Spin,
-    from: &'a CpuOf,
 }
 
 impl<'a> Replies<'a> {
     /// Begins the wait for the answer: see [`Spin::watch`].
     pub(crate) fn watch(self, done: impl FnMut() -> bool) -> Wait<'a> {
-        self.spin.watch(self.from, done)
+        self.spin.watch(done)
     }
 }
 
@@ -273,9 +232,8 @@ impl ErrandQueue {
             state: Mutex::new(QueueState::default()),
             ready: Condvar::new(),
             queued: AtomicUsize::new(0),
+            outstanding: AtomicUsize::new(0),
             spin: Spin::new(spin),
-            runner: CpuOf::new(),
-            callers: CpuOf::new(),
             replies: Spin::new(spin),
         }
     }
@@ -288,21 +246,36 @@ impl ErrandQueue {
     pub(crate) fn replies(&self) -> Replies<'_> {
         Replies {
             spin: &self.replies,
-            from: &self.runner,
         }
     }
 
-    /// Queues `errand`; wakes the thread running the queue only when it sleeps.
-    pub(crate) fn push(&self, errand: Errand) {
-        self.callers.note();
+    /// Queues `errand`; wakes the thread running the queue only when it sleeps. Answers whether
+    /// the errand found the queue empty and its thread idle (its caller's answer is then worth
+    /// watching for: see the module's documentation).
+    pub(crate) fn push(&self, errand: Errand) -> bool {
         let mut state = self.lock();
         state.errands.push_back(errand);
         self.queued.fetch_add(1, Ordering::Release);
+        let alone = self.outstanding.fetch_add(1, Ordering::Relaxed) == 0;
         let sleeping = state.sleeping;
         drop(state);
         if sleeping {
             self.ready.notify_one();
         }
+        alone
+    }
+
+    /// Runs `errand`, taken from the queue.
+    fn run(&self, errand: Errand) {
+        /// Counts the errand out even when it unwinds.
+        struct Ran<'a>(&'a AtomicUsize);
+        impl Drop for Ran<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+        let _ran = Ran(&self.outstanding);
+        errand();
     }
 
     fn pop(&self, state: &mut QueueState) -> Option<Errand> {
@@ -313,9 +286,15 @@ impl ErrandQueue {
         errand
     }
 
-    /// Takes the next errand without waiting.
-    pub(crate) fn try_pop(&self) -> Option<Errand> {
-        self.pop(&mut self.lock())
+    /// Runs every queued errand on the calling thread, errands queued meanwhile too; answers
+    /// how many.
+    pub(crate) fn run_queued(&self) -> usize {
+        let mut count = 0;
+        while let Some(errand) = self.pop(&mut self.lock()) {
+            self.run(errand);
+            count += 1;
+        }
+        count
     }
 
     /// How many errands are queued.
@@ -333,10 +312,7 @@ impl ErrandQueue {
     /// before sleeping.
     pub(crate) fn run_hot(&self) {
         loop {
-            self.runner.note();
-            let wait = self
-                .spin
-                .watch(&self.callers, || self.queued.load(Ordering::Acquire) > 0);
+            let wait = self.spin.watch(|| self.queued.load(Ordering::Acquire) > 0);
             let errand = {
                 let mut state = self.lock();
                 loop {
@@ -352,7 +328,7 @@ impl ErrandQueue {
                 }
             };
             wait.over();
-            errand();
+            self.run(errand);
         }
     }
 
@@ -472,6 +448,74 @@ mod tests {
         assert_eq!(window(&spin), 50_000);
     }
 
+    /// A wait slept through is longer by its wake-ups: one that ended within twice the longest
+    /// window still counts as one watching would have seen, so that a place that slept once
+    /// does not go on sleeping for calls that come as close as they did while it watched.
+    #[test]
+    fn a_wait_within_twice_the_longest_window_still_grows_it() {
+        let spin = Spin::new(Duration::from_micros(50));
+        for _ in 0..10 {
+            spin.learn(Instant::now(), Duration::from_millis(3));
+        }
+        assert_eq!(window(&spin), MIN_SPIN_NS);
+        for _ in 0..10 {
+            spin.learn(Instant::now(), Duration::from_micros(90));
+        }
+        assert_eq!(window(&spin), 50_000);
+        spin.learn(Instant::now(), Duration::from_micros(101));
+        assert_eq!(window(&spin), 25_000);
+    }
+
+    /// Only a caller whose errand found the queue empty and its thread idle is told to watch
+    /// for its answer; one queued behind another, or while another runs, is not.
+    #[test]
+    fn a_caller_watches_only_when_its_errand_found_the_queue_idle() {
+        let queue = Arc::new(ErrandQueue::new(MAX_SPIN));
+        let (started_tx, started_rx) = mpsc::channel();
+        let (release_tx, release_rx) = mpsc::channel::<()>();
+        let (done_tx, done_rx) = mpsc::channel();
+        queue.start_thread("buril-test-alone");
+        let first = queue.push(Box::new(move || {
+            started_tx.send(()).unwrap();
+            release_rx.recv().unwrap();
+        }));
+        assert!(first, "an idle queue: the caller watches");
+        started_rx.recv().unwrap();
+        let done = done_tx.clone();
+        assert!(
+            !queue.push(Box::new(move || done.send(()).unwrap())),
+            "behind a running errand: the caller sleeps"
+        );
+        let done = done_tx.clone();
+        assert!(
+            !queue.push(Box::new(move || done.send(()).unwrap())),
+            "behind a queued errand: the caller sleeps"
+        );
+        release_tx.send(()).unwrap();
+        done_rx.recv().unwrap();
+        done_rx.recv().unwrap();
+        // Every errand ran: the next finds the queue idle again.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while queue.outstanding.load(Ordering::Relaxed) > 0 && Instant::now() < deadline {
+            thread::yield_now();
+        }
+        assert!(queue.push(Box::new(move || done_tx.send(()).unwrap())));
+        done_rx.recv().unwrap();
+        queue.close();
+    }
+
+    /// An errand that panics is counted out all the same: the queue is idle after it.
+    #[test]
+    fn an_errand_that_panics_leaves_the_queue_idle() {
+        let queue = ErrandQueue::new(Duration::ZERO);
+        queue.push(Box::new(|| panic!("the tool failed")));
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| queue.run_queued()));
+        assert!(ran.is_err());
+        assert_eq!(queue.outstanding.load(Ordering::Relaxed), 0);
+        assert!(queue.push(Box::new(|| {})));
+        assert_eq!(queue.run_queued(), 1);
+    }
+
     #[test]
     fn a_preemption_holds_the_window_at_the_least_longer_each_time_it_comes_again() {
         let spin = Spin::new(Duration::from_micros(50));
@@ -577,7 +621,7 @@ mod tests {
         assert!(lane.try_run(|_| {}).is_err());
         let spin = Spin::new(Duration::ZERO);
         let mut looks = 0;
-        spin.watch(&CpuOf::new(), || {
+        spin.watch(|| {
             looks += 1;
             false
         })

@@ -51,28 +51,19 @@ impl MainQueue {
     }
 
     /// Queues an errand for the main thread, starting the owned thread (which stays awake between
-    /// calls that come close together: `hot.rs`) on first use.
-    pub(crate) fn submit(&self, errand: Errand) {
+    /// calls that come close together: `hot.rs`) on first use. Answers where the caller watches
+    /// for its answer, when the errand found the main thread idle and nothing queued before it.
+    pub(crate) fn submit(&self, errand: Errand) -> Option<Replies<'_>> {
         if self.mode == MainThread::Owned {
             self.owner
                 .get_or_init(|| self.queue.start_thread("buril-main"));
         }
-        self.queue.push(errand);
-    }
-
-    /// Where a caller watches for the answer of a call it queued.
-    pub(crate) fn replies(&self) -> Replies<'_> {
-        self.queue.replies()
+        self.queue.push(errand).then(|| self.queue.replies())
     }
 
     /// Runs every queued errand on the calling thread (the host's main thread); returns how many.
     pub(crate) fn pump(&self) -> usize {
-        let mut count = 0;
-        while let Some(errand) = self.queue.try_pop() {
-            errand();
-            count += 1;
-        }
-        count
+        self.queue.run_queued()
     }
 
     /// How many errands wait for the main thread.

@@ -177,7 +177,7 @@ pub(crate) fn start<'a>(
             // sync-only hosts never start the runtime).
             let handle =
                 (!matches!(invoke, Invoke::Sync(_))).then(|| core.runtime().handle().clone());
-            core.main.submit(Box::new(move || {
+            let replies = core.main.submit(Box::new(move || {
                 deliver(
                     name,
                     reply,
@@ -186,7 +186,7 @@ pub(crate) fn start<'a>(
             }));
             Started {
                 task: None,
-                replies: Some(core.main.replies()),
+                replies,
             }
         }
         (_, Invoke::Sync(function)) => {
