@@ -21,7 +21,6 @@ mod builder;
 pub(crate) mod core;
 mod execute;
 mod hot;
-pub(crate) use hot::cores_to_watch_on;
 mod main_thread;
 mod options;
 mod place;

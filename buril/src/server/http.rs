@@ -31,7 +31,6 @@ use super::http_limits;
 use super::http_sessions::Session;
 use super::http_unreadable::{Recorded, Seen, answer_unreadable, is_json};
 use super::state::ServerState;
-use super::watch::Busy;
 
 /// The path of the MCP endpoint.
 pub const ENDPOINT: &str = "/mcp";
@@ -274,7 +273,6 @@ impl HttpServer {
         let limits = endpoint.state.http_limits;
         let open = Arc::new(Semaphore::new(limits.max_connections));
         let stopping = CancellationToken::new();
-        let busy = Busy::default();
         let mut stop = std::pin::pin!(stop);
         loop {
             let accepted = tokio::select! {
@@ -313,20 +311,13 @@ impl HttpServer {
             };
             let endpoint = Arc::clone(&endpoint);
             let stopping = stopping.clone();
-            let busy = busy.clone();
             tokio::spawn(async move {
                 let _permit = permit;
-                let watch = endpoint.state.input_watch;
-                let (stream, begun) = http_limits::Watched::new(stream, watch, busy.clone());
                 let route = service_fn(move |request: Request<Incoming>| {
                     let endpoint = Arc::clone(&endpoint);
-                    let busy = busy.enter();
-                    async move {
-                        let response = endpoint.route(request).await;
-                        drop(busy);
-                        Ok::<_, std::convert::Infallible>(response)
-                    }
+                    async move { Ok::<_, std::convert::Infallible>(endpoint.route(request).await) }
                 });
+                let (stream, begun) = http_limits::Watched::new(stream);
                 let connection = http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(limits.header_timeout)

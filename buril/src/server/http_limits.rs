@@ -33,8 +33,6 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
 
-use super::watch::Busy;
-
 /// The time clients have to send their requests, and how many connections are served at once.
 ///
 /// ```
@@ -276,53 +274,21 @@ pub(crate) async fn answer_and_close(mut stream: TcpStream, answer: &[u8], linge
 /// A connection as hyper reads and writes it, noting whether it has read bytes of a request
 /// not answered yet: a connection whose header time passes with a request begun is answered
 /// `408`; an idle kept-alive one is closed without a word (clients take an answer nobody asked
-/// for on an idle connection for a protocol error). Having written an answer and found nothing
-/// to read, it watches its input for a moment while the server answers no request (`watch.rs`).
+/// for on an idle connection for a protocol error).
 pub(crate) struct Watched {
     stream: TcpStream,
     begun: Arc<AtomicBool>,
-    /// Whether something was written since the input was last watched or read.
-    answered: bool,
-    /// How long the input is watched after an answer (zero: not at all), and the requests the
-    /// server is answering, which end the watch.
-    watch: (Duration, Busy),
 }
 
 impl Watched {
-    /// `stream`, watched; with the flag that says whether a request has begun. `watch` is how
-    /// long its input is watched after an answer while `busy` has no request.
-    pub(crate) fn new(
-        stream: TcpStream,
-        watch: Duration,
-        busy: Busy,
-    ) -> (Watched, Arc<AtomicBool>) {
+    /// `stream`, watched; with the flag that says whether a request has begun.
+    pub(crate) fn new(stream: TcpStream) -> (Watched, Arc<AtomicBool>) {
         let begun = Arc::new(AtomicBool::new(false));
         let watched = Watched {
             stream,
             begun: Arc::clone(&begun),
-            answered: false,
-            watch: (watch, busy),
         };
         (watched, begun)
-    }
-
-    /// After an answer, when nothing is there to read yet: watches the input for a moment,
-    /// unless the server answers other requests (which a watch would hold this thread from).
-    fn watch_after_answer(&mut self) {
-        if !std::mem::take(&mut self.answered) {
-            return;
-        }
-        let (window, busy) = &self.watch;
-        if window.is_zero() || busy.any() || !crate::dispatch::cores_to_watch_on() {
-            return;
-        }
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsFd;
-            // Whatever ended it, the connection's task goes on as before: when a request came,
-            // the runtime finds its socket ready without sleeping.
-            let _ = super::watch::watch_fd(self.stream.as_fd(), *window, || busy.any());
-        }
     }
 }
 
@@ -337,9 +303,6 @@ impl AsyncRead for Watched {
         let polled = Pin::new(&mut this.stream).poll_read(cx, buf);
         if buf.filled().len() > before {
             this.begun.store(true, Ordering::Relaxed);
-            this.answered = false;
-        } else if polled.is_pending() {
-            this.watch_after_answer();
         }
         polled
     }
@@ -353,7 +316,6 @@ impl AsyncWrite for Watched {
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         this.begun.store(false, Ordering::Relaxed);
-        this.answered = true;
         Pin::new(&mut this.stream).poll_write(cx, buf)
     }
 
@@ -364,7 +326,6 @@ impl AsyncWrite for Watched {
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         this.begun.store(false, Ordering::Relaxed);
-        this.answered = true;
         Pin::new(&mut this.stream).poll_write_vectored(cx, bufs)
     }
 

@@ -280,9 +280,8 @@ impl ServerOptions {
     /// sends its next request within that time is read without waking a sleeping thread,
     /// which on a virtual machine costs tens of microseconds each way: calls made one after
     /// another answer in about half the time (BENCHMARKS.md). What it costs: up to
-    /// that much CPU after each batch of answers that no request follows. Used when standard
-    /// input is a pipe (as when an MCP client starts the server), and by an HTTP connection
-    /// after it wrote an answer while the server answers no other request.
+    /// that much CPU after each batch of answers that no request follows. Used only when
+    /// standard input is a pipe (as when an MCP client starts the server), never over HTTP.
     pub fn input_watch(mut self, watch: Duration) -> Self {
         self.input_watch = watch;
         self

@@ -1,5 +1,4 @@
-//! Watching a transport's input for a moment after its answers are written: the stdio
-//! transport's, and an HTTP connection's.
+//! Watching the stdio transport's input for a moment after its answers are written.
 //!
 //! A client that calls tools one after another sends its next request soon after it reads an
 //! answer. If the server's thread has gone to sleep by then, the request wakes it: on a virtual
@@ -11,14 +10,7 @@
 //! and reads it without sleeping. The watch ends as soon as there is input, or another answer
 //! to write, or a call running, or the window has passed. It is the same trade the dispatcher's
 //! sync lane makes (`dispatch/hot.rs`): a few microseconds of CPU for a wake-up not paid.
-//!
-//! An HTTP connection does the same after it wrote an answer and found nothing more to read
-//! (`http_limits::Watched`), while no request is being answered anywhere in the server
-//! ([`Busy`]): a client calling one request after another on a kept-alive connection is read
-//! without a wake-up, and a server with other requests to answer never holds a thread for it.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// What [`ServerOptions::input_watch`](super::ServerOptions::input_watch) is by default.
@@ -60,80 +52,37 @@ impl InputWatch {
     /// Watches until the input has something to read, `more` says there is more to do, or the
     /// window has passed.
     pub(crate) fn wait(&self, more: impl Fn() -> bool) -> Watched {
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsFd;
-            watch_fd(self.fd.as_fd(), self.window, more)
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = more;
-            Watched::Input
+        let start = Instant::now();
+        loop {
+            if self.readable() {
+                return Watched::Input;
+            }
+            if more() {
+                return Watched::More;
+            }
+            if start.elapsed() >= self.window {
+                return Watched::Nothing;
+            }
+            // Yielded rather than spun: a client sharing this CPU gets it meanwhile.
+            std::thread::yield_now();
         }
     }
-}
 
-/// Watches `fd` until it has something to read, `more` says there is more to do, or `window`
-/// has passed.
-#[cfg(unix)]
-pub(crate) fn watch_fd(
-    fd: std::os::fd::BorrowedFd<'_>,
-    window: Duration,
-    more: impl Fn() -> bool,
-) -> Watched {
-    let start = Instant::now();
-    loop {
-        if readable(fd) {
-            return Watched::Input;
-        }
-        if more() {
-            return Watched::More;
-        }
-        if start.elapsed() >= window {
-            return Watched::Nothing;
-        }
-        // Yielded rather than spun: a client sharing this CPU gets it meanwhile.
-        std::thread::yield_now();
-    }
-}
-
-#[cfg(unix)]
-fn readable(fd: std::os::fd::BorrowedFd<'_>) -> bool {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
-    let now = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // An error (`EINTR`, say) counts as input: the reader looks and decides.
-    poll(&mut fds, Some(&now)).map_or(true, |ready| ready > 0)
-}
-
-/// How many requests the HTTP server is answering (from the time their headers were read to
-/// the time their answer was handed to the connection): an HTTP connection watches its input
-/// only while there are none.
-#[derive(Clone, Default)]
-pub(crate) struct Busy(Arc<AtomicUsize>);
-
-impl Busy {
-    /// Counts a request in until the guard is dropped.
-    pub(crate) fn enter(&self) -> BusyGuard {
-        self.0.fetch_add(1, Ordering::Relaxed);
-        BusyGuard(Arc::clone(&self.0))
+    #[cfg(unix)]
+    fn readable(&self) -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let mut fds = [PollFd::new(&self.fd, PollFlags::IN)];
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // An error (`EINTR`, say) counts as input: the reader looks and decides.
+        poll(&mut fds, Some(&now)).map_or(true, |ready| ready > 0)
     }
 
-    /// Whether any request is being answered.
-    pub(crate) fn any(&self) -> bool {
-        self.0.load(Ordering::Relaxed) > 0
-    }
-}
-
-/// A request counted in [`Busy`], counted out when dropped.
-pub(crate) struct BusyGuard(Arc<AtomicUsize>);
-
-impl Drop for BusyGuard {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+    #[cfg(not(unix))]
+    fn readable(&self) -> bool {
+        true
     }
 }
 
@@ -165,19 +114,6 @@ mod tests {
         let (_client, server) = UnixStream::pair().unwrap();
         let watch = InputWatch::new(server.as_fd(), Duration::from_secs(60)).unwrap();
         assert_eq!(watch.wait(|| true), Watched::More);
-    }
-
-    #[test]
-    fn busy_counts_the_requests_being_answered() {
-        let busy = super::Busy::default();
-        assert!(!busy.any());
-        let first = busy.enter();
-        let second = busy.clone().enter();
-        assert!(busy.any());
-        drop(first);
-        assert!(busy.any());
-        drop(second);
-        assert!(!busy.any());
     }
 
     #[test]
