@@ -131,9 +131,9 @@ impl DispatcherBuilder {
     /// either's answer watch for the other side for up to 200 µs, giving up their CPU between
     /// looks to any thread that wants it, and learning per place how long is worth it (long for
     /// calls back to back, short for sparse calls and slow tools, nothing on a crowded
-    /// machine). With `false` nobody watches: a host that counts its CPU time more
-    /// than its calls' latency, or shares its cores with work of its own, saves what the
-    /// watching costs; sync tools' calls then go straight to the blocking pool.
+    /// machine). With `false` nobody watches: a host that counts its CPU time more than its
+    /// calls' latency, or shares its cores with work of its own, saves what the watching costs;
+    /// sync tools' calls then go straight to the blocking pool.
     pub fn spin(mut self, spin: bool) -> Self {
         self.spin = spin;
         self

@@ -13,9 +13,9 @@
 //! unless the place says otherwise) doubles the next window, since watching would have seen its
 //! end (a wait slept through is longer by the wake-ups it paid, which can double a short one:
 //! judged by the window alone, a place that once slept would go on sleeping for calls that
-//! watching would catch); a longer one halves it. Calls that come
-//! back to back keep the window long; calls that come seconds apart and slow tools keep it
-//! short, so that nobody burns a core for nothing. A watcher gives up its CPU between looks
+//! watching would catch); a longer one halves it. Calls that come back to back keep the window
+//! long; calls that come seconds apart and slow tools keep it short, so that nobody burns a
+//! core for nothing. A watcher gives up its CPU between looks
 //! (`sched_yield`): where client, transport and main thread outnumber the cores, as on two, the
 //! thread it waits for (or the client) runs on that CPU meanwhile, and the CPU does not go idle,
 //! which on a virtual machine makes the next wake-up the dearest part of a call. A watch that
