@@ -290,11 +290,15 @@ impl ErrandQueue {
     /// how many.
     pub(crate) fn run_queued(&self) -> usize {
         let mut count = 0;
-        while let Some(errand) = self.pop(&mut self.lock()) {
+        loop {
+            // Taken in a statement of its own: the lock is not held while the errand runs (it
+            // may queue another).
+            let Some(errand) = self.pop(&mut self.lock()) else {
+                return count;
+            };
             self.run(errand);
             count += 1;
         }
-        count
     }
 
     /// How many errands are queued.
@@ -502,6 +506,18 @@ mod tests {
         assert!(queue.push(Box::new(move || done_tx.send(()).unwrap())));
         done_rx.recv().unwrap();
         queue.close();
+    }
+
+    /// An errand run by a host that pumps the queue may queue another (a main-thread tool
+    /// calling one from async code): the queue is not locked while it runs.
+    #[test]
+    fn an_errand_pumped_may_queue_another() {
+        let queue = Arc::new(ErrandQueue::new(Duration::ZERO));
+        let inner = Arc::clone(&queue);
+        queue.push(Box::new(move || {
+            inner.push(Box::new(|| {}));
+        }));
+        assert_eq!(queue.run_queued(), 2);
     }
 
     /// An errand that panics is counted out all the same: the queue is idle after it.
