@@ -193,9 +193,8 @@ fn watch(window: Duration, mut done: impl FnMut() -> bool) -> Watched {
 pub(crate) struct ErrandQueue {
     state: Mutex<QueueState>,
     ready: Condvar,
-    /// How many errands are queued, read without the lock by a thread watching the queue.
-    queued: AtomicUsize,
-    /// How many errands are queued or running.
+    /// How many errands are queued or running, read without the lock by callers and by the
+    /// thread watching the queue (which runs none while it watches: for it, any is queued).
     outstanding: AtomicUsize,
     /// How long the thread running the queue watches it before it sleeps.
     spin: Spin,
@@ -231,7 +230,6 @@ impl ErrandQueue {
         ErrandQueue {
             state: Mutex::new(QueueState::default()),
             ready: Condvar::new(),
-            queued: AtomicUsize::new(0),
             outstanding: AtomicUsize::new(0),
             spin: Spin::new(spin),
             replies: Spin::new(spin),
@@ -255,8 +253,7 @@ impl ErrandQueue {
     pub(crate) fn push(&self, errand: Errand) -> bool {
         let mut state = self.lock();
         state.errands.push_back(errand);
-        self.queued.fetch_add(1, Ordering::Release);
-        let alone = self.outstanding.fetch_add(1, Ordering::Relaxed) == 0;
+        let alone = self.outstanding.fetch_add(1, Ordering::Release) == 0;
         let sleeping = state.sleeping;
         drop(state);
         if sleeping {
@@ -278,14 +275,6 @@ impl ErrandQueue {
         errand();
     }
 
-    fn pop(&self, state: &mut QueueState) -> Option<Errand> {
-        let errand = state.errands.pop_front();
-        if errand.is_some() {
-            self.queued.fetch_sub(1, Ordering::Relaxed);
-        }
-        errand
-    }
-
     /// Runs every queued errand on the calling thread, errands queued meanwhile too; answers
     /// how many.
     pub(crate) fn run_queued(&self) -> usize {
@@ -293,7 +282,7 @@ impl ErrandQueue {
         loop {
             // Taken in a statement of its own: the lock is not held while the errand runs (it
             // may queue another).
-            let Some(errand) = self.pop(&mut self.lock()) else {
+            let Some(errand) = self.lock().errands.pop_front() else {
                 return count;
             };
             self.run(errand);
@@ -316,11 +305,13 @@ impl ErrandQueue {
     /// before sleeping.
     pub(crate) fn run_hot(&self) {
         loop {
-            let wait = self.spin.watch(|| self.queued.load(Ordering::Acquire) > 0);
+            let wait = self
+                .spin
+                .watch(|| self.outstanding.load(Ordering::Acquire) > 0);
             let errand = {
                 let mut state = self.lock();
                 loop {
-                    if let Some(errand) = self.pop(&mut state) {
+                    if let Some(errand) = state.errands.pop_front() {
                         break errand;
                     }
                     if state.closed {
