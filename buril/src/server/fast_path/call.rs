@@ -28,8 +28,9 @@ pub(crate) const STATELESS_VERSION_KEY: &str = "io.modelcontextprotocol/protocol
 
 /// The protocol's keys a stateless call's `_meta` may hold and still be taken: its version,
 /// its client's capabilities and its client (not its log level, which asks for log messages
-/// before the answer, nor any other).
-const STATELESS_KEYS: [&str; 3] = [
+/// before the answer, nor any other). The lifecycle entries a stateless client sends with
+/// every request, in this order (`parse.rs` reads them by index).
+pub(super) const STATELESS_KEYS: [&str; 3] = [
     STATELESS_VERSION_KEY,
     "io.modelcontextprotocol/clientCapabilities",
     "io.modelcontextprotocol/clientInfo",
@@ -47,7 +48,7 @@ const STATELESS_KEYS: [&str; 3] = [
 /// the client's capabilities), which says whether its client follows tasks; its questions end
 /// it with an `input_required` result, which is its answer.
 pub(crate) fn takes(state: &ServerState, session: &Session, call: &CallParts) -> Option<Client> {
-    let (_, params, meta) = call;
+    let (_, params, meta, known) = call;
     if session.log_level.load(Ordering::Relaxed) != 0
         || meta
             .as_ref()
@@ -69,15 +70,16 @@ pub(crate) fn takes(state: &ServerState, session: &Session, call: &CallParts) ->
                 abilities: Abilities::default(),
             }
         }
-        Era::Stateless => stateless_client(meta.as_ref()?)?,
+        Era::Stateless => stateless_client(meta.as_ref()?, *known)?,
     };
     (CallPlan::of(state, params.name.as_ref(), client.follows_tasks) == CallPlan::Plain)
         .then_some(client)
 }
 
 /// A stateless call's client, if its `_meta` is one a fast path takes: a complete lifecycle
-/// `_meta` of a stateless version, and no other protocol key.
-fn stateless_client(meta: &RequestMetaObject) -> Option<Client> {
+/// `_meta` of a stateless version, and no other protocol key. `known` is the client the fast
+/// parser read from the same entries (`parse.rs`), when it read one.
+fn stateless_client(meta: &RequestMetaObject, known: Option<Client>) -> Option<Client> {
     let other = meta
         .keys()
         .any(|key| key.starts_with(PROTOCOL_KEYS) && !STATELESS_KEYS.contains(&key.as_str()));
@@ -86,9 +88,13 @@ fn stateless_client(meta: &RequestMetaObject) -> Option<Client> {
     }
     // Both read once: what the revision requires (`missing_required_keys`) is that they are
     // there and well formed.
-    let version = meta.protocol_version()?;
-    let capabilities = meta.client_capabilities()?;
-    let client = Client::new(Some(&version), Some(&capabilities));
+    let client = match known {
+        Some(client) => client,
+        None => Client::new(
+            Some(&meta.protocol_version()?),
+            Some(&meta.client_capabilities()?),
+        ),
+    };
     (client.era == Some(Era::Stateless)).then_some(client)
 }
 
@@ -112,7 +118,7 @@ pub(crate) fn register(
 pub(crate) async fn answer(
     state: &Arc<ServerState>,
     session: &Session,
-    (id, params, meta): CallParts,
+    (id, params, meta, _): CallParts,
     client: Client,
     parts: Option<Parts>,
     token: CancellationToken,

@@ -11,22 +11,27 @@
 //! handler reads them for its warning.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt;
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolRequestMethod, CallToolRequestParams, ClientRequest, GetMeta, JsonObject,
-    JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0, MetaObject, Request, RequestId,
-    RequestMetaObject,
+    CallToolRequestMethod, CallToolRequestParams, ClientCapabilities, ClientRequest, GetMeta,
+    JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcVersion2_0, MetaObject, ProtocolVersion,
+    Request, RequestId, RequestMetaObject,
 };
 use rmcp::service::RxJsonRpcMessage;
 use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
+use super::call::STATELESS_KEYS;
 use crate::registry::Registry;
+use crate::server::era::{Client, Era};
 use crate::server::handshake::{METADATA_META, TOOL_METADATA_META};
+use crate::server::input::Abilities;
 
 /// A `tools/call` request with a name, arguments and `_meta` and nothing else.
 #[derive(Deserialize)]
@@ -62,6 +67,107 @@ struct CallMeta<'a> {
     tool_metadata: Option<Cow<'a, str>>,
     /// Every other entry, in order (and those two when they are not strings).
     rest: JsonObject,
+    /// What the lifecycle entries of a stateless call say of its client, as decoded (see
+    /// [`Lifecycle`]): the era of its version and what its capabilities allow, `Some(None)`
+    /// for an entry that does not decode.
+    era: Option<Option<Era>>,
+    capabilities: Option<Option<(bool, Abilities)>>,
+}
+
+/// The lifecycle entries one thread decoded last, by their text: a stateless client sends the
+/// same ones with every request, so the next request's are a copy, not a parse, and what they
+/// say of the client (which decides whether a fast path takes the call) is not decoded again.
+/// A text compared whole, so a client that sends other entries is decoded anew.
+#[derive(Default)]
+struct Lifecycle {
+    version: Option<Decoded<Option<Era>>>,
+    capabilities: Option<Decoded<Option<(bool, Abilities)>>>,
+    info: Option<Decoded<()>>,
+}
+
+/// An entry's text, its value and what was read from it.
+struct Decoded<T> {
+    text: Box<str>,
+    value: Value,
+    read: T,
+}
+
+thread_local! {
+    static LIFECYCLE: RefCell<Lifecycle> = RefCell::default();
+}
+
+/// The value of a lifecycle entry whose JSON is `text`, and what `read` makes of it: from
+/// `slot` when it holds the same text, else parsed (and kept there).
+fn decoded<T: Copy>(
+    slot: &mut Option<Decoded<T>>,
+    text: &str,
+    read: impl FnOnce(&Value) -> T,
+) -> serde_json::Result<(Value, T)> {
+    if let Some(kept) = slot
+        && *kept.text == *text
+    {
+        return Ok((kept.value.clone(), kept.read));
+    }
+    let value: Value = serde_json::from_str(text)?;
+    let read = read(&value);
+    *slot = Some(Decoded {
+        text: text.into(),
+        value: value.clone(),
+        read,
+    });
+    Ok((value, read))
+}
+
+impl CallMeta<'_> {
+    /// Reads the lifecycle entry `index` (of [`STATELESS_KEYS`]) whose JSON is `text` into
+    /// the entries, and what it says of the client.
+    fn lifecycle(&mut self, index: usize, text: &str) -> serde_json::Result<()> {
+        let value = LIFECYCLE.with_borrow_mut(|kept| -> serde_json::Result<Value> {
+            Ok(match index {
+                0 => {
+                    let (value, era) = decoded(&mut kept.version, text, |value| {
+                        ProtocolVersion::deserialize(value)
+                            .ok()
+                            .map(|v| Era::of(&v))
+                    })?;
+                    self.era = Some(era);
+                    value
+                }
+                1 => {
+                    let (value, read) = decoded(&mut kept.capabilities, text, |value| {
+                        ClientCapabilities::deserialize(value)
+                            .ok()
+                            .map(|capabilities| {
+                                (
+                                    capabilities.supports_tasks(),
+                                    Abilities::of(Some(&capabilities)),
+                                )
+                            })
+                    })?;
+                    self.capabilities = Some(read);
+                    value
+                }
+                _ => decoded(&mut kept.info, text, |_| ())?.0,
+            })
+        })?;
+        self.rest.insert(STATELESS_KEYS[index].to_owned(), value);
+        Ok(())
+    }
+
+    /// The client its lifecycle entries make, when both the version and the capabilities are
+    /// there and decode: what `fast_path::takes` would read from them.
+    fn client(&self) -> Option<Client> {
+        let (Some(Some(era)), Some(Some((follows_tasks, abilities)))) =
+            (self.era, self.capabilities)
+        else {
+            return None;
+        };
+        Some(Client {
+            era: Some(era),
+            follows_tasks,
+            abilities,
+        })
+    }
 }
 
 impl<'a> FastCall<'a> {
@@ -75,18 +181,19 @@ impl<'a> FastCall<'a> {
     pub(crate) fn into_parts(self, registry: &Registry) -> CallParts {
         let mut params = CallToolRequestParams::new(self.params.name);
         params.arguments = self.params.arguments;
+        let client = self.params.meta.as_ref().and_then(CallMeta::client);
         let meta = self
             .params
             .meta
             .map(|meta| meta.into_object(registry))
             .map(|meta| RequestMetaObject(MetaObject(meta)));
-        (self.id, params, meta)
+        (self.id, params, meta, client)
     }
 }
 
 /// The message of a call's parts: the message rmcp's generic parser makes of the frame (less
 /// the bindings' hashes when they are the server's).
-pub(crate) fn message_of((id, params, meta): CallParts) -> RxJsonRpcMessage<RoleServer> {
+pub(crate) fn message_of((id, params, meta, _): CallParts) -> RxJsonRpcMessage<RoleServer> {
     let mut request = ClientRequest::CallToolRequest(Request::new(params));
     if let Some(meta) = meta {
         *request.get_meta_mut() = meta;
@@ -94,8 +201,14 @@ pub(crate) fn message_of((id, params, meta): CallParts) -> RxJsonRpcMessage<Role
     JsonRpcMessage::Request(JsonRpcRequest::new(id, request))
 }
 
-/// The parts of a call, as [`FastCall::into_parts`] makes them.
-pub(crate) type CallParts = (RequestId, CallToolRequestParams, Option<RequestMetaObject>);
+/// The parts of a call, as [`FastCall::into_parts`] makes them: its id, parameters and
+/// `_meta`, and the client its `_meta`'s lifecycle entries make, when they make one.
+pub(crate) type CallParts = (
+    RequestId,
+    CallToolRequestParams,
+    Option<RequestMetaObject>,
+    Option<Client>,
+);
 
 impl CallMeta<'_> {
     /// The `_meta` object the handler sees.
@@ -104,6 +217,7 @@ impl CallMeta<'_> {
             metadata,
             tool_metadata,
             mut rest,
+            ..
         } = self;
         let current = metadata
             .as_deref()
@@ -135,6 +249,12 @@ impl<'de: 'a, 'a> Deserialize<'de> for CallMeta<'a> {
             fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
                 let mut meta = CallMeta::default();
                 while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                    if let Some(index) = STATELESS_KEYS.iter().position(|k| *k == key) {
+                        let text = map.next_value::<&'de RawValue>()?;
+                        meta.lifecycle(index, text.get())
+                            .map_err(de::Error::custom)?;
+                        continue;
+                    }
                     let slot = match key.as_ref() {
                         METADATA_META => &mut meta.metadata,
                         TOOL_METADATA_META => &mut meta.tool_metadata,
@@ -298,6 +418,65 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":[]}}"#,
         ] {
             assert!(serde_json::from_str::<FastCall>(line).is_err(), "{line}");
+        }
+    }
+
+    /// A stateless call's line with `meta` as its `_meta`.
+    fn stateless_line(meta: &str) -> String {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"t","arguments":{{"a":1}},"_meta":{meta}}}}}"#
+        )
+    }
+
+    /// The client `takes` would decode from a call's `_meta` itself.
+    fn decoded_client(meta: &RequestMetaObject) -> Option<Client> {
+        Some(Client::new(
+            Some(&meta.protocol_version()?),
+            Some(&meta.client_capabilities()?),
+        ))
+    }
+
+    #[test]
+    fn lifecycle_entries_make_the_message_and_the_client_a_decode_would() {
+        let version = r#""io.modelcontextprotocol/protocolVersion""#;
+        let capabilities = r#""io.modelcontextprotocol/clientCapabilities""#;
+        let info = r#""io.modelcontextprotocol/clientInfo""#;
+        let metas = [
+            format!(
+                r#"{{{version}:"2026-07-28",{capabilities}:{{}},{info}:{{"name":"c","version":"1"}}}}"#
+            ),
+            // The same entries again (read from what the thread kept), then others.
+            format!(
+                r#"{{{version}:"2026-07-28",{capabilities}:{{}},{info}:{{"name":"c","version":"1"}}}}"#
+            ),
+            format!(
+                r#"{{{info}:{{"name":"d","version":"2"}},{capabilities}:{{"elicitation":{{}},"extensions":{{"io.modelcontextprotocol/tasks":{{}}}}}},"progressToken":4,{version}:"2026-07-28"}}"#
+            ),
+            format!(r#"{{{version}:"2025-11-25",{capabilities}:{{"sampling":{{}}}}}}"#),
+            format!(r#"{{{version}:"2027-03-01",{capabilities}:{{}}}}"#),
+            // Entries that do not decode, or are missing, make no client.
+            format!(r#"{{{version}:5,{capabilities}:{{}}}}"#),
+            format!(r#"{{{version}:"2026-07-28",{capabilities}:[1]}}"#),
+            format!(r#"{{{version}:"2026-07-28"}}"#),
+            format!(r#"{{{capabilities}:{{}},"k":null}}"#),
+            // A key given twice is its last value.
+            format!(r#"{{{version}:"2025-11-25",{capabilities}:{{}},{version}:"2026-07-28"}}"#),
+            format!(
+                r#"{{{version}:"2026-07-28",{capabilities}:{{"roots":{{}}}},{capabilities}:{{}}}}"#
+            ),
+            format!(r#"{{{version}:"2026-07-28",{capabilities}:{{}},{capabilities}:"none"}}"#),
+            // Escapes in a kept entry's text.
+            format!(
+                r#"{{{version}:"2026-07-28",{capabilities}:{{}},{info}:{{"name":"\u0063","version":"1"}}}}"#
+            ),
+        ];
+        for meta in &metas {
+            let line = stateless_line(meta);
+            assert_eq!(json(fast(&line)), json(generic(&line)), "{line}");
+            let call = serde_json::from_str::<FastCall>(&line).unwrap();
+            let (_, _, meta, client) = call.into_parts(crate::registry::registry());
+            let decoded = decoded_client(meta.as_ref().unwrap());
+            assert_eq!(format!("{client:?}"), format!("{decoded:?}"), "{line}");
         }
     }
 
