@@ -28,8 +28,8 @@ pub(crate) const STATELESS_VERSION_KEY: &str = "io.modelcontextprotocol/protocol
 
 /// The protocol's keys a stateless call's `_meta` may hold and still be taken: its version,
 /// its client's capabilities and its client (not its log level, which asks for log messages
-/// before the answer, nor any other). The lifecycle entries a stateless client sends with
-/// every request, in this order (`parse.rs` reads them by index).
+/// before the answer, nor any other): the lifecycle entries a stateless client sends with
+/// every request, in this order.
 pub(super) const STATELESS_KEYS: [&str; 3] = [
     STATELESS_VERSION_KEY,
     "io.modelcontextprotocol/clientCapabilities",

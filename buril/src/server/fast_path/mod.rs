@@ -6,7 +6,8 @@
 //! - **Parsing** (`parse.rs`): a frame that is a `tools/call` with a name, arguments and
 //!   `_meta` only is read straight into rmcp's message type; the generic parser buffers every
 //!   message as untyped content first. The bindings' metadata hashes in `_meta` are read as
-//!   borrowed text and dropped there when they are this server's.
+//!   borrowed text and dropped there when they are this server's; the last `_meta` a thread
+//!   read is kept by its text, since a client sends the same one with every call.
 //! - **Stdio** (`frame.rs`): once the client is known (a legacy client finished `initialize`,
 //!   a stateless client sent its first request), such a call runs on a task of its own and its
 //!   answer goes straight to the writer, not through the service loop's channels (two

@@ -9,6 +9,12 @@
 //! `_meta` then holds what else the client sent (a progress token), most often nothing (an
 //! empty map allocates nothing). Bindings of other metadata keep both hashes in `_meta`, where the
 //! handler reads them for its warning.
+//!
+//! A client sends the same `_meta` with every call (the bindings' hashes; a stateless client its
+//! version, capabilities and itself), so each thread keeps the last one it read by its text
+//! ([`LAST_META`]), with the client its lifecycle entries make: the next call's `_meta` is a
+//! copy, and the fast path does not decode the client's capabilities again to decide whether it
+//! takes the call.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -29,9 +35,8 @@ use serde_json::value::RawValue;
 
 use super::call::STATELESS_KEYS;
 use crate::registry::Registry;
-use crate::server::era::{Client, Era};
+use crate::server::era::Client;
 use crate::server::handshake::{METADATA_META, TOOL_METADATA_META};
-use crate::server::input::Abilities;
 
 /// A `tools/call` request with a name, arguments and `_meta` and nothing else.
 #[derive(Deserialize)]
@@ -59,7 +64,7 @@ struct FastParams<'a> {
 }
 
 /// A call's `_meta`: the bindings' two hashes, when they are strings, apart from the rest.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct CallMeta<'a> {
     /// `buril/metadata`.
     metadata: Option<Cow<'a, str>>,
@@ -67,106 +72,41 @@ struct CallMeta<'a> {
     tool_metadata: Option<Cow<'a, str>>,
     /// Every other entry, in order (and those two when they are not strings).
     rest: JsonObject,
-    /// What the lifecycle entries of a stateless call say of its client, as decoded (see
-    /// [`Lifecycle`]): the era of its version and what its capabilities allow, `Some(None)`
-    /// for an entry that does not decode.
-    era: Option<Option<Era>>,
-    capabilities: Option<Option<(bool, Abilities)>>,
+    /// What the lifecycle entries of a stateless call say of its client: the client made of
+    /// its version and capabilities, when both are there and decode.
+    client: Option<Client>,
 }
 
-/// The lifecycle entries one thread decoded last, by their text: a stateless client sends the
-/// same ones with every request, so the next request's are a copy, not a parse, and what they
-/// say of the client (which decides whether a fast path takes the call) is not decoded again.
-/// A text compared whole, so a client that sends other entries is decoded anew.
-#[derive(Default)]
-struct Lifecycle {
-    version: Option<Decoded<Option<Era>>>,
-    capabilities: Option<Decoded<Option<(bool, Abilities)>>>,
-    info: Option<Decoded<()>>,
-}
-
-/// An entry's text, its value and what was read from it.
-struct Decoded<T> {
-    text: Box<str>,
-    value: Value,
-    read: T,
-}
+/// The longest `_meta` a thread keeps (see [`LAST_META`]), in bytes of JSON.
+const KEPT_META: usize = 2048;
 
 thread_local! {
-    static LIFECYCLE: RefCell<Lifecycle> = RefCell::default();
-}
-
-/// The value of a lifecycle entry whose JSON is `text`, and what `read` makes of it: from
-/// `slot` when it holds the same text, else parsed (and kept there).
-fn decoded<T: Copy>(
-    slot: &mut Option<Decoded<T>>,
-    text: &str,
-    read: impl FnOnce(&Value) -> T,
-) -> serde_json::Result<(Value, T)> {
-    if let Some(kept) = slot
-        && *kept.text == *text
-    {
-        return Ok((kept.value.clone(), kept.read));
-    }
-    let value: Value = serde_json::from_str(text)?;
-    let read = read(&value);
-    *slot = Some(Decoded {
-        text: text.into(),
-        value: value.clone(),
-        read,
-    });
-    Ok((value, read))
+    /// The last `_meta` this thread read, by its JSON text. A client sends the same `_meta`
+    /// with every call (a stateless client its version, capabilities and itself; the generated
+    /// clients the bindings' hashes), so the next call's is a copy, not a parse, and what its
+    /// lifecycle entries say of the client (which decides whether a fast path takes the call)
+    /// is not decoded again. The text is compared whole: any other `_meta` is read anew.
+    static LAST_META: RefCell<Option<(Box<str>, CallMeta<'static>)>> = const { RefCell::new(None) };
 }
 
 impl CallMeta<'_> {
-    /// Reads the lifecycle entry `index` (of [`STATELESS_KEYS`]) whose JSON is `text` into
-    /// the entries, and what it says of the client.
-    fn lifecycle(&mut self, index: usize, text: &str) -> serde_json::Result<()> {
-        let value = LIFECYCLE.with_borrow_mut(|kept| -> serde_json::Result<Value> {
-            Ok(match index {
-                0 => {
-                    let (value, era) = decoded(&mut kept.version, text, |value| {
-                        ProtocolVersion::deserialize(value)
-                            .ok()
-                            .map(|v| Era::of(&v))
-                    })?;
-                    self.era = Some(era);
-                    value
-                }
-                1 => {
-                    let (value, read) = decoded(&mut kept.capabilities, text, |value| {
-                        ClientCapabilities::deserialize(value)
-                            .ok()
-                            .map(|capabilities| {
-                                (
-                                    capabilities.supports_tasks(),
-                                    Abilities::of(Some(&capabilities)),
-                                )
-                            })
-                    })?;
-                    self.capabilities = Some(read);
-                    value
-                }
-                _ => decoded(&mut kept.info, text, |_| ())?.0,
-            })
-        })?;
-        self.rest.insert(STATELESS_KEYS[index].to_owned(), value);
-        Ok(())
+    /// The same `_meta`, owning its text.
+    fn into_owned(self) -> CallMeta<'static> {
+        CallMeta {
+            metadata: self.metadata.map(|hash| Cow::Owned(hash.into_owned())),
+            tool_metadata: self.tool_metadata.map(|hash| Cow::Owned(hash.into_owned())),
+            rest: self.rest,
+            client: self.client,
+        }
     }
 
-    /// The client its lifecycle entries make, when both the version and the capabilities are
-    /// there and decode: what `fast_path::takes` would read from them.
-    fn client(&self) -> Option<Client> {
-        let (Some(Some(era)), Some(Some((follows_tasks, abilities)))) =
-            (self.era, self.capabilities)
-        else {
-            return None;
-        };
-        Some(Client {
-            era: Some(era),
-            follows_tasks,
-            abilities,
-        })
+    /// The client the lifecycle entries among `rest` make (what `fast_path::takes` would read
+    /// from them), when the version and the capabilities are there and decode.
+    fn client_of(rest: &JsonObject) -> Option<Client> {
+        let [version, capabilities, _] = STATELESS_KEYS;
+        let version = ProtocolVersion::deserialize(rest.get(version)?).ok()?;
+        let capabilities = ClientCapabilities::deserialize(rest.get(capabilities)?).ok()?;
+        Some(Client::new(Some(&version), Some(&capabilities)))
     }
 }
 
@@ -181,7 +121,7 @@ impl<'a> FastCall<'a> {
     pub(crate) fn into_parts(self, registry: &Registry) -> CallParts {
         let mut params = CallToolRequestParams::new(self.params.name);
         params.arguments = self.params.arguments;
-        let client = self.params.meta.as_ref().and_then(CallMeta::client);
+        let client = self.params.meta.as_ref().and_then(|meta| meta.client);
         let meta = self
             .params
             .meta
@@ -238,48 +178,60 @@ impl CallMeta<'_> {
 
 impl<'de: 'a, 'a> Deserialize<'de> for CallMeta<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Entries;
-        impl<'de> Visitor<'de> for Entries {
-            type Value = CallMeta<'de>;
+        let text = <&'de RawValue>::deserialize(deserializer)?.get();
+        let kept = LAST_META.with_borrow(|last| match last {
+            Some((kept, meta)) if **kept == *text => Some(meta.clone()),
+            _ => None,
+        });
+        if let Some(meta) = kept {
+            return Ok(meta);
+        }
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let mut meta = reader.deserialize_map(Entries).map_err(de::Error::custom)?;
+        meta.client = CallMeta::client_of(&meta.rest);
+        if text.len() <= KEPT_META {
+            let owned = meta.clone().into_owned();
+            LAST_META.set(Some((text.into(), owned)));
+        }
+        Ok(meta)
+    }
+}
 
-            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-                formatter.write_str("an object")
-            }
+/// Reads a `_meta` object's entries into a [`CallMeta`].
+struct Entries;
 
-            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-                let mut meta = CallMeta::default();
-                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                    if let Some(index) = STATELESS_KEYS.iter().position(|k| *k == key) {
-                        let text = map.next_value::<&'de RawValue>()?;
-                        meta.lifecycle(index, text.get())
-                            .map_err(de::Error::custom)?;
-                        continue;
-                    }
-                    let slot = match key.as_ref() {
-                        METADATA_META => &mut meta.metadata,
-                        TOOL_METADATA_META => &mut meta.tool_metadata,
-                        _ => {
-                            let value = map.next_value::<Value>()?;
-                            meta.rest.insert(key.into_owned(), value);
-                            continue;
-                        }
-                    };
-                    // A key given twice keeps its last value, as a JSON object's would.
-                    match map.next_value::<TextOr<'de>>()? {
-                        TextOr::Text(hash) => {
-                            *slot = Some(hash);
-                            meta.rest.shift_remove(key.as_ref());
-                        }
-                        TextOr::Other(value) => {
-                            *slot = None;
-                            meta.rest.insert(key.into_owned(), value);
-                        }
-                    }
+impl<'de> Visitor<'de> for Entries {
+    type Value = CallMeta<'de>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an object")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut meta = CallMeta::default();
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+            let slot = match key.as_ref() {
+                METADATA_META => &mut meta.metadata,
+                TOOL_METADATA_META => &mut meta.tool_metadata,
+                _ => {
+                    let value = map.next_value::<Value>()?;
+                    meta.rest.insert(key.into_owned(), value);
+                    continue;
                 }
-                Ok(meta)
+            };
+            // A key given twice keeps its last value, as a JSON object's would.
+            match map.next_value::<TextOr<'de>>()? {
+                TextOr::Text(hash) => {
+                    *slot = Some(hash);
+                    meta.rest.shift_remove(key.as_ref());
+                }
+                TextOr::Other(value) => {
+                    *slot = None;
+                    meta.rest.insert(key.into_owned(), value);
+                }
             }
         }
-        deserializer.deserialize_map(Entries)
+        Ok(meta)
     }
 }
 
