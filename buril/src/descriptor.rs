@@ -413,6 +413,10 @@ pub struct ToolDescriptor {
     /// The tool's MCP definition, built the first time a server lists it.
     #[cfg(feature = "server")]
     pub(crate) definition: OnceLock<rmcp::model::Tool>,
+    /// Whether that definition mirrors a parameter into a header, read from it the first time
+    /// a stateless call over HTTP asks (`server/fast_path/http.rs`).
+    #[cfg(feature = "server")]
+    pub(crate) mirrors_headers: OnceLock<bool>,
 }
 
 impl ToolDescriptor {
@@ -436,6 +440,8 @@ impl ToolDescriptor {
             provided: None,
             #[cfg(feature = "server")]
             definition: OnceLock::new(),
+            #[cfg(feature = "server")]
+            mirrors_headers: OnceLock::new(),
         }
     }
 

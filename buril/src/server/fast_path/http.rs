@@ -286,7 +286,8 @@ fn one<'h>(headers: &'h hyper::HeaderMap, name: &str) -> Result<Option<&'h Heade
 }
 
 /// Whether the tool `name` mirrors a parameter into a header (`x-mcp-header` on a property
-/// reached from the root through `properties`, where the SDK looks for them).
+/// reached from the root through `properties`, where the SDK looks for them); read from its
+/// definition once.
 fn mirrors_headers(state: &ServerState, name: &str) -> bool {
     fn any(schema: &serde_json::Map<String, serde_json::Value>) -> bool {
         let Some(serde_json::Value::Object(properties)) = schema.get("properties") else {
@@ -299,10 +300,11 @@ fn mirrors_headers(state: &ServerState, name: &str) -> bool {
             _ => false,
         })
     }
-    state
-        .registry
-        .get(name)
-        .is_some_and(|tool| any(&definition_of(&tool).input_schema))
+    state.registry.get(name).is_some_and(|tool| {
+        *tool
+            .mirrors_headers
+            .get_or_init(|| any(&definition_of(&tool).input_schema))
+    })
 }
 
 /// Runs the call (see [`run`]) and answers it as one JSON body, with the status the SDK gives
