@@ -297,6 +297,12 @@ mcp2026() {
       fi
     done
   done
+  # Instructions a call under callgrind, which the machine's load does not move: buril's
+  # server and the floor's, each with the client speaking either revision.
+  local side
+  for side in buril floor; do
+    echo "$side $(mcp_ir "$TARGET/release" "$side") $(BENCH_REVISION=2026-07-28 mcp_ir "$TARGET/release" "$side")"
+  done | tee "$OUT/mcp-2026-ir.txt"
 }
 
 report_mcp2026() {
@@ -312,6 +318,9 @@ report_mcp2026() {
     echo "buril/$peer: throughput $(rounds_line buril "$peer" requests_per_second mcp-2026), p50 $(rounds_line buril "$peer" p50_us mcp-2026), p99 $(rounds_line buril "$peer" p99_us mcp-2026), server CPU a call $(rounds_line buril "$peer" server_cpu_us_per_call mcp-2026)"
   done
   echo "floor/floor-2025: throughput $(rounds_line floor floor-2025 requests_per_second mcp-2026), p50 $(rounds_line floor floor-2025 p50_us mcp-2026), p99 $(rounds_line floor floor-2025 p99_us mcp-2026), server CPU a call $(rounds_line floor floor-2025 server_cpu_us_per_call mcp-2026)"
+  [ -s "$OUT/mcp-2026-ir.txt" ] || return 0
+  echo "instructions a call (callgrind; repeatable):"
+  awk '{printf "  %-6s 2025-11-25 %7d, 2026-07-28 %7d: 2026/2025 %.3f\n", $1, $2, $3, $3 / $2}' "$OUT/mcp-2026-ir.txt"
 }
 
 report_http2026() {
@@ -870,19 +879,19 @@ cost() {
 
 # Instructions the MCP server (stdio) spends per tools/call, under callgrind: the client of
 # release folder $1 runs 2,000 and then 4,000 calls (and a quarter as many latency calls) against
-# its server wrapped in valgrind; the difference over the 2,500 calls between. Repeatable where
-# timings on this machine are not.
+# its server (`mcp-server ${2:-buril}`) wrapped in valgrind; the difference over the 2,500 calls
+# between. Repeatable where timings on this machine are not.
 mcp_ir() {
-  local rel=$1 dir
+  local rel=$1 kind=${2:-buril} dir
   dir=$(mktemp -d)
   cp "$rel/mcp-client" "$dir/mcp-client"
   printf '#!/usr/bin/env bash\nexec taskset -c 1 valgrind --tool=callgrind --callgrind-out-file=/dev/null %s "$@" 2>>%s\n' \
     "$rel/mcp-server" "$dir/valgrind.log" >"$dir/mcp-server"
   chmod +x "$dir/mcp-server"
   local a b
-  : >"$dir/valgrind.log"; "$dir/mcp-client" buril 2000 >/dev/null
+  : >"$dir/valgrind.log"; "$dir/mcp-client" "$kind" 2000 >/dev/null
   a=$(sed -n 's/.*Collected : //p' "$dir/valgrind.log" | tail -1)
-  : >"$dir/valgrind.log"; "$dir/mcp-client" buril 4000 >/dev/null
+  : >"$dir/valgrind.log"; "$dir/mcp-client" "$kind" 4000 >/dev/null
   b=$(sed -n 's/.*Collected : //p' "$dir/valgrind.log" | tail -1)
   rm -rf "$dir"
   echo $(((b - a) / 2500))
