@@ -12,6 +12,17 @@ use rmcp::service::{RequestContext, RoleServer};
 
 use super::input::Abilities;
 
+/// Where a stateless request's `_meta` says its protocol version.
+pub(crate) const STATELESS_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// The lifecycle entries a stateless client sends in every request's `_meta`, in this order:
+/// its version, its capabilities and itself.
+pub(crate) const STATELESS_KEYS: [&str; 3] = [
+    STATELESS_VERSION_KEY,
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/clientInfo",
+];
+
 /// Which of MCP's two lifecycles a protocol version belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Era {

@@ -13,7 +13,7 @@ use rmcp::service::{RequestContext, RoleServer, Service};
 use tokio_util::sync::CancellationToken;
 
 use super::parse::CallParts;
-use crate::server::era::{Client, Era};
+use crate::server::era::{Client, Era, STATELESS_KEYS};
 use crate::server::handler::Handler;
 use crate::server::http_sessions::{Registered, Session};
 use crate::server::input::Abilities;
@@ -22,19 +22,6 @@ use crate::server::state::ServerState;
 
 /// The prefix of the keys MCP reserves in `_meta`.
 const PROTOCOL_KEYS: &str = "io.modelcontextprotocol/";
-
-/// Where a stateless call's `_meta` says its protocol version.
-pub(crate) const STATELESS_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-
-/// The protocol's keys a stateless call's `_meta` may hold and still be taken: its version,
-/// its client's capabilities and its client (not its log level, which asks for log messages
-/// before the answer, nor any other): the lifecycle entries a stateless client sends with
-/// every request, in this order.
-pub(super) const STATELESS_KEYS: [&str; 3] = [
-    STATELESS_VERSION_KEY,
-    "io.modelcontextprotocol/clientCapabilities",
-    "io.modelcontextprotocol/clientInfo",
-];
 
 /// Whether `call` of `session` may be answered outside the SDK's service loop (see the
 /// module's documentation), and if so what it says of its client (which [`answer`] hands down
@@ -80,6 +67,8 @@ pub(crate) fn takes(state: &ServerState, session: &Session, call: &CallParts) ->
 /// `_meta` of a stateless version, and no other protocol key. `known` is the client the fast
 /// parser read from the same entries (`parse.rs`), when it read one.
 fn stateless_client(meta: &RequestMetaObject, known: Option<Client>) -> Option<Client> {
+    // The protocol's keys it may hold and still be taken: the lifecycle entries (not a log
+    // level, which asks for log messages before the answer, nor any other).
     let other = meta
         .keys()
         .any(|key| key.starts_with(PROTOCOL_KEYS) && !STATELESS_KEYS.contains(&key.as_str()));

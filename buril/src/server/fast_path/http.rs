@@ -53,10 +53,10 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::call::{STATELESS_VERSION_KEY, answer as run, encode, register, takes};
+use super::call::{answer as run, encode, register, takes};
 use super::parse::{CallParts, FastCall};
 use crate::server::auth::BoxBody;
-use crate::server::era::{Client, Era};
+use crate::server::era::{Client, Era, STATELESS_VERSION_KEY};
 use crate::server::handler::Handler;
 use crate::server::http_sessions::{SESSION_HEADER, Session, may_cancel};
 use crate::server::state::{ServerState, definition_of};

@@ -33,9 +33,8 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::call::STATELESS_KEYS;
 use crate::registry::Registry;
-use crate::server::era::Client;
+use crate::server::era::{Client, STATELESS_KEYS};
 use crate::server::handshake::{METADATA_META, TOOL_METADATA_META};
 
 /// A `tools/call` request with a name, arguments and `_meta` and nothing else.
