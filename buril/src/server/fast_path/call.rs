@@ -65,7 +65,8 @@ pub(crate) fn takes(state: &ServerState, session: &Session, call: &CallParts) ->
 
 /// A stateless call's client, if its `_meta` is one a fast path takes: a complete lifecycle
 /// `_meta` of a stateless version, and no other protocol key. `known` is the client the fast
-/// parser read from the same entries (`parse.rs`), when it read one.
+/// parser read from the same entries (`parse.rs`): `None` when the version or the capabilities
+/// are missing or do not decode.
 fn stateless_client(meta: &RequestMetaObject, known: Option<Client>) -> Option<Client> {
     // The protocol's keys it may hold and still be taken: the lifecycle entries (not a log
     // level, which asks for log messages before the answer, nor any other).
@@ -75,15 +76,9 @@ fn stateless_client(meta: &RequestMetaObject, known: Option<Client>) -> Option<C
     if other {
         return None;
     }
-    // Both read once: what the revision requires (`missing_required_keys`) is that they are
-    // there and well formed.
-    let client = match known {
-        Some(client) => client,
-        None => Client::new(
-            Some(&meta.protocol_version()?),
-            Some(&meta.client_capabilities()?),
-        ),
-    };
+    // What the revision requires (`missing_required_keys`) is that both are there and well
+    // formed, which the parser found when it read them.
+    let client = known?;
     (client.era == Some(Era::Stateless)).then_some(client)
 }
 
