@@ -25,8 +25,6 @@ pub struct Attrs {
     pub off_thread: bool,
     /// Where `inline` was set to true.
     pub inline: Option<Span>,
-    /// Where `blocking` was set to true.
-    pub blocking: Option<Span>,
     pub dangerous: bool,
     pub undocumented_params: bool,
     pub title: Option<String>,
@@ -55,15 +53,12 @@ pub struct Attrs {
 
 impl Attrs {
     /// Where the tool's calls run, as one of `buril::Threading`'s variants: `off_thread`
-    /// alone, or with `inline` or `blocking` (which `check.rs` says need it, and exclude each
-    /// other).
+    /// alone, or with `inline` (which `check.rs` says needs it)
     pub fn threading(&self) -> &'static str {
         if !self.off_thread {
             "Main"
         } else if self.inline.is_some() {
             "Inline"
-        } else if self.blocking.is_some() {
-            "Blocking"
         } else {
             "OffThread"
         }
@@ -155,7 +150,6 @@ impl Attrs {
             UI => self.ui = Some(string_value(meta, key)?),
             OFF_THREAD => self.off_thread = flag(meta)?,
             INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
-            BLOCKING => self.blocking = flag(meta)?.then(|| meta.path.span()),
             DANGEROUS => self.dangerous = flag(meta)?,
             UNDOCUMENTED_PARAMS => self.undocumented_params = flag(meta)?,
             READ_ONLY => self.read_only = Some(flag(meta)?),

@@ -41,7 +41,6 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     check_param_kinds(diag, function);
     check_return(diag, function);
     check_inline(diag, attrs, function);
-    check_blocking(diag, attrs, function);
     check_task(diag, attrs);
     check_headers(diag, attrs, function);
     check_icons_and_meta(diag, attrs);
@@ -247,35 +246,6 @@ fn check_inline(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
             span,
             "`inline` runs the tool on whatever thread calls it, so it must be allowed off the \
              main thread: write `#[buril::tool(off_thread, inline)]`",
-        );
-    }
-}
-
-/// `blocking` keeps a sync tool's calls from async code on the blocking pool, however quick its
-/// runs: the tool must be allowed off the main thread, it contradicts `inline`, and an async
-/// tool never blocks a thread (it awaits).
-fn check_blocking(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
-    let Some(span) = attrs.blocking else {
-        return;
-    };
-    if attrs.inline.is_some() {
-        diag.error_at(
-            span,
-            "`blocking` says the tool may block its thread, and `inline` that it never does: \
-             remove one of them",
-        );
-    } else if function.is_async {
-        diag.error_at(
-            span,
-            "`blocking` is for sync tools: an `async fn` tool runs as a task and must await \
-             rather than block; remove `blocking` (and move blocking work into \
-             `tokio::task::spawn_blocking`)",
-        );
-    } else if !attrs.off_thread {
-        diag.error_at(
-            span,
-            "`blocking` keeps the tool's calls on a thread of the blocking pool, so it must be \
-             allowed off the main thread: write `#[buril::tool(off_thread, blocking)]`",
         );
     }
 }

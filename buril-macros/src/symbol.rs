@@ -5,7 +5,6 @@ pub const FAMILY: &str = "family";
 pub const ALIASES: &str = "aliases";
 pub const OFF_THREAD: &str = "off_thread";
 pub const INLINE: &str = "inline";
-pub const BLOCKING: &str = "blocking";
 pub const DANGEROUS: &str = "dangerous";
 pub const UNDOCUMENTED_PARAMS: &str = "undocumented_params";
 pub const TITLE: &str = "title";
@@ -29,7 +28,6 @@ pub const ALL: &[&str] = &[
     ALIASES,
     OFF_THREAD,
     INLINE,
-    BLOCKING,
     DANGEROUS,
     UNDOCUMENTED_PARAMS,
     TITLE,

@@ -177,15 +177,13 @@ impl ToolUi {
     }
 }
 
-/// Where a tool's calls run, as the `#[tool]` attribute's keys `off_thread`, `inline` and
-/// `blocking` say.
+/// Where a tool's calls run, as the `#[tool]` attribute's keys `off_thread` and `inline` say.
 ///
 /// | attribute | `Threading` | a call from sync code | a call from async code (the MCP server) |
 /// | --- | --- | --- | --- |
 /// | (none) | `Main` | the host's main thread, one call at a time, in order | the same |
-/// | `off_thread` | `OffThread` | the calling thread | a thread of the blocking pool; the caller's task once its runs have been quick (see [`DispatcherBuilder::learn_pace`](crate::DispatcherBuilder::learn_pace)) |
+/// | `off_thread` | `OffThread` | the calling thread (a thread of the blocking pool when the call has a timeout) | a thread of the blocking pool: the tool may block |
 /// | `off_thread, inline` | `Inline` | the calling thread | the caller's task: its timeout cannot interrupt it |
-/// | `off_thread, blocking` | `Blocking` | the calling thread | always a thread of the blocking pool |
 ///
 /// An async tool runs as a task of the dispatcher's runtime whichever it says, unless it is
 /// `Main`.
@@ -196,16 +194,14 @@ pub enum Threading {
     /// tools that touch state only the main thread may touch.
     #[default]
     Main,
-    /// On any thread (`#[tool(off_thread)]`).
+    /// Off the main thread (`#[tool(off_thread)]`), on a thread that may block: a sync tool
+    /// called from async code runs on a thread of the blocking pool, never in its caller's
+    /// task, so network or disk IO, a lock or a runtime of its own slow only its own calls.
     OffThread,
     /// On the thread or task that calls it (`#[tool(off_thread, inline)]`), with no hand-off
     /// to a pool: for sync tools that return quickly and never block. Its timeout cannot
     /// interrupt it; a result that comes after the deadline is answered as a timeout.
     Inline,
-    /// Off the main thread, and from async code always on a thread of the blocking pool,
-    /// however quick its runs have been (`#[tool(off_thread, blocking)]`): for sync tools that
-    /// may block their thread (network or disk IO, a lock, a long computation).
-    Blocking,
 }
 
 impl Threading {
@@ -214,13 +210,12 @@ impl Threading {
         !matches!(self, Threading::Main)
     }
 
-    /// The word `describe` shows: `main`, `off_thread`, `inline`, `blocking`.
+    /// The word `describe` shows: `main`, `off_thread`, `inline`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Threading::Main => "main",
             Threading::OffThread => "off_thread",
             Threading::Inline => "inline",
-            Threading::Blocking => "blocking",
         }
     }
 }
@@ -406,8 +401,6 @@ pub struct ToolDescriptor {
     pub(crate) compiled: OnceLock<CompiledSchemas>,
     /// The hash of this tool's metadata, made on first use (see `metadata.rs`).
     pub(crate) hash: OnceLock<String>,
-    /// How quick its runs have been, for where its async callers run it (`pace.rs`).
-    pub(crate) pace: crate::pace::Pace,
     /// Where a tool provided at run time comes from (`None`: linked into the binary).
     pub(crate) provided: Option<crate::provider::Provenance>,
     /// The tool's MCP definition, built the first time a server lists it.
@@ -436,7 +429,6 @@ impl ToolDescriptor {
             output_schema,
             compiled: OnceLock::new(),
             hash: OnceLock::new(),
-            pace: crate::pace::Pace::new(),
             provided: None,
             #[cfg(feature = "server")]
             definition: OnceLock::new(),
@@ -475,11 +467,11 @@ impl ToolDescriptor {
         &self.meta.annotations
     }
 
-    /// Where the tool's calls run ([`Threading`]); an async tool's `Inline` or `Blocking`
-    /// (which only sync tools can be) is `OffThread`.
+    /// Where the tool's calls run ([`Threading`]); an async tool's `Inline` (which only sync
+    /// tools can be) is `OffThread`.
     pub fn threading(&self) -> Threading {
         match self.meta.threading {
-            Threading::Inline | Threading::Blocking if self.is_async() => Threading::OffThread,
+            Threading::Inline if self.is_async() => Threading::OffThread,
             threading => threading,
         }
     }

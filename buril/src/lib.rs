@@ -53,9 +53,8 @@
 //! | `family = "..."` | the family, when it is more than the name's first segment (`agent_team`) |
 //! | `aliases = ["..."]` | former names: still callable, reported as deprecated |
 //! | `fixed_name = "why"` | the name was fixed by someone else (a protocol's test suite): exempt from the naming rule, not from MCP's |
-//! | `off_thread` | may run on any thread; otherwise the tool runs on the host's main thread ([`Threading`]) |
+//! | `off_thread` | runs on a thread that may block, not the host's main thread ([`Threading`]) |
 //! | `inline` | with `off_thread`, for sync tools that return quickly and never block: runs on the calling thread or task, no hand-off to the pool |
-//! | `blocking` | with `off_thread`, for sync tools that may block however quick their runs have been: calls from async code always go to the blocking pool |
 //! | `task`, `task = "optional" \| "required" \| "handle" \| "deferred"` | calls become tasks the caller follows ([`TaskSupport`], [`tasks`]); needs `off_thread` |
 //! | `dangerous` | off until the host enables it |
 //! | `confirm` | each call asks the caller's user to allow it first, when the caller can ask ([`Context::confirm`]) |
@@ -88,18 +87,14 @@
 //! [`Threading`].
 //!
 //! An `off_thread` sync tool called from async code (the MCP server,
-//! [`Dispatcher::invoke_async`]) is handed to a thread of the dispatcher's blocking pool, so
-//! that a tool that blocks (file or network IO, a long computation) never stalls the server,
-//! and its timeout can answer the caller while it runs. Those runs are timed: a tool whose runs
-//! have been quick (8 in a row within 100 µs) runs in the caller's task instead while it stays
-//! quick, unless its call's deadline is less than a second away; a slow run there sends its
-//! calls back to the pool (see [`DispatcherBuilder::learn_pace`], which turns this off). A tool
-//! that may block however quick it has been says `#[buril::tool(off_thread, blocking)]` and
-//! always goes to the pool. A sync tool that returns in microseconds and never blocks can say
-//! `#[buril::tool(off_thread, inline)]` to run on the calling task instead, saving two thread
-//! wake-ups per call; its timeout then cannot interrupt it, and a result that comes after the
-//! deadline is answered as a timeout. `inline` on an async tool, or without `off_thread`, does
-//! not compile.
+//! [`Dispatcher::invoke_async`]) runs on a thread of the dispatcher's blocking pool (first on
+//! one such thread kept awake between calls), never in the caller's task: it may block (file
+//! or network IO, a runtime of its own, a long computation), and a tool that blocks slows only
+//! its own calls; its timeout answers the caller while it runs. A sync tool that returns in
+//! microseconds and never blocks can say `#[buril::tool(off_thread, inline)]` to run on the
+//! calling task instead, saving two thread wake-ups per call; its timeout then cannot interrupt
+//! it, and a result that comes after the deadline is answered as a timeout. `inline` on an
+//! async tool, or without `off_thread`, does not compile.
 
 #![warn(missing_docs)]
 //!
@@ -166,7 +161,6 @@ pub mod metadata;
 pub mod middleware;
 mod name_hash;
 mod output;
-mod pace;
 mod pattern;
 #[doc(hidden)]
 pub mod pointer;

@@ -35,7 +35,7 @@ fn cli_greet(
 }
 
 /// Sleeps for a while.
-#[buril::tool(off_thread, blocking, aliases = ["cli_nap"])]
+#[buril::tool(off_thread, aliases = ["cli_nap"])]
 fn cli_sleep(
     /// Milliseconds.
     ms: u64,
@@ -278,17 +278,14 @@ fn describe_shows_parameters_and_schemas() {
         "an alias describes its tool: {out}"
     );
     assert!(
-        out.contains(
-            "runs on:   a thread of the blocking pool when called from async code \
-             (off_thread, blocking)\n"
-        ),
+        out.contains("runs on:   a thread that may block, off the main thread (off_thread)\n"),
         "{out}"
     );
     assert!(out.contains("aliases:   cli_nap (deprecated)\n"), "{out}");
 
     let (_, out, _) = run(&["describe", "cli_whoami"]);
     assert!(
-        out.contains("runs on:   any thread (off_thread)\n"),
+        out.contains("runs on:   a thread that may block, off the main thread (off_thread)\n"),
         "{out}"
     );
 
@@ -317,7 +314,7 @@ fn describe_json_adds_the_flags() {
     assert_eq!(tool["aliases"], json!(["cli_nap"]));
     assert_eq!(tool["offThread"], true);
     assert_eq!(tool["inline"], false);
-    assert_eq!(tool["blocking"], true);
+    assert_eq!(tool["threading"], "off_thread");
     assert_eq!(tool["dangerous"], false);
     assert_eq!(tool["async"], false);
     assert!(
@@ -326,7 +323,7 @@ fn describe_json_adds_the_flags() {
     );
     let (_, out, _) = run(&["describe", "cli_fail", "--json"]);
     assert_eq!(parse(&out)["inline"], true);
-    assert_eq!(parse(&out)["blocking"], false);
+    assert_eq!(parse(&out)["threading"], "inline");
 }
 
 #[test]

@@ -49,7 +49,7 @@ async fn stdio_wait(
 }
 
 /// Answers after a while.
-#[buril::tool(off_thread, blocking, read_only)]
+#[buril::tool(off_thread, read_only)]
 fn stdio_slow(
     /// Milliseconds to wait.
     ms: u64,

@@ -31,7 +31,6 @@ pub(crate) fn describe(
             map.insert("threading".into(), threading.as_str().into());
             map.insert("offThread".into(), threading.is_off_thread().into());
             map.insert("inline".into(), (threading == Threading::Inline).into());
-            map.insert("blocking".into(), (threading == Threading::Blocking).into());
             map.insert("task".into(), tool.meta().task.as_str().into());
             map.insert("dangerous".into(), tool.is_dangerous().into());
             map.insert("confirm".into(), tool.meta().confirm.into());
@@ -104,10 +103,7 @@ pub(crate) fn describe(
     }
     let thread = match tool.threading() {
         Threading::Inline => "the calling thread (off_thread, inline)",
-        Threading::Blocking => {
-            "a thread of the blocking pool when called from async code (off_thread, blocking)"
-        }
-        Threading::OffThread => "any thread (off_thread)",
+        Threading::OffThread => "a thread that may block, off the main thread (off_thread)",
         _ => "main thread",
     };
     writeln!(out, "runs on:   {thread}")?;

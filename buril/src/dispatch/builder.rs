@@ -23,7 +23,6 @@ pub struct DispatcherBuilder {
     worker_threads: usize,
     limits: InputLimits,
     layers: Vec<Arc<dyn Layer>>,
-    learn_pace: bool,
     spin: bool,
 }
 
@@ -38,7 +37,6 @@ impl Default for DispatcherBuilder {
             worker_threads: 2,
             limits: InputLimits::default(),
             layers: Vec::new(),
-            learn_pace: true,
             spin: true,
         }
     }
@@ -99,27 +97,6 @@ impl DispatcherBuilder {
     /// Worker threads of the runtime that runs async tools. Default: 2.
     pub fn worker_threads(mut self, threads: usize) -> Self {
         self.worker_threads = threads.max(1);
-        self
-    }
-
-    /// Whether a sync `off_thread` tool that has shown itself quick runs in its async caller's
-    /// task, as an `inline` tool does, instead of on a thread of the blocking pool. Default:
-    /// yes.
-    ///
-    /// Every run of such a tool away from its caller is timed; after 8 runs in a row of at most
-    /// 100 µs each, its calls run in the caller's task (two thread wake-ups fewer a call), while
-    /// they stay that quick, unless their deadline is nearer than a second. A run in place that
-    /// takes longer sends its calls away again, and twice as many quick runs are then asked
-    /// before the next run in place. So a tool that blocks now and then stalls its caller's task
-    /// (an MCP server's worker) for one call, ever more rarely; and a run in place cannot be
-    /// interrupted, so such a call's timeout is answered when it returns (a tool that checks
-    /// [`Context::is_cancelled`](crate::Context::is_cancelled) sees the deadline pass). A tool
-    /// marked `#[tool(off_thread, blocking)]` never runs in place. Nor, after its first try, does
-    /// one that blocks on a Tokio runtime there (`Handle::block_on`, `reqwest::blocking`), which
-    /// Tokio refuses on a thread driving async tasks: that call answers `panic`, saying so. With
-    /// `false`, these calls always go to the blocking pool.
-    pub fn learn_pace(mut self, learn: bool) -> Self {
-        self.learn_pace = learn;
         self
     }
 
@@ -185,7 +162,6 @@ impl DispatcherBuilder {
                 worker_threads: self.worker_threads,
                 limits: self.limits,
                 layers: self.layers,
-                learn_pace: self.learn_pace,
             }),
         };
         if !self.timeouts.is_empty() {

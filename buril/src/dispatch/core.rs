@@ -72,8 +72,6 @@ pub(crate) struct Core {
     pub(crate) limits: InputLimits,
     /// The layers around every call.
     pub(crate) layers: Layers,
-    /// Whether quick sync tools run in their async caller's task (`pace.rs`).
-    pub(crate) learn_pace: bool,
 }
 
 /// What the builder hands the core.
@@ -85,7 +83,6 @@ pub(crate) struct CoreParts {
     pub(crate) worker_threads: usize,
     pub(crate) limits: InputLimits,
     pub(crate) layers: Vec<Arc<dyn Layer>>,
-    pub(crate) learn_pace: bool,
     /// How long threads handing calls to each other watch before they sleep (`hot.rs`).
     pub(crate) spin: std::time::Duration,
 }
@@ -108,7 +105,6 @@ impl Core {
                 worker_threads: parts.worker_threads,
                 limits: parts.limits,
                 layers: Layers::new(parts.layers),
-                learn_pace: parts.learn_pace,
             }
         })
     }

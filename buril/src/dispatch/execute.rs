@@ -11,7 +11,7 @@ use super::run::run_async;
 use super::settle::{CallResult, discard_if_late, dropped, shut_down, timeout_error};
 use crate::context::CancelToken;
 use crate::descriptor::Invoke;
-use crate::error::{ErrorKind, ToolError};
+use crate::error::ToolError;
 
 /// Runs `call`, blocking the calling thread until it ends, its deadline passes or it is
 /// cancelled.
@@ -73,37 +73,6 @@ pub(crate) fn execute_blocking(core: &Core, call: Admitted) -> CallResult {
     result
 }
 
-/// Whether a tool's panic is Tokio refusing to block a thread that drives async tasks
-/// (`Handle::block_on`, a runtime started or dropped there, `blocking_recv` and the like): what
-/// a tool run in its caller's task cannot do, and a tool on the blocking pool can.
-fn blocked_on_a_runtime(error: &ToolError) -> bool {
-    error.kind() == ErrorKind::Panic
-        && (error.message().contains("used to drive asynchronous tasks")
-            || error
-                .message()
-                .contains("in a context where blocking is not allowed"))
-}
-
-/// The error of a call that blocked on a runtime in its caller's task: the panic, why it ran
-/// there, and what the tool's author can do.
-fn sent_back_to_the_pool(name: &str, error: &ToolError) -> ToolError {
-    tracing::warn!(
-        target: "buril::dispatch",
-        tool = name,
-        "the tool blocked on a Tokio runtime while running in its caller's task; its calls go \
-         to the blocking pool from now on (mark it `#[buril::tool(off_thread, blocking)]`)"
-    );
-    ToolError::new(
-        ErrorKind::Panic,
-        format!(
-            "{} (`{name}` ran in its caller's task because its runs had been quick, and Tokio \
-             cannot block there; its calls run on the blocking pool from now on; a tool that \
-             blocks on a runtime should say `#[buril::tool(off_thread, blocking)]`)",
-            error.message()
-        ),
-    )
-}
-
 /// Runs `call` in the caller's task, whatever executor drives it: the tool itself runs where it
 /// is placed, and the deadline is a timer of the dispatcher's runtime. No hop through another
 /// task on the way, so a call costs the caller one wake-up.
@@ -111,23 +80,11 @@ pub(crate) async fn execute_async(core: &Core, call: Admitted) -> CallResult {
     let name = call.tool.static_name();
     let deadline = call.deadline;
     let at = place(core, &call, Waiter::Async);
-    if at == Place::Here || at == Place::HereWhileQuick {
-        // Never blocks, by its author's word (`inline`) or by its runs so far (timed, see
-        // `pace.rs`): run in the caller's task, no thread hop; its deadline is checked when it
-        // returns.
+    if at == Place::Here {
+        // Never blocks, by its author's word (`inline`): run in the caller's task, no thread
+        // hop; its deadline is checked when it returns.
         let token = call.ctx.made_token();
-        let tool = call.tool.clone();
-        let started = (at == Place::HereWhileQuick).then(Instant::now);
-        let mut result = run_in_place(core, call);
-        if let Some(started) = started {
-            tool.pace.ran_in_place(started.elapsed());
-            if let Err(error) = &result
-                && blocked_on_a_runtime(error)
-            {
-                tool.pace.never();
-                result = Err(sent_back_to_the_pool(name, error));
-            }
-        }
+        let result = run_in_place(core, call);
         let result = discard_if_late(result, name, deadline);
         if result.is_err()
             && let Some(token) = token
@@ -288,68 +245,5 @@ impl Drop for CancelOnDrop {
         if let Some(token) = self.0.take() {
             token.cancel();
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::panic::{AssertUnwindSafe, catch_unwind};
-
-    use super::*;
-
-    /// What `work` panicked with.
-    fn panic_text(work: impl FnOnce()) -> String {
-        let payload = catch_unwind(AssertUnwindSafe(work)).expect_err("it should panic");
-        payload
-            .downcast_ref::<&str>()
-            .map(|text| (*text).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .expect("a text")
-    }
-
-    /// The words of Tokio's refusals to block a thread that drives async tasks, which
-    /// `blocked_on_a_runtime` reads to send a tool back to the blocking pool: a Tokio that
-    /// words them otherwise fails here, not in a user's server.
-    #[test]
-    fn tokio_words_its_refusals_to_block_as_the_waiter_reads_them() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let texts = runtime.block_on(async {
-            let handle = tokio::runtime::Handle::current();
-            vec![
-                // A runtime started and blocked on inside a task.
-                panic_text(|| {
-                    let inner = tokio::runtime::Builder::new_current_thread()
-                        .build()
-                        .unwrap();
-                    inner.block_on(async {});
-                }),
-                // The task's own runtime blocked on.
-                panic_text(|| handle.block_on(async {})),
-                // A blocking receive.
-                panic_text(|| {
-                    let (_tx, mut rx) = tokio::sync::mpsc::channel::<()>(1);
-                    rx.blocking_recv();
-                }),
-                // A runtime dropped inside a task.
-                panic_text(|| {
-                    drop(
-                        tokio::runtime::Builder::new_multi_thread()
-                            .worker_threads(1)
-                            .build()
-                            .unwrap(),
-                    );
-                }),
-            ]
-        });
-        for text in texts {
-            let error = ToolError::new(ErrorKind::Panic, text.clone());
-            assert!(blocked_on_a_runtime(&error), "not recognised: {text}");
-        }
-        // Any other panic is the tool's own.
-        let other = ToolError::new(ErrorKind::Panic, "index out of bounds");
-        assert!(!blocked_on_a_runtime(&other));
     }
 }

@@ -6,22 +6,24 @@
 //! | main-thread, caller on the main thread | here | the main queue |
 //! | main-thread, any other caller | the main queue | the main queue |
 //! | sync `off_thread`, `inline` | here | here |
-//! | sync `off_thread`, no deadline | here | here while quick (not `blocking`, shown quick), else the blocking pool |
-//! | sync `off_thread`, a deadline a second or more away | the blocking pool | here while quick (not `blocking`, shown quick), else the blocking pool |
-//! | sync `off_thread`, a nearer deadline | the blocking pool | the blocking pool |
+//! | sync `off_thread`, no deadline | here | the blocking pool |
+//! | sync `off_thread`, a deadline | the blocking pool | the blocking pool |
 //! | async `off_thread` | a task | a task |
+//!
+//! The table reads the attribute and the caller, nothing learned: a sync `off_thread` tool may
+//! block (file or network IO, a runtime of its own, `reqwest::blocking`), so an async caller
+//! never runs it in its own task, where a block would stall every other task of that worker
+//! and Tokio refuses a runtime's `block_on`. Only `inline`, the author's word that the tool
+//! never blocks, runs it there.
 //!
 //! A call placed on the blocking pool runs on the sync lane instead when the lane is free
 //! (`hot.rs`): one thread that stays awake between calls, so that calls one after the other
-//! wake nobody. Which sync tools have shown themselves quick is learned from their runs
-//! (`pace.rs`).
+//! wake nobody. A call that blocks the lane only makes the next calls take the pool.
 //!
 //! A call placed *here* runs on the caller's thread or task and cannot be interrupted: its
 //! deadline is checked when it returns. Every other placement answers through a [`Reply`] that
 //! the caller's waiter (blocking or async, in `execute.rs`) waits on with the deadline and the
 //! caller's cancellation.
-
-use std::time::Instant;
 
 use tokio::task::JoinHandle;
 
@@ -31,16 +33,12 @@ use super::hot::{LaneRelease, Replies};
 use super::run::{run_async, run_here, run_sync};
 use super::settle::CallResult;
 use crate::descriptor::{Invoke, Threading};
-use crate::pace::FAR;
 
 /// Where a call runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Place {
     /// On the caller's thread or task, now.
     Here,
-    /// On the async caller's task, now, because the tool's runs have been quick; the run is
-    /// timed, and a slow one sends the tool's next calls away (`pace.rs`).
-    HereWhileQuick,
     /// Queued for the host's main thread.
     MainQueue,
     /// On a thread of the dispatcher's blocking pool.
@@ -72,20 +70,6 @@ pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
         Invoke::Sync(_) if threading == Threading::Inline => Place::Here,
         // No deadline to keep: a blocking caller may as well run it itself.
         Invoke::Sync(_) if waiter == Waiter::Blocking && call.deadline.is_none() => Place::Here,
-        // An async caller, a tool whose runs have been quick, and no deadline a quick run
-        // could come near (`pace.rs`). A blocking caller with a deadline waits on the pool,
-        // where the deadline can answer it while the tool runs.
-        Invoke::Sync(_)
-            if waiter == Waiter::Async
-                && core.learn_pace
-                && tool.pace.runs_in_place()
-                && threading != Threading::Blocking
-                && call.deadline.is_none_or(|deadline| {
-                    deadline.at.saturating_duration_since(Instant::now()) >= FAR
-                }) =>
-        {
-            Place::HereWhileQuick
-        }
         Invoke::Sync(_) => Place::BlockingPool,
         Invoke::Async(_) | Invoke::Provided(_) => Place::Task,
     }
@@ -153,7 +137,7 @@ pub(crate) struct Started<'a> {
     pub(crate) replies: Option<Replies<'a>>,
 }
 
-/// Starts `call` at `place` (anything but [`Place::Here`] and [`Place::HereWhileQuick`]: the
+/// Starts `call` at `place` (anything but [`Place::Here`]: the
 /// main queue, or else the sync lane or the blocking pool for a sync tool and a task for an
 /// async one), answering through `reply`.
 pub(crate) fn start<'a>(
@@ -168,7 +152,7 @@ pub(crate) fn start<'a>(
     let name = tool.static_name();
     let invoke = tool.invoke().clone();
     debug_assert!(
-        !matches!(place, Place::Here | Place::HereWhileQuick),
+        place != Place::Here,
         "a call placed here runs in its waiter, not through `start`"
     );
     match (place, invoke) {
@@ -190,14 +174,8 @@ pub(crate) fn start<'a>(
             }
         }
         (_, Invoke::Sync(function)) => {
-            // Timed, so that a quick tool can run in its async callers' tasks (`pace.rs`).
-            let learn = core.learn_pace && tool.threading() != Threading::Blocking;
             let on_lane = core.sync_lane.try_run(move |release| {
-                let started = learn.then(Instant::now);
                 let result = run_sync(name, function, &ctx, args);
-                if let Some(started) = started {
-                    tool.pace.ran_away(started.elapsed());
-                }
                 drop(release);
                 deliver(name, reply, result);
             });

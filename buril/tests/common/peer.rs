@@ -25,9 +25,19 @@ impl Peer {
 
     /// [`Peer::connect`] for a client with `capabilities`.
     pub async fn connect_with(server: Server, capabilities: Value) -> Peer {
+        Peer::connect_on(&tokio::runtime::Handle::current(), server, capabilities).await
+    }
+
+    /// [`Peer::connect_with`], the server run by the runtime of `server_runtime` (the client
+    /// by the caller's).
+    pub async fn connect_on(
+        server_runtime: &tokio::runtime::Handle,
+        server: Server,
+        capabilities: Value,
+    ) -> Peer {
         let (client_side, server_side) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_side);
-        tokio::spawn(async move { server.serve_io(server_read, server_write).await });
+        server_runtime.spawn(async move { server.serve_io(server_read, server_write).await });
         let (read, write) = tokio::io::split(client_side);
         let mut peer = Peer {
             write,
@@ -55,9 +65,14 @@ impl Peer {
     /// A client of the stateless lifecycle (2026-07-28): no `initialize`; every request
     /// carries its version and the client's capabilities (see [`Peer::call_stateless`]).
     pub async fn stateless(server: Server) -> Peer {
+        Peer::stateless_on(&tokio::runtime::Handle::current(), server).await
+    }
+
+    /// [`Peer::stateless`], the server run by the runtime of `server_runtime`.
+    pub async fn stateless_on(server_runtime: &tokio::runtime::Handle, server: Server) -> Peer {
         let (client_side, server_side) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_side);
-        tokio::spawn(async move { server.serve_io(server_read, server_write).await });
+        server_runtime.spawn(async move { server.serve_io(server_read, server_write).await });
         let (read, write) = tokio::io::split(client_side);
         Peer {
             write,
