@@ -6,8 +6,9 @@
 //! }
 //! ```
 //!
-//! `codegen --out DIR` writes `DIR/csharp`, `DIR/typescript` and `DIR/skills` (and with
-//! `--unity-package NAME`, the Unity package in `DIR/unity`), printing what changed; `codegen --out DIR --check` writes nothing and exits 1, naming the stale files,
+//! `codegen --out DIR` writes `DIR/csharp`, `DIR/typescript` and `DIR/skills` (with
+//! `--unity-package NAME`, the C# as the Unity package in `DIR/unity` instead of `DIR/csharp`),
+//! printing what changed; `codegen --out DIR --check` writes nothing and exits 1, naming the stale files,
 //! when `DIR` differs from what would be generated.
 
 use std::path::PathBuf;
@@ -41,8 +42,8 @@ pub fn extension() -> Extension {
                 .long("unity-package")
                 .value_name("NAME")
                 .help(
-                    "Also writes the C# bindings as the Unity package NAME (reverse-domain: \
-                     com.example.tools) into DIR/unity.",
+                    "Writes the C# bindings as the Unity package NAME (reverse-domain: \
+                     com.example.tools) into DIR/unity, instead of plain files in DIR/csharp.",
                 ),
         )
         .arg(
@@ -118,7 +119,13 @@ fn run(invocation: Invocation<'_>) -> ExitCode {
         return ExitCode::from(2);
     };
     let check = matches.get_flag("check");
-    let mut generator = Generator::new().registry(registry).out_dir(dir);
+    let mut generator = Generator::new()
+        .registry(registry)
+        .typescript(dir.join("typescript"))
+        .skills(dir.join("skills"));
+    if !matches.contains_id("unity-package") {
+        generator = generator.csharp(dir.join("csharp"));
+    }
     #[cfg(feature = "hub")]
     match crate::foreign::sources(matches) {
         Ok(Some(sources)) => generator = generator.sources(sources).other_server(true),

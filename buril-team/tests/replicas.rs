@@ -168,13 +168,6 @@ fn the_task_tools_read_a_run_as_a_task() {
     let run = &task["data"]["envelope"]["data"];
     assert_eq!(run["status"], "done", "{task}");
     assert_eq!(run["report"], "Waited.");
-    // The former name of the tool still answers, with a word that it is deprecated.
-    let old = call("job_get", json!({"handle": handle}));
-    assert_eq!(old["data"]["status"], "completed", "{old}");
-    assert!(
-        old["warnings"][0].as_str().unwrap().contains("task_get"),
-        "{old}"
-    );
 }
 
 #[test]

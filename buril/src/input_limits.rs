@@ -8,16 +8,6 @@ use serde_json::Value;
 
 use crate::error::{Problem, ToolError};
 
-/// The former [`InputLimits::DEFAULT`]`.max_bytes`.
-#[doc(hidden)]
-#[deprecated(note = "use `InputLimits::DEFAULT.max_bytes`")]
-pub const DEFAULT_MAX_INPUT_BYTES: usize = InputLimits::DEFAULT.max_bytes;
-
-/// The former [`InputLimits::DEFAULT`]`.max_depth`.
-#[doc(hidden)]
-#[deprecated(note = "use `InputLimits::DEFAULT.max_depth`")]
-pub const DEFAULT_MAX_INPUT_DEPTH: usize = InputLimits::DEFAULT.max_depth;
-
 /// The limits a dispatcher applies to every call's input before it is validated
 /// ([`Dispatcher::input_limits`](crate::Dispatcher::input_limits)): an input larger or deeper
 /// answers `validation` and nothing runs.

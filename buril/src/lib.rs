@@ -206,10 +206,6 @@ pub use crate::principal::Principal;
 pub use crate::registry::{Lookup, Registry, RegistryError, registry, try_registry};
 pub use crate::tool_ref::ToolRef;
 
-#[doc(hidden)]
-#[allow(deprecated)]
-pub use crate::input_limits::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH};
-
 /// The whole input of a tool that takes a single input struct instead of one parameter per
 /// property. The struct's field doc comments describe the properties.
 ///
@@ -235,14 +231,3 @@ pub use crate::input_limits::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_INPUT_DEPTH};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Input<T>(pub T);
-
-/// The envelope of a call through the global [`Dispatcher`], with no options.
-#[doc(hidden)]
-#[deprecated(
-    note = "use `Dispatcher::global().invoke(name, input, CallOptions::default()).into_envelope()`"
-)]
-pub fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    Dispatcher::global()
-        .invoke(name, input, CallOptions::default())
-        .into_envelope()
-}

@@ -76,9 +76,8 @@ fn a_detached_handoff_is_followed_and_finished_from_other_processes() {
     assert_eq!(data["report"], "The console holds no errors.");
     assert_eq!(data["tools"], json!(["console_read"]));
 
-    // And a third reads it, as any later process can until its TTL passes (here through the
-    // command's former name, `jobs`).
-    let (task, _, _) = tools(dir.path(), &model, &["jobs", "get", &handle]);
+    // And a third reads it, as any later process can until its TTL passes.
+    let (task, _, _) = tools(dir.path(), &model, &["tasks", "get", &handle]);
     assert_eq!(task["status"], "completed", "{task}");
     assert_eq!(task["tool"], "agent_team_handoff");
     assert_eq!(task["envelope"], envelope);

@@ -1,4 +1,5 @@
-//! The committed C# bindings (`bindings/csharp/`) over the real MCP transports to the real
+//! The committed C# bindings (the Unity package's `bindings/unity/Editor/`, but for its
+//! Unity-only `Buril.Unity.cs`) over the real MCP transports to the real
 //! `tools` binary: `BurilProcessTransport` over `tools serve` and `BurilHttpTransport` over
 //! `tools serve --http 127.0.0.1:0`; and `BurilHttpTransport` against a fake server for the
 //! answers the real one does not give. The program (`tests/mcp/*.cs`) prints what it saw.
@@ -23,12 +24,14 @@ fn workspace() -> &'static Path {
 
 /// The committed C# bindings and the metadata hash their header names.
 fn committed_bindings() -> (Vec<PathBuf>, String) {
-    let dir = workspace().join("bindings/csharp");
+    let dir = workspace().join("bindings/unity/Editor");
     let mut sources: Vec<PathBuf> = fs::read_dir(&dir)
-        .expect("bindings/csharp exists")
+        .expect("bindings/unity/Editor exists")
         .map(|entry| entry.expect("an entry").path())
         .filter(|path| path.extension().is_some_and(|e| e == "cs"))
+        .filter(|path| !path.ends_with("Buril.Unity.cs"))
         .collect();
+    assert!(sources.len() >= 3, "the committed C# files: {sources:?}");
     sources.sort();
     let client = fs::read_to_string(dir.join("Buril.Client.cs")).expect("the client");
     let hash = client
@@ -60,7 +63,7 @@ fn build(dir: &Path) -> PathBuf {
 
 /// Whether the committed runtime has the HTTP transport.
 fn http_transport_exists() -> bool {
-    fs::read_to_string(workspace().join("bindings/csharp/Buril.Runtime.cs"))
+    fs::read_to_string(workspace().join("bindings/unity/Editor/Buril.Runtime.cs"))
         .expect("the runtime")
         .contains("class BurilHttpTransport")
 }

@@ -78,7 +78,6 @@ pub(crate) enum Command {
         tasks_dir: Option<std::path::PathBuf>,
     },
     /// Follows the tasks of detached calls (`call --detach`).
-    #[command(alias = "jobs")]
     Tasks {
         #[command(subcommand)]
         action: TasksCommand,

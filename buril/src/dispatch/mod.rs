@@ -114,32 +114,6 @@ impl Dispatcher {
         }
     }
 
-    /// The envelope of [`invoke`](Self::invoke) with no options.
-    #[doc(hidden)]
-    #[deprecated(note = "use `invoke(name, input, CallOptions::default()).into_envelope()`")]
-    pub fn call(&self, name: &str, input: Value) -> Value {
-        self.invoke(name, input, CallOptions::default())
-            .into_envelope()
-    }
-
-    /// [`invoke`](Self::invoke), under its former name.
-    #[doc(hidden)]
-    #[deprecated(note = "renamed `invoke`, which takes the options")]
-    pub fn invoke_with(&self, name: &str, input: Value, options: CallOptions) -> Outcome {
-        self.invoke(name, input, options)
-    }
-
-    /// The envelope of [`invoke_async`](Self::invoke_async) with no options.
-    #[doc(hidden)]
-    #[deprecated(
-        note = "use `invoke_async(name, input, CallOptions::default()).await.into_envelope()`"
-    )]
-    pub async fn call_async(&self, name: &str, input: Value) -> Value {
-        self.invoke_async(name, input, CallOptions::default())
-            .await
-            .into_envelope()
-    }
-
     /// The pipeline, async, for front ends that map more than the outcome: admit, place,
     /// execute, settle. Dropping the future cancels the call.
     #[doc(hidden)]
@@ -196,18 +170,6 @@ impl Dispatcher {
         principal: Option<&crate::principal::Principal>,
     ) -> Vec<String> {
         admit::callable_suggestions(&self.core, name, view, principal)
-    }
-
-    /// [`suggest_callable`](Self::suggest_callable), under its former name.
-    #[doc(hidden)]
-    #[deprecated(note = "use `suggest_callable`, which takes the principal")]
-    pub fn suggest_callable_by(
-        &self,
-        name: &str,
-        view: Option<&ToolView>,
-        principal: Option<&crate::principal::Principal>,
-    ) -> Vec<String> {
-        self.suggest_callable(name, view, principal)
     }
 
     /// Runs the main-thread calls waiting in the queue, on the calling thread, and returns how

@@ -100,13 +100,6 @@ pub fn check_mcp(tool: &ToolDescriptor) -> Result<(), ProfileError> {
     mcp::check(tool).map_err(|issue| issue.into_error(tool.name(), Profile::Mcp))
 }
 
-/// The tool object `profile` expects for `tool`, or why the profile cannot express it.
-#[doc(hidden)]
-#[deprecated(note = "use `render(profile, tool)`, whose `value` is the tool object")]
-pub fn definition(profile: Profile, tool: &ToolDescriptor) -> Result<Value, ProfileError> {
-    render(profile, tool).map(|rendered| rendered.value)
-}
-
 /// Every tool of `registry` rendered for `profile`, in the registry's order (sorted by name),
 /// and one error for each tool the profile cannot express.
 pub fn render_all(profile: Profile, registry: &Registry) -> (Vec<Definition>, Vec<ProfileError>) {
@@ -119,15 +112,4 @@ pub fn render_all(profile: Profile, registry: &Registry) -> (Vec<Definition>, Ve
         }
     }
     (definitions, errors)
-}
-
-/// The tool objects of every tool in `registry` that `profile` can express, in the registry's
-/// order, and one error for each tool it cannot.
-#[doc(hidden)]
-#[deprecated(
-    note = "use `render_all(profile, registry)`, whose definitions' `value`s are the tool objects"
-)]
-pub fn definitions(profile: Profile, registry: &Registry) -> (Vec<Value>, Vec<ProfileError>) {
-    let (rendered, errors) = render_all(profile, registry);
-    (rendered.into_iter().map(|d| d.value).collect(), errors)
 }

@@ -47,9 +47,6 @@ pub use self::service::{TaskStart, Tasks};
 pub use self::settings::TaskSettings;
 #[doc(hidden)]
 pub use self::store::TOMBSTONE_MS;
-/// The former name of [`TaskStore`].
-#[doc(hidden)]
-pub use self::store::TaskStore as JobStore;
 pub use self::store::{Change, StoreError, StoreFuture, TaskStore};
 #[doc(hidden)]
 pub use self::tools::{task_cancel, task_get, task_wait};

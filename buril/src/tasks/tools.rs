@@ -59,8 +59,8 @@ pub async fn task_cancel(ctx: &Context, handle: &str) -> Result<TaskSummary, Too
     answered(access(ctx)?.cancel(handle).await)
 }
 
-/// Registers the `task_get`, `task_wait` and `task_cancel` tools in the crate that invokes it
-/// (each also answers to its former name, `job_get`, `job_wait`, `job_cancel`): how a caller
+/// Registers the `task_get`, `task_wait` and `task_cancel` tools in the crate that invokes it:
+/// how a caller
 /// that cannot follow tasks itself (an MCP client without the tasks extension) follows the
 /// task whose handle a `#[tool(task = "handle")]` tool answered with, or a task of
 /// `tools call --detach`.
@@ -78,7 +78,6 @@ macro_rules! task_tools {
         /// progress, the questions it waits on, and once it ended its envelope.
         #[$crate::tool(
                                                                     crate = $crate,
-                                                                    aliases = ["job_get"],
                                                                     read_only,
                                                                     idempotent,
                                                                     off_thread,
@@ -96,7 +95,6 @@ macro_rules! task_tools {
         /// 300), and answers it as `task_get` does.
         #[$crate::tool(
                                                                     crate = $crate,
-                                                                    aliases = ["job_wait"],
                                                                     read_only,
                                                                     idempotent,
                                                                     off_thread,
@@ -116,7 +114,6 @@ macro_rules! task_tools {
         /// `cancelled`. Cancelling a task that ended changes nothing.
         #[$crate::tool(
                                                                     crate = $crate,
-                                                                    aliases = ["job_cancel"],
                                                                     idempotent,
                                                                     off_thread,
                                                                     title = "Cancel a task"
@@ -128,17 +125,5 @@ macro_rules! task_tools {
         ) -> ::core::result::Result<$crate::tasks::TaskSummary, $crate::ToolError> {
             $crate::tasks::task_cancel(ctx, &handle).await
         }
-    };
-}
-
-/// The former name of [`task_tools!`](crate::task_tools), which registers the same tools
-/// (`task_get`, `task_wait`, `task_cancel`, still callable as `job_get`, `job_wait`,
-/// `job_cancel`).
-#[doc(hidden)]
-#[deprecated(note = "renamed `buril::task_tools!`")]
-#[macro_export]
-macro_rules! job_tools {
-    () => {
-        $crate::task_tools!();
     };
 }

@@ -276,8 +276,7 @@ fn a_detached_call_is_followed_from_later_processes() {
         (1, &json!("cancelled")),
         "{envelope}"
     );
-    // Through the command's former name, `jobs`, too.
-    let (task, _) = cli(dir, &["jobs", "get", &long]);
+    let (task, _) = cli(dir, &["tasks", "get", &long]);
     assert_eq!(task["status"], "cancelled");
 
     // A question, answered from another process.
@@ -579,11 +578,6 @@ fn a_client_without_the_extension_gets_a_handle_and_follows_it_with_the_task_too
     assert_eq!(text["handle"], handle.as_str());
     let task = call("task_get", json!({"handle": handle}));
     assert_eq!(task["structuredContent"]["tool"], "background_count");
-    // The tools' former names answer too, saying they are deprecated.
-    let old = call("job_get", json!({"handle": handle}));
-    assert_eq!(old["structuredContent"]["tool"], "background_count");
-    let warned = old["_meta"]["buril/warnings"][0].as_str().unwrap();
-    assert!(warned.contains("task_get"), "{old}");
     let done = call(
         "task_wait",
         json!({"handle": handle, "timeout_seconds": 20}),

@@ -50,8 +50,6 @@ fn main() {
         serde_json::json!({"ok": true, "data": {"result": 5}})
     );
     assert_eq!(task("task_wait"), TaskSupport::Never);
-    // Still found by its former name.
-    assert_eq!(task("job_wait"), TaskSupport::Never);
     // Called plainly (no caller that follows tasks), a task tool's call waits for its work.
     let answer = call("player_build", serde_json::json!({"target": "linux"}));
     assert_eq!(answer, serde_json::json!({"ok": true, "data": {"result": "built for linux"}}));
