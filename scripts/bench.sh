@@ -351,7 +351,7 @@ studio() {
   eval "exec ${SERVER[1]}>&-"
   wait "$SERVER_PID" || true
   local bytes=0 raw=0 file
-  for file in buril/studio/dist/*; do
+  for file in buril-mcp/studio/dist/*; do
     raw=$((raw + $(wc -c <"$file")))
     bytes=$((bytes + $(gzip -9c "$file" | wc -c)))
   done

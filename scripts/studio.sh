@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Builds the studio's page (buril/studio/) into buril/studio/dist/, which the binary embeds:
+# Builds the studio's page (buril-mcp/studio/) into buril-mcp/studio/dist/, which the binary embeds:
 # type-checks the TypeScript (strict) with tsc, bundles it with esbuild, minifies the style
 # sheet. `--check` builds into a temporary folder and fails when the committed dist/ differs
 # (the assets are stale). Needs `npm ci --prefix interop`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=interop/node_modules/.bin
-studio=buril/studio
+studio=buril-mcp/studio
 out=$studio/dist
 if [ "${1:-}" = "--check" ]; then
   out=$(mktemp -d)

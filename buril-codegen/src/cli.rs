@@ -14,7 +14,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use buril::cli::{Extension, Invocation};
+use buril_cli::{Extension, Invocation};
 use clap::{Arg, ArgAction, Command, value_parser};
 
 use crate::generator::{FileState, Generator};

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use buril::hub::{External, list_tools};
+use buril_mcp::hub::{External, list_tools};
 use clap::ArgMatches;
 
 use crate::source::ToolSource;

@@ -143,7 +143,7 @@ impl Report {
 }
 
 impl Generator {
-    /// A generator over every tool in the binary ([`buril::registry`]).
+    /// A generator over every tool in the binary ([`buril_core::registry`]).
     pub fn new() -> Self {
         Generator::default()
     }
@@ -155,7 +155,7 @@ impl Generator {
     }
 
     /// Generates from `registry`.
-    pub fn registry(self, registry: &buril::Registry) -> Self {
+    pub fn registry(self, registry: &buril_core::Registry) -> Self {
         self.sources(ToolSource::from_registry(registry))
     }
 
@@ -231,7 +231,7 @@ impl Generator {
         let sources = match &self.sources {
             Some(sources) => sources.as_slice(),
             None => {
-                from_registry = ToolSource::from_registry(buril::registry());
+                from_registry = ToolSource::from_registry(buril_core::registry());
                 from_registry.as_slice()
             }
         };

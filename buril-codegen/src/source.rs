@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-/// One tool as the generator reads it: the metadata the runtime registers ([`buril::ToolMeta`],
+/// One tool as the generator reads it: the metadata the runtime registers ([`buril_core::ToolMeta`],
 /// the same struct), and its schemas as values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSource {
     /// The name, description, family, aliases, annotations and flags.
-    pub meta: buril::ToolMeta,
+    pub meta: buril_core::ToolMeta,
     /// The input JSON Schema (root `type: "object"`).
     pub input_schema: Value,
     /// The output JSON Schema (root `type: "object"`): the envelope's `data`.
@@ -17,19 +17,19 @@ pub struct ToolSource {
 
 impl ToolSource {
     /// A tool given by hand: its wire name and schemas, with the defaults of
-    /// [`buril::ToolMeta::new`] (the family of the name's first segment, as `#[tool]` defaults
+    /// [`buril_core::ToolMeta::new`] (the family of the name's first segment, as `#[tool]` defaults
     /// it; no description, aliases or annotations; on the main thread and not dangerous). Set
     /// other fields afterwards: `source.meta.description = "…".into()`.
     pub fn new(name: impl Into<String>, input_schema: Value, output_schema: Value) -> Self {
         ToolSource {
-            meta: buril::ToolMeta::new(name.into()),
+            meta: buril_core::ToolMeta::new(name.into()),
             input_schema,
             output_schema,
         }
     }
 
     /// A registered tool. Its metadata borrows the registry's strings: cloning it copies no text.
-    pub fn from_descriptor(tool: &buril::ToolDescriptor) -> Self {
+    pub fn from_descriptor(tool: &buril_core::ToolDescriptor) -> Self {
         ToolSource {
             meta: tool.meta().clone(),
             input_schema: tool.input_schema().clone(),
@@ -40,7 +40,7 @@ impl ToolSource {
     /// Every tool linked into a registry's binary, sorted by name: the bindings are of the
     /// binary's own tools (those other servers provide at run time have bindings of their
     /// own: `codegen --from-server`).
-    pub fn from_registry(registry: &buril::Registry) -> Vec<ToolSource> {
+    pub fn from_registry(registry: &buril_core::Registry) -> Vec<ToolSource> {
         registry
             .linked()
             .iter()

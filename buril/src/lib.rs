@@ -96,7 +96,6 @@
 //! it, and a result that comes after the deadline is answered as a timeout. `inline` on an
 //! async tool, or without `off_thread`, does not compile.
 
-#![warn(missing_docs)]
 //!
 //! # What the crate exports
 //!
@@ -117,7 +116,7 @@
 //! | [`CallOptions`] | what a caller may say about one call: timeout, cancellation, progress, view, who calls |
 //! | [`CancelToken`] | cancels a call; the tool sees it through its context |
 //! | [`MainThread`] | who runs the host's main thread: the dispatcher, or the host's own loop |
-//! | [`Threading`] | where a tool's calls run (`off_thread`, `inline`, `blocking`) |
+//! | [`Threading`] | where a tool's calls run (`off_thread`, `inline`) |
 //! | [`Timeouts`] | the timeouts of calls that set none |
 //! | [`InputLimits`] | how large and deep an input may be |
 //! | [`Policy`] | which tools may run |
@@ -137,97 +136,69 @@
 //! (questions to the caller, logs, progress, host state), [`policy`] (tool patterns),
 //! [`middleware`] (layers around every call), [`tasks`] (calls that outlive the call),
 //! [`profile`] (tool definitions for MCP, OpenAI, Anthropic and Gemini), and behind features
-//! `cli`, `server` (the MCP server), `hub` (other MCP servers' tools served as this binary's),
-//! `telemetry` (`otel`) and `testing` (an in-memory MCP client for tool authors' tests).
+//! [`cli`] (the command line), [`server`] (the MCP server), [`hub`] (other MCP servers' tools
+//! served as this binary's), [`telemetry`] (`otel`) and [`testing`] (an in-memory MCP client
+//! for tool authors' tests).
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! | --- | --- | --- |
+//! | `cli` | yes | [`cli`]: `list`, `describe`, `call`, `schema`, `tasks` (and with `server`, `serve` and `settings`) |
+//! | `server` | yes | [`server`]: MCP over stdio and Streamable HTTP |
+//! | `hub` | no | [`hub`] and [`hub_tools!`]: other MCP servers' tools served as this binary's |
+//! | `oauth` | no | JWT access tokens for `serve --http` |
+//! | `otel` | no | [`telemetry`]: OTLP export of spans and metrics |
+//! | `redis` | no | [`tasks::RedisStore`]: tasks shared by many servers |
+//! | `studio` | no | the studio's page (`serve --studio`, `tools studio`) |
+//! | `testing` | no | [`testing`]: the in-memory MCP client |
+//!
+//! `buril` is a facade: the runtime is `buril-core` (no protocol in its dependency tree: what a
+//! host that embeds the dispatcher alone builds with `default-features = false`), the MCP side
+//! `buril-mcp`, the command line `buril-cli`. Depend on `buril`; the others are its layers.
 
-mod args;
+#![warn(missing_docs)]
+
+pub use buril_core::*;
+
+/// The command line over a binary's tools ([`cli::main`]); with the `server` feature its
+/// `serve` speaks MCP. See [`buril_cli`].
 #[cfg(feature = "cli")]
-pub mod cli;
-mod compiled;
-pub mod content;
-pub mod context;
-mod descriptor;
-mod dispatch;
-mod envelope;
-mod error;
-#[doc(hidden)]
-pub mod frontend;
-#[cfg(feature = "hub")]
-pub mod hub;
-mod input_limits;
-mod intern;
-#[doc(hidden)]
-pub mod metadata;
-pub mod middleware;
-mod name_hash;
-mod output;
-mod pattern;
-#[doc(hidden)]
-pub mod pointer;
-pub mod policy;
-mod principal;
-pub mod profile;
-mod properties;
-pub mod provided;
-mod provider;
-mod registry;
-#[cfg(any(feature = "cli", feature = "server"))]
-mod result_files;
-mod schema;
+pub mod cli {
+    pub use buril_cli::*;
+}
+
+/// The MCP server. See [`buril_mcp::server`].
 #[cfg(feature = "server")]
-pub mod server;
-mod suggest;
-pub mod tasks;
+pub mod server {
+    pub use buril_mcp::server::*;
+}
+
+/// Other MCP servers' tools served as this binary's. See [`buril_mcp::hub`].
+#[cfg(feature = "hub")]
+pub mod hub {
+    pub use buril_mcp::hub::*;
+}
+
+#[cfg(feature = "hub")]
+pub use buril_mcp::hub_tools;
+
+/// OTLP export of spans and metrics. See [`buril_mcp::telemetry`].
 #[cfg(feature = "otel")]
-pub mod telemetry;
+pub mod telemetry {
+    pub use buril_mcp::telemetry::*;
+}
+
+/// Testing tools as a client sees them: an MCP client in memory. See [`buril_mcp::testing`].
 #[cfg(feature = "testing")]
-pub mod testing;
-mod tool_ref;
-mod validate;
+pub mod testing {
+    pub use buril_mcp::testing::*;
+}
 
-#[doc(hidden)]
-#[path = "private.rs"]
-pub mod __private;
-
-pub use buril_macros::tool;
-
-pub use crate::context::{CancelToken, Context};
-pub use crate::descriptor::{
-    Annotations, SourceLocation, TaskSupport, Threading, ToolDescriptor, ToolMeta, ToolUi,
-};
-pub use crate::dispatch::{
-    CallOptions, Dispatcher, DispatcherBuilder, MainThread, Timeouts, WeakDispatcher,
-};
-pub use crate::envelope::Outcome;
-pub use crate::error::{ErrorKind, Problem, ToolError};
-pub use crate::input_limits::InputLimits;
-pub use crate::policy::{Policy, ToolView};
-pub use crate::principal::Principal;
-pub use crate::registry::{Lookup, Registry, RegistryError, registry, try_registry};
-pub use crate::tool_ref::ToolRef;
-
-/// The whole input of a tool that takes a single input struct instead of one parameter per
-/// property. The struct's field doc comments describe the properties.
-///
-/// ```
-/// use serde::Deserialize;
-/// use schemars::JsonSchema;
-///
-/// /// Where to move the object.
-/// #[derive(Deserialize, JsonSchema)]
-/// struct MoveArgs {
-///     /// The object's id.
-///     id: u64,
-///     /// Metres along x.
-///     x: f64,
-/// }
-///
-/// /// Moves an object along x.
-/// #[buril::tool]
-/// fn demo_move(buril::Input(args): buril::Input<MoveArgs>) -> f64 {
-///     args.x
-/// }
-/// # fn main() {}
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Input<T>(pub T);
+/// Calls that outlive the call: tasks, their stores and the `task_*` tools. See
+/// [`buril_core::tasks`]; with the `redis` feature, the Redis store too.
+pub mod tasks {
+    pub use buril_core::tasks::*;
+    #[cfg(feature = "redis")]
+    pub use buril_mcp::RedisStore;
+}

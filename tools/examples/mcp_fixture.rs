@@ -176,7 +176,5 @@ fn fixture_wipe() -> &'static str {
 }
 
 fn main() -> ExitCode {
-    buril::cli::Cli::new()
-        .extend(buril::server::extension())
-        .run()
+    buril::cli::main()
 }

@@ -50,7 +50,5 @@ fn fixture_greet(ctx: &buril::Context) -> Result<String, ToolError> {
 }
 
 fn main() -> ExitCode {
-    buril::cli::Cli::new()
-        .extend(buril::server::extension())
-        .run()
+    buril::cli::main()
 }

@@ -47,13 +47,9 @@ fn main() -> ExitCode {
     // One subcommand runs: the one that builds a dispatcher (`call`, `serve` or `replay`)
     // takes the project and the team.
     let project = Rc::new(Cell::new(Some((project, team))));
-    let for_server = Rc::clone(&project);
     let for_replay = Rc::clone(&project);
     buril::cli::Cli::new()
         .extend(buril_codegen::cli::extension())
-        .extend(buril::server::extension_with(move |dispatcher| {
-            with_project(dispatcher, &for_server)
-        }))
         .extend(buril_team::cli::extension_with(move |dispatcher| {
             with_project(dispatcher, &for_replay)
         }))

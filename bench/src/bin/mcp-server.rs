@@ -12,7 +12,7 @@
 //! dispatcher over a registry of hand-built descriptors, rmcp's router with as many routes.
 //!
 //! `mcp-server serve` is the CLI's `serve` subcommand over the same tools, as a tools binary
-//! (`buril::cli::Cli` with `buril::server::extension()`) runs it, with `serve`'s own flags.
+//! (`buril::cli::main()`) runs it, with `serve`'s own flags.
 //!
 //! `mcp-server floor` and `mcp-server floor-http` serve the floor over stdio and HTTP
 //! (`buril_bench::floor_server`): the same function behind the least a server can do, measured
@@ -63,9 +63,7 @@ fn main() -> ExitCode {
         return bindings(std::env::args().nth(2));
     }
     if kind == "serve" {
-        return buril::cli::Cli::new()
-            .extend(buril::server::extension())
-            .run();
+        return buril::cli::main();
     }
     if kind == "floor" {
         return match floor_stdio() {

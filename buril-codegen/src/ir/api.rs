@@ -27,7 +27,7 @@ pub struct Api {
 pub struct ToolDef {
     /// The name (`scene_open`), description, family, aliases, annotations and flags, as the
     /// tool's source gave them.
-    pub meta: buril::ToolMeta,
+    pub meta: buril_core::ToolMeta,
     /// The name in PascalCase: `SceneOpen`.
     pub pascal: String,
     /// The name in camelCase: `sceneOpen`.
@@ -44,10 +44,10 @@ pub struct ToolDef {
 
 impl ToolDef {
     /// The tool's own metadata hash, as the server computes it for the tool alone
-    /// (`buril::ToolDescriptor::metadata_hash`): what generated clients send with each call as
+    /// (`buril_core::ToolDescriptor::metadata_hash`): what generated clients send with each call as
     /// `_meta["buril/tool-metadata"]`.
     pub fn metadata_hash(&self) -> String {
-        buril::metadata::hash([(
+        buril_core::metadata::hash([(
             &self.meta,
             [
                 self.input_schema_json.as_str(),

@@ -72,7 +72,10 @@ mod tests {
 
     #[test]
     fn every_error_kind_of_the_runtime_is_listed() {
-        let runtime: Vec<&str> = buril::ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
+        let runtime: Vec<&str> = buril_core::ErrorKind::ALL
+            .iter()
+            .map(|k| k.as_str())
+            .collect();
         assert_eq!(union_values("ErrorType"), runtime);
         assert_eq!(list_items("errorTypes"), runtime);
     }

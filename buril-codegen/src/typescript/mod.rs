@@ -47,7 +47,7 @@
 //! ```
 //! use buril_codegen::{LanguageWriter, TypeScript, ir::normalize};
 //!
-//! // Usually `normalize(&ToolSource::from_registry(buril::registry()))`.
+//! // Usually `normalize(&ToolSource::from_registry(buril_core::registry()))`.
 //! let api = normalize(&[]).unwrap();
 //! let files = TypeScript.write(&api).unwrap();
 //! let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();

@@ -502,7 +502,5 @@ fn test_header_region(
 }
 
 fn main() -> std::process::ExitCode {
-    buril::cli::Cli::new()
-        .extend(buril::server::extension())
-        .run()
+    buril::cli::main()
 }

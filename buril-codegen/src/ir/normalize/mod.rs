@@ -25,7 +25,7 @@ use self::type_table::TypeTable;
 use crate::ir::api::{Api, ToolDef};
 use crate::ir::names::{camel_case, pascal_case};
 use crate::source::ToolSource;
-use buril::metadata;
+use buril_core::metadata;
 
 /// Normalises the tools' schemas into an [`Api`]. Fails on constructs no writer can express and
 /// on two different types that would share a name.

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use buril::pointer;
+use buril_core::pointer;
 use serde_json::{Map, Value};
 
 use super::error::NormalizeError;

@@ -2,11 +2,11 @@
 
 use std::fmt;
 
-use buril::pointer;
+use buril_core::pointer;
 
 /// A JSON pointer into a tool's schemas (`/input/properties/p`, `/$defs/Shape`), for error
 /// messages only: segments link to their parent and are joined, each escaped as RFC 6901 says
-/// ([`buril::pointer`]), only when an error is worded.
+/// ([`buril_core::pointer`]), only when an error is worded.
 #[derive(Clone, Copy)]
 pub(super) struct SchemaPointer<'a> {
     parent: Option<&'a SchemaPointer<'a>>,
