@@ -183,6 +183,10 @@ impl Cli {
             });
             match extension {
                 Some(index) => Ok((matches, Some(index), None)),
+                // `serve` is its own (`serve.rs`), not one of the derived commands.
+                None if cfg!(feature = "server") && matches.subcommand_name() == Some("serve") => {
+                    Ok((matches, None, None))
+                }
                 None => Args::from_arg_matches(&matches).map(|args| (matches, None, Some(args))),
             }
         });
