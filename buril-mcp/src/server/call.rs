@@ -1,4 +1,4 @@
-//! `tools/call`: a call through the dispatcher, the way its plan says (`plan.rs`: plain, a
+//! `tools/call`: a call through the dispatcher, the way its plan says (`route.rs`: plain, a
 //! task, a task's handle, refused, or deferred), in its span, and its answer as MCP has it.
 
 use std::sync::Arc;
@@ -16,8 +16,8 @@ use super::era::{Client, Era};
 use super::handler::Handler;
 use super::http_sessions::SESSION_HEADER;
 use super::input::{Live, Rounds};
-use super::plan::CallPlan;
 use super::results::{call_result, server_meta};
+use super::route::{CallPlan, Route};
 use super::{handshake, tasks};
 use buril_core::CallOptions;
 use buril_core::ErrorKind;
@@ -27,14 +27,14 @@ use buril_core::ToolRef;
 use buril_core::context::{CancelToken, InputSource};
 
 impl Handler {
-    /// The plan of a `tools/call` that came through the SDK ([`CallPlan::of`]).
+    /// The plan of a `tools/call`: its route's, as its transport left it or the request says
+    /// ([`Route::of_request`]).
     pub(super) fn plan_of(
         &self,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> CallPlan {
-        let follows = Client::of(context).follows_tasks;
-        CallPlan::of(&self.state, request.name.as_ref(), follows)
+        Route::of_request(&self.state, request, context).plan
     }
 
     /// `tools/call` answered the way `plan` says, in its span (see [`call_span`]), with

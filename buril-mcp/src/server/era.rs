@@ -56,7 +56,7 @@ impl Era {
 /// what its capabilities allow. Under 2026-07-28 both come from the request's own `_meta` (the
 /// capabilities decoded anew for every request); before, from the session's `initialize`.
 ///
-/// A fast path that read them to decide whether it takes a call (`fast_path::takes`) leaves
+/// A transport that read them to route a call (`route.rs`) leaves
 /// them in the call's context (its extensions), where [`Client::of`] finds them: the handler
 /// does not decode them again.
 #[derive(Debug, Clone, Copy)]

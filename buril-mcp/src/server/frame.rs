@@ -13,7 +13,7 @@
 //! arguments and `_meta` (what the generated clients and most SDKs send), which are parsed
 //! straight into rmcp's message type (`fast_path/`). Once the client is known (a legacy client
 //! finished `initialize`; a stateless 2026-07-28 client sent its first request through the
-//! SDK), such a call that needs nothing of the SDK's service loop (`fast_path::takes`: a plain
+//! SDK), such a call that needs nothing of the SDK's service loop (its route, `route.rs`: a plain
 //! call, no progress, no log messages, no questions to the client mid-call) is run here, on a
 //! task of its own, and its answer queued for the writer: the loop's channel to the handler's
 //! task and back were two hand-offs between threads a call. With the fast paths off, every
@@ -46,6 +46,7 @@ use tokio_util::task::TaskTracker;
 use super::fast_path::{self, CallParts, FastCall};
 use super::http_sessions::{StdioSession, may_cancel};
 use super::lines::{Line, Lines};
+use super::route::Route;
 use super::state::ServerState;
 use super::watch::InputWatch;
 use buril_core::Registry;
@@ -160,7 +161,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
 
     /// Answers the plain calls of the client `session` records (once it finished
     /// `initialize`) itself, each on a task of its own, instead of passing them to the SDK's
-    /// service loop (`fast_path::takes` says which calls; the rest pass as before).
+    /// service loop (the call's route says which calls, `route.rs`; the rest pass as before).
     pub(crate) fn answering_plain_calls(
         mut self,
         state: Arc<ServerState>,
@@ -171,7 +172,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
     }
 
     /// Runs `call` on a task of its own and queues its answer, if it is a plain call of a
-    /// client this transport answers (`fast_path::takes`); gives it back otherwise.
+    /// client this transport answers (its route, `route.rs`); gives it back otherwise.
     fn answer_plain(&self, call: CallParts) -> Option<CallParts> {
         let Some((state, stdio)) = &self.plain else {
             return Some(call);
@@ -179,9 +180,10 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         let Some(session) = stdio.get() else {
             return Some(call);
         };
-        let Some(client) = fast_path::takes(state, session, &call) else {
+        let route = Route::of_frame(state, session, &call);
+        if !route.by_transport() {
             return Some(call);
-        };
+        }
         let (token, registered) = fast_path::register(session, &call);
         // The task does not keep the writer going: once the transport closes, a call that
         // ignores its cancellation must not hold the server open.
@@ -189,7 +191,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         self.calls.spawn(async move {
             let _registered = registered;
             let (message, cancelled) =
-                fast_path::answer(&state, &session, call, client, None, token).await;
+                fast_path::answer(&state, &session, call, route, None, token).await;
             // A call the client cancelled gets no answer, as through the SDK's service loop.
             // The writer is gone only when the output failed or the transport closed: nobody
             // to answer.

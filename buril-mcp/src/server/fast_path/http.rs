@@ -29,7 +29,7 @@
 //!   `Mcp-*` header, and a tool none of whose parameters is mirrored into a header
 //!   (`x-mcp-header`, which the SDK checks against the body);
 //! - a body of known length within the limit, that is a `tools/call` of a name, arguments and
-//!   `_meta` (the stdio transport's fast frame), that `call::takes` takes: nothing the call
+//!   `_meta` (the stdio transport's fast frame), that its route gives the transport (`route.rs`): nothing the call
 //!   could send its client before its answer, and a plain call.
 //!
 //! `notifications/cancelled` for a legacy session's call answered here cancels it (the
@@ -53,12 +53,13 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::call::{answer as run, encode, register, takes};
+use super::call::{answer as run, encode, register};
 use super::parse::{CallParts, FastCall};
 use crate::server::auth::BoxBody;
-use crate::server::era::{Client, Era, STATELESS_VERSION_KEY};
+use crate::server::era::{Era, STATELESS_VERSION_KEY};
 use crate::server::handler::Handler;
 use crate::server::http_sessions::{SESSION_HEADER, Session, may_cancel};
+use crate::server::route::Route;
 use crate::server::state::{ServerState, definition_of};
 
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -164,14 +165,17 @@ impl Fast<'_> {
                     return None;
                 }
                 let call = call.into_parts(self.state.registry);
-                let client = takes(self.state, &session, &call)?;
+                let route = Route::of_frame(self.state, &session, &call);
+                if !route.by_transport() {
+                    return None;
+                }
                 // The SDK's own word on the session: one that was closed (`DELETE`) answers 404
                 // there.
                 if !matches!(self.sessions.has_session(&Arc::from(id)).await, Ok(true)) {
                     return None;
                 }
                 let (token, _registered) = register(&session, &call);
-                Some(answer(self.state, &session, call, client, parts.clone(), token).await)
+                Some(answer(self.state, &session, call, route, parts.clone(), token).await)
             }
             Caller::Stateless { version, name } => {
                 if call.name().as_bytes() != name || mirrors_headers(self.state, call.name()) {
@@ -184,14 +188,17 @@ impl Fast<'_> {
                 if !same_version {
                     return None;
                 }
-                let client = takes(self.state, self.stateless, &call)?;
+                let route = Route::of_frame(self.state, self.stateless, &call);
+                if !route.by_transport() {
+                    return None;
+                }
                 let token = CancellationToken::new();
                 Some(
                     answer(
                         self.state,
                         self.stateless,
                         call,
-                        client,
+                        route,
                         parts.clone(),
                         token,
                     )
@@ -313,14 +320,14 @@ async fn answer(
     state: &Arc<ServerState>,
     session: &Arc<Session>,
     call: CallParts,
-    client: Client,
+    route: Route,
     parts: Parts,
     token: CancellationToken,
 ) -> Response<BoxBody> {
     let stateless = session.era == Era::Stateless;
     let gone = token.clone().drop_guard();
     // A cancelled call is answered all the same: its request waits for a body.
-    let (message, _) = run(state, session, call, client, Some(parts), token).await;
+    let (message, _) = run(state, session, call, route, Some(parts), token).await;
     gone.disarm();
     let mut response = Response::new(Full::new(Bytes::from(encode(&message))).boxed());
     *response.status_mut() = if stateless {

@@ -17,9 +17,9 @@
 //!   session's worker (legacy) or a service loop started for the request (stateless) and an
 //!   event stream.
 //!
-//! Both eras share every step (`call.rs`): which calls are taken (`takes`: the era decides only
-//! where the client's capabilities are read from, the session or the call's `_meta`), and the
-//! call's run, through the SDK's own dispatch of a request to the handler, which checks a
+//! Both eras share every step (`call.rs`): which calls are taken (their route, `route.rs`: the
+//! era decides only where the client's capabilities are read from, the session or the call's
+//! `_meta`), and the call's run, through the SDK's own dispatch of a request to the handler, which checks a
 //! stateless call's version and `_meta` and shapes the result for the caller's revision
 //! (`resultType` and cache hints from 2026-07-28 on, the legacy shape before). A call takes a
 //! fast path only when its plan is `CallPlan::Plain` and it needs nothing of the SDK's service
@@ -44,6 +44,6 @@ mod call;
 mod http;
 mod parse;
 
-pub(crate) use self::call::{answer, encode, register, takes};
+pub(crate) use self::call::{answer, encode, register};
 pub(crate) use self::http::{Fast, Hosts, stateless_callers};
 pub(crate) use self::parse::{CallParts, FastCall, message_of};

@@ -99,7 +99,7 @@ impl CallMeta<'_> {
         }
     }
 
-    /// The client the lifecycle entries among `rest` make (what `fast_path::takes` would read
+    /// The client the lifecycle entries among `rest` make (what `Route::of_frame` would read
     /// from them), when the version and the capabilities are there and decode.
     fn client_of(rest: &JsonObject) -> Option<Client> {
         let [version, capabilities, _] = STATELESS_KEYS;
@@ -379,7 +379,7 @@ mod tests {
         )
     }
 
-    /// The client `takes` would decode from a call's `_meta` itself.
+    /// The client `Route::of_frame` would decode from a call's `_meta` itself.
     fn decoded_client(meta: &RequestMetaObject) -> Option<Client> {
         Some(Client::new(
             Some(&meta.protocol_version()?),
