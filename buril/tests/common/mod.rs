@@ -21,16 +21,10 @@
 // Each test binary uses a part of these helpers.
 #![allow(dead_code)]
 
-#[cfg(feature = "server")]
-pub mod bearer;
 #[cfg(feature = "hub")]
 pub mod externals;
-pub mod gates;
-#[cfg(feature = "server")]
-pub mod http;
 #[cfg(feature = "oauth")]
 pub mod jwks;
-#[cfg(feature = "server")]
-pub mod peer;
-#[cfg(feature = "server")]
-pub mod servers;
+
+#[allow(unused_imports)]
+pub use buril_test_support::{bearer, gates, http, peer, servers};

@@ -1,16 +1,24 @@
-//! A client of the MCP server over an in-memory stream, for the tests that speak the protocol.
-#![allow(dead_code)] // Each test file uses what it needs.
+//! The MCP test client for protocol-level tests: newline-delimited JSON-RPC, as the stdio
+//! transport carries it, to a server in memory ([`Peer::connect`], [`Peer::stateless`]) or to a
+//! program over its standard input and output ([`Peer::spawn`]). It writes any frame, well
+//! formed or not, and reads every line the server writes.
 
+use std::pin::Pin;
 use std::time::Duration;
 
 use buril::server::Server;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
 
-/// A client over an in-memory stream: writes requests, reads answers and notifications.
+/// The server's side of the conversation, as the client reads it.
+type Reader = Pin<Box<dyn AsyncRead + Send>>;
+
+/// A client over a stream: writes requests, reads answers and notifications.
 pub struct Peer {
-    write: tokio::io::WriteHalf<DuplexStream>,
-    lines: Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
+    write: Pin<Box<dyn AsyncWrite + Send>>,
+    lines: Lines<BufReader<Reader>>,
+    /// The program that serves, for a client of [`Peer::spawn`] (killed when dropped).
+    child: Option<tokio::process::Child>,
     next_id: u64,
     /// Notifications read while waiting for answers.
     pub notifications: Vec<Value>,
@@ -39,14 +47,49 @@ impl Peer {
         let (server_read, server_write) = tokio::io::split(server_side);
         server_runtime.spawn(async move { server.serve_io(server_read, server_write).await });
         let (read, write) = tokio::io::split(client_side);
-        let mut peer = Peer {
+        let mut peer = Peer::over(Box::pin(read), Box::pin(write));
+        peer.initialize(capabilities).await;
+        peer
+    }
+
+    /// A client of `read` and `write`, before any request.
+    pub fn over(read: Reader, write: Pin<Box<dyn AsyncWrite + Send>>) -> Peer {
+        Peer {
             write,
             lines: BufReader::new(read).lines(),
+            child: None,
             next_id: 1,
             notifications: Vec::new(),
             initialized: Value::Null,
-        };
-        let init = peer
+        }
+    }
+
+    /// A client of the program `command` starts, over its standard input and output (its
+    /// standard error as `command` says), before any request; the program is killed when the
+    /// client is dropped.
+    pub fn spawn(mut command: tokio::process::Command) -> Peer {
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the server program starts");
+        let read = child.stdout.take().expect("its standard output");
+        let write = child.stdin.take().expect("its standard input");
+        let mut peer = Peer::over(Box::pin(read), Box::pin(write));
+        peer.child = Some(child);
+        peer
+    }
+
+    /// The program of a client of [`Peer::spawn`].
+    pub fn child(&mut self) -> Option<&mut tokio::process::Child> {
+        self.child.as_mut()
+    }
+
+    /// The 2025-11-25 handshake, as a client with `capabilities`: `initialize`, then
+    /// `notifications/initialized`.
+    pub async fn initialize(&mut self, capabilities: Value) {
+        let init = self
             .request(
                 "initialize",
                 json!({
@@ -56,10 +99,12 @@ impl Peer {
                 }),
             )
             .await;
-        assert_eq!(init["result"]["capabilities"]["tools"]["listChanged"], true);
-        peer.initialized = init["result"].clone();
-        peer.notify("notifications/initialized", json!({})).await;
-        peer
+        assert_eq!(
+            init["result"]["capabilities"]["tools"]["listChanged"], true,
+            "{init}"
+        );
+        self.initialized = init["result"].clone();
+        self.notify("notifications/initialized", json!({})).await;
     }
 
     /// A client of the stateless lifecycle (2026-07-28): no `initialize`; every request
@@ -74,13 +119,7 @@ impl Peer {
         let (server_read, server_write) = tokio::io::split(server_side);
         server_runtime.spawn(async move { server.serve_io(server_read, server_write).await });
         let (read, write) = tokio::io::split(client_side);
-        Peer {
-            write,
-            lines: BufReader::new(read).lines(),
-            next_id: 1,
-            notifications: Vec::new(),
-            initialized: Value::Null,
-        }
+        Peer::over(Box::pin(read), Box::pin(write))
     }
 
     /// A `tools/call` of the stateless lifecycle, from a client with `capabilities`.
