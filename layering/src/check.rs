@@ -18,8 +18,34 @@ pub struct CrateCheck {
     pub edges: Vec<Edge>,
     /// The edges left out of the cycle check because an [`Allowed`] names them.
     pub allowed: Vec<Edge>,
-    /// The import cycles, in the order of their first files; empty when there are none.
+    /// The import cycles between module folders (or files of the crate's root), in the order
+    /// of their first files; empty when there are none.
     pub cycles: Vec<Cycle>,
+    /// The cycles among the files of one module folder, which the rule allows (see
+    /// [`folder_of`]).
+    pub within_folders: Vec<Cycle>,
+}
+
+/// The unit of the cycle rule `file` belongs to: a file of the crate's root folder (`lib.rs`,
+/// `registry.rs`) is a unit of its own; a file below it belongs to its module folder with every
+/// other file directly in that folder and the folder's own module file (`dispatch/mod.rs`, or
+/// `dispatch.rs` beside `dispatch/`). So the files of `dispatch/` may name each other, and a
+/// cycle between `dispatch/` and `context/`, or between `server/` and `server/fast_path/`, is
+/// one.
+pub fn folder_of(root_file: &Path, file: &Path) -> PathBuf {
+    let src = root_file.parent().unwrap_or(Path::new(""));
+    let parent = file.parent().unwrap_or(Path::new(""));
+    if file.file_name().is_some_and(|name| name == "mod.rs") && parent != src {
+        return parent.to_owned();
+    }
+    let beside = file.with_extension("");
+    if beside.is_dir() {
+        return beside;
+    }
+    if parent == src {
+        return file.to_owned();
+    }
+    parent.to_owned()
 }
 
 /// An edge the cycle check leaves out: a file that must name a file above it, because the
@@ -57,12 +83,20 @@ pub fn check_crate_allowing(
     });
     let mut files: Vec<PathBuf> = tree.files.iter().map(|file| file.path.clone()).collect();
     files.sort();
-    let cycles = cycles(&files, &edges);
+    let (within_folders, cycles): (Vec<Cycle>, Vec<Cycle>) =
+        cycles(&files, &edges).into_iter().partition(|cycle| {
+            let first = folder_of(root_file, &cycle.files[0]);
+            cycle
+                .files
+                .iter()
+                .all(|file| folder_of(root_file, file) == first)
+        });
     Ok(CrateCheck {
         root: root_file.to_owned(),
         files,
         edges,
         allowed: left_out,
         cycles,
+        within_folders,
     })
 }

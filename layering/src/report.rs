@@ -61,6 +61,10 @@ fn write_crate(f: &mut fmt::Formatter<'_>, check: &CrateCheck, base: &Path) -> f
             edge.path
         )?;
     }
+    for cycle in &check.within_folders {
+        let files: Vec<String> = cycle.files.iter().map(|file| shown(file)).collect();
+        writeln!(f, "  within one folder: {}", files.join(", "))?;
+    }
     for (n, cycle) in check.cycles.iter().enumerate() {
         writeln!(
             f,

@@ -160,7 +160,7 @@ fn a_tree_without_cycles_passes() {
 }
 
 #[test]
-fn a_child_naming_its_parent_that_names_it_is_a_cycle() {
+fn a_child_naming_its_parent_that_names_it_is_a_cycle_within_the_parent_s_folder() {
     let (dir, check) = check(&[
         ("lib.rs", "mod parent;\n"),
         (
@@ -172,7 +172,14 @@ fn a_child_naming_its_parent_that_names_it_is_a_cycle() {
             "use super::Thing;\npub fn f(_: &Thing) {}\n",
         ),
     ]);
-    assert_eq!(cycles(&dir, &check), [["parent/child.rs", "parent.rs"]]);
+    // `parent.rs` is the module file of `parent/`: one folder, which the rule allows.
+    assert!(cycles(&dir, &check).is_empty());
+    let within: Vec<Vec<String>> = check
+        .within_folders
+        .iter()
+        .map(|cycle| cycle.files.iter().map(|f| rel(&dir, f)).collect())
+        .collect();
+    assert_eq!(within, [["parent/child.rs", "parent.rs"]]);
     assert_eq!(
         edges(&dir, &check),
         [
@@ -284,4 +291,50 @@ fn a_missing_module_file_is_an_error() {
     fs::write(src.join("lib.rs"), "mod gone;\n").unwrap();
     let error = check_crate(&src.join("lib.rs")).unwrap_err().to_string();
     assert!(error.contains("`mod gone;` has no file"), "{error}");
+}
+
+#[test]
+fn the_files_of_one_folder_may_name_each_other_and_a_cycle_across_folders_fails() {
+    let (dir, check) = check(&[
+        ("lib.rs", "mod dispatch;\nmod context;\n"),
+        (
+            "dispatch/mod.rs",
+            "mod admit;\nmod place;\npub use self::admit::Admitted;\n",
+        ),
+        (
+            "dispatch/admit.rs",
+            "pub struct Admitted;\npub fn f() { super::place::g() }\n",
+        ),
+        (
+            "dispatch/place.rs",
+            "pub fn g() {}\npub fn h(_: super::Admitted) {}\n",
+        ),
+        ("context/mod.rs", "pub struct Context;\n"),
+    ]);
+    // dispatch/mod.rs -> admit.rs -> place.rs -> mod.rs: one folder's files.
+    assert!(cycles(&dir, &check).is_empty(), "{check}");
+    assert_eq!(check.within_folders.len(), 1, "{check}");
+    assert!(check.to_string().contains("within one folder:"), "{check}");
+
+    let (dir, check) = check_across();
+    assert_eq!(
+        cycles(&dir, &check),
+        [["context/mod.rs", "dispatch/mod.rs"]],
+        "{check}"
+    );
+}
+
+/// Two folders naming each other.
+fn check_across() -> (TempDir, CrateCheck) {
+    check(&[
+        ("lib.rs", "mod dispatch;\nmod context;\n"),
+        (
+            "dispatch/mod.rs",
+            "pub struct Core;\npub fn f(_: crate::context::Context) {}\n",
+        ),
+        (
+            "context/mod.rs",
+            "pub struct Context;\npub fn g(_: crate::dispatch::Core) {}\n",
+        ),
+    ])
 }

@@ -17,7 +17,7 @@ pub(crate) fn command() -> clap::Command {
     self::args::command()
 }
 use self::flags::{options, with_tasks};
-use crate::Invocation;
+use crate::extension::Invocation;
 use buril_core::DispatcherBuilder;
 use buril_core::middleware::AuditLog;
 use buril_mcp::server::{Server, ServerError, UntilStopped};

@@ -180,7 +180,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
         let Some(session) = stdio.get() else {
             return Some(call);
         };
-        let route = Route::of_frame(state, session, &call);
+        let route = Route::of_frame(state, session, &call.1.name, call.2.as_ref(), call.3);
         if !route.by_transport() {
             return Some(call);
         }

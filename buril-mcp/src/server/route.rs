@@ -32,7 +32,6 @@ use rmcp::model::{CallToolRequestParams, RequestMetaObject};
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::era::{Client, Era, STATELESS_KEYS};
-use super::fast_path::CallParts;
 use super::http_sessions::Session;
 use super::input::Abilities;
 use super::state::ServerState;
@@ -94,7 +93,8 @@ pub(crate) struct Route {
 }
 
 impl Route {
-    /// The route of `call`, read by a transport's fast parser for `session`.
+    /// The route of a call of `name` with `meta`, read by a transport's fast parser for
+    /// `session` (`known`: the client the parser read from the lifecycle entries of `meta`).
     ///
     /// The transport answers it ([`Lane::Transport`]) when its plan is [`CallPlan::Plain`] and
     /// it can send its client nothing before its answer: no progress token, no log messages
@@ -105,25 +105,27 @@ impl Route {
     /// whether its client follows tasks; its questions end it with an `input_required`
     /// result, which is its answer. Anything else takes the service loop, which reads the
     /// call again and routes it with [`Route::of_request`].
-    pub(crate) fn of_frame(state: &ServerState, session: &Session, call: &CallParts) -> Route {
-        let (_, params, meta, known) = call;
+    pub(crate) fn of_frame(
+        state: &ServerState,
+        session: &Session,
+        name: &str,
+        meta: Option<&RequestMetaObject>,
+        known: Option<Client>,
+    ) -> Route {
         let loop_route = Route {
             plan: CallPlan::Plain,
             client: Client::new(None, None),
             lane: Lane::ServiceLoop,
         };
         if session.log_level.load(Ordering::Relaxed) != 0
-            || meta
-                .as_ref()
-                .is_some_and(|meta| meta.get_progress_token().is_some())
+            || meta.is_some_and(|meta| meta.get_progress_token().is_some())
         {
             return loop_route;
         }
         let client = match session.era {
             Era::Sessions => {
-                let protocol = meta
-                    .as_ref()
-                    .is_some_and(|meta| meta.keys().any(|key| key.starts_with(PROTOCOL_KEYS)));
+                let protocol =
+                    meta.is_some_and(|meta| meta.keys().any(|key| key.starts_with(PROTOCOL_KEYS)));
                 if protocol || !session.asks_nothing {
                     return loop_route;
                 }
@@ -133,15 +135,12 @@ impl Route {
                     abilities: Abilities::default(),
                 }
             }
-            Era::Stateless => match meta
-                .as_ref()
-                .and_then(|meta| stateless_client(meta, *known))
-            {
+            Era::Stateless => match meta.and_then(|meta| stateless_client(meta, known)) {
                 Some(client) => client,
                 None => return loop_route,
             },
         };
-        let plan = CallPlan::of(state, params.name.as_ref(), client.follows_tasks);
+        let plan = CallPlan::of(state, name, client.follows_tasks);
         Route {
             plan,
             client,

@@ -165,7 +165,8 @@ impl Fast<'_> {
                     return None;
                 }
                 let call = call.into_parts(self.state.registry);
-                let route = Route::of_frame(self.state, &session, &call);
+                let route =
+                    Route::of_frame(self.state, &session, &call.1.name, call.2.as_ref(), call.3);
                 if !route.by_transport() {
                     return None;
                 }
@@ -188,7 +189,13 @@ impl Fast<'_> {
                 if !same_version {
                     return None;
                 }
-                let route = Route::of_frame(self.state, self.stateless, &call);
+                let route = Route::of_frame(
+                    self.state,
+                    self.stateless,
+                    &call.1.name,
+                    call.2.as_ref(),
+                    call.3,
+                );
                 if !route.by_transport() {
                     return None;
                 }
