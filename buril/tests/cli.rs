@@ -1,7 +1,5 @@
 //! The command line: `list`, `describe` and `call`, their output and exit codes.
 
-#![cfg(feature = "cli")]
-
 use std::process::ExitCode;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -44,6 +42,7 @@ fn cli_sleep(
     // Given a gate as host state, the call is held at it instead, until the test opens it.
     match ctx.try_state::<Arc<Gate>>() {
         Some(gate) => gate.pass(),
+        // Without a gate, the sleep is the call's work.
         None => std::thread::sleep(Duration::from_millis(ms)),
     }
     ms

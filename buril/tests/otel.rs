@@ -3,14 +3,12 @@
 //! `mcp.server.operation.duration` and `buril.tool.calls` metrics. Configured by the standard
 //! `OTEL_*` variables, set before anything else runs (its own test binary, one test).
 
-#![cfg(feature = "otel")]
-
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use buril::Dispatcher;
 use buril::server::{Server, ServerOptions};
@@ -31,8 +29,8 @@ fn note_read(
     Ok(format!("note {id}"))
 }
 
-/// What the receiver got: each request's path and JSON body.
-type Received = Arc<Mutex<Vec<(String, Value)>>>;
+/// What the receiver got: each request's path and JSON body, and a signal for each new one.
+type Received = Arc<(Mutex<Vec<(String, Value)>>, Condvar)>;
 
 /// An OTLP/HTTP receiver on loopback, answering every export `{}`.
 fn receiver() -> (String, Received) {
@@ -78,7 +76,9 @@ fn serve(mut stream: std::net::TcpStream, received: &Received) {
             return;
         }
         let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        received.lock().unwrap().push((path, body));
+        let (got, arrived) = &**received;
+        got.lock().unwrap().push((path, body));
+        arrived.notify_all();
         let _ = stream.write_all(
             b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}",
         );
@@ -185,16 +185,16 @@ fn spans_and_metrics_reach_an_otlp_receiver() {
     telemetry.flush();
 
     // The batch exporter sends on its own thread: wait for both signals.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let got = received.lock().unwrap().clone();
-        if spans(&got).len() >= 2 && !metrics(&got).is_empty() {
-            break;
-        }
-        assert!(Instant::now() < deadline, "nothing arrived: {got:?}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let got = received.lock().unwrap().clone();
+    let got = {
+        let (got, arrived) = &*received;
+        let (got, timeout) = arrived
+            .wait_timeout_while(got.lock().unwrap(), Duration::from_secs(20), |got| {
+                spans(got).len() < 2 || metrics(got).is_empty()
+            })
+            .unwrap();
+        assert!(!timeout.timed_out(), "nothing arrived: {:?}", *got);
+        got.clone()
+    };
     let resource = &got.iter().find(|(path, _)| path == "/v1/traces").unwrap().1["resourceSpans"]
         [0]["resource"];
     assert_eq!(

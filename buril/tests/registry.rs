@@ -6,6 +6,7 @@ use buril::__private::{InputSchema, root_schema};
 use buril::{
     Context, Dispatcher, Policy, Registry, SourceLocation, ToolDescriptor, ToolError, ToolMeta,
 };
+use buril_test_support::call;
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Value, json};
 
@@ -410,11 +411,4 @@ fn the_global_dispatcher_cannot_be_replaced_once_used() {
         call("reg_open", json!({"what": "door"})),
         json!({"ok": true, "data": {"result": "opened door"}})
     );
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

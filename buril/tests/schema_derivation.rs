@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use buril_test_support::call;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -862,11 +863,4 @@ fn golden_schemas() {
             r#""additionalProperties":false}"#
         )
     );
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -2,8 +2,6 @@
 //! captured by a `tracing` subscriber of the test's own (its own test binary: the subscriber is
 //! the process's global one).
 
-#![cfg(all(feature = "server", feature = "cli"))]
-
 mod common;
 
 use std::collections::BTreeMap;

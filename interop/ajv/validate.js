@@ -1,5 +1,5 @@
 // Validates inputs against JSON Schemas with Ajv (draft 2020-12, every error), for the
-// differential test of buril's validation (tools/tests/differential.rs).
+// differential test of buril's validation (interop/tests/differential.rs).
 //
 // stdin: one JSON object per line. The first is {"schemas": {NAME: SCHEMA, ...}}; each later one
 // is {"schema": NAME, "input": VALUE}. stdout: one line per input,

@@ -4,7 +4,7 @@
 
 SPEC is a JSON object: {"command": [...], "cwd": ..., "env": {...}} for a server over stdio,
 or {"url": ...} for Streamable HTTP, plus what the scenario needs ("config": the server's
-config file). The Rust tests (tools/tests/mcp.rs) start this script and check its report;
+config file). The Rust tests (interop/tests/sdk_clients/mcp.rs) start this script and check its report;
 this script only records, so that every expectation lives in one place.
 """
 

@@ -1,5 +1,5 @@
 """An MCP server written with the Python SDK's MCPServer (FastMCP before SDK 2.x), which buril's
-hub serves in its tests (buril/tests/hub_*.rs, tools/tests/hub.rs).
+hub serves in its tests (interop/tests/hub/buril_hub.rs, interop/tests/hub/tools_hub.rs).
 
     python hub_server.py                 # over stdio
     python hub_server.py --http PORT     # over Streamable HTTP at http://127.0.0.1:PORT/mcp

@@ -8,7 +8,7 @@
 // fixtures (`slow_compute`), plus "expired_after" (seconds the server keeps an ended task). The
 // client declares the extension in its capabilities (the SDK passes `extensions` through) and
 // sends `tools/call`, `tasks/get` and `tasks/cancel` with `client.request`, reading the answers
-// with schemas of their SEP-2663 shapes. The Rust test (examples/conformance/tests/tasks.rs)
+// with schemas of their SEP-2663 shapes. The Rust test (interop/tests/tasks/across.rs)
 // checks the report; this script only records.
 
 import { readFileSync } from 'node:fs';

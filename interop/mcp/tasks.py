@@ -8,7 +8,7 @@ fixtures (`slow_compute`), plus "expired_after" (seconds the server keeps an end
 extension is declared through the SDK's own extension interface (`ClientExtension`, with a
 `ResultClaim` for `resultType: "task"`), and `tasks/get` and `tasks/cancel` are sent as the
 SDK's typed requests (with the `Mcp-Name` header SEP-2663 asks for). The Rust test
-(examples/conformance/tests/tasks.rs) checks the report; this script only records.
+(interop/tests/tasks/across.rs) checks the report; this script only records.
 """
 
 from __future__ import annotations

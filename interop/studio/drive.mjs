@@ -5,7 +5,7 @@
 //
 // SPEC is a JSON object: {"url": the studio's address with its token, "shots": a folder for
 // screenshots, "browser": the Chromium executable (default /usr/bin/chromium)} plus what the
-// scenario needs. The Rust tests (tools/tests/studio.rs) start the server, run this script and
+// scenario needs. The Rust tests (interop/tests/studio.rs) start the server, run this script and
 // check its report; this script only records.
 
 import puppeteer from "puppeteer-core";

@@ -1,6 +1,6 @@
 //! A call's envelope in one line.
 
-use buril::{CallOptions, Dispatcher};
+use buril_core::{CallOptions, Dispatcher};
 use serde_json::Value;
 
 /// The envelope of a call of `name` with `input` through the process's global dispatcher (the

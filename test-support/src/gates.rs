@@ -11,7 +11,7 @@ use std::sync::{Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use buril::{CallOptions, CancelToken};
+use buril_core::{CallOptions, CancelToken};
 use serde_json::Value;
 
 /// The longest the tests wait for an event that must come, and the longest a gated tool stays
@@ -123,7 +123,7 @@ pub fn answered_while_held(tag: &str) {
 
 /// The body of the async watching tools: records `Entered`, waits for the call's cancellation
 /// (at most `WAIT`) and records `SawCancel`; whether it came.
-pub async fn saw_cancel_async(tag: &str, ctx: &buril::Context) -> bool {
+pub async fn saw_cancel_async(tag: &str, ctx: &buril_core::Context) -> bool {
     record(Event::Entered, tag);
     tokio::select! {
         _ = ctx.cancelled() => {

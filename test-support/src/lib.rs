@@ -1,8 +1,8 @@
 //! What buril's own tests share, so that no test crate writes it again:
 //!
 //! - [`peer`]: the MCP test client for protocol-level tests: newline-delimited JSON-RPC to a
-//!   [`Server`](buril::server::Server) in memory or to a process over its stdio, both
-//!   revisions. Tests of tools as a client sees them use `buril::testing::TestClient` (rmcp's
+//!   [`Server`](buril_mcp::server::Server) in memory or to a process over its stdio, both
+//!   revisions. Tests of tools as a client sees them use `buril_core::testing::TestClient` (rmcp's
 //!   client), which is the public kit; this one writes any frame, good or bad.
 //! - [`http`]: raw requests to a Streamable HTTP endpoint and their answers, sessions, and
 //!   [`bearer`] the same with a bearer token.
@@ -13,7 +13,7 @@
 //! - [`capture`]: the `tracing` spans and events a test's code emits.
 //! - [`bin`]: a binary of the workspace, built as the test runs.
 //!
-//! No module defines a tool: a `#[buril::tool]` is registered in every test binary that links
+//! No module defines a tool: a `#[buril_core::tool]` is registered in every test binary that links
 //! it, and some tests check the exact list of their binary's tools.
 
 pub mod bearer;
@@ -23,6 +23,9 @@ pub mod envelope;
 pub mod gates;
 pub mod http;
 pub mod peer;
+pub mod poll;
+pub mod process;
+pub mod scoped;
 pub mod servers;
 
 pub use crate::envelope::{call, call_on};

@@ -6,7 +6,7 @@
 use std::pin::Pin;
 use std::time::Duration;
 
-use buril::server::Server;
+use buril_mcp::server::Server;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
 

@@ -1,4 +1,4 @@
-//! A `buril::server::Server` of the test binary's tools on a loopback port, run by a
+//! A `buril_mcp::server::Server` of the test binary's tools on a loopback port, run by a
 //! multi-threaded runtime of its own on a thread of its own, so that a test can drive it with
 //! blocking requests.
 
@@ -7,8 +7,8 @@ use std::net::SocketAddr;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 
-use buril::Dispatcher;
-use buril::server::{Server, ServerOptions};
+use buril_core::Dispatcher;
+use buril_mcp::server::{Server, ServerOptions};
 
 /// A server with `options` over `Dispatcher::new()`, bound to `127.0.0.1:0` and serving
 /// Streamable HTTP until the test process ends: its address.

@@ -2,8 +2,5 @@
 
 #![allow(dead_code)]
 
-pub mod every_tool;
-pub mod pipes;
 pub mod samples;
-pub mod tools_server;
 pub mod zoo;

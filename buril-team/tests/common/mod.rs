@@ -64,9 +64,7 @@ impl Fixture {
 
     /// The envelope of a call.
     pub fn call(&self, name: &str, input: Value) -> Value {
-        self.dispatcher
-            .invoke(name, input, buril::CallOptions::default())
-            .into_envelope()
+        buril_test_support::call_on(&self.dispatcher, name, input)
     }
 
     /// The data of a call that must succeed.

@@ -3,12 +3,9 @@
 //! process): the call answers with its data in full and says why it was not written, no file
 //! cut short is left behind, and the server goes on serving.
 
-#[path = "mcp/harness.rs"]
-mod harness;
-
 use std::process::{Command, Stdio};
 
-use harness::{StdioClient, Workspace, tools_binary};
+use crate::harness::{StdioClient, Workspace, tools_binary};
 use serde_json::{Value, json};
 
 #[test]

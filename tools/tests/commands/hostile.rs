@@ -4,10 +4,6 @@
 //! stdio. Every input is refused with a clear error; nothing crashes or hangs, and the server
 //! answers a valid request after each one.
 
-mod common;
-#[path = "mcp/harness.rs"]
-mod harness;
-
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
@@ -15,12 +11,15 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use buril::{Dispatcher, InputLimits};
+use buril_test_support::{WAIT, process::wait_for_exit, wait_until};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+use crate::common::Fixture;
+use crate::harness;
 
 const DEFAULT_MAX_INPUT_BYTES: usize = InputLimits::DEFAULT.max_bytes;
 const DEFAULT_MAX_INPUT_DEPTH: usize = InputLimits::DEFAULT.max_depth;
-use common::Fixture;
-use serde_json::{Value, json};
-use tempfile::TempDir;
 
 /// One corpus case: the tool's name and the raw input bytes.
 struct Case {
@@ -467,9 +466,8 @@ fn the_mcp_server_survives_huge_deep_truncated_and_batched_frames() {
 
 #[test]
 fn a_client_that_disconnects_mid_call_ends_the_stdio_session_cleanly() {
-    // The longest the test waits for an event that must come. The call below would last an
-    // hour, and its timeout too: a server that waited for it would not end within this.
-    const WAIT: Duration = Duration::from_secs(60);
+    // The call below would last an hour, and its timeout too: a server that waited for it
+    // would not end within the test's longest wait for an event that must come (`WAIT`).
     let dir = TempDir::new().unwrap();
     let mut child = Command::new(harness::fixture_binary())
         .args(["serve", "--timeout", "3600"])
@@ -514,7 +512,7 @@ fn a_client_that_disconnects_mid_call_ends_the_stdio_session_cleanly() {
         false
     });
     let mut id = 1;
-    loop {
+    wait_until("the server to say `fixture_sleep` started", || {
         id += 1;
         send(&format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"fixture_stats","arguments":{{}}}}}}"#
@@ -527,26 +525,12 @@ fn a_client_that_disconnects_mid_call_ends_the_stdio_session_cleanly() {
                 break answer;
             }
         };
-        if answer["result"]["structuredContent"]["sleeps_started"] == 1 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
+        answer["result"]["structuredContent"]["sleeps_started"] == 1
+    });
     assert!(reader.join().unwrap(), "the reader stopped early");
     // The client goes away mid-call: both pipes close (the reader has let its own go).
     drop(stdin);
-    let start = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() >= WAIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the server did not end after its client left");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = wait_for_exit(&mut child, "the server to end after its client left");
     assert!(
         status.code().is_some(),
         "the server died by a signal: {status}"

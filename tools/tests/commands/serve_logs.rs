@@ -2,13 +2,10 @@
 //! JSON object per line with `--log-format json`, as text without, whether `BURIL_LOG` is set
 //! or not.
 
-#[path = "mcp/harness.rs"]
-mod harness;
-
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use harness::{StdioClient, Workspace, tools_binary};
+use crate::harness::{StdioClient, Workspace, tools_binary};
 use serde_json::{Value, json};
 
 /// Serves `args` over stdio for two calls of `scene_open` (one fails), and answers what it

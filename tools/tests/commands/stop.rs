@@ -3,15 +3,14 @@
 //! no more requests, answers those it read, and ends with success while its input is still
 //! open.
 
-#[path = "mcp/harness.rs"]
-mod harness;
-
 use std::io::{BufRead, BufReader, Read};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 
-use harness::{StdioClient, Workspace, tools_binary, wait_for_exit};
+use buril_test_support::process::wait_for_exit;
 use serde_json::json;
+
+use crate::harness::{StdioClient, Workspace, tools_binary};
 
 fn stops_at(signal: &str) {
     let workspace = Workspace::new();
@@ -42,7 +41,7 @@ fn stops_at(signal: &str) {
         .status()
         .unwrap();
     assert!(sent.success());
-    let status = wait_for_exit(&mut child);
+    let status = wait_for_exit(&mut child, &format!("the HTTP server to stop at {signal}"));
     let mut rest = String::new();
     stderr.read_to_string(&mut rest).unwrap();
     assert!(status.success(), "{status:?}: {rest}");
@@ -77,7 +76,10 @@ fn stdio_stops_at(signal: &str) {
         .unwrap();
     assert!(sent.success());
     // Its input is still open: the server ends on its own.
-    let status = wait_for_exit(&mut client.child);
+    let status = wait_for_exit(
+        &mut client.child,
+        &format!("the stdio server to stop at {signal}"),
+    );
     let mut rest = String::new();
     client
         .child

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use buril::testing::{TestClient, TestError};
 use buril::{Dispatcher, Policy};
+use buril_test_support::call_on;
 use serde_json::Value;
 use tempfile::TempDir;
 use tools::Project;
@@ -68,10 +69,7 @@ impl Fixture {
         match self.runtime.block_on(self.client.call(name, input.clone())) {
             Ok(called) => called.envelope,
             Err(TestError::Protocol { code: -32602, .. }) => {
-                let envelope = self
-                    .dispatcher
-                    .invoke(name, input, buril::CallOptions::default())
-                    .into_envelope();
+                let envelope = call_on(&self.dispatcher, name, input);
                 let kind = envelope["type"].as_str().unwrap_or_default();
                 assert!(
                     kind == "not_found" || kind == "disabled",
@@ -86,9 +84,7 @@ impl Fixture {
     /// The envelope of a call straight through the dispatcher, with no client in between (for
     /// inputs no client would send whole: nested past any parser's limit, say).
     pub fn dispatch(&self, name: &str, input: Value) -> Value {
-        self.dispatcher
-            .invoke(name, input, buril::CallOptions::default())
-            .into_envelope()
+        call_on(&self.dispatcher, name, input)
     }
 
     /// The data of a call that must succeed.

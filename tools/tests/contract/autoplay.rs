@@ -6,7 +6,7 @@
 //! commit the traces:
 //!
 //! ```sh
-//! BURIL_RECORD_TRACES=1 cargo test -p tools --test autoplay
+//! BURIL_RECORD_TRACES=1 cargo test -p tools --test contract autoplay
 //! ```
 
 use std::path::{Path, PathBuf};

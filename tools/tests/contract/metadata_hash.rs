@@ -13,8 +13,8 @@ fn the_committed_bindings_carry_the_registrys_metadata_hash() {
     let files = [
         "typescript/tools.ts",
         "typescript/types.ts",
-        "csharp/Buril.Client.cs",
-        "csharp/Buril.Types.cs",
+        "unity/Editor/Buril.Client.cs",
+        "unity/Editor/Buril.Types.cs",
         "skills/scene-tools/SKILL.md",
     ];
     for file in files {

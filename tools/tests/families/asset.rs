@@ -1,12 +1,10 @@
 //! The `asset_` tools on a fresh sample project.
 
-mod common;
-
 use std::sync::{Arc, Mutex};
 
+use crate::common::{Fixture, MAIN};
 use buril::context::Progress;
 use buril::{CallOptions, CancelToken};
-use common::{Fixture, MAIN};
 use serde_json::{Value, json};
 
 fn paths(listing: &Value, key: &str) -> Vec<String> {

@@ -1,8 +1,6 @@
 //! The `console_` tools on a fresh sample project.
 
-mod common;
-
-use common::Fixture;
+use crate::common::Fixture;
 use serde_json::{Value, json};
 
 const LOG: &str = "Library/console.jsonl";

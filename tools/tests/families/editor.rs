@@ -1,8 +1,6 @@
 //! The `editor_` tools on a fresh sample project.
 
-mod common;
-
-use common::{CAMERA, Fixture, LIGHT, MAIN, PLAYER, WEAPON};
+use crate::common::{CAMERA, Fixture, LIGHT, MAIN, PLAYER, WEAPON};
 use serde_json::json;
 
 #[test]

@@ -1,8 +1,6 @@
 //! The `gameobject_` tools on a fresh sample project.
 
-mod common;
-
-use common::{CAMERA, Fixture, GROUND, MAIN, PLAYER, WEAPON};
+use crate::common::{CAMERA, Fixture, GROUND, MAIN, PLAYER, WEAPON};
 use serde_json::{Value, json};
 
 fn names(found: &Value) -> Vec<String> {

@@ -1,8 +1,6 @@
 //! The `scene_` tools on a fresh sample project.
 
-mod common;
-
-use common::{Fixture, MAIN, PLAYER, WEAPON};
+use crate::common::{Fixture, MAIN, PLAYER, WEAPON};
 use serde_json::json;
 use tools::Project;
 

@@ -1,8 +1,6 @@
 //! The `script_` tools on a fresh sample project.
 
-mod common;
-
-use common::{Fixture, PLAYER};
+use crate::common::{Fixture, PLAYER};
 use serde_json::{Value, json};
 
 fn codes(check: &Value) -> Vec<(String, String)> {

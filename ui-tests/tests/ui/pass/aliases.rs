@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Opens a scene.
@@ -18,11 +19,4 @@ fn main() {
     assert!(warning.contains("deprecated"), "{warning}");
     let envelope = call("scene_open", json!({}));
     assert!(envelope.get("warnings").is_none());
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

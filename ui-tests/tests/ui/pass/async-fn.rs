@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Waits, then doubles a number.
@@ -16,11 +17,4 @@ fn main() {
     assert!(tool.is_async());
     let envelope = call("math_double_later", json!({"n": 21}));
     assert_eq!(envelope, json!({"ok": true, "data": {"result": 42}}));
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

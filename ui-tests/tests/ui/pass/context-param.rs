@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Reports which tool runs, and a suffix.
@@ -16,11 +17,4 @@ fn main() {
     assert_eq!(properties.keys().collect::<Vec<_>>(), ["suffix"]);
     let envelope = call("debug_whoami", json!({"suffix": "!"}));
     assert_eq!(envelope["data"]["result"], "debug_whoami!");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -1,3 +1,5 @@
+use buril_test_support::call;
+
 /// Says hello.
 #[buril::tool(crate = ::buril)]
 fn text_hello() -> &'static str {
@@ -7,11 +9,4 @@ fn text_hello() -> &'static str {
 fn main() {
     let envelope = call("text_hello", serde_json::json!({}));
     assert_eq!(envelope["data"]["result"], "hello");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

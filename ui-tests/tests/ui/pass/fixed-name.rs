@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Greets someone: a name fixed by a test suite, one segment long.
@@ -18,11 +19,4 @@ fn main() {
     );
     let envelope = call("greet", json!({"name": "World"}));
     assert_eq!(envelope["data"]["result"], "Hello, World!");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -1,3 +1,5 @@
+use buril_test_support::call;
+
 /// Adds two numbers: returns at once and never blocks.
 #[buril::tool(off_thread, inline)]
 fn math_add(
@@ -30,11 +32,4 @@ fn main() {
     let answer = call("math_add", serde_json::json!({"a": 2, "b": 3}));
     assert_eq!(answer, serde_json::json!({"ok": true, "data": {"result": 5}}));
     assert_eq!(std::thread::current().id(), here);
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Where to move the object.
@@ -21,11 +22,4 @@ fn main() {
     assert_eq!(schema["properties"]["x"]["description"], "Metres along x.");
     let envelope = call("object_move", json!({"id": 1, "x": 0.5}));
     assert_eq!(envelope["data"]["result"], 1.5);
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

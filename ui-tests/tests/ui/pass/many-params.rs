@@ -1,5 +1,6 @@
 //! A tool with 150 properties: the attribute's tuples of properties nest more than once
 //! (twelve a tuple), and each value still reaches its parameter.
+use buril_test_support::call;
 use serde_json::{Value, json};
 
 /// Lists its numbers.
@@ -344,11 +345,4 @@ fn main() {
     let expected: Vec<String> = (1..=150).map(|i| format!("p{i:03}")).collect();
     assert_eq!(names, expected.iter().collect::<Vec<_>>());
     assert_eq!(schema["required"].as_array().unwrap().len(), 149);
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

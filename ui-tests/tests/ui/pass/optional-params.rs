@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Greets someone.
@@ -18,11 +19,4 @@ fn main() {
     assert!(schema["properties"].get("emphasis").is_some());
     let envelope = call("text_greet", json!({"name": "Ada"}));
     assert_eq!(envelope["data"]["result"], "Hello, Ada!");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

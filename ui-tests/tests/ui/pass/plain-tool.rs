@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Adds two numbers.
@@ -20,11 +21,4 @@ fn main() {
     assert_eq!(tool.input_schema()["required"], json!(["a", "b"]));
     let envelope = call("math_add", json!({"a": 1, "b": 2.5}));
     assert_eq!(envelope, json!({"ok": true, "data": {"result": 3.5}}));
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Creates an asset.
@@ -14,11 +15,4 @@ fn main() {
     assert_eq!(tool.input_schema()["required"], json!(["type"]));
     let envelope = call("asset_create", json!({"type": "mesh"}));
     assert_eq!(envelope["data"]["result"], "mesh");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

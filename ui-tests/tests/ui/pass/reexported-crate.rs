@@ -2,6 +2,7 @@ mod support {
     pub use buril as my_buril;
 }
 
+use buril_test_support::call;
 use support::my_buril;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -26,11 +27,4 @@ fn main() {
     assert_eq!(envelope["data"]["result"], "debug_whoami");
     let envelope = call("point_x", serde_json::json!({"x": 2.0}));
     assert_eq!(envelope["data"]["result"], 2.0);
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    my_buril::Dispatcher::global()
-        .invoke(name, input, my_buril::CallOptions::default())
-        .into_envelope()
 }

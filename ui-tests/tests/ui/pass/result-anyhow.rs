@@ -1,4 +1,5 @@
 use anyhow::Context as _;
+use buril_test_support::call;
 use serde_json::json;
 
 /// Reads a text file.
@@ -30,11 +31,4 @@ fn main() {
     assert!(message.starts_with("reading /no/such/file: "), "{message}");
     let envelope = call("file_read_later", json!({"path": ""}));
     assert_eq!(envelope["error"], "the path is empty");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -1,5 +1,6 @@
 use std::error::Error;
 
+use buril_test_support::call;
 use serde_json::json;
 
 /// Parses a port number.
@@ -30,11 +31,4 @@ fn main() {
     assert_eq!(envelope["error"], "invalid digit found in string");
     let envelope = call("port_check", json!({"text": "99999"}));
     assert_eq!(envelope["error"], "number too large to fit in target type");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use eyre::WrapErr as _;
 use serde_json::json;
 
@@ -27,11 +28,4 @@ fn main() {
     assert!(message.starts_with("reading the file: "), "{message}");
     let envelope = call("level_check", json!({"level": 12}));
     assert_eq!(envelope["error"], "there are 10 levels, not 12");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

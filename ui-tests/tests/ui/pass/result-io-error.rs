@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Reads a text file.
@@ -17,11 +18,4 @@ fn main() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     let text = &call("file_read", json!({ "path": path }))["data"]["result"];
     assert!(text.as_str().unwrap().contains("[package]"));
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Locks the scene.
@@ -17,11 +18,4 @@ fn main() {
     assert_eq!(envelope["type"], "runtime");
     assert_eq!(envelope["error"], "the scene is already locked");
     assert_eq!(call("scene_lock", json!({"locked": false}))["ok"], true);
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

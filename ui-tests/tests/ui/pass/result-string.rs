@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Finds an object by name.
@@ -22,11 +23,4 @@ fn main() {
     // What the tool answers is what `ToolError::runtime` or `from_display` makes.
     let error = buril::ToolError::runtime(String::from("made by hand"));
     assert_eq!(error.message(), "made by hand");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

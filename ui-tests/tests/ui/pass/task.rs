@@ -1,4 +1,5 @@
 use buril::TaskSupport;
+use buril_test_support::call;
 
 /// Builds the player: long work, so a call becomes a task where the caller can follow one.
 #[buril::tool(task, off_thread)]
@@ -56,11 +57,4 @@ fn main() {
     // Task tools hash differently from the same tool without `task`.
     let hash = registry.get("lighting_bake").unwrap().metadata_hash().to_owned();
     assert_eq!(hash.len(), 16);
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

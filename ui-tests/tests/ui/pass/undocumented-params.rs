@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Multiplies two numbers.
@@ -12,11 +13,4 @@ fn main() {
     assert!(schema["properties"]["a"].get("description").is_none());
     let envelope = call("math_mul", json!({"a": 6, "b": 7}));
     assert_eq!(envelope["data"]["result"], 42);
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }

@@ -1,3 +1,4 @@
+use buril_test_support::call;
 use serde_json::json;
 
 /// Does nothing, successfully.
@@ -12,11 +13,4 @@ fn main() {
     let tool = buril::registry().get("debug_noop").unwrap();
     let schema = tool.output_schema();
     assert_eq!(schema["type"], "object");
-}
-
-/// Calls `name` through the process-wide dispatcher and answers with the envelope.
-fn call(name: &str, input: serde_json::Value) -> serde_json::Value {
-    buril::Dispatcher::global()
-        .invoke(name, input, buril::CallOptions::default())
-        .into_envelope()
 }
