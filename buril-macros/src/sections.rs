@@ -11,7 +11,7 @@
 //! The section names are linkme's (`linkme-impl`'s `linker.rs`), worked out here for the
 //! slice's name as linkme works them out. That they agree is checked when `buril` is compiled,
 //! with the linkme and the toolchain of the build: `buril` asks linkme's own macro for its
-//! names and compares them with [`names`] (`__linkme_sections!`, `buril/src/registry.rs`);
+//! names and compares them with [`names`] (`__linkme_sections!`, `buril-core/src/registry.rs`);
 //! a linkme that names its sections otherwise fails that build, and no tool can go missing
 //! from the registry unseen.
 
@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::quote_spanned;
 
-/// The slice's name, as `buril/src/registry.rs` declares it.
+/// The slice's name, as `buril-core/src/registry.rs` declares it.
 const SLICE: &str = "TOOLS";
 
 /// The section names, in the order of linkme's macro: Linux and its kin, Mach-O, Windows,
