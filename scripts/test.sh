@@ -55,7 +55,7 @@ section "lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 # The layers' optional pieces each build alone (the core has none).
-for features in "" cli; do
+for features in "" server; do
   cargo clippy -p buril-cli --no-default-features ${features:+--features $features} --locked -- -D warnings
 done
 for features in "" oauth otel redis testing hub studio; do

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 // The tasks tests' client: stateless requests, a connection each.
 #[allow(dead_code)]
-#[path = "../../../examples/conformance/tests/common/stateless.rs"]
+#[path = "../../../interop/tests/common/stateless.rs"]
 mod stateless;
 
 fn post(url: &str, method: &str, params: Value) -> Value {
