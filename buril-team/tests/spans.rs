@@ -5,84 +5,20 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use buril_team::RunState;
 use buril_team::ScriptedModel;
+use buril_test_support::capture::{Captured, Seen};
 use common::{Fixture, shared};
 use serde_json::json;
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing_subscriber::Layer;
-use tracing_subscriber::layer::{Context, SubscriberExt};
-
-/// A span seen: its name, fields and parent.
-#[derive(Debug, Clone)]
-struct Seen {
-    name: String,
-    fields: BTreeMap<String, String>,
-    parent: Option<u64>,
-}
-
-/// In the order they were made (the registry reuses the ids of closed spans).
-type Spans = Arc<Mutex<Vec<(u64, Seen)>>>;
-
-struct Capture(Spans);
-
-struct Fields<'a>(&'a mut BTreeMap<String, String>);
-
-impl Visit for Fields<'_> {
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-
-    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-}
-
-impl<S> Layer<S> for Capture
-where
-    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
-{
-    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
-        let mut fields = BTreeMap::new();
-        attrs.record(&mut Fields(&mut fields));
-        let parent = ctx
-            .span(id)
-            .and_then(|span| span.parent())
-            .map(|parent| parent.id().into_u64());
-        let seen = Seen {
-            name: attrs.metadata().name().to_owned(),
-            fields,
-            parent,
-        };
-        self.0.lock().unwrap().push((id.into_u64(), seen));
-    }
-
-    fn on_record(&self, id: &Id, values: &Record<'_>, _ctx: Context<'_, S>) {
-        let mut spans = self.0.lock().unwrap();
-        if let Some((_, seen)) = spans
-            .iter_mut()
-            .rev()
-            .find(|(seen, _)| *seen == id.into_u64())
-        {
-            values.record(&mut Fields(&mut seen.fields));
-        }
-    }
-}
 
 #[test]
 fn a_run_is_an_invoke_agent_span_with_chat_and_execute_tool_spans_inside() {
-    let spans: Spans = Arc::default();
-    let subscriber = tracing_subscriber::registry().with(
-        Capture(Arc::clone(&spans)).with_filter(
-            tracing_subscriber::filter::Targets::new()
-                .with_target("buril_team::genai", tracing::Level::INFO),
-        ),
-    );
-    tracing::subscriber::set_global_default(subscriber).unwrap();
+    let captured = Captured::global_of(Some(
+        tracing_subscriber::filter::Targets::new()
+            .with_target("buril_team::genai", tracing::Level::INFO),
+    ));
 
     let model = shared(
         ScriptedModel::new()
@@ -95,7 +31,7 @@ fn a_run_is_an_invoke_agent_span_with_chat_and_execute_tool_spans_inside() {
     let run = fx.wait(&handle);
     assert_eq!(run.status, RunState::Errored, "{run:?}");
 
-    let spans = spans.lock().unwrap().clone();
+    let spans = captured.spans.lock().unwrap().clone();
     let named = |name: &str| -> Vec<(u64, Seen)> {
         spans
             .iter()

@@ -10,7 +10,7 @@
 //! files and run with `mono`; it prints JSON that these tests check. The tests fail, never
 //! skip, when `mcs` or `mono` is missing (`scripts/test.sh` installs them).
 //!
-//! This binary's tools are the example tools and the codegen tests' zoo (`codegen/zoo.rs`).
+//! This binary's tools are the example tools and the codegen tests' zoo (`buril-codegen/tests/common/zoo.rs`).
 
 #[path = "csharp/clashes.rs"]
 mod clashes;
@@ -26,14 +26,14 @@ mod mcp;
 #[path = "codegen/pipes.rs"]
 mod pipes;
 #[allow(dead_code)]
-#[path = "codegen/samples.rs"]
+#[path = "../../buril-codegen/tests/common/samples.rs"]
 mod samples;
 #[path = "csharp/support.rs"]
 mod support;
 #[path = "csharp/unity.rs"]
 mod unity;
 #[allow(dead_code)]
-#[path = "codegen/zoo.rs"]
+#[path = "../../buril-codegen/tests/common/zoo.rs"]
 mod zoo;
 
 use std::fs;

@@ -15,7 +15,7 @@ use buril_test_support::{bin, wait_until};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use common::model;
+use buril_test_support::model;
 use common::poll;
 use common::sdk::Client;
 

@@ -6,17 +6,17 @@
 //! `tsc` is the project-local one (`interop/node_modules/.bin/tsc`, installed by
 //! `bash scripts/test.sh`); the compiler settings are in `support::compiler_options`.
 //!
-//! This binary's tools are the example tools and the codegen tests' zoo (`codegen/zoo.rs`).
+//! This binary's tools are the example tools and the codegen tests' zoo (`buril-codegen/tests/common/zoo.rs`).
 
 #[path = "typescript/hostile.rs"]
 mod hostile;
 #[allow(dead_code)]
-#[path = "codegen/samples.rs"]
+#[path = "../../buril-codegen/tests/common/samples.rs"]
 mod samples;
 #[path = "typescript/support.rs"]
 mod support;
 #[allow(dead_code)]
-#[path = "codegen/zoo.rs"]
+#[path = "../../buril-codegen/tests/common/zoo.rs"]
 mod zoo;
 
 use std::collections::BTreeSet;

@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use tracing_subscriber::filter::Targets;
+
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing_subscriber::Layer;
@@ -25,30 +27,45 @@ pub struct Seen {
 /// What a capture has seen.
 #[derive(Debug, Default)]
 pub struct Captured {
-    /// Spans by id, their fields as recorded so far.
-    pub spans: Mutex<BTreeMap<u64, Seen>>,
+    /// Spans in the order they were made, with their ids (which the registry gives again once
+    /// a span closed), their fields as recorded so far.
+    pub spans: Mutex<Vec<(u64, Seen)>>,
     pub events: Mutex<Vec<Seen>>,
 }
 
 impl Captured {
-    /// The capture installed as the process's global subscriber (the first call installs it).
+    /// The capture installed as the process's global subscriber, of every span and event (the
+    /// first call installs it).
     pub fn global() -> &'static Arc<Captured> {
+        Captured::global_of(None)
+    }
+
+    /// [`Captured::global`], of what `targets` lets through (given by the first call).
+    pub fn global_of(targets: Option<Targets>) -> &'static Arc<Captured> {
         static GLOBAL: OnceLock<Arc<Captured>> = OnceLock::new();
         GLOBAL.get_or_init(|| {
             let captured = Arc::new(Captured::default());
-            let subscriber = tracing_subscriber::registry().with(Capture(Arc::clone(&captured)));
-            tracing::subscriber::set_global_default(subscriber)
-                .expect("no other global subscriber in this test binary");
+            let layer = Capture(Arc::clone(&captured));
+            let installed = match targets {
+                Some(targets) => tracing::subscriber::set_global_default(
+                    tracing_subscriber::registry().with(layer.with_filter(targets)),
+                ),
+                None => tracing::subscriber::set_global_default(
+                    tracing_subscriber::registry().with(layer),
+                ),
+            };
+            installed.expect("no other global subscriber in this test binary");
             captured
         })
     }
 
-    /// The spans named `name` whose fields include every `(key, value)` of `with`.
-    pub fn spans_named(&self, name: &str, with: &[(&str, &str)]) -> Vec<Seen> {
+    /// The spans named `name` whose fields include every `(key, value)` of `with`, in the
+    /// order they were made, with their ids.
+    pub fn spans_named(&self, name: &str, with: &[(&str, &str)]) -> Vec<(u64, Seen)> {
         let spans = self.spans.lock().unwrap();
         spans
-            .values()
-            .filter(|seen| seen.name == name && has_all(seen, with))
+            .iter()
+            .filter(|(_, seen)| seen.name == name && has_all(seen, with))
             .cloned()
             .collect()
     }
@@ -58,7 +75,7 @@ impl Captured {
     pub fn span(&self, name: &str, with: &[(&str, &str)]) -> Seen {
         let found = self.spans_named(name, with);
         match found.as_slice() {
-            [one] => one.clone(),
+            [(_, one)] => one.clone(),
             _ => panic!(
                 "{} spans {name} with {with:?}; seen: {:?}",
                 found.len(),
@@ -106,19 +123,24 @@ where
         let mut seen = Seen {
             name: attrs.metadata().name().to_owned(),
             target: attrs.metadata().target().to_owned(),
-            parent: attrs
-                .parent()
-                .cloned()
-                .or_else(|| ctx.current_span().id().cloned())
-                .map(|id| id.into_u64()),
+            parent: ctx
+                .span(id)
+                .and_then(|span| span.parent())
+                .map(|parent| parent.id().into_u64()),
             fields: BTreeMap::new(),
         };
         attrs.record(&mut Fields(&mut seen.fields));
-        self.0.spans.lock().unwrap().insert(id.into_u64(), seen);
+        self.0.spans.lock().unwrap().push((id.into_u64(), seen));
     }
 
     fn on_record(&self, id: &Id, values: &Record<'_>, _ctx: Context<'_, S>) {
-        if let Some(seen) = self.0.spans.lock().unwrap().get_mut(&id.into_u64()) {
+        let mut spans = self.0.spans.lock().unwrap();
+        // The latest span of that id: an earlier one closed before the id was given again.
+        if let Some((_, seen)) = spans
+            .iter_mut()
+            .rev()
+            .find(|(seen, _)| *seen == id.into_u64())
+        {
             values.record(&mut Fields(&mut seen.fields));
         }
     }

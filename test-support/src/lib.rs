@@ -12,6 +12,9 @@
 //! - [`envelope`]: a call's envelope in one line ([`call`]).
 //! - [`capture`]: the `tracing` spans and events a test's code emits.
 //! - [`bin`]: a binary of the workspace, built as the test runs.
+//! - [`workspace`]: a folder for one server process (its sample project, config file), and the
+//!   server started there over Streamable HTTP.
+//! - [`model`]: an OpenAI-compatible model server that answers from a script.
 //!
 //! No module defines a tool: a `#[buril_core::tool]` is registered in every test binary that links
 //! it, and some tests check the exact list of their binary's tools.
@@ -22,11 +25,13 @@ pub mod capture;
 pub mod envelope;
 pub mod gates;
 pub mod http;
+pub mod model;
 pub mod peer;
 pub mod poll;
 pub mod process;
 pub mod scoped;
 pub mod servers;
+pub mod workspace;
 
 pub use crate::envelope::{call, call_on};
 

@@ -149,9 +149,11 @@ impl Peer {
         self.write.write_all(text.as_bytes()).await.unwrap();
     }
 
-    /// Ends the server's input, as a client that exits does.
+    /// Ends the server's input, as a client that exits does: the writer is shut down and
+    /// dropped (a child's standard input closes only when dropped).
     pub async fn end_input(&mut self) {
         self.write.shutdown().await.unwrap();
+        self.write = Box::pin(tokio::io::sink());
     }
 
     pub async fn notify(&mut self, method: &str, params: Value) {
@@ -213,5 +215,93 @@ impl Peer {
     pub async fn call(&mut self, name: &str, arguments: Value) -> Value {
         self.request("tools/call", json!({"name": name, "arguments": arguments}))
             .await
+    }
+}
+
+/// [`Peer`] for a blocking test: the same client, driven by a runtime of its own.
+pub struct BlockingPeer {
+    runtime: tokio::runtime::Runtime,
+    peer: Peer,
+}
+
+impl BlockingPeer {
+    /// A client of the program `command` starts (see [`Peer::spawn`]), before any request.
+    pub fn spawn(command: std::process::Command) -> BlockingPeer {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime for the client");
+        let peer = {
+            let _entered = runtime.enter();
+            Peer::spawn(tokio::process::Command::from(command))
+        };
+        BlockingPeer { runtime, peer }
+    }
+
+    /// The 2025-11-25 handshake, as a client with no capabilities.
+    pub fn initialize(&mut self) {
+        self.runtime.block_on(self.peer.initialize(json!({})));
+    }
+
+    /// Writes `message`, a line.
+    pub fn send(&mut self, message: Value) {
+        self.runtime.block_on(self.peer.send(message));
+    }
+
+    /// The next message the server writes (within 10 s).
+    pub fn read(&mut self) -> Value {
+        self.runtime.block_on(self.peer.read())
+    }
+
+    /// A `tools/call` of `tool` with `arguments`: its answer (`result` or `error`).
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        self.runtime.block_on(self.peer.call(tool, arguments))
+    }
+
+    /// Ends the server's input, as a client that exits does.
+    pub fn end_input(&mut self) {
+        self.runtime.block_on(self.peer.end_input());
+    }
+
+    /// The server's process.
+    pub fn child(&mut self) -> &mut tokio::process::Child {
+        self.peer.child().expect("a spawned server")
+    }
+
+    /// What the server wrote to its standard error (piped by the command), read to its end.
+    pub fn stderr_to_end(&mut self) -> String {
+        use tokio::io::AsyncReadExt;
+        let runtime = &self.runtime;
+        let child = self.peer.child().expect("a spawned server");
+        let mut stderr = child
+            .stderr
+            .take()
+            .expect("the server's standard error, piped");
+        let mut text = String::new();
+        runtime
+            .block_on(stderr.read_to_string(&mut text))
+            .expect("its standard error reads");
+        text
+    }
+
+    /// Its process id.
+    pub fn id(&mut self) -> u32 {
+        self.child().id().expect("the server is running")
+    }
+
+    /// Waits, at most [`WAIT`](crate::WAIT), for the server to exit: its status. Panics naming
+    /// `what` when it does not.
+    pub fn wait_for_exit(&mut self, what: &str) -> std::process::ExitStatus {
+        let runtime = &self.runtime;
+        let child = self.peer.child().expect("a spawned server");
+        runtime.block_on(async {
+            match tokio::time::timeout(crate::WAIT, child.wait()).await {
+                Ok(status) => status.expect("the server's status"),
+                Err(_) => {
+                    let _ = child.kill().await;
+                    panic!("waited {:?} for {what}", crate::WAIT)
+                }
+            }
+        })
     }
 }

@@ -8,18 +8,16 @@
 //!   installs them.
 //! - [`redis`]: a `redis-server` of a test's own; [`stateless`]: stateless 2026-07-28 requests,
 //!   a connection each.
-//! - [`model`]: an OpenAI-compatible server of scripted answers, for the agent team's runs.
 //! - [`poll`], [`poll_async`]: waits for what only a look at another process tells.
 //!
 //! None of these modules defines a tool: a `#[buril::tool]` is registered in every test binary
 //! that compiles it, and some of these binaries check the exact list of their tools. The
-//! codegen tests' tools (`codegen/zoo.rs`) are declared by the binaries that want them.
+//! codegen tests' tools (`buril-codegen/tests/common/zoo.rs`) are declared by the binaries that want them.
 
 // Each test binary uses a part of these helpers.
 #![allow(dead_code)]
 
 pub mod externals;
-pub mod model;
 pub mod redis;
 pub mod sdk;
 pub mod stateless;

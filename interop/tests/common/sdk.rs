@@ -2,16 +2,15 @@
 //! with the real clients: the Python `mcp` SDK (interop/mcp/client.py, in interop/.venv) and
 //! the TypeScript SDK (interop/mcp/client.mjs, in interop/node_modules).
 
-use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use buril_test_support::bin;
-use serde_json::{Value, json};
-use tempfile::TempDir;
+use serde_json::Value;
 
 /// How long one client run may take before the test fails.
 const CLIENT_DEADLINE: Duration = Duration::from_secs(90);
@@ -148,113 +147,9 @@ pub fn fixture_binary() -> PathBuf {
     bin::cargo_example("tools", "mcp_fixture")
 }
 
-/// A folder for one server: its current folder (where `.buril/` goes), a sample project for
-/// the `tools` binary, and a config file.
-pub struct Workspace {
-    pub dir: TempDir,
-}
-
-impl Workspace {
-    pub fn new() -> Self {
-        Workspace {
-            dir: TempDir::new().unwrap(),
-        }
-    }
-
-    pub fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// The config file's path, created with `text`.
-    pub fn config(&self, text: &str) -> PathBuf {
-        let path = self.path().join("server.toml");
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    /// The spec of a stdio server: `binary serve ARGS`, run in this folder.
-    pub fn stdio(&self, binary: &Path, args: &[&str]) -> Value {
-        let mut command = vec![binary.display().to_string(), "serve".to_owned()];
-        command.extend(args.iter().map(|a| (*a).to_owned()));
-        json!({
-            "command": command,
-            "cwd": self.path(),
-            "env": {
-                "BURIL_PROJECT": self.path().join("game"),
-                "RUST_BACKTRACE": "0",
-            },
-        })
-    }
-
-    /// Starts `binary serve --http 127.0.0.1:0 ARGS` in this folder.
-    pub fn http(&self, binary: &Path, args: &[&str]) -> HttpServer {
-        let mut child = Command::new(binary)
-            .arg("serve")
-            .args(["--http", "127.0.0.1:0"])
-            .args(args)
-            .current_dir(self.path())
-            .env("BURIL_PROJECT", self.path().join("game"))
-            .env("RUST_BACKTRACE", "0")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the server starts");
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        // Lines before the one that says where it listens (authorization, warnings) are kept
-        // for the panic message.
-        let mut line = String::new();
-        let mut before = String::new();
-        loop {
-            line.clear();
-            if stderr.read_line(&mut line).unwrap() == 0 {
-                panic!("the server ended before it listened:\n{before}");
-            }
-            if line.contains("serving MCP over Streamable HTTP at") {
-                break;
-            }
-            before.push_str(&line);
-        }
-        let url = line
-            .split_whitespace()
-            .find(|word| word.starts_with("http://"))
-            .unwrap_or_else(|| panic!("the server did not say where it listens: {line:?}"))
-            .to_owned();
-        // Keep reading, so that the server never blocks on a full pipe.
-        std::thread::spawn(move || {
-            let mut rest = String::new();
-            let _ = stderr.read_to_string(&mut rest);
-        });
-        HttpServer { child, url }
-    }
-}
-
-/// A server over HTTP, stopped when dropped.
-pub struct HttpServer {
-    child: Child,
-    pub url: String,
-}
-
-impl HttpServer {
-    /// The spec for a client of this server.
-    pub fn spec(&self) -> Value {
-        json!({ "url": self.url })
-    }
-
-    /// `host:port`.
-    pub fn authority(&self) -> &str {
-        self.url
-            .trim_start_matches("http://")
-            .trim_end_matches("/mcp")
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+// The workspace the clients are run in is the test-support crate's.
+#[allow(unused_imports)]
+pub use buril_test_support::workspace::Workspace;
 
 /// `spec` with the keys of `extra` added.
 pub fn with(mut spec: Value, extra: Value) -> Value {

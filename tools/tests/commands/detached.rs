@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::model::{calls_then_reports, model_server};
+use buril_test_support::model::{calls_then_reports, model_server};
 
 fn tools(dir: &Path, model: &str, args: &[&str]) -> (Value, i32, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_tools"))

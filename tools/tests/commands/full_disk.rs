@@ -5,7 +5,10 @@
 
 use std::process::{Command, Stdio};
 
-use crate::harness::{StdioClient, Workspace, tools_binary};
+use buril_test_support::peer::BlockingPeer;
+use buril_test_support::workspace::Workspace;
+
+use crate::harness::tools_binary;
 use serde_json::{Value, json};
 
 #[test]
@@ -30,12 +33,15 @@ fn result_files_that_cannot_be_written_leave_nothing_behind() {
         "--max-result-bytes",
         "200",
     ]);
-    let mut client = StdioClient::start(command, &workspace, Stdio::inherit());
+    command
+        .current_dir(workspace.path())
+        .env("BURIL_PROJECT", workspace.project());
+    let mut client = BlockingPeer::spawn(command);
     client.initialize();
     let outputs = workspace.path().join(".buril/outputs");
-    for id in 2..5 {
-        let reply = client.call(id, "asset_list", json!({}));
-        let result = &reply;
+    for _ in 2..5 {
+        let reply = client.call("asset_list", json!({}));
+        let result = &reply["result"];
         assert_eq!(result["isError"], false, "{reply}");
         let texts: Vec<&str> = result["content"]
             .as_array()
@@ -58,7 +64,12 @@ fn result_files_that_cannot_be_written_leave_nothing_behind() {
         assert!(left.is_empty(), "{left:?}");
     }
     // A small result is answered as ever.
-    assert_eq!(client.call(9, "console_clear", json!({}))["isError"], false);
-    client.close_input();
-    assert!(client.child.wait().unwrap().success());
+    let cleared = client.call("console_clear", json!({}));
+    assert_eq!(cleared["result"]["isError"], false, "{cleared}");
+    client.end_input();
+    assert!(
+        client
+            .wait_for_exit("the server to end with its input")
+            .success()
+    );
 }

@@ -5,7 +5,6 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod harness;
-mod model;
 
 mod cli;
 mod detached;

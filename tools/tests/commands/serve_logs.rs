@@ -2,10 +2,12 @@
 //! JSON object per line with `--log-format json`, as text without, whether `BURIL_LOG` is set
 //! or not.
 
-use std::io::Read;
 use std::process::{Command, Stdio};
 
-use crate::harness::{StdioClient, Workspace, tools_binary};
+use buril_test_support::peer::BlockingPeer;
+use buril_test_support::workspace::Workspace;
+
+use crate::harness::tools_binary;
 use serde_json::{Value, json};
 
 /// Serves `args` over stdio for two calls of `scene_open` (one fails), and answers what it
@@ -13,27 +15,25 @@ use serde_json::{Value, json};
 fn two_calls(args: &[&str]) -> String {
     let workspace = Workspace::new();
     let mut command = Command::new(tools_binary());
-    command.args(args).env_remove("BURIL_LOG");
-    let mut client = StdioClient::start(command, &workspace, Stdio::piped());
+    command
+        .args(args)
+        .env_remove("BURIL_LOG")
+        .current_dir(workspace.path())
+        .env("BURIL_PROJECT", workspace.project())
+        .stderr(Stdio::piped());
+    let mut client = BlockingPeer::spawn(command);
     client.initialize();
-    let opened = client.call(2, "scene_open", json!({"path": "Assets/Scenes/Main.scene"}));
-    assert_eq!(opened["isError"], false);
-    let missing = client.call(
-        3,
-        "scene_open",
-        json!({"path": "no-such-secret-path.scene"}),
+    let opened = client.call("scene_open", json!({"path": "Assets/Scenes/Main.scene"}));
+    assert_eq!(opened["result"]["isError"], false, "{opened}");
+    let missing = client.call("scene_open", json!({"path": "no-such-secret-path.scene"}));
+    assert_eq!(missing["result"]["isError"], true, "{missing}");
+    client.end_input();
+    let stderr = client.stderr_to_end();
+    assert!(
+        client
+            .wait_for_exit("the server to end with its input")
+            .success()
     );
-    assert_eq!(missing["isError"], true);
-    client.close_input();
-    let mut stderr = String::new();
-    client
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert!(client.child.wait().unwrap().success());
     stderr
 }
 

@@ -10,7 +10,9 @@ use std::process::{Command, Stdio};
 use buril_test_support::process::wait_for_exit;
 use serde_json::json;
 
-use crate::harness::{StdioClient, Workspace, tools_binary};
+use buril_test_support::peer::BlockingPeer;
+
+use crate::harness::{Workspace, tools_binary};
 
 fn stops_at(signal: &str) {
     let workspace = Workspace::new();
@@ -66,28 +68,22 @@ fn stdio_stops_at(signal: &str) {
     let workspace = Workspace::new();
     let mut command = Command::new(tools_binary());
     command.arg("serve");
-    let mut client = StdioClient::start(command, &workspace, Stdio::piped());
+    command
+        .current_dir(workspace.path())
+        .env("BURIL_PROJECT", workspace.project())
+        .stderr(Stdio::piped());
+    let mut client = BlockingPeer::spawn(command);
     client.initialize();
-    let opened = client.call(2, "scene_open", json!({"path": "Assets/Scenes/Main.scene"}));
-    assert_eq!(opened["isError"], false);
+    let opened = client.call("scene_open", json!({"path": "Assets/Scenes/Main.scene"}));
+    assert_eq!(opened["result"]["isError"], false, "{opened}");
     let sent = Command::new("kill")
-        .args([signal, &client.child.id().to_string()])
+        .args([signal, &client.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
     // Its input is still open: the server ends on its own.
-    let status = wait_for_exit(
-        &mut client.child,
-        &format!("the stdio server to stop at {signal}"),
-    );
-    let mut rest = String::new();
-    client
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut rest)
-        .unwrap();
+    let status = client.wait_for_exit(&format!("the stdio server to stop at {signal}"));
+    let rest = client.stderr_to_end();
     assert!(status.success(), "{status:?}: {rest}");
     assert!(
         rest.contains("buril: stopping: reading no more requests"),

@@ -1,8 +1,6 @@
 //! A small OpenAI-compatible server for tests whose agent-team runs need a model: it answers
 //! each chat completion with the next scripted answer.
 
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
