@@ -22,15 +22,25 @@ section_name=""
 section_start=$SECONDS
 section() {
   if [ -n "$section_name" ]; then
-    timings+=("$(printf '%5ds  %s' $((SECONDS - section_start)) "$section_name")")
+    timings+=("$(printf '%5ds  %6s  %s' $((SECONDS - section_start)) "$(target_size)" "$section_name")")
   fi
   section_name=$1
   section_start=$SECONDS
   echo "== $1"
 }
+# The disk the build uses so far (printed with each section's time).
+target_size() {
+  du -sh target 2>/dev/null | cut -f1
+}
+# Test executables are linked whole (the runtime in each); once their section has run, they
+# go, so that the disk a run needs is that of its largest section, not of all of them. A later
+# section that runs one again links it again.
+drop_test_executables() {
+  find target/debug/deps -maxdepth 1 -type f -executable ! -name '*.*' -delete 2>/dev/null || true
+}
 finish() {
   section ""
-  echo "== times"
+  echo "== times (seconds, target's size after, section)"
   printf '%s\n' "${timings[@]}"
   echo "$(printf '%5ds  %s' "$SECONDS" "in all")"
 }
@@ -83,15 +93,21 @@ for dir in "$HOME/.cargo/bin" /usr/local/bin /usr/bin /bin; do
   done
 done
 PATH="$hermetic_bin" cargo test --workspace --locked
+drop_test_executables
 
 section "buril with each optional piece alone"
-cargo test -p buril --no-default-features --locked
-cargo test -p buril --no-default-features --features cli --locked --test cli --test profiles
-cargo test -p buril --no-default-features --features server --locked --test server --test many_clients
-cargo test -p buril --no-default-features --features oauth --locked --test auth
-cargo test -p buril --no-default-features --features otel --locked --test otel
-cargo test -p buril --no-default-features --features testing --locked --test server
-cargo test -p buril-mcp --no-default-features --features redis --locked --lib
+for run in \
+  "-p buril --no-default-features" \
+  "-p buril --no-default-features --features cli --test cli --test profiles" \
+  "-p buril --no-default-features --features server --test server --test many_clients" \
+  "-p buril --no-default-features --features oauth --test auth" \
+  "-p buril --no-default-features --features otel --test otel" \
+  "-p buril --no-default-features --features testing --test server" \
+  "-p buril-mcp --no-default-features --features redis --lib"; do
+  # shellcheck disable=SC2086 # each run is a list of arguments
+  cargo test --locked $run
+  drop_test_executables
+done
 
 section "the server's tests with its fast paths off"
 # The fast paths answer plain calls without rmcp's machinery; every server test must pass with
@@ -99,6 +115,7 @@ section "the server's tests with its fast paths off"
 BURIL_FAST_PATHS=off cargo test --locked -p buril --all-features --test server --test auth \
   --test spans --test otel --test many_clients --test runtime
 BURIL_FAST_PATHS=off cargo test --locked -p tools --test commands --test contract --test families
+drop_test_executables
 
 # ---------------------------------------------------------------------------------------------
 # The interop tier.
