@@ -30,6 +30,9 @@ pub mod bindings {}
 #[doc = include_str!("src/unity.md")]
 pub mod unity {}
 
+#[doc = include_str!("src/editor-tools.md")]
+pub mod editor_tools {}
+
 #[doc = include_str!("src/agent-teams.md")]
 pub mod agent_teams {}
 

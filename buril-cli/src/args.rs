@@ -15,6 +15,12 @@ pub(crate) struct Args {
     #[cfg(feature = "hub")]
     #[arg(long, global = true, value_name = "NAME=TARGET")]
     pub(crate) external: Vec<String>,
+    /// Serve the tools of the Unity editor that has this project open (the folder holding
+    /// `Assets` and `Library`; its host announces itself in `Library/Buril/editor.json`).
+    /// Default: `BURIL_EDITOR`, else the current folder when it holds that file.
+    #[cfg(feature = "hub")]
+    #[arg(long, global = true, value_name = "PROJECT")]
+    pub(crate) editor: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -210,6 +210,12 @@ impl Cli {
                 return ExitCode::from(2);
             }
         };
+        #[cfg(feature = "hub")]
+        if let Some(project) = hub::editor_project(&matches) {
+            // A server follows the editor as it comes and goes; a one-shot command waits for it.
+            let one_shot = !matches!(matches.subcommand_name(), Some("serve") | Some("tasks"));
+            hub::follow_editor(registry, project, one_shot, err);
+        }
         #[cfg(feature = "server")]
         if extension.is_none()
             && let Some(("serve", sub_matches)) = matches.subcommand()

@@ -13,6 +13,7 @@
 //!   Buril.Unity.cs         the connection that lives through domain reloads, main-thread
 //!                          callbacks, the settings page
 //!   Buril.Tools.cs         the server-side stubs, only when asked for
+//!   Buril.EditorTools.cs   the classes of the tools done in the editor, when there are some
 //! Documentation~/index.md
 //! Samples~/ToolBrowser/    a window that lists, fills in and calls the tools
 //! .buril-codegen           the files written, so that a later run removes those it no

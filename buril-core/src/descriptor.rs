@@ -145,6 +145,11 @@ pub struct ToolMeta {
     /// The interactive UI hosts show with the tool's results (MCP Apps; `#[tool(ui =
     /// "map.html")]`), if it has one.
     pub ui: Option<ToolUi>,
+    /// The tool is declared here and done in the Unity editor (`#[tool(editor)]`, a function
+    /// without a body): a call is validated here, then forwarded to the connected editor
+    /// ([`editor`](crate::editor)). [`threading`](Self::threading) then says where the editor
+    /// runs it: on its main thread, or off it (`[OffThread]`).
+    pub editor: bool,
 }
 
 /// A tool's interactive UI, as MCP Apps (the extension `io.modelcontextprotocol/ui`) has it: an
@@ -294,6 +299,7 @@ impl ToolMeta {
             meta: Cow::Borrowed(&[]),
             task: TaskSupport::Never,
             ui: None,
+            editor: false,
         }
     }
 
@@ -320,6 +326,7 @@ impl ToolMeta {
             meta,
             task,
             ui,
+            editor,
         } = attribute;
         ToolMeta {
             name: Cow::Borrowed(name),
@@ -355,6 +362,7 @@ impl ToolMeta {
                 }),
                 None => None,
             },
+            editor,
         }
     }
 
@@ -389,6 +397,8 @@ pub struct AttributeMeta {
     pub task: TaskSupport,
     /// The UI's `ui://` URI and its document.
     pub ui: Option<(&'static str, &'static str)>,
+    /// Declared here, done in the Unity editor.
+    pub editor: bool,
 }
 
 /// One registered tool. The `#[tool]` attribute creates these in a `static`; schemas and the

@@ -59,6 +59,15 @@ impl ErrorKind {
         ErrorKind::Tool,
     ];
 
+    /// The kind whose wire name is `name` (`"validation"`), if any: how an envelope read from
+    /// elsewhere (another buril, the editor's host) keeps its kind.
+    pub fn from_wire(name: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| kind.as_str() == name)
+    }
+
     /// The wire name, as it appears in the envelope's `type` field.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -253,6 +262,13 @@ impl ToolError {
     /// Its kind, message, problems and suggestions, moved out (for the envelope).
     pub(crate) fn into_parts(self) -> (ErrorKind, String, Vec<Problem>, Vec<String>) {
         (self.kind, self.message, self.problems, self.suggestions)
+    }
+
+    /// Attaches the problems with the input (a JSON pointer and a message each), keeping the
+    /// kind and message: an envelope read from elsewhere, as it was.
+    pub fn with_problems(mut self, problems: Vec<Problem>) -> Self {
+        self.problems = problems;
+        self
     }
 
     /// Attaches names the caller may have meant (used for unknown tools).

@@ -15,6 +15,7 @@ pub mod content;
 pub mod context;
 mod descriptor;
 mod dispatch;
+pub mod editor;
 mod envelope;
 mod error;
 #[doc(hidden)]

@@ -155,6 +155,10 @@ fn write_json(
     if meta.task.is_task() {
         field!(",\"task\":", meta.task.as_str());
     }
+    // Likewise only for tools done in the editor.
+    if meta.editor {
+        field!(",\"editor\":", &true);
+    }
     // The annotations' own object, spliced in: its `{` becomes the `,` after `offThread`, and
     // its `}` closes the tool's object.
     scratch.clear();

@@ -70,6 +70,37 @@ where
     Box::pin(future)
 }
 
+/// A type an editor tool (`#[tool(editor)]`) may output: a tool's [`Output`], and
+/// `Deserialize`, since the editor's answer is read back as it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the output of a tool done in the editor",
+    label = "the editor's answer is read back as this type",
+    note = "derive `serde::Deserialize` beside `serde::Serialize` and `schemars::JsonSchema`"
+)]
+pub trait EditorOutput: Output + serde::de::DeserializeOwned + 'static {}
+
+impl<T: Output + serde::de::DeserializeOwned + 'static> EditorOutput for T {}
+
+/// The call of a `#[tool(editor)]` declaration whose output is `T`: its validated input
+/// forwarded to the editor ([`crate::editor`]), the answer read back as `T`.
+pub fn editor_call<T: EditorOutput>(ctx: Context, args: Args, tool: &'static str) -> BoxFuture {
+    let input = args.into_value();
+    Box::pin(async move {
+        crate::editor::forward::<T>(ctx, tool, input)
+            .await?
+            .into_output()
+    })
+}
+
+/// [`editor_call`] of a declaration that returns nothing: the editor's data is ignored.
+pub fn editor_call_unit(ctx: Context, args: Args, tool: &'static str) -> BoxFuture {
+    let input = args.into_value();
+    Box::pin(async move {
+        crate::editor::forward::<serde::de::IgnoredAny>(ctx, tool, input).await?;
+        unit_output(())
+    })
+}
+
 /// A type a tool may output: `Serialize` for the call, `JsonSchema` for the schema.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",

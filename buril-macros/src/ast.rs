@@ -20,8 +20,11 @@ pub struct LazyFn {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
     pub sig: Signature,
-    /// The braced body, untouched.
-    pub body: TokenTree,
+    /// The braced body, untouched; `None` for a declaration (`fn name(...) -> T;`), which only
+    /// an editor tool may be.
+    pub body: Option<TokenTree>,
+    /// The `;` ending a declaration.
+    pub semi: Option<syn::Token![;]>,
 }
 
 impl Parse for LazyFn {
@@ -29,6 +32,19 @@ impl Parse for LazyFn {
         let attrs = input.call(Attribute::parse_outer)?;
         let vis: Visibility = input.parse()?;
         let sig: Signature = input.parse()?;
+        if input.peek(syn::Token![;]) {
+            let semi = input.parse()?;
+            if !input.is_empty() {
+                return Err(input.error("unexpected tokens after the declaration's `;`"));
+            }
+            return Ok(LazyFn {
+                attrs,
+                vis,
+                sig,
+                body: None,
+                semi: Some(semi),
+            });
+        }
         let body: TokenTree = input.parse()?;
         match &body {
             TokenTree::Group(group) if group.delimiter() == Delimiter::Brace => {}
@@ -41,7 +57,8 @@ impl Parse for LazyFn {
             attrs,
             vis,
             sig,
-            body,
+            body: Some(body),
+            semi: None,
         })
     }
 }
@@ -54,6 +71,7 @@ impl ToTokens for LazyFn {
         self.vis.to_tokens(tokens);
         self.sig.to_tokens(tokens);
         self.body.to_tokens(tokens);
+        self.semi.to_tokens(tokens);
     }
 }
 

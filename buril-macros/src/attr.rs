@@ -49,6 +49,8 @@ pub struct Attrs {
     pub task: Option<Sp<TaskMode>>,
     /// `ui = "map.html"`: the tool's MCP App, an HTML file beside the tool's source file.
     pub ui: Option<Sp<String>>,
+    /// `editor`: declared here (a function without a body), done in the Unity editor.
+    pub editor: Option<Span>,
 }
 
 impl Attrs {
@@ -148,6 +150,7 @@ impl Attrs {
             CONFIRM => self.confirm = flag(meta)?,
             TASK => self.task = task_mode(meta)?,
             UI => self.ui = Some(string_value(meta, key)?),
+            EDITOR => self.editor = flag(meta)?.then(|| meta.path.span()),
             OFF_THREAD => self.off_thread = flag(meta)?,
             INLINE => self.inline = flag(meta)?.then(|| meta.path.span()),
             DANGEROUS => self.dangerous = flag(meta)?,

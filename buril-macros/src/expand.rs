@@ -39,7 +39,7 @@
 //!   the expansions cost every build a tenth of its time.
 
 use proc_macro2::{Literal, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, LitStr};
 
@@ -64,7 +64,12 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let attrs = Attrs::parse(&diag, args);
     let function = ToolFn::from_item(&diag, item);
     let resolved = check::check(&diag, &attrs, &function);
-    let stripped = &function.item;
+    // A declaration (no body) is not Rust to compile: an editor tool's registration is all
+    // there is of it, and a bodyless function that is not one already has its error.
+    let stripped = match &function.item.body {
+        Some(_) => function.item.to_token_stream(),
+        None => TokenStream::new(),
+    };
     match diag.check() {
         Ok(()) => {
             let anchor = function.ident.span();
@@ -219,7 +224,21 @@ fn registration(
     } else {
         (TokenStream::new(), TokenStream::new())
     };
-    let invoke = if function.is_async {
+    let invoke = if attrs.editor.is_some() {
+        // Validated here, done in the editor: the input goes there whole, the answer comes back
+        // through the declared output type (`editor.rs` in the runtime).
+        let name = text(&resolved.name.value, anchor);
+        let forward = match editor_output(&function.ret, &private) {
+            Some(ok) => quote_spanned!(anchor=> #private::editor_call::<#ok>(#ctx, #args, #name)),
+            None => quote_spanned!(anchor=> #private::editor_call_unit(#ctx, #args, #name)),
+        };
+        quote_spanned! {anchor=>
+            |#ctx, #args| {
+                #confirm_async
+                #forward
+            }
+        }
+    } else if function.is_async {
         let take = match take {
             Some((pattern, take)) => quote_spanned! {anchor=>
                 let #pattern = match #take {
@@ -261,9 +280,33 @@ fn registration(
     };
 
     let meta = meta(attrs, function, resolved, &private, returns_unit, anchor);
-    let flavor = Ident::new(if function.is_async { "Async" } else { "Sync" }, anchor);
+    let flavor = Ident::new(
+        if function.is_async || attrs.editor.is_some() {
+            "Async"
+        } else {
+            "Sync"
+        },
+        anchor,
+    );
     let (symbols, macros) = claims(attrs, resolved);
     let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = anchor);
+    // A declaration's types are written nowhere else: named once, so that they resolve, and
+    // so that an import used only there counts as used.
+    let declared = if attrs.editor.is_some() {
+        let inputs = function
+            .item
+            .sig
+            .inputs
+            .iter()
+            .filter_map(|input| match input {
+                syn::FnArg::Typed(typed) => Some(&*typed.ty),
+                syn::FnArg::Receiver(_) => None,
+            });
+        let output = &function.item.sig.output;
+        quote_spanned!(anchor=> type __BurilDeclared = fn(#(#inputs),*) #output;)
+    } else {
+        TokenStream::new()
+    };
     let sections = crate::sections::attributes(anchor);
 
     // Spanned like the user's code (see the module's docs), the registration is linted like
@@ -294,6 +337,7 @@ fn registration(
         const #holder: () = {
             use #krate::__private as __buril;
             #symbols
+            #declared
 
             // A constant of its own: `file!`, `line!` and `module_path!` expand to tokens with
             // their expansions' hygiene, which would make the type-check of all the metadata
@@ -367,6 +411,19 @@ fn params(
         }
     }
     out
+}
+
+/// The type an editor tool's answer is read back as (spanned by the user's type, where a type
+/// that cannot be is reported); `None` for a declaration that returns nothing.
+fn editor_output(ret: &Return, private: &TokenStream) -> Option<TokenStream> {
+    match ret {
+        Return::Unit | Return::Option(_) => None,
+        Return::Result { ok, .. } => Some(quote_spanned!(ok.span()=> #ok)),
+        Return::ResultAlias(ty) => {
+            Some(quote_spanned!(ty.span()=> <#ty as #private::ToolResult>::Ok))
+        }
+        Return::Plain(ty) => Some(quote_spanned!(ty.span()=> #ty)),
+    }
 }
 
 /// How the function's return value becomes output, the output schema, and whether it is `()`.
@@ -476,6 +533,7 @@ fn meta(
     let dangerous = flag(attrs.dangerous, anchor);
     let returns_unit = flag(returns_unit, anchor);
     let confirm = flag(attrs.confirm, anchor);
+    let editor = flag(attrs.editor.is_some(), anchor);
     let task = Ident::new(
         attrs
             .task
@@ -552,6 +610,7 @@ fn meta(
             meta: #meta_pairs,
             task: #private::TaskSupport::#task,
             ui: #ui,
+            editor: #editor,
         })
     }
 }

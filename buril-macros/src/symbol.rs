@@ -20,6 +20,7 @@ pub const META: &str = "meta";
 pub const CONFIRM: &str = "confirm";
 pub const TASK: &str = "task";
 pub const UI: &str = "ui";
+pub const EDITOR: &str = "editor";
 
 /// Every key, for "unknown key" messages.
 pub const ALL: &[&str] = &[
@@ -42,5 +43,6 @@ pub const ALL: &[&str] = &[
     CONFIRM,
     TASK,
     UI,
+    EDITOR,
     CRATE,
 ];

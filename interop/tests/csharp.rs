@@ -4,7 +4,8 @@
 //! names that stay text, and name clashes reported instead of resolved.
 //!
 //! The committed bindings over the real MCP transports are `mcp`; the Unity package, compiled
-//! beside stand-in Unity assemblies and reloaded in AppDomains, is `unity`.
+//! beside stand-in Unity assemblies and reloaded in AppDomains, is `unity`; its editor host,
+//! serving editor tools through buril, is `editor`.
 //!
 //! The C# side is a harness program (`tests/csharp/*.cs`) compiled together with the generated
 //! files and run with `mono`; it prints JSON that these tests check. The tests fail, never
@@ -15,6 +16,8 @@
 #[path = "csharp/clashes.rs"]
 mod clashes;
 mod common;
+#[path = "csharp/editor.rs"]
+mod editor;
 #[allow(dead_code)]
 #[path = "codegen/every_tool.rs"]
 mod every_tool;

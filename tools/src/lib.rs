@@ -1,4 +1,5 @@
-//! Tools for an editor-like project folder, in six families modelled on a game editor:
+//! Tools for an editor-like project folder, in six families modelled on a game editor, and a
+//! seventh done in the Unity editor itself:
 //!
 //! | family | what it works on |
 //! | --- | --- |
@@ -8,6 +9,7 @@
 //! | `console_` | the console log in `Library/console.jsonl` |
 //! | `editor_` | editor state: play mode and the selection |
 //! | `script_` | C# scripts: create from templates, list classes, find references, check |
+//! | `unity_` | the live Unity editor: compile the scripts, its console, play mode, menu items, EditMode tests (declared here, done there) |
 //!
 //! and buril's `mcp_` family (external MCP servers whose tools join these: `buril::hub_tools!`).
 //!
@@ -47,6 +49,7 @@ mod project;
 mod scene;
 mod script;
 pub mod team;
+mod unity;
 
 pub use project::Project;
 

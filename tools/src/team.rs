@@ -47,6 +47,21 @@ specialist! {
     };
 }
 
+specialist! {
+    /// Works the live Unity editor: compiles the scripts and reads what they report.
+    pub static EDITOR_OPERATOR = SpecialistDef {
+        name: "editor-operator",
+        description: "Works the live Unity editor: compiles the scripts, reads and clears its \
+                      console, and enters or leaves play mode. Use it to find out whether the \
+                      project compiles and what the editor reported.",
+        tool_view: &["unity_*"],
+        model: "default",
+        system_prompt: "You operate a Unity editor through its tools. Compile before you enter \
+                        play mode, quote compiler errors with their file and line, and leave \
+                        play mode as you found it.",
+    };
+}
+
 /// The environment variable naming a team config file (TOML or JSON) with more specialists
 /// and model endpoints.
 pub const CONFIG_VAR: &str = "BURIL_TEAM_CONFIG";

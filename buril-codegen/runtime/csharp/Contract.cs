@@ -1,4 +1,4 @@
-// The contract: ITool (a tool the agent calls) and OffThreadAttribute, the transports'
+// The contract: ITool (a tool the agent calls), IBurilDeclaredTool and OffThreadAttribute, the transports'
 // interfaces (IToolTransport, IMcpToolTransport, IBurilEnvelopeTransport), and what one call
 // carries (BurilCallOptions, BurilProgress, BurilCallRequest).
 // A piece of Buril.Runtime.cs, which the code generator joins from the files of this folder.
@@ -30,6 +30,18 @@ namespace Buril.Generated
         /// <param name="input">The input object.</param>
         /// <returns>The envelope, as a <c>JObject</c>.</returns>
         object Run(global::Newtonsoft.Json.Linq.JObject input);
+    }
+
+    /// <summary>
+    /// A tool whose contract was declared in Rust: the generated <c>{Tool}Tool</c> classes
+    /// implement it. buril compares <see cref="MetadataHash"/> with its own declaration's and
+    /// refuses a stub of another contract; one without it (hand-written, the
+    /// tool's schema its own) is a third party's tool, off until enabled.
+    /// </summary>
+    public interface IBurilDeclaredTool
+    {
+        /// <summary>The hash of the contract (metadata and schemas) the class was generated from.</summary>
+        string MetadataHash { get; }
     }
 
     /// <summary>Marks a tool that may run off the editor's main thread.</summary>

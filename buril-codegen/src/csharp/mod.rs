@@ -1,6 +1,6 @@
 //! The C# writer (Unity editor side, Newtonsoft.Json).
 //!
-//! Four files under `csharp/`, all in the block-scoped namespace `Buril.Generated`, written for
+//! Four files under `csharp/` (five with editor tools), all in the block-scoped namespace `Buril.Generated`, written for
 //! C# 7.2 (Mono's `mcs -langversion:7.2`, Unity) and Newtonsoft.Json 6 or later:
 //!
 //! - `Buril.Client.cs`: `BurilClient`'s typed methods, a blocking `{Tool}` and a `{Tool}Async`
@@ -11,8 +11,11 @@
 //!   `BurilHttpTransport` over Streamable HTTP), the exceptions (`BurilToolException`,
 //!   `ToolValidationException`, `BurilTransportException`), `BurilJson` (settings and
 //!   envelopes) and the client's plumbing.
-//! - `Buril.Tools.cs`: one abstract `{Tool}Tool : ITool` per tool, whose `Run` reads the input
-//!   into `{Tool}Input` and calls `Execute`, and `BurilCatalog`.
+//! - `Buril.Tools.cs`: one abstract `{Tool}Tool : ITool` per tool done here, whose `Run` reads
+//!   the input into `{Tool}Input` and calls `Execute`, and `BurilCatalog`.
+//! - `Buril.EditorTools.cs`, when some tools are declared in Rust and done in the editor
+//!   (`#[tool(editor)]`): their abstract classes, the same way, which the editor's
+//!   implementations subclass and the Unity package's host serves.
 //! - `Buril.Types.cs`: the inputs, outputs and the types they use: sealed partial classes,
 //!   string enums, tagged unions (an abstract base, a class per variant and a converter) and
 //!   untagged unions (the JSON value and typed accessors).
@@ -96,6 +99,12 @@ impl LanguageWriter for CSharp {
         let mut w = file(api, &[], 4096);
         tools::write_tools(&mut w, api, &plan);
         files.push(finish(w, "csharp/Buril.Tools.cs"));
+
+        if tools::has_editor_tools(api) {
+            let mut w = file(api, &[], 4096);
+            tools::write_editor_tools(&mut w, api, &plan);
+            files.push(finish(w, "csharp/Buril.EditorTools.cs"));
+        }
 
         let mut preamble: Vec<String> = types::PREAMBLE
             .iter()

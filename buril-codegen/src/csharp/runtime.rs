@@ -145,6 +145,9 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilConnection",
     "BurilConnectionMode",
     "BurilDeadlines",
+    "BurilEditorHost",
+    "BurilEditorHostOptions",
+    "BurilHostedTool",
     "BurilHttpTransport",
     "BurilIntegerConverter",
     "BurilJson",
@@ -166,6 +169,7 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
     "BurilTransportFailure",
     "BurilUniTasks",
     "BurilWarningEventArgs",
+    "IBurilDeclaredTool",
     "IBurilEnvelopeTransport",
     "IBurilRequestTransport",
     "IMcpToolTransport",
@@ -177,7 +181,8 @@ pub(crate) const FIXED_TYPES: &[&str] = &[
 
 /// The C# a Unity package adds to the runtime (`Buril.Unity.cs`), by file of `runtime/unity/`:
 /// the connection that lives through domain reloads, its settings and page, the `Awaitable`
-/// and UniTask forms; the server's config file read and changed.
+/// and UniTask forms; the server's config file read and changed; the editor's own tools served
+/// to buril (`BurilEditorHost`).
 pub(crate) const UNITY_RUNTIME: &[(&str, &str)] = &[
     (
         "Connection.cs",
@@ -186,6 +191,10 @@ pub(crate) const UNITY_RUNTIME: &[(&str, &str)] = &[
     (
         "ServerSettings.cs",
         include_str!("../../runtime/unity/ServerSettings.cs"),
+    ),
+    (
+        "EditorHost.cs",
+        include_str!("../../runtime/unity/EditorHost.cs"),
     ),
 ];
 

@@ -8,13 +8,36 @@ use super::plan::CSharpPlan;
 use crate::ir::{Api, ToolDef};
 use crate::writer::SourceWriter;
 
-/// Writes the tool classes and the catalog.
+/// Writes the classes of the tools done here (not in the editor) and the catalog of every tool.
 pub(crate) fn write_tools(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_>) {
     for (tool, class) in api.tools.iter().zip(&plan.tool_classes) {
-        write_tool(w, tool, class);
-        w.blank();
+        if !tool.meta.editor {
+            write_tool(w, tool, class);
+            w.blank();
+        }
     }
     write_catalog(w, api, plan);
+}
+
+/// Whether `api` has tools done in the editor (`#[tool(editor)]`), whose classes
+/// [`write_editor_tools`] writes.
+pub(crate) fn has_editor_tools(api: &Api) -> bool {
+    api.tools.iter().any(|tool| tool.meta.editor)
+}
+
+/// Writes the classes of the tools declared in Rust and done in the editor: the editor's
+/// implementations subclass them, and the package's host serves them.
+pub(crate) fn write_editor_tools(w: &mut SourceWriter, api: &Api, plan: &CSharpPlan<'_>) {
+    let mut first = true;
+    for (tool, class) in api.tools.iter().zip(&plan.tool_classes) {
+        if tool.meta.editor {
+            if !first {
+                w.blank();
+            }
+            first = false;
+            write_tool(w, tool, class);
+        }
+    }
 }
 
 /// Writes the abstract class `class` of one tool (a checked identifier, from the plan).
@@ -22,11 +45,15 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef, class: &str) {
     let meta = &tool.meta;
     let input = identifier(&tool.input_type);
     let output = identifier(&tool.output_type);
+    let hash = tool.metadata_hash();
     summary(w, Code(&meta.name), Some(&meta.description));
     let mut notes = vec![format!(
         "The tool {}. Subclass it and implement <see cref=\"Execute\"/>; <see cref=\"Run\"/> reads the input and wraps the output in the envelope.",
         Code(&meta.name)
     )];
+    if meta.editor {
+        notes.push("Declared in Rust and done in the editor: buril validates each call's input against <see cref=\"InputSchema\"/>, then the editor's host runs <see cref=\"Execute\"/>; buril refuses a class whose <see cref=\"MetadataHash\"/> is not its declaration's.".to_owned());
+    }
     if meta.dangerous {
         notes.push("Dangerous: it stays off until a host enables it.".to_owned());
     }
@@ -39,7 +66,7 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef, class: &str) {
         w.line("[OffThreadAttribute]");
     }
     w.line_fmt(format_args!(
-        "public abstract partial class {class} : ITool"
+        "public abstract partial class {class} : ITool, IBurilDeclaredTool"
     ));
     w.line("{");
     w.indent();
@@ -59,6 +86,11 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef, class: &str) {
             "OutputSchema",
             "The JSON Schema of the output (the envelope's <c>data</c>), as JSON text.",
             tool.output_schema_json.as_str(),
+        ),
+        (
+            "ToolMetadata",
+            "The hash of the contract (metadata and schemas) this class was generated from.",
+            hash.as_str(),
         ),
     ];
     for (name, doc, value) in constants {
@@ -81,6 +113,11 @@ fn write_tool(w: &mut SourceWriter, tool: &ToolDef, class: &str) {
             "OutputSchemaJson",
             "OutputSchema",
             "The JSON Schema of the output, as JSON text.",
+        ),
+        (
+            "MetadataHash",
+            "ToolMetadata",
+            "The hash of the contract this class was generated from.",
         ),
     ];
     for (name, constant, doc) in properties {

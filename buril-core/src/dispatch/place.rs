@@ -9,6 +9,7 @@
 //! | sync `off_thread`, no deadline | here | the blocking pool |
 //! | sync `off_thread`, a deadline | the blocking pool | the blocking pool |
 //! | async `off_thread` | a task | a task |
+//! | done in the editor (`editor`) | a task | a task |
 //!
 //! The table reads the attribute and the caller, nothing learned: a sync `off_thread` tool may
 //! block (file or network IO, a runtime of its own, `reqwest::blocking`), so an async caller
@@ -59,6 +60,10 @@ pub(crate) enum Waiter {
 /// Where `call` runs when `waiter` waits for it.
 pub(crate) fn place(core: &Core, call: &Admitted, waiter: Waiter) -> Place {
     let tool = &call.tool;
+    // An editor tool's threading is the editor's: here its call is a request on the way there.
+    if tool.meta().editor {
+        return Place::Task;
+    }
     let threading = tool.threading();
     if !threading.is_off_thread() {
         return match waiter {

@@ -3,7 +3,7 @@
 //! when it goes away, make its tools answer `unavailable` with the reason and connect again
 //! with backoff, until the hub is told to stop it.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use super::client::{Calls, HubClient};
 use super::external::{External, Revision, Transport};
 use super::forward::Link;
-use super::listing;
+use super::listing::{self, Implementation};
 use super::process;
 use buril_core::Registry;
 use buril_core::provided::Provider;
@@ -94,8 +94,15 @@ pub(crate) struct Connection {
     /// it again, rather than from `add` (a host, a tool).
     pub(crate) synced: std::sync::atomic::AtomicBool,
     pub(crate) provider: Arc<Provider>,
-    link: Arc<Link>,
+    pub(crate) link: Arc<Link>,
     state: Mutex<ServerStatus>,
+    /// Its tools that implement tools declared here (`#[tool(editor)]`), by name, as last
+    /// listed; empty while it is not connected. Only a server that
+    /// [`implements`](External::implements) declarations has any.
+    pub(crate) implementations: std::sync::RwLock<HashMap<String, Implementation>>,
+    /// Counted up each time its tools are listed and each time it goes away, for the calls
+    /// that wait for it to come back.
+    pub(crate) changes: tokio::sync::watch::Sender<u64>,
     pub(crate) stop: CancellationToken,
     /// Cancelled once the first attempt has ended, connected or not.
     pub(crate) settled: CancellationToken,
@@ -144,6 +151,8 @@ impl Connection {
             external,
             provider,
             state: Mutex::new(status),
+            implementations: Default::default(),
+            changes: tokio::sync::watch::Sender::new(0),
             stop: CancellationToken::new(),
             settled: CancellationToken::new(),
         })
@@ -179,7 +188,18 @@ impl Connection {
                     ever = true;
                     failures = 0;
                     let reason = self.serve(session, registry).await;
+                    // Not connected any more before anything it listed goes: a call that reads
+                    // the status and then the implementations never sees them empty while
+                    // `Connected`.
+                    if reason.is_some() {
+                        self.state().status = Status::Reconnecting;
+                    }
                     *self.link.peer.write().unwrap_or_else(|e| e.into_inner()) = None;
+                    self.implementations
+                        .write()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .clear();
+                    self.changes.send_modify(|generation| *generation += 1);
                     self.state().pid = None;
                     let Some(reason) = reason else { break };
                     tracing::warn!(target: "buril::hub", server = %self.external.name(), "{reason}");
@@ -450,12 +470,22 @@ impl Connection {
                 self.external.name()
             )
         })?;
+        let (listed, implementations) = if self.external.implements() {
+            listing::implementations(listed, registry)
+        } else {
+            (listed, HashMap::new())
+        };
         let (tools, mut refused) =
             listing::provided_tools(listed, &self.external.prefix(), &self.link, tasks);
         if self.stop.is_cancelled() {
             return Ok(());
         }
+        *self
+            .implementations
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = implementations;
         let clashes = registry.provide(&self.provider, tools);
+        self.changes.send_modify(|generation| *generation += 1);
         refused.extend(clashes.iter().map(ToString::to_string));
         for reason in &refused {
             tracing::warn!(target: "buril::hub", server = %self.external.name(), "{reason}");

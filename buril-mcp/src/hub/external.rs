@@ -82,6 +82,7 @@ pub struct External {
     handshake: Duration,
     enable: bool,
     revision: Revision,
+    implements: bool,
 }
 
 /// How long a server may take to answer its handshake, by default.
@@ -127,6 +128,7 @@ impl External {
             handshake: DEFAULT_HANDSHAKE_TIMEOUT,
             enable: false,
             revision: Revision::Auto,
+            implements: false,
         }
     }
 
@@ -188,6 +190,20 @@ impl External {
     pub fn enable(mut self, enable: bool) -> Self {
         self.enable = enable;
         self
+    }
+
+    /// Whether its tools may implement the tools declared here and done elsewhere
+    /// (`#[tool(editor)]`: the Unity editor's host is such a server). A tool of the server named
+    /// like such a declaration is then not served as the server's own: the declaration's calls
+    /// are forwarded to it ([`editor`](super::editor)). Default: no.
+    pub fn implements_declarations(mut self, implements: bool) -> Self {
+        self.implements = implements;
+        self
+    }
+
+    /// Whether its tools may implement declarations ([`implements_declarations`](Self::implements_declarations)).
+    pub fn implements(&self) -> bool {
+        self.implements
     }
 
     /// The revision of MCP spoken to it. Default: [`Revision::Auto`].

@@ -18,7 +18,7 @@ use buril_core::context::{Context, InputRequest};
 use buril_core::provided::Args;
 use buril_core::provided::BoxFuture;
 use buril_core::provided::ToolHandler;
-use buril_core::{ErrorKind, ToolError};
+use buril_core::{ErrorKind, Problem, ToolError};
 
 /// How many `input_required` rounds one call may take.
 const MAX_ROUNDS: usize = 32;
@@ -70,7 +70,7 @@ impl ToolHandler for Forward {
     }
 }
 
-async fn forward(
+pub(crate) async fn forward(
     link: &Link,
     original: String,
     arguments: Map<String, Value>,
@@ -397,8 +397,28 @@ impl Drop for CancelTaskOnDrop<'_> {
 
 /// The error of a request that could not be sent or answered; a connection found gone is said
 /// to its supervisor, which connects again.
+/// The JSON-RPC error code of a call the server says it did not run, and may be sent again
+/// once it serves again: the Unity editor's host answers it for the calls queued for its main
+/// thread when a domain reload begins.
+pub(crate) const NOT_RUN_CODE: i32 = -32050;
+
+/// What the message of such a call's error begins with.
+const NOT_RUN: &str = "did not run the call";
+
+/// Whether `error` says the server did not run the call ([`NOT_RUN_CODE`]).
+pub(crate) fn did_not_run(error: &ToolError) -> bool {
+    error.kind() == ErrorKind::Unavailable && error.message().contains(NOT_RUN)
+}
+
 fn service_error(link: &Link, error: rmcp::ServiceError) -> ToolError {
     match error {
+        rmcp::ServiceError::McpError(error) if error.code.0 == NOT_RUN_CODE => ToolError::new(
+            ErrorKind::Unavailable,
+            format!(
+                "the external server `{}` {NOT_RUN}: {}",
+                link.server, error.message
+            ),
+        ),
         rmcp::ServiceError::McpError(error) => ToolError::new(
             ErrorKind::Tool,
             format!(
@@ -422,8 +442,15 @@ fn lost(server: &str, why: &str) -> ToolError {
 
 /// The envelope's data of a server's result: its `structuredContent` for a tool with an output
 /// schema, its content blocks otherwise; `isError` is a `tool` error with its text.
-fn into_data(server: &str, result: CallToolResult, structured: bool) -> Result<Value, ToolError> {
+pub(crate) fn into_data(
+    server: &str,
+    result: CallToolResult,
+    structured: bool,
+) -> Result<Value, ToolError> {
     if result.is_error == Some(true) {
+        if let Some(error) = envelope_error(&result) {
+            return Err(error);
+        }
         let text: Vec<String> = result
             .content
             .iter()
@@ -456,4 +483,28 @@ fn into_data(server: &str, result: CallToolResult, structured: bool) -> Result<V
         )));
     }
     serde_json::to_value(&result.content).map_err(|error| ToolError::runtime(error.to_string()))
+}
+
+/// The error of a result that carries its whole envelope (`_meta["buril/envelope"]`, as a buril
+/// server and the Unity editor's host answer): its kind, message and problems, as they were.
+fn envelope_error(result: &CallToolResult) -> Option<ToolError> {
+    let envelope = result.meta.as_ref()?.0.get("buril/envelope")?;
+    let kind = ErrorKind::from_wire(envelope.get("type")?.as_str()?)?;
+    let message = envelope.get("error")?.as_str()?;
+    let problems = envelope
+        .get("problems")
+        .and_then(Value::as_array)
+        .map(|problems| {
+            problems
+                .iter()
+                .filter_map(|problem| {
+                    Some(Problem::new(
+                        problem.get("path")?.as_str()?,
+                        problem.get("message")?.as_str()?,
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(ToolError::new(kind, message).with_problems(problems))
 }

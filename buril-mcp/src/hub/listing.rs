@@ -2,6 +2,7 @@
 //! described with its schemas and annotations, and forwarded to the server when called; the
 //! tools that cannot be are left out, saying why.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -61,6 +62,51 @@ pub(crate) fn provided_tools(
         }
     }
     (tools, refused)
+}
+
+/// A tool of a server that implements a tool declared here (`#[tool(editor)]`): the contract
+/// it says it was generated from, and whether it answers structured content.
+#[derive(Debug, Clone)]
+pub(crate) struct Implementation {
+    /// Its `_meta["buril/tool-metadata"]`: the hash of the declaration it was generated from
+    /// (`None`: written without one).
+    pub(crate) hash: Option<String>,
+    /// Whether it declared an output schema.
+    pub(crate) structured: bool,
+}
+
+/// Splits a server's tools into those it serves as its own and those that implement a linked
+/// declaration (`#[tool(editor)]`) of the same name, by name.
+pub(crate) fn implementations(
+    listed: Vec<rmcp::model::Tool>,
+    registry: &buril_core::Registry,
+) -> (Vec<rmcp::model::Tool>, HashMap<String, Implementation>) {
+    let mut own = Vec::with_capacity(listed.len());
+    let mut implementations = HashMap::new();
+    for tool in listed {
+        let declared = registry
+            .get(&tool.name)
+            .and_then(|found| found.as_linked())
+            .is_some_and(|linked| linked.meta().editor && linked.name() == tool.name);
+        if !declared {
+            own.push(tool);
+            continue;
+        }
+        let hash = tool
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.0.get("buril/tool-metadata"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        implementations.insert(
+            tool.name.to_string(),
+            Implementation {
+                hash,
+                structured: tool.output_schema.is_some(),
+            },
+        );
+    }
+    (own, implementations)
 }
 
 /// A server's tool annotations, and its title, as buril's.

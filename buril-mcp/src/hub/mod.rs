@@ -34,6 +34,7 @@
 
 mod client;
 mod connection;
+pub mod editor;
 mod external;
 mod forward;
 mod listing;

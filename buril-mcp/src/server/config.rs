@@ -185,6 +185,14 @@ pub(crate) fn resolve(
             .filter(|tool| tool.family() == family)
             .map(|tool| exact(tool.name()))
             .collect();
+        // The Unity editor's own tools come when it connects, and again after each reload: a
+        // family not served yet may be one of theirs.
+        if names.is_empty() && buril_core::editor::link().is_some() {
+            return format!("{family}_*")
+                .parse()
+                .map(|pattern| vec![pattern])
+                .map_err(|error: buril_core::policy::PatternError| error.to_string());
+        }
         if names.is_empty() {
             return Err(format!(
                 "no tool family is named `{family}` (families: {})",

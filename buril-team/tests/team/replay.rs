@@ -396,6 +396,7 @@ const fn meta(name: &'static str) -> ToolMeta {
         meta: &[],
         task: buril::TaskSupport::Never,
         ui: None,
+        editor: false,
     })
 }
 

@@ -491,7 +491,7 @@ fn bad_handoffs_are_validation_errors_naming_the_fix() {
     let cases = [
         (
             json!({"specialist": "clothing-rigger", "brief": "Rig."}),
-            "no specialist is named `clothing-rigger`; the specialists are: asset-librarian, console-reader, scene-inspector",
+            "no specialist is named `clothing-rigger`; the specialists are: asset-librarian, console-reader, editor-operator, scene-inspector",
         ),
         (
             json!({"specialist": "console-reader", "brief": "Read.", "tool_view": ["Console_*"]}),
@@ -558,11 +558,12 @@ fn specialists_are_listed_with_their_resolved_views_and_schemas() {
         [
             "asset-librarian",
             "console-reader",
+            "editor-operator",
             "jacket-rigger",
             "scene-inspector"
         ]
     );
-    let inspector = &specialists[3];
+    let inspector = &specialists[4];
     assert_eq!(
         inspector["tool_view"],
         json!(["scene_*", "gameobject_get", "gameobject_find"])
@@ -600,7 +601,7 @@ fn specialists_are_listed_with_their_resolved_views_and_schemas() {
     );
     assert!(inspector["output_schema"]["properties"]["report"].is_object());
 
-    let rigger = &specialists[2];
+    let rigger = &specialists[3];
     assert_eq!(rigger["missing"], json!(["clothing_*"]));
     assert_eq!(
         rigger["output_schema"]["properties"]["artifact"]["anyOf"][0]["properties"]["prefab"]["type"],

@@ -15,6 +15,7 @@ mod asking;
 mod background;
 mod cancellation;
 mod context;
+mod editor;
 mod envelope;
 mod middleware;
 mod panics;

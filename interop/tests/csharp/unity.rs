@@ -189,7 +189,13 @@ fn run(program: &str, args: &[String]) -> std::process::Output {
 
 /// `mcs -langversion:7.2 -warnaserror` of `sources` into `out`, failing on any error or
 /// warning.
-fn mcs(out: &Path, target: &str, references: &[PathBuf], defines: &str, sources: &[PathBuf]) {
+pub(crate) fn mcs(
+    out: &Path,
+    target: &str,
+    references: &[PathBuf],
+    defines: &str,
+    sources: &[PathBuf],
+) {
     assert!(
         Path::new(NEWTONSOFT).exists(),
         "{NEWTONSOFT} is missing: scripts/test.sh installs libnewtonsoft-json-cil-dev"
@@ -225,14 +231,14 @@ fn mcs(out: &Path, target: &str, references: &[PathBuf], defines: &str, sources:
 }
 
 /// The stand-in Unity assemblies and the package's assembly, built in `dir` with `defines`.
-struct Built {
-    engine: PathBuf,
-    editor: PathBuf,
-    unitask: PathBuf,
-    package: PathBuf,
+pub(crate) struct Built {
+    pub(crate) engine: PathBuf,
+    pub(crate) editor: PathBuf,
+    pub(crate) unitask: PathBuf,
+    pub(crate) package: PathBuf,
 }
 
-fn build(dir: &Path, defines: &str) -> Built {
+pub(crate) fn build(dir: &Path, defines: &str) -> Built {
     let engine = dir.join("UnityEngine.dll");
     mcs(
         &engine,

@@ -38,7 +38,7 @@ fn list_prints_every_tool_and_seeds_the_project() {
     let output = run(&root, &["list"]);
     assert!(output.status.success(), "{output:?}");
     let text = stdout(&output);
-    assert!(text.contains("47 tools in 8 families"), "{text}");
+    assert!(text.contains("53 tools in 9 families"), "{text}");
     let delete = text
         .lines()
         .find(|l| l.starts_with("asset_delete"))
@@ -57,7 +57,7 @@ fn list_json_gives_each_tool_with_schemas() {
     let output = run(&root, &["list", "--json"]);
     assert!(output.status.success(), "{output:?}");
     let tools: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(tools.len(), 47);
+    assert_eq!(tools.len(), 53);
     for tool in &tools {
         for key in [
             "name",
@@ -270,7 +270,12 @@ fn the_agent_team_is_served_and_its_traces_replay() {
         .collect();
     assert_eq!(
         names,
-        ["asset-librarian", "console-reader", "scene-inspector"]
+        [
+            "asset-librarian",
+            "console-reader",
+            "editor-operator",
+            "scene-inspector"
+        ]
     );
 
     // A trace of one call, made from the binary's own answer.

@@ -54,6 +54,12 @@ const TOOLS: &[&str] = &[
     "script_create",
     "script_find_references",
     "script_list",
+    "unity_clear_console",
+    "unity_compile_scripts",
+    "unity_execute_menu_item",
+    "unity_read_console",
+    "unity_run_tests",
+    "unity_set_play_mode",
 ];
 
 fn tools() -> Vec<&'static buril::ToolDescriptor> {
@@ -74,7 +80,8 @@ fn every_tool_is_registered() {
             "gameobject",
             "mcp",
             "scene",
-            "script"
+            "script",
+            "unity"
         ]
     );
 }
@@ -104,7 +111,16 @@ fn flags_match_what_each_tool_does() {
         .map(|t| t.name())
         .collect();
     // Registering an external server runs a program.
-    assert_eq!(dangerous, ["asset_delete", "mcp_register_external"]);
+    // So do a menu item and the project's tests.
+    assert_eq!(
+        dangerous,
+        [
+            "asset_delete",
+            "mcp_register_external",
+            "unity_execute_menu_item",
+            "unity_run_tests"
+        ]
+    );
 
     let off_thread: Vec<&str> = tools()
         .iter()
@@ -131,14 +147,18 @@ fn flags_match_what_each_tool_does() {
             "scene_list",
             "script_check",
             "script_find_references",
-            "script_list"
+            "script_list",
+            "unity_compile_scripts",
+            "unity_run_tests"
         ]
     );
     // The agent team's verbs run off the main thread so that a run can be polled and cancelled
     // while one of its main-thread tools holds it; they touch the team, not editor state. The
-    // `mcp_` tools touch the hub's external servers, not editor state either.
+    // `mcp_` tools touch the hub's external servers, not editor state either; a `unity_` tool's
+    // placement is the editor's, whose `[OffThread]` classes go back to its main thread for
+    // what only that thread may do.
     for tool in tools().iter().filter(|t| {
-        t.threading().is_off_thread() && t.family() != "agent_team" && t.family() != "mcp"
+        t.threading().is_off_thread() && !["agent_team", "mcp", "unity"].contains(&t.family())
     }) {
         assert_eq!(
             tool.annotations().read_only,
@@ -153,7 +173,8 @@ fn flags_match_what_each_tool_does() {
         .filter(|t| t.is_async())
         .map(|t| t.name())
         .collect();
-    // The agent team's verbs that wait on a run's task (or start it) await.
+    // The agent team's verbs that wait on a run's task (or start it) await, as does every call
+    // of a tool done in the editor (its request on the way there).
     assert_eq!(
         asynchronous,
         [
@@ -162,7 +183,13 @@ fn flags_match_what_each_tool_does() {
             "agent_team_query",
             "agent_team_record",
             "asset_read",
-            "mcp_register_external"
+            "mcp_register_external",
+            "unity_clear_console",
+            "unity_compile_scripts",
+            "unity_execute_menu_item",
+            "unity_read_console",
+            "unity_run_tests",
+            "unity_set_play_mode"
         ]
     );
 
