@@ -66,6 +66,7 @@ fn output_is_deterministic_sorted_lf_and_headed() {
         paths,
         [
             "csharp/Buril.Client.cs",
+            "csharp/Buril.EditorTools.cs",
             "csharp/Buril.Runtime.cs",
             "csharp/Buril.Tools.cs",
             "csharp/Buril.Types.cs",

@@ -405,7 +405,21 @@ fn a_call_made_during_a_reload_waits_for_it_and_a_dead_editor_answers_at_once() 
         "{answer}"
     );
 
-    // The editor dies in the middle of a call that would take 20 s: the call answers at once.
+    // Once the reloaded scripts' tools are served, the editor dies in the middle of a call
+    // that would take 20 s: the call answers at once.
+    poll(
+        "the reloaded tools",
+        Duration::from_millis(50),
+        buril_test_support::WAIT,
+        || {
+            let listed = names(&mut client);
+            if listed.iter().any(|name| name == "hosttest_added") {
+                Ok(())
+            } else {
+                Err(listed)
+            }
+        },
+    );
     client.send(json!({
         "jsonrpc": "2.0", "id": 778, "method": "tools/call",
         "params": {"name": "hosttest_slow", "arguments": {"ms": 20000}}
