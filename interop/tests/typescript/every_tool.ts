@@ -70,6 +70,13 @@ const typed: {
   script_create: Buril.scriptCreate,
   script_find_references: Buril.scriptFindReferences,
   script_list: Buril.scriptList,
+  // Done in the Unity editor: typed here too (interop/tests/csharp/editor.rs calls them).
+  unity_clear_console: Buril.unityClearConsole,
+  unity_compile_scripts: Buril.unityCompileScripts,
+  unity_execute_menu_item: Buril.unityExecuteMenuItem,
+  unity_read_console: Buril.unityReadConsole,
+  unity_run_tests: Buril.unityRunTests,
+  unity_set_play_mode: Buril.unitySetPlayMode,
 };
 
 function call<K extends keyof ToolMap>(transport: ToolTransport, name: K, input: unknown): Promise<unknown> {
