@@ -158,6 +158,24 @@ fn names(client: &mut BlockingPeer) -> Vec<String> {
     }
 }
 
+/// The names `tools/list` answers once they include `tool` (the hub lists the editor's tools
+/// after it connects, and again after a reload): waits for `what`.
+fn listed_once(client: &mut BlockingPeer, tool: &str, what: &str) -> Vec<String> {
+    poll(
+        what,
+        Duration::from_millis(50),
+        buril_test_support::WAIT,
+        || {
+            let listed = names(client);
+            if listed.iter().any(|name| name == tool) {
+                Ok(listed)
+            } else {
+                Err(listed)
+            }
+        },
+    )
+}
+
 /// How many calls buril sent on to the editor (`mcp_list_servers`).
 fn forwarded(client: &mut BlockingPeer) -> u64 {
     let servers = envelope(&client.call("mcp_list_servers", json!({})));
@@ -195,19 +213,7 @@ fn editor_tools_are_listed_called_validated_and_followed_across_a_reload() {
     let mut client = serve(&project, workspace.path());
 
     // The editor's tools join buril's once the hub has listed them; declared ones are always there.
-    let listed = poll(
-        "the editor's tools",
-        Duration::from_millis(50),
-        buril_test_support::WAIT,
-        || {
-            let listed = names(&mut client);
-            if listed.iter().any(|name| name == "myfamily_greet") {
-                Ok(listed)
-            } else {
-                Err(listed)
-            }
-        },
-    );
+    let listed = listed_once(&mut client, "myfamily_greet", "the editor's tools");
     for name in [
         "hosttest_outcome",
         "hosttest_slow",
@@ -317,19 +323,7 @@ fn editor_tools_are_listed_called_validated_and_followed_across_a_reload() {
         reloaded.starts_with("reloaded http://127.0.0.1:"),
         "{reloaded}"
     );
-    let listed = poll(
-        "the reloaded tools",
-        Duration::from_millis(50),
-        buril_test_support::WAIT,
-        || {
-            let listed = names(&mut client);
-            if listed.iter().any(|name| name == "hosttest_added") {
-                Ok(listed)
-            } else {
-                Err(listed)
-            }
-        },
-    );
+    let listed = listed_once(&mut client, "hosttest_added", "the reloaded tools");
     assert!(
         !listed.iter().any(|name| name == "hosttest_gone"),
         "{listed:?}"
@@ -413,19 +407,7 @@ fn a_call_made_during_a_reload_waits_for_it_and_a_dead_editor_answers_at_once() 
 
     // Once the reloaded scripts' tools are served, the editor dies in the middle of a call
     // that would take 20 s: the call answers at once.
-    poll(
-        "the reloaded tools",
-        Duration::from_millis(50),
-        buril_test_support::WAIT,
-        || {
-            let listed = names(&mut client);
-            if listed.iter().any(|name| name == "hosttest_added") {
-                Ok(())
-            } else {
-                Err(listed)
-            }
-        },
-    );
+    listed_once(&mut client, "hosttest_added", "the reloaded tools");
     client.send(json!({
         "jsonrpc": "2.0", "id": 778, "method": "tools/call",
         "params": {"name": "hosttest_slow", "arguments": {"ms": 20000}}
