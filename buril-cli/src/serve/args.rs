@@ -239,9 +239,9 @@ pub(super) fn command() -> Command {
                 .value_name("SECONDS")
                 .value_parser(value_parser!(f64))
                 .help(
-                    "With --http: at SIGTERM or Ctrl-C, how long calls in flight have to finish \
-                     before they are cancelled; no new connection is accepted meanwhile \
-                     [default: 10]",
+                    "At SIGTERM or Ctrl-C, how long calls and tasks in flight have to finish \
+                     before they are cancelled (with --http, no new connection is accepted \
+                     meanwhile); over stdio, also when the input ends [default: 10]",
                 ),
         )
         .arg(

@@ -350,23 +350,17 @@ impl HttpServer {
         // Every connection's place back (each has ended), and the tasks run here ended.
         let every = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
         let ended = || Arc::clone(&open).acquire_many_owned(every);
-        let tasks = &endpoint.state.tasks;
-        let drained = async {
-            let _ = ended().await;
-            while tasks.running_here() > 0 {
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-            }
-        };
-        if tokio::time::timeout(limits.drain, drained).await.is_err() {
-            endpoint.state.say(&format!(
-                "buril: calls and tasks still running {:.1} s after the server was asked to stop \
-                 are cancelled",
-                limits.drain.as_secs_f64()
-            ));
-            endpoint.state.stopped.cancel();
-            tasks
-                .hand_back("the server running this task stopped before the task ended")
-                .await;
+        let state = &endpoint.state;
+        let settled = super::tasks::settle(
+            state,
+            limits.drain,
+            async {
+                let _ = ended().await;
+            },
+            || state.stopped.cancel(),
+        )
+        .await;
+        if !settled {
             let _ = tokio::time::timeout(CANCELLED_ANSWERS, ended()).await;
         }
         Ok(())

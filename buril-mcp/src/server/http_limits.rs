@@ -102,8 +102,10 @@ impl HttpLimits {
         self
     }
 
-    /// How long the calls in flight have to finish when the server stops
-    /// ([`HttpServer::run_until`](super::HttpServer::run_until)); past it, they are cancelled.
+    /// How long the calls and tasks in flight have to finish when the server stops
+    /// ([`HttpServer::run_until`](super::HttpServer::run_until)); past it, they are cancelled
+    /// (tasks recorded as failed, saying why). The stdio transport gives the tasks still
+    /// running when its input ends the same time.
     pub const fn drain(mut self, drain: Duration) -> Self {
         self.drain = drain;
         self

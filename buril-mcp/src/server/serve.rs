@@ -65,6 +65,12 @@ impl Server {
     ///
     /// Having written its answers with no call running, the transport watches its input for a
     /// moment before its thread sleeps ([`ServerOptions::input_watch`]).
+    ///
+    /// When the input ends, the tasks running here have the drain time
+    /// ([`HttpLimits::drain`](super::HttpLimits::drain)) to end before this returns; those
+    /// still running then are recorded as failed, saying why (a client that started a task
+    /// and left, such as an editor reloading its scripts, finds its end through the next
+    /// server sharing the store).
     pub async fn serve_stdio(&self) -> Result<(), ServerError> {
         let (stdin, stdout) = stdio::open();
         let watch = stdin.watch(self.state.input_watch);
@@ -134,10 +140,14 @@ impl Server {
                 )));
             }
         };
-        running
+        let served = running
             .waiting()
             .await
-            .map_err(|error| ServerError::Protocol(format!("the MCP session failed: {error}")))?;
+            .map_err(|error| ServerError::Protocol(format!("the MCP session failed: {error}")));
+        // The client gone, the tasks it started still run here: they get their time, as over
+        // HTTP at a stop, before the process that serves them ends.
+        super::tasks::settle(&self.state, self.state.http_limits.drain, async {}, || {}).await;
+        served?;
         Ok(())
     }
 

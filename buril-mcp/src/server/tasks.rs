@@ -239,3 +239,37 @@ pub(crate) fn joined(result: Result<Outcome, tokio::task::JoinError>) -> Outcome
         )))
     })
 }
+
+/// Gives the calls and tasks in flight at a transport's end up to `drain` to finish:
+/// `others` (what else the transport waits for, its connections) and then every task run
+/// here. Past `drain`, `on_overrun` runs (the HTTP server cancels its plain calls there) and
+/// the tasks still running are handed back, failed with the reason, so that their followers
+/// through any server sharing the store learn at once why they cannot finish. Whether
+/// everything ended in time.
+pub(crate) async fn settle(
+    state: &ServerState,
+    drain: std::time::Duration,
+    others: impl std::future::Future<Output = ()>,
+    on_overrun: impl FnOnce(),
+) -> bool {
+    let tasks = &state.tasks;
+    let drained = async {
+        others.await;
+        while tasks.running_here() > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    if tokio::time::timeout(drain, drained).await.is_ok() {
+        return true;
+    }
+    state.say(&format!(
+        "buril: calls and tasks still running {:.1} s after the server was asked to stop are \
+         cancelled",
+        drain.as_secs_f64()
+    ));
+    on_overrun();
+    tasks
+        .hand_back("the server running this task stopped before the task ended")
+        .await;
+    false
+}

@@ -1,7 +1,7 @@
 //! Stopping a Streamable HTTP server (`HttpServer::run_until`): no connection is accepted any
 //! more, a call in flight is answered whole, calls still running after the drain time are
 //! cancelled and answered so, and tasks still running then are recorded as failed with the
-//! reason.
+//! reason. Over stdio, the end of the input gives the tasks running the same drain time.
 
 use crate::common;
 
@@ -12,8 +12,9 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use buril::ToolError;
-use buril::server::{HttpLimits, ServerOptions};
+use buril::server::{HttpLimits, Server, ServerOptions};
 use buril::tasks::{MemoryStore, TaskSettings, TaskStore, Tasks};
+use buril_test_support::peer::Peer;
 use buril_test_support::wait_until;
 use common::gates::{self, Event, WAIT};
 use common::http::{open, post};
@@ -210,4 +211,82 @@ fn find_task_id(value: &Value) -> Option<String> {
         Value::Array(items) => items.iter().find_map(find_task_id),
         _ => None,
     }
+}
+
+/// A stdio client that starts a task and leaves (an editor reloading its scripts, say): the
+/// server's output ends only once the task has ended, within the drain time, and its end is in
+/// the store for the next server to find.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_running_when_the_stdio_input_ends_finishes_before_the_server_ends() {
+    let (store, mut peer, served) = stdio_task_server(Duration::from_secs(30)).await;
+    let id = start_stdio_task(&mut peer, "stdio task kept").await;
+    peer.end_input().await;
+    tokio::task::spawn_blocking(|| gates::open("stdio task kept"))
+        .await
+        .unwrap();
+    served.await.unwrap().expect("the server ends well");
+    let record = store.load(&id).await.unwrap().expect("the task is kept");
+    let summary = serde_json::to_value(record.summary(u64::MAX / 2)).unwrap();
+    assert_eq!(summary["status"], "completed", "{summary}");
+    assert!(
+        summary.to_string().contains("stdio task kept done"),
+        "{summary}"
+    );
+}
+
+/// Past the drain time a task still running when the stdio input ends is recorded as failed,
+/// saying why, before the server ends: its followers need not wait for its lease to lapse.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_running_past_the_drain_time_after_the_stdio_input_ends_is_given_up() {
+    let (store, mut peer, served) = stdio_task_server(Duration::ZERO).await;
+    let id = start_stdio_task(&mut peer, "stdio task given up").await;
+    peer.end_input().await;
+    served.await.unwrap().expect("the server ends well");
+    let record = store.load(&id).await.unwrap().expect("the task is kept");
+    let summary = serde_json::to_value(record.summary(u64::MAX / 2)).unwrap();
+    assert_eq!(summary["status"], "failed", "{summary}");
+    assert!(
+        summary
+            .to_string()
+            .contains("the server running this task stopped before the task ended"),
+        "{summary}"
+    );
+    tokio::task::spawn_blocking(|| gates::open("stdio task given up"))
+        .await
+        .unwrap();
+}
+
+/// A stdio server (stateless lifecycle) whose tasks are kept in the returned store, and what
+/// ends when it returns.
+async fn stdio_task_server(
+    drain: Duration,
+) -> (
+    Arc<dyn TaskStore>,
+    Peer,
+    tokio::task::JoinHandle<Result<(), buril::server::ServerError>>,
+) {
+    let store: Arc<dyn TaskStore> = Arc::new(MemoryStore::new());
+    let tasks = Tasks::with_settings(Arc::clone(&store), TaskSettings::new());
+    let options = ServerOptions::new()
+        .tasks(tasks)
+        .http_limits(HttpLimits::new().drain(drain));
+    let server = Server::new(buril::Dispatcher::new(), options).unwrap();
+    let (client_side, server_side) = tokio::io::duplex(1 << 20);
+    let (server_read, server_write) = tokio::io::split(server_side);
+    let served = tokio::spawn(async move { server.serve_io(server_read, server_write).await });
+    let (read, write) = tokio::io::split(client_side);
+    (store, Peer::over(Box::pin(read), Box::pin(write)), served)
+}
+
+/// Starts `stop_task` held at the gate `tag`, once it runs: its task's handle.
+async fn start_stdio_task(peer: &mut Peer, tag: &str) -> String {
+    let capabilities = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let answer = peer
+        .call_stateless("stop_task", json!({"tag": tag}), capabilities)
+        .await;
+    let id = find_task_id(&answer).unwrap_or_else(|| panic!("{answer}"));
+    let tag = tag.to_owned();
+    let entered = tokio::task::spawn_blocking(move || gates::wait_for(Event::Entered, &tag));
+    assert!(entered.await.unwrap(), "the task runs");
+    id
 }
