@@ -44,7 +44,7 @@ use syn::spanned::Spanned;
 use syn::{Ident, LitStr};
 
 use crate::ast::{LazyFn, ParamKind, Return, ToolFn};
-use crate::attr::{Attrs, Sp};
+use crate::attr::Attrs;
 use crate::check::{self, Resolved};
 use crate::diagnostics::Diagnostics;
 
@@ -94,14 +94,14 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// A string literal spanned by `anchor`. `quote` gives an interpolated `String` the call
 /// site's span, which would put the expansion's hygiene context back (see the module's docs);
 /// a literal resolves nothing, so its span only says where an error about it would point.
-fn text(value: &str, anchor: Span) -> Literal {
+pub(crate) fn text(value: &str, anchor: Span) -> Literal {
     let mut literal = Literal::string(value);
     literal.set_span(anchor);
     literal
 }
 
 /// `true` or `false` spanned by `anchor` (see [`text`]).
-fn flag(value: bool, anchor: Span) -> Ident {
+pub(crate) fn flag(value: bool, anchor: Span) -> Ident {
     Ident::new(if value { "true" } else { "false" }, anchor)
 }
 
@@ -225,19 +225,15 @@ fn registration(
         (TokenStream::new(), TokenStream::new())
     };
     let invoke = if attrs.editor.is_some() {
-        // Validated here, done in the editor: the input goes there whole, the answer comes back
-        // through the declared output type (`editor.rs` in the runtime).
-        let name = text(&resolved.name.value, anchor);
-        let forward = match editor_output(&function.ret, &private) {
-            Some(ok) => quote_spanned!(anchor=> #private::editor_call::<#ok>(#ctx, #args, #name)),
-            None => quote_spanned!(anchor=> #private::editor_call_unit(#ctx, #args, #name)),
-        };
-        quote_spanned! {anchor=>
-            |#ctx, #args| {
-                #confirm_async
-                #forward
-            }
-        }
+        crate::editor::forwarding(
+            function,
+            resolved,
+            &private,
+            &ctx,
+            &args,
+            &confirm_async,
+            anchor,
+        )
     } else if function.is_async {
         let take = match take {
             Some((pattern, take)) => quote_spanned! {anchor=>
@@ -279,7 +275,7 @@ fn registration(
         }
     };
 
-    let meta = meta(attrs, function, resolved, &private, returns_unit, anchor);
+    let meta = crate::meta::meta(attrs, function, resolved, &private, returns_unit, anchor);
     let flavor = Ident::new(
         if function.is_async || attrs.editor.is_some() {
             "Async"
@@ -290,20 +286,8 @@ fn registration(
     );
     let (symbols, macros) = claims(attrs, resolved);
     let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = anchor);
-    // A declaration's types are written nowhere else: named once, so that they resolve, and
-    // so that an import used only there counts as used.
     let declared = if attrs.editor.is_some() {
-        let inputs = function
-            .item
-            .sig
-            .inputs
-            .iter()
-            .filter_map(|input| match input {
-                syn::FnArg::Typed(typed) => Some(&*typed.ty),
-                syn::FnArg::Receiver(_) => None,
-            });
-        let output = &function.item.sig.output;
-        quote_spanned!(anchor=> type __BurilDeclared = fn(#(#inputs),*) #output;)
+        crate::editor::declared_types(function, anchor)
     } else {
         TokenStream::new()
     };
@@ -413,19 +397,6 @@ fn params(
     out
 }
 
-/// The type an editor tool's answer is read back as (spanned by the user's type, where a type
-/// that cannot be is reported); `None` for a declaration that returns nothing.
-fn editor_output(ret: &Return, private: &TokenStream) -> Option<TokenStream> {
-    match ret {
-        Return::Unit | Return::Option(_) => None,
-        Return::Result { ok, .. } => Some(quote_spanned!(ok.span()=> #ok)),
-        Return::ResultAlias(ty) => {
-            Some(quote_spanned!(ty.span()=> <#ty as #private::ToolResult>::Ok))
-        }
-        Return::Plain(ty) => Some(quote_spanned!(ty.span()=> #ty)),
-    }
-}
-
 /// How the function's return value becomes output, the output schema, and whether it is `()`.
 fn output(
     ret: &Return,
@@ -496,122 +467,6 @@ fn convert_result(
             #private::Ok(value) => #ok_output::into_output(value),
             #private::Err(#error) => #private::Err(#convert),
         }
-    }
-}
-
-fn meta(
-    attrs: &Attrs,
-    function: &ToolFn,
-    resolved: &Resolved,
-    private: &TokenStream,
-    returns_unit: bool,
-    anchor: Span,
-) -> TokenStream {
-    let name = text(&resolved.name.value, anchor);
-    let family = text(&resolved.family, anchor);
-    let description = text(function.docs.as_deref().unwrap_or_default(), anchor);
-    let some_str = |value: &Option<String>| match value {
-        Some(value) => {
-            let value = text(value, anchor);
-            quote_spanned!(anchor=> #private::Some(#value))
-        }
-        None => quote_spanned!(anchor=> #private::None),
-    };
-    let some_bool = |value: Option<bool>| match value {
-        Some(value) => {
-            let value = flag(value, anchor);
-            quote_spanned!(anchor=> #private::Some(#value))
-        }
-        None => quote_spanned!(anchor=> #private::None),
-    };
-    let title = some_str(&attrs.title);
-    let read_only = some_bool(attrs.read_only);
-    let destructive = some_bool(attrs.destructive);
-    let idempotent = some_bool(attrs.idempotent);
-    let open_world = some_bool(attrs.open_world);
-    let threading = Ident::new(attrs.threading(), anchor);
-    let dangerous = flag(attrs.dangerous, anchor);
-    let returns_unit = flag(returns_unit, anchor);
-    let confirm = flag(attrs.confirm, anchor);
-    let editor = flag(attrs.editor.is_some(), anchor);
-    let task = Ident::new(
-        attrs
-            .task
-            .as_ref()
-            .map_or("Never", |task| task.value.variant()),
-        anchor,
-    );
-    let fixed_name = some_str(&attrs.fixed_name.as_ref().map(|r| r.value.clone()));
-    // A list as a `'static` slice: `&[]` when empty (most tools have no aliases, icons or
-    // `_meta`), else a static of its items.
-    let list = |ty: TokenStream, items: Vec<TokenStream>| {
-        if items.is_empty() {
-            quote_spanned!(anchor=> &[])
-        } else {
-            quote_spanned! {anchor=> {
-                static LIST: &[#ty] = &[#(#items),*];
-                LIST
-            }}
-        }
-    };
-    let cow = quote_spanned!(anchor=> #private::Cow<'static, str>);
-    let borrowed = |value: &String| {
-        let value = text(value, anchor);
-        quote_spanned!(anchor=> #private::Cow::Borrowed(#value))
-    };
-    let texts = |values: &[Sp<String>]| {
-        list(
-            cow.clone(),
-            values.iter().map(|value| borrowed(&value.value)).collect(),
-        )
-    };
-    let aliases = texts(&attrs.aliases);
-    let icons = texts(&attrs.icons);
-    let meta_pairs = list(
-        quote_spanned!(anchor=> (#cow, #cow)),
-        attrs
-            .meta
-            .iter()
-            .map(|(key, json)| {
-                let (key, json) = (borrowed(&key.value), borrowed(json));
-                quote_spanned!(anchor=> (#key, #json))
-            })
-            .collect(),
-    );
-    // The app's document, read at compile time relative to the tool's source file (the
-    // literal keeps the user's span, so `include_str!` looks beside it).
-    let ui = match &attrs.ui {
-        Some(path) => {
-            let file = path.value.rsplit('/').next().unwrap_or(&path.value);
-            let uri = text(&format!("ui://{}/{file}", resolved.name.value), anchor);
-            let literal = LitStr::new(&path.value, path.span);
-            quote_spanned!(anchor=> #private::Some((#uri, ::core::include_str!(#literal))))
-        }
-        None => quote_spanned!(anchor=> #private::None),
-    };
-    quote_spanned! {anchor=>
-        #private::ToolMeta::from_attribute(#private::AttributeMeta {
-            name: #name,
-            description: #description,
-            family: #family,
-            aliases: #aliases,
-            title: #title,
-            read_only: #read_only,
-            destructive: #destructive,
-            idempotent: #idempotent,
-            open_world: #open_world,
-            threading: #private::Threading::#threading,
-            dangerous: #dangerous,
-            returns_unit: #returns_unit,
-            confirm: #confirm,
-            location: __BURIL_LOCATION,
-            fixed_name: #fixed_name,
-            icons: #icons,
-            meta: #meta_pairs,
-            task: #private::TaskSupport::#task,
-            ui: #ui,
-            editor: #editor,
-        })
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! The macro is a small compiler: `attr` parses the attribute's keys, `ast` models the
 //! function, `check` applies the rules (the naming lint among them, from `buril-names`) and
-//! collects every violation in a `ctxt::Diagnostics`, and `expand` writes the registration. On
+//! collects every violation in a `ctxt::Diagnostics`, and `expand` writes the registration
+//! (`editor` the parts of a tool done in the Unity editor). On
 //! any error the function is re-emitted untouched beside the errors, so that the rest of the
 //! crate still compiles and only the real problems are shown.
 
@@ -11,7 +12,9 @@ mod ast;
 mod attr;
 mod check;
 mod diagnostics;
+mod editor;
 mod expand;
+mod meta;
 mod sections;
 mod symbol;
 

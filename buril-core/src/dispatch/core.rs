@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, Weak};
 
 use tokio::runtime::Runtime;
 
-use super::hot::SyncLane;
+use super::lane::{SyncLanes, lanes_for_this_machine};
 use super::main_thread::MainQueue;
 use super::rules::{Rules, Timeouts};
 use crate::context::{Env, EnvRef};
@@ -66,7 +66,7 @@ pub(crate) struct Core {
     pub(crate) env: Arc<Env>,
     pub(crate) main: Arc<MainQueue>,
     /// The thread a sync tool's call takes when it is free (`hot.rs`).
-    pub(crate) sync_lane: SyncLane,
+    pub(crate) sync_lanes: SyncLanes,
     runtime: OnceLock<Runtime>,
     worker_threads: usize,
     pub(crate) limits: InputLimits,
@@ -100,7 +100,7 @@ impl Core {
                     dispatcher: handle,
                 }),
                 main: parts.main,
-                sync_lane: SyncLane::new(parts.spin),
+                sync_lanes: SyncLanes::new(lanes_for_this_machine(), parts.spin),
                 runtime: OnceLock::new(),
                 worker_threads: parts.worker_threads,
                 limits: parts.limits,
@@ -155,7 +155,7 @@ impl Core {
 impl Drop for Core {
     fn drop(&mut self) {
         self.main.close();
-        self.sync_lane.close();
+        self.sync_lanes.close();
         if let Some(runtime) = self.runtime.take() {
             wind_down(runtime);
         }

@@ -1,5 +1,5 @@
-//! Threads that stay awake between calls: the queue the host's main thread runs, and the lane a
-//! sync tool's call takes to a thread of its own.
+//! Threads that stay awake between calls: the queue the host's main thread runs, and the queue
+//! of each sync lane (`lane.rs`), a thread a sync tool's call takes when it is free.
 //!
 //! Handing a call to another thread costs little when that thread is awake and a great deal when
 //! it sleeps: waking a sleeping thread is a system call on one side and a trip through the
@@ -31,7 +31,7 @@
 //! watched would hold the threads their own next calls need.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
@@ -339,83 +339,6 @@ impl ErrandQueue {
     }
 }
 
-/// A thread of its own for sync tools' calls, taken by one call at a time: a call that finds it
-/// free runs there, with none of the wake-ups of a pool whose threads sleep between calls; a
-/// call that finds it busy (a call runs there, or ran past its deadline and goes on) goes to the
-/// blocking pool. So a server taking calls one after the other hands each to an awake thread,
-/// and a busy one spreads them over the pool as before.
-pub(crate) struct SyncLane {
-    queue: Arc<ErrandQueue>,
-    busy: Arc<AtomicBool>,
-    started: OnceLock<()>,
-    /// Whether the lane is used at all: a thread that sleeps between calls saves nothing over
-    /// the pool's.
-    open: bool,
-}
-
-impl SyncLane {
-    /// A lane whose thread watches for its next call for at most `spin`; none (every call to
-    /// the pool) with zero.
-    pub(crate) fn new(spin: Duration) -> Self {
-        SyncLane {
-            queue: Arc::new(ErrandQueue::new(spin)),
-            busy: Arc::new(AtomicBool::new(false)),
-            started: OnceLock::new(),
-            open: !spin.is_zero(),
-        }
-    }
-
-    /// Runs `errand` on the lane's thread when it is free; gives `errand` back when it is not. `errand`
-    /// gets the lane's release, which it calls as soon as its tool has returned.
-    pub(crate) fn try_run<F>(&self, errand: F) -> Result<(), F>
-    where
-        F: FnOnce(LaneRelease) + Send + 'static,
-    {
-        if !self.open
-            || !cores_to_watch_on()
-            || self
-                .busy
-                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-        {
-            return Err(errand);
-        }
-        self.started.get_or_init(|| {
-            self.queue.start_thread("buril-sync");
-        });
-        let release = LaneRelease(Some(Arc::clone(&self.busy)));
-        self.queue.push(Box::new(move || errand(release)));
-        Ok(())
-    }
-
-    /// Where a caller watches for the answer of a call on the lane.
-    pub(crate) fn replies(&self) -> Replies<'_> {
-        self.queue.replies()
-    }
-
-    pub(crate) fn close(&self) {
-        self.queue.close();
-    }
-}
-
-/// Frees the lane for the next call when dropped (an errand that panics still frees it).
-pub(crate) struct LaneRelease(Option<Arc<AtomicBool>>);
-
-impl LaneRelease {
-    /// The release of an errand that did not take the lane: frees nothing.
-    pub(crate) fn none() -> Self {
-        LaneRelease(None)
-    }
-}
-
-impl Drop for LaneRelease {
-    fn drop(&mut self) {
-        if let Some(busy) = self.0.take() {
-            busy.store(false, Ordering::Release);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -591,41 +514,9 @@ mod tests {
         assert!(rx.recv().is_err());
     }
 
+    /// A host that said not to spin: a watch looks once and gives up, whatever it waits for.
     #[test]
-    fn the_lane_takes_one_call_at_a_time_and_is_freed_when_its_tool_returns() {
-        if !cores_to_watch_on() {
-            // One core: calls go to the blocking pool, and the lane takes none.
-            assert!(SyncLane::new(MAX_SPIN).try_run(|_| {}).is_err());
-            return;
-        }
-        let lane = SyncLane::new(MAX_SPIN);
-        let (release_tx, release_rx) = mpsc::channel::<()>();
-        let (done_tx, done_rx) = mpsc::channel();
-        lane.try_run(move |release| {
-            release_rx.recv().unwrap();
-            drop(release);
-            done_tx.send(()).unwrap();
-        })
-        .unwrap_or_else(|_| panic!("a free lane takes the call"));
-        assert!(
-            lane.try_run(|_| {}).is_err(),
-            "a busy lane gives the call back"
-        );
-        release_tx.send(()).unwrap();
-        done_rx.recv().unwrap();
-        let (tx, rx) = mpsc::channel();
-        lane.try_run(move |_| tx.send(()).unwrap())
-            .unwrap_or_else(|_| panic!("a freed lane takes the next call"));
-        rx.recv().unwrap();
-        lane.close();
-    }
-
-    /// A host that said not to spin: the lane takes no call (they go to the pool), and a watch
-    /// looks once and gives up, whatever it waits for.
-    #[test]
-    fn without_spinning_nobody_watches_and_the_lane_is_closed() {
-        let lane = SyncLane::new(Duration::ZERO);
-        assert!(lane.try_run(|_| {}).is_err());
+    fn without_spinning_nobody_watches() {
         let spin = Spin::new(Duration::ZERO);
         let mut looks = 0;
         spin.watch(|| {

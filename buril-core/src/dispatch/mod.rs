@@ -21,6 +21,7 @@ mod builder;
 pub(crate) mod core;
 mod execute;
 mod hot;
+mod lane;
 mod main_thread;
 mod options;
 mod place;

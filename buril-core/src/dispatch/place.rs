@@ -17,9 +17,10 @@
 //! and Tokio refuses a runtime's `block_on`. Only `inline`, the author's word that the tool
 //! never blocks, runs it there.
 //!
-//! A call placed on the blocking pool runs on the sync lane instead when the lane is free
-//! (`hot.rs`): one thread that stays awake between calls, so that calls one after the other
-//! wake nobody. A call that blocks the lane only makes the next calls take the pool.
+//! A call placed on the blocking pool runs on a sync lane instead when one is free (`lane.rs`):
+//! threads that stay awake between calls, one a core, each taken by one call at a time, so that
+//! calls wake nobody. A call that blocks its lane only makes the next calls take another lane
+//! or the pool.
 //!
 //! A call placed *here* runs on the caller's thread or task and cannot be interrupted: its
 //! deadline is checked when it returns. Every other placement answers through a [`Reply`] that
@@ -30,7 +31,8 @@ use tokio::task::JoinHandle;
 
 use super::admit::Admitted;
 use super::core::Core;
-use super::hot::{LaneRelease, Replies};
+use super::hot::Replies;
+use super::lane::LaneRelease;
 use super::run::{run_async, run_here, run_sync};
 use super::settle::CallResult;
 use crate::descriptor::{Invoke, Threading};
@@ -179,13 +181,13 @@ pub(crate) fn start<'a>(
             }
         }
         (_, Invoke::Sync(function)) => {
-            let on_lane = core.sync_lane.try_run(move |release| {
+            let on_lane = core.sync_lanes.try_run(move |release| {
                 let result = run_sync(name, function, &ctx, args);
                 drop(release);
                 deliver(name, reply, result);
             });
             let replies = match on_lane {
-                Ok(()) => Some(core.sync_lane.replies()),
+                Ok(replies) => Some(replies),
                 Err(errand) => {
                     core.runtime()
                         .spawn_blocking(move || errand(LaneRelease::none()));
