@@ -55,7 +55,7 @@ pub struct Attrs {
 
 impl Attrs {
     /// Where the tool's calls run, as one of `buril::Threading`'s variants: `off_thread`
-    /// alone, or with `inline` (which `check.rs` says needs it)
+    /// alone, or with `inline` (which `check/` says needs it)
     pub fn threading(&self) -> &'static str {
         if !self.off_thread {
             "Main"

@@ -12,9 +12,7 @@ mod ast;
 mod attr;
 mod check;
 mod diagnostics;
-mod editor;
 mod expand;
-mod meta;
 mod sections;
 mod symbol;
 

@@ -5,10 +5,10 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote_spanned;
 use syn::LitStr;
 
+use super::{flag, text};
 use crate::ast::ToolFn;
 use crate::attr::{Attrs, Sp};
 use crate::check::Resolved;
-use crate::expand::{flag, text};
 
 /// The tool's `ToolMeta`, as a constant expression spanned by `anchor`.
 pub(crate) fn meta(

@@ -9,6 +9,8 @@ use crate::attr::{Attrs, Sp};
 use crate::diagnostics::Diagnostics;
 use buril_names as naming;
 
+mod editor;
+
 /// The tool's name and family after the checks.
 pub struct Resolved {
     pub name: Sp<String>,
@@ -41,7 +43,7 @@ pub fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) -> Resolved {
     check_param_kinds(diag, function);
     check_return(diag, function);
     check_inline(diag, attrs, function);
-    crate::editor::check(diag, attrs, function);
+    editor::check(diag, attrs, function);
     check_task(diag, attrs);
     check_headers(diag, attrs, function);
     check_icons_and_meta(diag, attrs);

@@ -1,48 +1,14 @@
-//! A tool done in the Unity editor (`#[buril::tool(editor)]` on a function without a body):
-//! its rules (`check` calls [`check`]), and what `expand` writes for it: an invoke that forwards
-//! the validated input to the connected editor and reads its answer back as the declared
-//! output, and the declaration's types named once, since no function body uses them.
+//! What `expand` writes for a tool done in the Unity editor (`#[buril::tool(editor)]` on a
+//! function without a body; its rules are `check/editor.rs`): an invoke that forwards the
+//! validated input to the connected editor and reads its answer back as the declared output,
+//! and the declaration's types named once, since no function body uses them.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote_spanned;
 use syn::spanned::Spanned;
 
 use crate::ast::{Return, ToolFn};
-use crate::attr::Attrs;
 use crate::check::Resolved;
-use crate::diagnostics::Diagnostics;
-
-/// A tool done in the editor is declared without a body, and only such a tool is; its calls
-/// run in the editor, so none is placed here (`inline`).
-pub(crate) fn check(diag: &Diagnostics, attrs: &Attrs, function: &ToolFn) {
-    let name = &function.ident;
-    match (attrs.editor, &function.item.body, &function.item.semi) {
-        (Some(_), Some(body), _) => diag.error_at(
-            body.span(),
-            format!(
-                "an `editor` tool is declared here and done in the Unity editor, so it has no \
-                 body: end the declaration with `;` (`fn {name}(...) -> Result<T, \
-                 buril::ToolError>;`) and implement it in C# by subclassing the stub that \
-                 codegen writes into the Unity package"
-            ),
-        ),
-        (None, None, Some(semi)) => diag.error_spanned_by(
-            semi,
-            format!(
-                "a tool needs a body: `fn {name}(...) -> T {{ ... }}`; a tool done in the Unity \
-                 editor is declared without one, with `#[buril::tool(editor)]`"
-            ),
-        ),
-        _ => {}
-    }
-    if let (Some(_), Some(inline)) = (attrs.editor, attrs.inline) {
-        diag.error_at(
-            inline,
-            "an `editor` tool's calls run in the editor, not here: remove `inline` \
-             (`off_thread` says the editor runs it off its main thread)",
-        );
-    }
-}
 
 /// The invoke of an editor tool: confirmation first where asked, then the input goes to the
 /// editor whole and the answer comes back through the declared output type (`editor.rs` in the
@@ -56,7 +22,7 @@ pub(crate) fn forwarding(
     confirm: &TokenStream,
     anchor: Span,
 ) -> TokenStream {
-    let name = crate::expand::text(&resolved.name.value, anchor);
+    let name = super::text(&resolved.name.value, anchor);
     let forward = match output(&function.ret, private) {
         Some(ok) => quote_spanned!(anchor=> #private::editor_call::<#ok>(#ctx, #args, #name)),
         None => quote_spanned!(anchor=> #private::editor_call_unit(#ctx, #args, #name)),

@@ -48,6 +48,9 @@ use crate::attr::Attrs;
 use crate::check::{self, Resolved};
 use crate::diagnostics::Diagnostics;
 
+mod editor;
+mod meta;
+
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let item: LazyFn = match syn::parse2(item.clone()) {
         Ok(item) => item,
@@ -225,7 +228,7 @@ fn registration(
         (TokenStream::new(), TokenStream::new())
     };
     let invoke = if attrs.editor.is_some() {
-        crate::editor::forwarding(
+        editor::forwarding(
             function,
             resolved,
             &private,
@@ -275,7 +278,7 @@ fn registration(
         }
     };
 
-    let meta = crate::meta::meta(attrs, function, resolved, &private, returns_unit, anchor);
+    let meta = meta::meta(attrs, function, resolved, &private, returns_unit, anchor);
     let flavor = Ident::new(
         if function.is_async || attrs.editor.is_some() {
             "Async"
@@ -287,7 +290,7 @@ fn registration(
     let (symbols, macros) = claims(attrs, resolved);
     let holder = format_ident!("__BURIL_TOOL_{}", fn_ident, span = anchor);
     let declared = if attrs.editor.is_some() {
-        crate::editor::declared_types(function, anchor)
+        editor::declared_types(function, anchor)
     } else {
         TokenStream::new()
     };
