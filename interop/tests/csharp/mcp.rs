@@ -41,7 +41,7 @@ fn committed_bindings() -> (Vec<PathBuf>, String) {
 fn build(dir: &Path) -> PathBuf {
     let (mut sources, _) = committed_bindings();
     let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/csharp/mcp");
-    for name in ["Fake.cs", "Mcp.cs"] {
+    for name in ["End.cs", "Fake.cs", "Mcp.cs"] {
         sources.push(programs.join(name));
     }
     let exe = dir.join("Mcp.exe");
@@ -358,8 +358,9 @@ fn the_http_transport_reads_every_answer_the_protocol_allows() {
 /// Newtonsoft.Json beside it.
 fn build_program(dir: &Path, program: &str) -> PathBuf {
     let (mut sources, _) = committed_bindings();
-    sources
-        .push(Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/csharp/mcp/{program}.cs")));
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/csharp/mcp");
+    sources.push(programs.join(format!("{program}.cs")));
+    sources.push(programs.join("End.cs"));
     let exe = dir.join(format!("{program}.exe"));
     mcs(&exe, "exe", &sources, &[]);
     fs::copy(NEWTONSOFT, dir.join("Newtonsoft.Json.dll")).expect("a copy");
@@ -432,7 +433,8 @@ fn stale_csharp_bindings_are_warned_by_the_server() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut files = write_generated(&dir.path().join("generated"), &generate(&api_of(&sources)));
     files.retain(|path| path.extension().is_some_and(|e| e == "cs"));
-    files.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/csharp/mcp/Stale.cs"));
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/csharp/mcp");
+    files.extend([programs.join("Stale.cs"), programs.join("End.cs")]);
     let exe = dir.path().join("Stale.exe");
     mcs(&exe, "exe", &files, &[]);
     fs::copy(NEWTONSOFT, dir.path().join("Newtonsoft.Json.dll")).expect("a copy");

@@ -235,7 +235,7 @@ namespace Buril.CancelTest
         {
             if (args.Length == 4 && args[0] == "stdio")
             {
-                return Stdio(args[1], args[2], args[3]);
+                return Ending.End(Stdio(args[1], args[2], args[3]));
             }
             if (args.Length != 1)
             {
@@ -284,7 +284,7 @@ namespace Buril.CancelTest
                 o["after"] = client.SceneList(new SceneListInput()).Scenes.Count;
             }
             Console.WriteLine(o.ToString(Formatting.None));
-            return 0;
+            return Ending.End(0);
         }
     }
 }

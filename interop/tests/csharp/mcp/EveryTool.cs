@@ -101,7 +101,7 @@ namespace Buril.EveryToolTest
                 ((IDisposable)transport).Dispose();
             }
             Console.WriteLine(o.ToString(Formatting.None));
-            return 0;
+            return Ending.End(0);
         }
 
         private static string Pascal(string name)

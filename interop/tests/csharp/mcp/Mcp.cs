@@ -28,7 +28,7 @@ namespace Buril.McpTest
             if (args[0] == "fake")
             {
                 Print(Fake.Run());
-                return 0;
+                return Ending.End(0);
             }
 #endif
             BurilProcessTransport process = null;
@@ -96,7 +96,7 @@ namespace Buril.McpTest
                 }
             }
             Print(o);
-            return 0;
+            return Ending.End(0);
         }
 
         private static void Print(JObject o)

@@ -347,7 +347,7 @@ namespace Buril.MessagesTest
             o["notDeclined"] = notDeclined;
             o["mismatches"] = mismatches;
             Console.WriteLine(o.ToString(Formatting.None));
-            return 0;
+            return Ending.End(0);
         }
     }
 }

@@ -48,7 +48,7 @@ namespace Buril.StaleTest
                 o["serverVersion"] = client.ServerVersion;
             }
             Console.WriteLine(o.ToString(Formatting.None));
-            return 0;
+            return Ending.End(0);
         }
     }
 }

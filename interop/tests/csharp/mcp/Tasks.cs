@@ -104,7 +104,7 @@ namespace Buril.TasksTest
             {
                 var report = Run(transport).GetAwaiter().GetResult();
                 Console.WriteLine(report.ToString(Newtonsoft.Json.Formatting.None));
-                return 0;
+                return Ending.End(0);
             }
             finally
             {
