@@ -99,7 +99,15 @@ where
     let Some(link) = link() else {
         return Err(unavailable(tool, "no editor is connected"));
     };
-    let data = link.call(ctx, tool, input).await?;
+    let mut data = link.call(ctx, tool, input).await?;
+    // The editor answers the data as the declaration's output schema has it (`{"result": …}`
+    // around a value that is not an object, `{"content": […]}` around blocks).
+    if let Some(declared) = crate::registry::registry()
+        .get(tool)
+        .and_then(|found| found.as_linked())
+    {
+        data = crate::output::unshape(data, declared.output_shape());
+    }
     serde_json::from_value(data).map_err(|error| {
         ToolError::runtime(format!(
             "the editor's answer to `{tool}` is not what its declaration promises: {error}"

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::compiled::OutputShape;
 use crate::content::content_data;
+use crate::content::shape::ContentShape;
 use crate::error::ToolError;
 
 /// A `Result` a tool may return under another name (`io::Result<T>`, `anyhow::Result<T>`): the
@@ -49,5 +50,65 @@ pub(crate) fn shape(value: Value, shape: OutputShape) -> Value {
             Value::Object(map)
         }
         OutputShape::Content(content) => content_data(value, content),
+    }
+}
+
+/// The value [`shape`] put into `data` as `shape`, taken out again: what a tool done
+/// elsewhere (the editor) answered as the data, read back as the declared output.
+pub(crate) fn unshape(data: Value, shape: OutputShape) -> Value {
+    let take = |mut data: Value, key: &str| match data.get_mut(key) {
+        Some(inner) => inner.take(),
+        None => data,
+    };
+    match shape {
+        OutputShape::Object => data,
+        OutputShape::Unit => Value::Null,
+        OutputShape::Wrapped => take(data, "result"),
+        OutputShape::Content(ContentShape::Many | ContentShape::Rich) => take(data, "content"),
+        OutputShape::Content(ContentShape::One) => match take(data, "content") {
+            Value::Array(mut blocks) if blocks.len() == 1 => blocks.pop().unwrap_or(Value::Null),
+            other => other,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unshape_takes_back_what_shape_put_in() {
+        let shapes = [
+            (OutputShape::Object, json!({"a": 1})),
+            (OutputShape::Wrapped, json!(["x", "y"])),
+            (OutputShape::Wrapped, json!({"a": 1})),
+            (
+                OutputShape::Content(ContentShape::One),
+                json!({"type": "image", "data": "AQID", "mimeType": "image/png"}),
+            ),
+            (
+                OutputShape::Content(ContentShape::Many),
+                json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]),
+            ),
+            (
+                OutputShape::Content(ContentShape::Rich),
+                json!({"structured": {"a": 1}, "content": []}),
+            ),
+        ];
+        for (shape_of, value) in shapes {
+            let data = shape(value.clone(), shape_of);
+            assert_eq!(unshape(data, shape_of), value, "{shape_of:?}");
+        }
+    }
+
+    #[test]
+    fn unshape_leaves_data_that_lacks_the_wrapper_as_it_is() {
+        let data = json!({"other": 1});
+        assert_eq!(unshape(data.clone(), OutputShape::Wrapped), data);
+        assert_eq!(
+            unshape(data.clone(), OutputShape::Content(ContentShape::One)),
+            data
+        );
     }
 }

@@ -109,6 +109,24 @@ pub(crate) async fn forward(
     result
 }
 
+/// The `_meta` key of a forwarded call saying how long, in milliseconds, its caller waits.
+pub(crate) const TIMEOUT_KEY: &str = "buril/timeout-ms";
+
+/// How long, in whole milliseconds (at least 1), the caller of a call with `deadline` waits,
+/// and this link's own `timeout`: the shorter, or none when neither is set.
+fn time_left(deadline: Option<Instant>, timeout: Option<Duration>) -> Option<u64> {
+    let left = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+    let shorter = match (left, timeout) {
+        (Some(left), Some(timeout)) => left.min(timeout),
+        (left, timeout) => left.or(timeout)?,
+    };
+    Some(
+        u64::try_from(shorter.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1),
+    )
+}
+
 /// Ends a call's registration however its future ends.
 struct End<'a>(&'a Calls, u64);
 
@@ -137,6 +155,14 @@ async fn rounds(
         #[allow(deprecated)]
         meta.set_log_level(rmcp::model::LoggingLevel::Debug);
         params.meta = Some(meta);
+    }
+    if let Some(left) = time_left(ctx.deadline(), link.timeout) {
+        // The server may stop the work when no one waits for it any more (the editor's host
+        // gives a call this long).
+        params
+            .meta
+            .get_or_insert_with(rmcp::model::RequestMetaObject::new)
+            .insert(TIMEOUT_KEY.to_owned(), Value::from(left));
     }
     for _ in 0..MAX_ROUNDS {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
@@ -507,4 +533,28 @@ fn envelope_error(result: &CallToolResult) -> Option<ToolError> {
         })
         .unwrap_or_default();
     Some(ToolError::new(kind, message).with_problems(problems))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_is_the_shorter_of_the_caller_s_and_the_link_s() {
+        let far = Some(Instant::now() + Duration::from_secs(60));
+        let near = Some(Instant::now() + Duration::from_millis(200));
+        assert_eq!(time_left(None, None), None);
+        assert_eq!(time_left(None, Some(Duration::from_secs(5))), Some(5_000));
+        assert_eq!(time_left(far, Some(Duration::from_secs(5))), Some(5_000));
+        let left = time_left(near, Some(Duration::from_secs(5))).unwrap();
+        assert!((1..=200).contains(&left), "{left}");
+        let left = time_left(far, None).unwrap();
+        assert!((59_000..=60_000).contains(&left), "{left}");
+    }
+
+    #[test]
+    fn a_deadline_already_passed_leaves_one_millisecond() {
+        let past = Some(Instant::now() - Duration::from_secs(1));
+        assert_eq!(time_left(past, None), Some(1));
+    }
 }

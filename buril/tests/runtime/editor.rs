@@ -33,6 +33,14 @@ fn editortest_move_object(
 #[buril::tool(editor, off_thread)]
 fn editortest_save_scenes();
 
+/// Lists the names of the open scenes in the editor.
+#[buril::tool(editor, read_only)]
+fn editortest_open_scenes() -> Result<Vec<String>, ToolError>;
+
+/// Captures the editor's Game view as a PNG image.
+#[buril::tool(editor, read_only)]
+fn editortest_capture() -> Result<buril::content::Image, ToolError>;
+
 /// The link is one per process: the tests of this file take turns.
 fn turn() -> MutexGuard<'static, ()> {
     static TURN: Mutex<()> = Mutex::new(());
@@ -186,5 +194,23 @@ fn the_editors_errors_keep_their_kind_and_a_unit_declaration_answers_the_empty_o
     connect(Ok(json!({"anything": "the editor said"})));
     let envelope = call("editortest_save_scenes", json!({}));
     assert_eq!(envelope, json!({"ok": true, "data": {}}));
+    editor::disconnect();
+}
+
+#[test]
+fn an_output_that_is_not_an_object_comes_back_as_the_data_the_editor_gave() {
+    let _turn = turn();
+    // What the C# stub answers: the data as the output schema has it.
+    connect(Ok(json!({"result": ["Main", "Menu"]})));
+    let envelope = call("editortest_open_scenes", json!({}));
+    assert_eq!(
+        envelope,
+        json!({"ok": true, "data": {"result": ["Main", "Menu"]}})
+    );
+
+    let image = json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"});
+    connect(Ok(json!({"content": [image.clone()]})));
+    let envelope = call("editortest_capture", json!({}));
+    assert_eq!(envelope, json!({"ok": true, "data": {"content": [image]}}));
     editor::disconnect();
 }
